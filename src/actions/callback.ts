@@ -1,0 +1,106 @@
+import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF, AuthError } from "../core/errors.js"
+import { randomUUID } from "../core/crypto.js"
+import { emitEvent } from "../core/events.js"
+import { decideSignIn } from "../core/sign-in-callback.js"
+import { sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
+import { credentialsSignInMachine } from "../machines/credentials-sign-in.js"
+import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import type { AuthOptions } from "../core/options.js"
+import type { Account, Cookie, CredentialsConfig, ResponseInternal, User } from "../types.js"
+
+/**
+ * `/callback/<id>`: finishes a sign-in. Credentials providers are served on POST, through the
+ * credentials sign-in machine; other provider types arrive with their own issues.
+ *
+ * @example
+ * ```ts
+ * // POST /auth/callback/credentials  (csrfToken, username, password) → 302 to the callback URL
+ * ```
+ */
+export async function callbackAction(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
+  const provider = options.provider!
+  if (provider.type === "credentials" && options.request.method === "POST") {
+    return credentialsCallback(options, provider as unknown as CredentialsConfig, cookies)
+  }
+  throw new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`)
+}
+
+function authorizeRequest(options: AuthOptions, credentials: Record<string, unknown>): Request {
+  const headers = new Headers(options.request.headers)
+  headers.delete("content-length")
+  headers.set("content-type", "application/json")
+  return new Request(options.request.url, { method: "POST", headers, body: JSON.stringify(credentials) })
+}
+
+async function credentialsCallback(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
+  const credentials = options.request.body ?? {}
+  let account: Account | undefined
+  const effects: FlowEffects<typeof credentialsSignInMachine> = {
+    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    authorize: async () => {
+      try {
+        const user = await provider.authorize(credentials, authorizeRequest(options, credentials))
+        if (!user || typeof user !== "object") return { type: "authorize.rejected" }
+        const id = user.id === undefined || user.id === null || user.id === "" ? randomUUID() : String(user.id)
+        return { type: "authorize.user", user: { ...user, id } }
+      } catch (error) {
+        if (error instanceof CredentialsSignin) return { type: "authorize.rejected", error }
+        return { type: "authorize.failed", error }
+      }
+    },
+    decideSignIn: async ({ user }) => {
+      account = { providerAccountId: user!.id!, type: "credentials", provider: provider.id }
+      return decideSignIn(options, { user: user!, account, credentials })
+    },
+    issueSession: async ({ user }) => {
+      try {
+        cookies.push(...(await issueSession(options, user!, account!)))
+        await emitEvent(options.config, options.logger, "signIn", { user: user!, account: account! })
+        return { type: "session.issued" }
+      } catch (error) {
+        return { type: "session.failed", error }
+      }
+    },
+  }
+  const flow = await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect })
+  const { error, redirectTo } = flow.context
+  switch (flow.value) {
+    case "signedIn":
+      return { redirect: options.callbackUrl, cookies }
+    case "redirected":
+      return { redirect: redirectTo!, cookies }
+    case "csrfRejected":
+      throw new MissingCSRF("CSRF token was missing during an action callback")
+    case "credentialsRejected":
+      throw error instanceof CredentialsSignin ? error : new CredentialsSignin()
+    case "accessDenied":
+      throw error
+    default:
+      throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
+  }
+}
+
+async function issueSession(options: AuthOptions, user: User, account: Account): Promise<Cookie[]> {
+  const store = sessionStoreOf(options)
+  if (options.session.strategy === "database") {
+    const adapter = options.adapter!
+    const session = await adapter.createSession!({
+      sessionToken: options.session.generateSessionToken(),
+      userId: user.id!,
+      expires: new Date(Date.now() + options.session.maxAge * 1000),
+    })
+    return store.write(session.sessionToken, { expires: session.expires })
+  }
+  const token = await options.callbacks.jwt({
+    token: { name: user.name, email: user.email, picture: user.image, sub: user.id },
+    user,
+    account,
+    isNewUser: false,
+    trigger: "signIn",
+  })
+  return writeJwtSession(options, store, token)
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
+}

@@ -1,0 +1,105 @@
+import { renderErrorPage, renderSignInPage, renderSignOutPage, renderVerifyRequestPage, type PageProvider, type RenderedPage } from "../pages/index.js"
+import type { AuthOptions } from "../core/options.js"
+import type { Cookie, ResponseInternal } from "../types.js"
+
+function withQuery(page: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams()
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, value)
+  const text = query.toString()
+  return text ? `${page}${page.includes("?") ? "&" : "?"}${text}` : page
+}
+
+function html(page: RenderedPage, cookies: Cookie[]): ResponseInternal<string> {
+  return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies }
+}
+
+function pageProviders(options: AuthOptions): PageProvider[] {
+  return options.providers
+    .filter((provider) => {
+      if (provider.type === "credentials") return Boolean((provider as { credentials?: unknown }).credentials)
+      if (provider.type === "webauthn") return Boolean((provider as { formFields?: unknown }).formFields)
+      return true
+    })
+    .map((provider) => provider as unknown as PageProvider)
+}
+
+/**
+ * GET `/signin`: the built-in sign-in page, or a redirect to `pages.signIn` with the callback URL
+ * and error.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=CredentialsSignin → page with "Sign in failed. Check the details you provided are correct."
+ * ```
+ */
+export function signInPage(options: AuthOptions, cookies: Cookie[]): ResponseInternal {
+  const { query } = options.request
+  if (options.pages.signIn) {
+    return { redirect: withQuery(options.pages.signIn, { callbackUrl: options.callbackUrl, error: query.error }), cookies }
+  }
+  return html(
+    renderSignInPage({
+      providers: pageProviders(options),
+      csrfToken: options.csrfToken,
+      callbackUrl: options.callbackUrl,
+      email: query.email,
+      error: query.error,
+      theme: options.theme,
+    }),
+    cookies,
+  )
+}
+
+/**
+ * GET `/signout`: the confirmation page whose form POSTs back here, or a redirect to `pages.signOut`.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signout → "Are you sure you want to sign out?"
+ * ```
+ */
+export function signOutPage(options: AuthOptions, cookies: Cookie[]): ResponseInternal {
+  if (options.pages.signOut) return { redirect: options.pages.signOut, cookies }
+  return html(renderSignOutPage({ url: options.request.url.href, csrfToken: options.csrfToken, theme: options.theme }), cookies)
+}
+
+/**
+ * GET `/error`: the error page for `?error=` (Configuration 500, AccessDenied 403, Verification
+ * 403, anything else 200), or a redirect to `pages.error` with the same code.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/error?error=AccessDenied → 403 "Access Denied"
+ * ```
+ */
+export function errorPage(options: AuthOptions, cookies: Cookie[], error = options.request.query.error): ResponseInternal {
+  if (options.pages.error) {
+    return { redirect: withQuery(options.pages.error, { error }), cookies }
+  }
+  return html(builtInErrorPage(options.origin, options.baseUrl, options.theme, error), cookies)
+}
+
+/**
+ * The built-in error page, also used when the configuration itself is broken.
+ *
+ * @example
+ * ```ts
+ * builtInErrorPage("https://app.test", "https://app.test/auth", theme, "Configuration").status // 500
+ * ```
+ */
+export function builtInErrorPage(origin: string, baseUrl: string, theme: AuthOptions["theme"], error: string | undefined): RenderedPage {
+  return renderErrorPage({ error, url: `${baseUrl}/error`, signinUrl: `${baseUrl}/signin`, host: origin, theme })
+}
+
+/**
+ * GET `/verify-request`: "Check your email", or a redirect to `pages.verifyRequest` keeping the query.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/verify-request?provider=email&type=email
+ * ```
+ */
+export function verifyRequestPage(options: AuthOptions, cookies: Cookie[]): ResponseInternal {
+  if (options.pages.verifyRequest) return { redirect: `${options.pages.verifyRequest}${options.request.url.search}`, cookies }
+  return html(renderVerifyRequestPage({ url: options.origin, theme: options.theme }), cookies)
+}

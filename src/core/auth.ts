@@ -1,0 +1,156 @@
+import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidProvider, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
+import { checkConfig } from "./assert.js"
+import { resolveLogger } from "./logger.js"
+import { configFor, initOptions, type AuthOptions } from "./options.js"
+import { toAuthRequest, type AuthRequest } from "./request.js"
+import { toResponse } from "./response.js"
+import { raw } from "./symbols.js"
+import { callbackAction } from "../actions/callback.js"
+import { csrfAction } from "../actions/csrf.js"
+import { builtInErrorPage, errorPage, signInPage, signOutPage, verifyRequestPage } from "../actions/pages.js"
+import { listProviders } from "../actions/providers.js"
+import { sessionAction } from "../actions/session.js"
+import { signOutAction } from "../actions/signout.js"
+import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "../types.js"
+
+const configurationErrorMessage = "There was a problem with the server configuration. Check the server logs for more information."
+const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
+const warned = new WeakMap<AuthConfig, Set<WarningCode>>()
+
+/**
+ * Handles one request under `basePath` and answers it: sign-in, callback, session, CSRF, sign-out
+ * and the built-in pages, wire-compatible with Auth.js v5.
+ *
+ * With `config.raw` set to the exported `raw` symbol it returns the internal response instead of a
+ * `Response`, and rethrows AuthErrors to the caller (for framework server actions).
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http"
+ * import { Auth } from "authflow"
+ * import Credentials from "authflow/providers/credentials"
+ *
+ * const config = { secret: process.env.AUTH_SECRET, trustHost: true, providers: [Credentials({ authorize })] }
+ * export const handler = (request: Request) => Auth(request, config)
+ * ```
+ * @see https://fetch.spec.whatwg.org/#request-class
+ */
+export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>
+export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>
+export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
+  const logger = resolveLogger(config)
+  let authRequest: AuthRequest
+  try {
+    authRequest = await toAuthRequest(request, config.basePath ?? "/auth")
+  } catch (error) {
+    logger.error(error instanceof Error ? error : new UnknownAction(String(error)))
+    logger.debug("request", { method: request.method, url: request.url })
+    return Response.json("Bad request.", { status: 400 })
+  }
+
+  const { providers, cookies: cookieOptions } = configFor(config, authRequest.url)
+  const check = checkConfig(authRequest, config, providers, cookieOptions.callbackUrl.name)
+  warnOnce(config, logger, config.debug ? ["debug-enabled", ...check.warnings] : check.warnings)
+  if (check.error) {
+    logger.error(check.error)
+    return configurationErrorResponse(authRequest, config, logger)
+  }
+
+  const isRaw = config.raw === raw
+  try {
+    const { options, cookies } = await initOptions(authRequest, config, logger, providers, cookieOptions)
+    const internal = await dispatch(options, cookies)
+    return isRaw ? internal : toResponse(internal, request)
+  } catch (caught) {
+    const error = caught instanceof Error ? caught : new Error(String(caught))
+    logger.error(error)
+    const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
+    if (isRaw && error instanceof AuthError && !wantsUrl) throw error
+    if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
+    const url = errorRedirectUrl(error, authRequest, config)
+    if (isRaw) return { redirect: url }
+    return wantsUrl ? Response.json({ url }) : new Response(null, { status: 302, headers: { Location: url } })
+  }
+}
+
+async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
+  const { action, method, providerId } = options.request
+  if (method === "GET") {
+    switch (action) {
+      case "providers":
+        return listProviders(options)
+      case "session":
+        return sessionAction(options, cookies)
+      case "csrf":
+        return csrfAction(options, cookies)
+      case "signin":
+        if (providerId !== undefined) throw new UnknownAction("Unsupported action")
+        return signInPage(options, cookies)
+      case "signout":
+        return signOutPage(options, cookies)
+      case "error":
+        return errorPage(options, cookies)
+      case "verify-request":
+        return verifyRequestPage(options, cookies)
+      case "callback":
+        return callbackAction(options, cookies)
+    }
+  } else {
+    switch (action) {
+      case "session":
+        if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action session")
+        return sessionAction(options, cookies, { data: options.request.body?.data })
+      case "signin":
+        if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
+        if (!options.provider || options.provider.type === "credentials") return { redirect: `${options.baseUrl}/signin`, cookies }
+        throw new InvalidProvider(`Sign-in with provider type (${options.provider.type}) is not supported yet`)
+      case "signout":
+        return signOutAction(options, cookies)
+      case "callback":
+        return callbackAction(options, cookies)
+    }
+  }
+  throw new UnknownAction(`Cannot handle action: ${action}`)
+}
+
+function absolutePage(page: string, origin: string): string {
+  return /^https?:\/\//i.test(page) ? page : `${origin}${page}`
+}
+
+function errorRedirectUrl(error: Error, request: AuthRequest, config: AuthConfig): string {
+  const params = new URLSearchParams({ error: isClientSafeError(error) ? error.type : "Configuration" })
+  if (error instanceof CredentialsSignin) params.set("code", error.code)
+  const toSignIn = error instanceof AuthError && error.kind === "signIn"
+  const basePath = config.basePath ?? "/auth"
+  const page = (toSignIn ? config.pages?.signIn : config.pages?.error) ?? `${basePath}/${toSignIn ? "signin" : "error"}`
+  const url = absolutePage(page, request.url.origin)
+  return `${url}${url.includes("?") ? "&" : "?"}${params}`
+}
+
+function configurationErrorResponse(request: AuthRequest, config: AuthConfig, logger: LoggerInstance): Response {
+  if (request.method !== "GET" || !pageActions.has(request.action)) {
+    return Response.json({ message: configurationErrorMessage }, { status: 500 })
+  }
+  const errorPagePath = config.pages?.error
+  const loops = Boolean(errorPagePath && request.query.callbackUrl?.startsWith(errorPagePath))
+  if (loops) logger.error(new ErrorPageLoop(`The error page ${errorPagePath} should not require authentication`))
+  if (errorPagePath && !loops) {
+    const url = absolutePage(errorPagePath, request.url.origin)
+    return new Response(null, { status: 302, headers: { Location: `${url}${url.includes("?") ? "&" : "?"}error=Configuration` } })
+  }
+  const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
+  const origin = request.url.origin
+  const page = builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
+  return new Response(page.html, { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" } })
+}
+
+function warnOnce(config: AuthConfig, logger: LoggerInstance, codes: readonly WarningCode[]): void {
+  if (!codes.length) return
+  let seen = warned.get(config)
+  if (!seen) warned.set(config, (seen = new Set()))
+  for (const code of codes) {
+    if (seen.has(code)) continue
+    seen.add(code)
+    logger.warn(code)
+  }
+}

@@ -1,0 +1,36 @@
+import type { CookieSerializeOptions } from "../../types.js"
+
+// RFC 6265 token characters for names; values are percent-encoded so they never need this check.
+const cookieNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+/**
+ * Writes one `Set-Cookie` header value. Attributes come in the order Auth.js emits them (Max-Age,
+ * Domain, Path, Expires, HttpOnly, Secure, Partitioned, Priority, SameSite), so headers compare equal.
+ *
+ * @example
+ * ```ts
+ * serializeCookie("authjs.csrf-token", "a|b", { path: "/", httpOnly: true, sameSite: "lax" })
+ * // "authjs.csrf-token=a%7Cb; Path=/; HttpOnly; SameSite=Lax"
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6265#section-4.1
+ */
+export function serializeCookie(name: string, value: string, options: CookieSerializeOptions = {}): string {
+  if (!cookieNamePattern.test(name)) throw new TypeError(`Invalid cookie name: ${name}`)
+  let header = `${name}=${encodeURIComponent(value)}`
+  if (options.maxAge !== undefined) {
+    if (!Number.isFinite(options.maxAge)) throw new TypeError(`Invalid cookie maxAge: ${options.maxAge}`)
+    header += `; Max-Age=${Math.floor(options.maxAge)}`
+  }
+  if (options.domain) header += `; Domain=${options.domain}`
+  if (options.path) header += `; Path=${options.path}`
+  if (options.expires) header += `; Expires=${options.expires.toUTCString()}`
+  if (options.httpOnly) header += "; HttpOnly"
+  if (options.secure) header += "; Secure"
+  if (options.partitioned) header += "; Partitioned"
+  if (options.priority) header += `; Priority=${options.priority[0]!.toUpperCase()}${options.priority.slice(1)}`
+  if (options.sameSite) {
+    const sameSite = options.sameSite === true ? "strict" : options.sameSite
+    header += `; SameSite=${sameSite[0]!.toUpperCase()}${sameSite.slice(1)}`
+  }
+  return header
+}

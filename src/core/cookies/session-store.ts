@@ -1,0 +1,79 @@
+import type { Cookie, CookieOption } from "../../types.js"
+
+/** Browsers keep 4096 bytes per cookie; 160 are reserved for the name and attributes. */
+export const CHUNK_SIZE = 4096 - 160
+
+/**
+ * The session cookie's value, joined from its chunks (`<name>`, or `<name>.0`, `<name>.1`, …).
+ * Returns undefined when no non-empty chunk is present.
+ *
+ * @example
+ * ```ts
+ * readChunkedCookie({ "authjs.session-token.0": "ab", "authjs.session-token.1": "cd" }, "authjs.session-token") // "abcd"
+ * ```
+ */
+export function readChunkedCookie(cookies: Record<string, string>, name: string): string | undefined {
+  const whole = cookies[name]
+  let chunks: [number, string][] | undefined
+  for (const key in cookies) {
+    if (key === name || !key.startsWith(name)) continue
+    const value = cookies[key]
+    if (!value) continue
+    const index = Number.parseInt(key.slice(key.lastIndexOf(".") + 1), 10)
+    ;(chunks ??= []).push([Number.isNaN(index) ? 0 : index, value])
+  }
+  if (!chunks) return whole || undefined
+  if (whole) chunks.push([0, whole])
+  chunks.sort((a, b) => a[0] - b[0])
+  let joined = ""
+  for (const [, value] of chunks) joined += value
+  return joined
+}
+
+/**
+ * The session cookie split across chunks and the request's own chunk cookies: knows which cookies
+ * to write for a new value and which stale chunks to clear.
+ *
+ * @example
+ * ```ts
+ * const store = new SessionStore(option, requestCookies)
+ * const cookies = store.write(jwe, { expires })   // the new chunks, plus clearing stale ones
+ * const cleared = store.clear()                   // every chunk the request carried, emptied
+ * ```
+ */
+export class SessionStore {
+  readonly value: string | undefined
+  readonly #option: CookieOption
+  readonly #present: string[] = []
+
+  constructor(option: CookieOption, requestCookies: Record<string, string>) {
+    this.#option = option
+    for (const key in requestCookies) if (key.startsWith(option.name)) this.#present.push(key)
+    this.value = this.#present.length ? readChunkedCookie(requestCookies, option.name) : undefined
+  }
+
+  /** Cookies that set `value` (chunked above {@link CHUNK_SIZE}) and clear every stale chunk. */
+  write(value: string, extra: { expires?: Date } = {}): Cookie[] {
+    const options = { ...this.#option.options, ...extra }
+    const written: Cookie[] = []
+    if (value.length <= CHUNK_SIZE) {
+      written.push({ name: this.#option.name, value, options })
+    } else {
+      for (let i = 0, offset = 0; offset < value.length; i++, offset += CHUNK_SIZE) {
+        written.push({ name: `${this.#option.name}.${i}`, value: value.slice(offset, offset + CHUNK_SIZE), options })
+      }
+    }
+    const names = new Set(written.map((cookie) => cookie.name))
+    const stale = this.#present.filter((name) => !names.has(name)).map((name) => this.#cleared(name))
+    return [...stale, ...written]
+  }
+
+  /** Cookies that empty every chunk the request carried (nothing when it carried none). */
+  clear(): Cookie[] {
+    return this.#present.map((name) => this.#cleared(name))
+  }
+
+  #cleared(name: string): Cookie {
+    return { name, value: "", options: { ...this.#option.options, maxAge: 0 } }
+  }
+}

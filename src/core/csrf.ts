@@ -1,0 +1,53 @@
+import { randomHex, sha256Hex } from "./crypto.js"
+
+/** The outcome of reading the CSRF cookie of a request. */
+export interface CsrfState {
+  /** The token to put in forms (`csrfToken`). */
+  token: string
+  /** True when the request is a POST whose `csrfToken` matches a cookie this server issued. */
+  verified: boolean
+  /** The cookie value to set when a new token was minted. */
+  newCookie?: string
+}
+
+function secretText(secret: string | string[]): string {
+  return Array.isArray(secret) ? secret.join(",") : secret
+}
+
+/**
+ * Double-submit CSRF protection: the cookie holds `token|sha256(token + secret)`, so only this server
+ * could have minted it; a POST proves it read the cookie's page by echoing the token in its body.
+ *
+ * @example
+ * ```ts
+ * const csrf = readCsrf(cookies["authjs.csrf-token"], body?.csrfToken, method === "POST", secret)
+ * if (!csrf.verified) throw new MissingCSRF()
+ * ```
+ * @see https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html#signed-double-submit-cookie-recommended
+ */
+export function readCsrf(
+  cookieValue: string | undefined,
+  bodyToken: unknown,
+  isPost: boolean,
+  secret: string | string[],
+): CsrfState {
+  if (cookieValue) {
+    const separator = cookieValue.indexOf("|")
+    if (separator > 0) {
+      const token = cookieValue.slice(0, separator)
+      const hash = cookieValue.slice(separator + 1)
+      if (timingSafeEqualText(hash, sha256Hex(token + secretText(secret)))) {
+        return { token, verified: isPost && typeof bodyToken === "string" && timingSafeEqualText(bodyToken, token) }
+      }
+    }
+  }
+  const token = randomHex(32)
+  return { token, verified: false, newCookie: `${token}|${sha256Hex(token + secretText(secret))}` }
+}
+
+function timingSafeEqualText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return difference === 0
+}

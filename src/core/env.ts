@@ -1,0 +1,231 @@
+/**
+ * Environment inference: the defaults authflow reads from `AUTH_*` variables, and the absolute URL of
+ * an action. Wire-compatible with the `setEnvDefaults`, `createActionURL` and `isAuthAction` exports of
+ * Auth.js v5, with the deviations listed on each function.
+ *
+ * @example
+ * ```ts
+ * import { setEnvDefaults, createActionURL } from "authflow"
+ *
+ * setEnvDefaults(process.env, config)
+ * const signInUrl = createActionURL("signin", "https:", request.headers, process.env, config)
+ * ```
+ * @module
+ */
+import type { AuthAction, AuthConfig, LoggerInstance, Provider, ProviderConfig } from "../types.js"
+
+/**
+ * An environment: `process.env`, `import.meta.env`, a platform's bindings.
+ *
+ * @example
+ * ```ts
+ * const env: EnvObject = { AUTH_SECRET: "s3cret", AUTH_URL: "https://app.example/api/auth" }
+ * ```
+ */
+export type EnvObject = Record<string, string | undefined>
+
+const authActions: ReadonlySet<string> = new Set<AuthAction>([
+  "providers",
+  "session",
+  "csrf",
+  "signin",
+  "signout",
+  "callback",
+  "verify-request",
+  "error",
+  "webauthn-options",
+])
+
+/**
+ * Tells whether a string names one of the nine actions served under `basePath`.
+ *
+ * @example
+ * ```ts
+ * isAuthAction("signin") // true
+ * isAuthAction("signup") // false
+ * ```
+ */
+export function isAuthAction(action: string): action is AuthAction {
+  return authActions.has(action)
+}
+
+/** `AUTH_TRUST_HOST` values that mean "do not trust", compared case-insensitively after trimming. */
+const falseLike: ReadonlySet<string> = new Set(["", "false", "0", "no", "off"])
+
+/**
+ * Fills the configuration from environment variables. It changes `config` in place.
+ *
+ * - `AUTH_URL` gives `basePath` (its pathname) unless `basePath` is already set; then the warning
+ *   `env-url-basepath-redundant` goes to `config.logger.warn`, unless `suppressBasePathWarning`.
+ *   An unparsable `AUTH_URL` is ignored. Finally `basePath` defaults to `"/auth"`.
+ * - An empty `secret` (missing, `""` or `[]`) becomes
+ *   `[AUTH_SECRET_3, AUTH_SECRET_2, AUTH_SECRET_1, AUTH_SECRET]`, keeping the non-empty ones: always
+ *   an array, newest secret first.
+ * - `redirectProxyUrl` defaults to `AUTH_REDIRECT_PROXY_URL`.
+ * - `trustHost` defaults to the first defined of `AUTH_URL`, `AUTH_TRUST_HOST`, `VERCEL`, `CF_PAGES`
+ *   (a non-empty value means true), else to `NODE_ENV !== "production"`.
+ * - Each provider reads `AUTH_<ID>_ID`, `_SECRET`, `_ISSUER` and `_KEY`, where `<ID>` is its id in
+ *   upper case with `-` turned into `_`. A provider given as a function is called with those that are
+ *   defined (`clientId`, `clientSecret`, `issuer`, `apiKey`) and replaced by its result. Then an
+ *   oauth/oidc provider gets `clientId`, `clientSecret` and `issuer`, and an email provider `apiKey`,
+ *   wherever it has none. Provider objects are never changed: a shallow copy replaces them in
+ *   `config.providers` when a value is added.
+ *
+ * Fixed quirk: Auth.js turns any non-empty `AUTH_TRUST_HOST` into `true`, so `AUTH_TRUST_HOST=false`
+ * trusted the host. Here `"false"`, `"0"`, `"no"`, `"off"` (in any case) and `""` mean `false`.
+ * Unlike Auth.js, no default console logger is installed: warnings only reach `config.logger.warn`.
+ *
+ * @param envObject - The environment to read, e.g. `process.env`.
+ * @param config - The configuration to complete; changed in place.
+ * @param suppressBasePathWarning - For framework wrappers that set `basePath` from `AUTH_URL` themselves.
+ *
+ * @example
+ * ```ts
+ * const config: AuthConfig = { providers: [GitHub] }
+ * setEnvDefaults({ AUTH_SECRET: "s3cret", AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "shh" }, config)
+ * // config.secret: ["s3cret"], config.basePath: "/auth",
+ * // config.providers[0]: GitHub({ clientId: "id", clientSecret: "shh" }) with clientId/clientSecret set
+ * ```
+ */
+export function setEnvDefaults(envObject: EnvObject, config: AuthConfig, suppressBasePathWarning = false): void {
+  const authUrl = envObject.AUTH_URL
+  if (authUrl) {
+    if (config.basePath) {
+      if (!suppressBasePathWarning) config.logger?.warn?.("env-url-basepath-redundant")
+    } else {
+      try {
+        config.basePath = new URL(authUrl).pathname
+      } catch {
+        // An unparsable AUTH_URL leaves basePath to the default below.
+      }
+    }
+  }
+  config.basePath ??= "/auth"
+
+  if (!config.secret?.length) {
+    const names = ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1", "AUTH_SECRET"]
+    config.secret = names.map((name) => envObject[name]).filter((secret): secret is string => !!secret)
+  }
+
+  if (envObject.AUTH_REDIRECT_PROXY_URL !== undefined) config.redirectProxyUrl ??= envObject.AUTH_REDIRECT_PROXY_URL
+
+  config.trustHost ??= inferTrustHost(envObject)
+
+  config.providers = config.providers.map((provider) => withEnvCredentials(provider, envObject))
+}
+
+function inferTrustHost(env: EnvObject): boolean {
+  if (env.AUTH_URL !== undefined) return !!env.AUTH_URL
+  if (env.AUTH_TRUST_HOST !== undefined) return !falseLike.has(env.AUTH_TRUST_HOST.trim().toLowerCase())
+  if (env.VERCEL !== undefined) return !!env.VERCEL
+  if (env.CF_PAGES !== undefined) return !!env.CF_PAGES
+  return env.NODE_ENV !== "production"
+}
+
+type EnvCredentials = { clientId?: string; clientSecret?: string; issuer?: string; apiKey?: string }
+
+function readCredentials(env: EnvObject, id: string): EnvCredentials {
+  const prefix = `AUTH_${id.toUpperCase().replace(/-/g, "_")}`
+  const found: EnvCredentials = {}
+  const sources = [
+    ["clientId", `${prefix}_ID`],
+    ["clientSecret", `${prefix}_SECRET`],
+    ["issuer", `${prefix}_ISSUER`],
+    ["apiKey", `${prefix}_KEY`],
+  ] as const
+  for (const [key, name] of sources) {
+    const value = env[name]
+    if (value !== undefined) found[key] = value
+  }
+  return found
+}
+
+function withEnvCredentials(provider: Provider, env: EnvObject): ProviderConfig {
+  let resolved: ProviderConfig
+  let credentials: EnvCredentials
+  if (typeof provider === "function") {
+    // The id is only known once the factory has run.
+    const probe = provider({})
+    if (typeof probe?.id !== "string") return probe
+    credentials = readCredentials(env, probe.id)
+    resolved = Object.keys(credentials).length ? provider({ ...credentials }) : probe
+  } else {
+    if (typeof provider?.id !== "string") return provider
+    resolved = provider
+    credentials = readCredentials(env, provider.id)
+  }
+
+  const keys: readonly (keyof EnvCredentials)[] =
+    resolved.type === "oauth" || resolved.type === "oidc"
+      ? ["clientId", "clientSecret", "issuer"]
+      : resolved.type === "email"
+        ? ["apiKey"]
+        : []
+  const fields = resolved as Record<string, unknown>
+  let copy: Record<string, unknown> | undefined
+  for (const key of keys) {
+    const value = credentials[key]
+    if (value === undefined || fields[key] != null) continue
+    copy ??= { ...fields }
+    copy[key] = value
+  }
+  return (copy as ProviderConfig | undefined) ?? resolved
+}
+
+/**
+ * Builds the absolute URL of an action, for server-side redirects.
+ *
+ * With `AUTH_URL` (or else `NEXTAUTH_URL`) the URL starts from it. When `basePath` is set (and not `"/"`)
+ * and that URL has a path, its path is dropped in favour of `basePath`, with the warning
+ * `env-url-basepath-mismatch` when the two differ. Without an env URL the origin comes from the request:
+ * host from `x-forwarded-host`, else `host`; scheme from `x-forwarded-proto`, else `protocol`, else
+ * `"https"` (a missing `:` is added). The result is `<origin and path>/<basePath>/<action>`.
+ *
+ * Fixed quirks: Auth.js makes `//<action>` out of `basePath: "/"` and `https://null/...` out of a
+ * request without a host; here `"/"` means no base path and a missing host throws. The query and
+ * fragment of the env URL are dropped instead of ending up in the middle of the result.
+ *
+ * @param action - The action to link to.
+ * @param protocol - The request's scheme, with or without `:`.
+ * @param headers - The request headers.
+ * @param envObject - The environment, e.g. `process.env`.
+ * @param config - `basePath` and the `logger` that receives warnings.
+ * @throws TypeError when the env URL is not a URL, or when there is no env URL and no host header.
+ *
+ * @example
+ * ```ts
+ * const headers = new Headers({ host: "app.example" })
+ * createActionURL("signin", "https", headers, {}, { basePath: "/api/auth" }).href
+ * // "https://app.example/api/auth/signin"
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc7239 (forwarded headers; the `x-forwarded-*` de facto forms are read)
+ */
+export function createActionURL(
+  action: AuthAction,
+  protocol: string | undefined,
+  headers: Headers,
+  envObject: EnvObject,
+  config: { basePath?: string; logger?: Partial<LoggerInstance> } = {},
+): URL {
+  const { basePath } = config
+  const envUrl = envObject.AUTH_URL ?? envObject.NEXTAUTH_URL
+  let url: URL
+  if (envUrl) {
+    url = new URL(envUrl)
+    url.search = ""
+    url.hash = ""
+    if (basePath && basePath !== "/" && url.pathname !== "/") {
+      if (url.pathname !== basePath) config.logger?.warn?.("env-url-basepath-mismatch")
+      url.pathname = "/"
+    }
+  } else {
+    const host = headers.get("x-forwarded-host") ?? headers.get("host")
+    if (!host) throw new TypeError("Cannot build an action URL: no AUTH_URL and no host header")
+    const scheme = headers.get("x-forwarded-proto") ?? protocol ?? "https"
+    url = new URL(`${scheme.endsWith(":") ? scheme : `${scheme}:`}//${host}`)
+  }
+
+  const origin = url.href.replace(/\/$/, "")
+  const base = basePath?.replace(/^\/+|\/+$/g, "")
+  return new URL(base ? `${origin}/${base}/${action}` : `${origin}/${action}`)
+}

@@ -1,0 +1,531 @@
+/**
+ * The typed errors of authflow. Code switches on `type`, never on `message`.
+ *
+ * Every class carries a static `type` (the stable string that reaches logs, and URLs when client-safe)
+ * and a `kind`: `"signIn"` errors send the user back to the sign-in page, `"error"` ones to the error page.
+ *
+ * @module
+ */
+
+/** The stable identifier of every authflow error, identical to Auth.js v5's. */
+export type ErrorType =
+  | "AccessDenied"
+  | "AdapterError"
+  | "CallbackRouteError"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "InvalidCallbackUrl"
+  | "CredentialsSignin"
+  | "InvalidEndpoints"
+  | "InvalidCheck"
+  | "JWTSessionError"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingSecret"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "SessionTokenError"
+  | "OAuthSignInError"
+  | "EmailSignInError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "UnsupportedStrategy"
+  | "InvalidProvider"
+  | "UntrustedHost"
+  | "Verification"
+  | "MissingCSRF"
+  | "AccountNotLinked"
+  | "DuplicateConditionalUI"
+  | "MissingWebAuthnAutocomplete"
+  | "WebAuthnVerificationError"
+  | "ExperimentalFeatureNotEnabled"
+
+/** Where an error sends the user: the sign-in page (`signIn`) or the error page (`error`). */
+export type ErrorKind = "signIn" | "error"
+
+/** Structured details of an error: the original error, if any, plus whatever the thrower knew. */
+export type ErrorCause = Record<string, unknown> & { err?: Error }
+
+/** Options accepted by every authflow error constructor. */
+export interface AuthErrorOptions {
+  cause?: ErrorCause | Error
+}
+
+/**
+ * Base class of every authflow error. `type` identifies it; `cause` carries structured details.
+ *
+ * @example
+ * ```ts
+ * import { AuthError } from "authflow/errors"
+ * try { await doSomething() } catch (e) {
+ *   if (e instanceof AuthError && e.type === "AccessDenied") console.log("denied")
+ * }
+ * ```
+ */
+export class AuthError extends Error {
+  /** The error's stable identifier. */
+  static type: ErrorType | "AuthError" = "AuthError"
+  /** Where the user is sent when this error ends a request. */
+  static kind: ErrorKind = "error"
+
+  declare cause?: ErrorCause
+
+  /** @param message a message, or the options when no message is given */
+  constructor(message?: string | Error | AuthErrorOptions, options?: AuthErrorOptions) {
+    let text: string | undefined
+    let details: AuthErrorOptions | undefined = options
+    if (message instanceof Error) {
+      text = message.message
+      details = { cause: { err: message, ...toCause(options?.cause) } }
+    } else if (typeof message === "object" && message !== null) {
+      details = message
+    } else {
+      text = message
+    }
+    super(text ?? "")
+    this.name = new.target.name
+    if (details?.cause !== undefined) this.cause = toCause(details.cause)
+  }
+
+  /** The error's stable identifier, read from its class. */
+  get type(): ErrorType | "AuthError" {
+    return (this.constructor as typeof AuthError).type
+  }
+
+  /** `"signIn"` or `"error"`, read from its class. */
+  get kind(): ErrorKind {
+    return (this.constructor as typeof AuthError).kind
+  }
+}
+
+function toCause(cause: ErrorCause | Error | undefined): ErrorCause {
+  if (cause === undefined) return {}
+  if (cause instanceof Error) return { err: cause }
+  return cause
+}
+
+/**
+ * Base class of the errors that send the user back to the sign-in page.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SignInError) redirectToSignIn(error.type)
+ * ```
+ */
+export class SignInError extends AuthError {
+  static override kind: ErrorKind = "signIn"
+}
+
+/**
+ * The `signIn` callback returned false, or threw an error that is not an AuthError.
+ *
+ * @example
+ * ```ts
+ * callbacks: { signIn: ({ user }) => { if (!user.email?.endsWith("@example.com")) throw new AccessDenied("staff only") ; return true } }
+ * ```
+ */
+export class AccessDenied extends AuthError {
+  static override type = "AccessDenied" as const
+}
+
+/**
+ * An adapter method threw. The original error is `cause.err`.
+ *
+ * @example
+ * ```ts
+ * if (error.type === "AdapterError") alertOps(error.cause?.err)
+ * ```
+ */
+export class AdapterError extends AuthError {
+  static override type = "AdapterError" as const
+}
+
+/**
+ * Something unexpected failed while handling a callback request.
+ *
+ * @example
+ * ```ts
+ * logger: { error: (e) => { if (e.type === "CallbackRouteError") report(e.cause) } }
+ * ```
+ */
+export class CallbackRouteError extends AuthError {
+  static override type = "CallbackRouteError" as const
+}
+
+/**
+ * The custom error page itself failed, so the built-in page was shown instead.
+ *
+ * @example
+ * ```ts
+ * if (error.type === "ErrorPageLoop") console.warn("check pages.error")
+ * ```
+ */
+export class ErrorPageLoop extends AuthError {
+  static override type = "ErrorPageLoop" as const
+}
+
+/**
+ * An event handler threw. Events never break a flow: the error is logged and swallowed.
+ *
+ * @example
+ * ```ts
+ * if (error.type === "EventError") console.warn("an audit hook failed", error.cause?.err)
+ * ```
+ */
+export class EventError extends AuthError {
+  static override type = "EventError" as const
+}
+
+/**
+ * The `callbackUrl` query parameter or cookie is not a valid URL.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?callbackUrl=::not-a-url  → InvalidCallbackUrl, logged; 500 JSON for non-page routes
+ * ```
+ */
+export class InvalidCallbackUrl extends AuthError {
+  static override type = "InvalidCallbackUrl" as const
+}
+
+/**
+ * Thrown from a credentials provider's `authorize` to refuse a sign-in. `code` reaches the URL, so it
+ * must never hint at which field was wrong.
+ *
+ * @example
+ * ```ts
+ * class InvalidLogin extends CredentialsSignin { code = "invalid_login" }
+ * authorize: async (c) => { const user = await check(c); if (!user) throw new InvalidLogin(); return user }
+ * ```
+ */
+export class CredentialsSignin extends SignInError {
+  static override type = "CredentialsSignin" as const
+  /** Set as the `code` query parameter of the redirect. Keep it generic. */
+  code = "credentials"
+}
+
+/**
+ * An OAuth provider is configured with neither an `issuer` nor one of its endpoints.
+ *
+ * @example
+ * ```ts
+ * // { id: "x", type: "oauth", clientId: "…" } with no issuer and no token URL → InvalidEndpoints
+ * ```
+ */
+export class InvalidEndpoints extends AuthError {
+  static override type = "InvalidEndpoints" as const
+}
+
+/**
+ * A check bound to the flow (state, PKCE verifier, nonce, flow cookie) is missing or does not match.
+ *
+ * @example
+ * ```ts
+ * if (error.type === "InvalidCheck") console.warn("callback without its flow cookie")
+ * ```
+ */
+export class InvalidCheck extends AuthError {
+  static override type = "InvalidCheck" as const
+}
+
+/**
+ * The session JWT could not be decoded or the `jwt`/`session` callback threw. The session reads as null.
+ *
+ * @example
+ * ```ts
+ * if (error.type === "JWTSessionError") metrics.increment("bad_session_cookie")
+ * ```
+ */
+export class JWTSessionError extends AuthError {
+  static override type = "JWTSessionError" as const
+}
+
+/**
+ * A feature that needs an adapter (database sessions, email) is configured without one.
+ *
+ * @example
+ * ```ts
+ * Auth(request, { providers: [], session: { strategy: "database" }, secret }) // → MissingAdapter
+ * ```
+ */
+export class MissingAdapter extends AuthError {
+  static override type = "MissingAdapter" as const
+}
+
+/**
+ * The adapter lacks methods the configuration needs.
+ *
+ * @example
+ * ```ts
+ * // session.strategy "database" with an adapter lacking getSessionAndUser → MissingAdapterMethods
+ * ```
+ */
+export class MissingAdapterMethods extends AuthError {
+  static override type = "MissingAdapterMethods" as const
+}
+
+/**
+ * A credentials provider has no `authorize` function.
+ *
+ * @example
+ * ```ts
+ * providers: [{ id: "pw", type: "credentials", name: "Password", credentials: {} }] // → MissingAuthorize
+ * ```
+ */
+export class MissingAuthorize extends AuthError {
+  static override type = "MissingAuthorize" as const
+}
+
+/**
+ * No secret is configured. Set `AUTH_SECRET` or `secret`.
+ *
+ * @example
+ * ```ts
+ * // openssl rand -base64 33  → AUTH_SECRET=...
+ * ```
+ */
+export class MissingSecret extends AuthError {
+  static override type = "MissingSecret" as const
+}
+
+/**
+ * The OAuth account belongs to another user, or its email is taken and automatic linking is off.
+ *
+ * @example
+ * ```ts
+ * // → /auth/signin?error=OAuthAccountNotLinked
+ * ```
+ */
+export class OAuthAccountNotLinked extends SignInError {
+  static override type = "OAuthAccountNotLinked" as const
+}
+
+/**
+ * The OAuth provider answered the callback with an `error` parameter, or the response failed validation.
+ *
+ * @example
+ * ```ts
+ * // user pressed "Cancel" at the provider → /auth/signin?error=OAuthCallbackError
+ * ```
+ */
+export class OAuthCallbackError extends SignInError {
+  static override type = "OAuthCallbackError" as const
+}
+
+/**
+ * A provider's `profile()` threw or returned something unusable.
+ *
+ * @example
+ * ```ts
+ * if (error.type === "OAuthProfileParseError") console.error(error.cause)
+ * ```
+ */
+export class OAuthProfileParseError extends AuthError {
+  static override type = "OAuthProfileParseError" as const
+}
+
+/**
+ * A database session could not be read through the adapter.
+ *
+ * @example
+ * ```ts
+ * if (error.type === "SessionTokenError") console.error("session lookup failed", error.cause)
+ * ```
+ */
+export class SessionTokenError extends AuthError {
+  static override type = "SessionTokenError" as const
+}
+
+/**
+ * The authorization request to an OAuth provider could not be built.
+ *
+ * @example
+ * ```ts
+ * // discovery failed at POST /auth/signin/<id> → /auth/signin?error=OAuthSignInError (as Configuration)
+ * ```
+ */
+export class OAuthSignInError extends SignInError {
+  static override type = "OAuthSignInError" as const
+}
+
+/**
+ * The verification email could not be sent or its token not stored.
+ *
+ * @example
+ * ```ts
+ * if (error.type === "EmailSignInError") console.error("mailer down", error.cause)
+ * ```
+ */
+export class EmailSignInError extends SignInError {
+  static override type = "EmailSignInError" as const
+}
+
+/**
+ * Reading or ending the session during sign-out failed. The cookies are cleared anyway.
+ *
+ * @example
+ * ```ts
+ * if (error.type === "SignOutError") console.error(error.cause)
+ * ```
+ */
+export class SignOutError extends AuthError {
+  static override type = "SignOutError" as const
+}
+
+/**
+ * The path, method or action of a request is not one authflow serves.
+ *
+ * @example
+ * ```ts
+ * // DELETE /auth/session → 400 "Bad request."
+ * ```
+ */
+export class UnknownAction extends AuthError {
+  static override type = "UnknownAction" as const
+}
+
+/**
+ * The configuration asks for a session strategy its providers cannot use.
+ *
+ * @example
+ * ```ts
+ * // an unknown session.strategy such as "cookie" → UnsupportedStrategy
+ * ```
+ */
+export class UnsupportedStrategy extends AuthError {
+  static override type = "UnsupportedStrategy" as const
+}
+
+/**
+ * The provider cannot serve this action (a credentials provider on an OAuth route, for instance).
+ *
+ * @example
+ * ```ts
+ * // GET /auth/callback/credentials → InvalidProvider
+ * ```
+ */
+export class InvalidProvider extends AuthError {
+  static override type = "InvalidProvider" as const
+}
+
+/**
+ * `trustHost` is not set, so the request's host cannot be relied on.
+ *
+ * @example
+ * ```ts
+ * Auth(request, { ...config, trustHost: true })
+ * ```
+ */
+export class UntrustedHost extends AuthError {
+  static override type = "UntrustedHost" as const
+}
+
+/**
+ * A verification token (the email link) is missing, expired, used already or for another address.
+ *
+ * @example
+ * ```ts
+ * // → /auth/error?error=Verification (403)
+ * ```
+ */
+export class Verification extends AuthError {
+  static override type = "Verification" as const
+}
+
+/**
+ * A state-changing POST came without a valid CSRF token.
+ *
+ * @example
+ * ```ts
+ * // POST /auth/signout without csrfToken → /auth/signin?error=MissingCSRF
+ * ```
+ */
+export class MissingCSRF extends SignInError {
+  static override type = "MissingCSRF" as const
+}
+
+/**
+ * A WebAuthn credential does not belong to the account it was presented for.
+ *
+ * @example
+ * ```ts
+ * // → /auth/signin?error=AccountNotLinked
+ * ```
+ */
+export class AccountNotLinked extends SignInError {
+  static override type = "AccountNotLinked" as const
+}
+
+/**
+ * More than one WebAuthn provider enables conditional UI.
+ *
+ * @example
+ * ```ts
+ * // two passkey providers with enableConditionalUI: true → DuplicateConditionalUI
+ * ```
+ */
+export class DuplicateConditionalUI extends AuthError {
+  static override type = "DuplicateConditionalUI" as const
+}
+
+/**
+ * A WebAuthn provider with conditional UI has no form field with `autocomplete` containing `webauthn`.
+ *
+ * @example
+ * ```ts
+ * formFields: { email: { label: "Email", autocomplete: "username webauthn" } }
+ * ```
+ */
+export class MissingWebAuthnAutocomplete extends AuthError {
+  static override type = "MissingWebAuthnAutocomplete" as const
+}
+
+/**
+ * A WebAuthn registration or assertion failed verification.
+ *
+ * @example
+ * ```ts
+ * // → /auth/error?error=WebAuthnVerificationError
+ * ```
+ */
+export class WebAuthnVerificationError extends AuthError {
+  static override type = "WebAuthnVerificationError" as const
+}
+
+/**
+ * An experimental feature (WebAuthn) is used without being enabled in `experimental`.
+ *
+ * @example
+ * ```ts
+ * experimental: { enableWebAuthn: true }
+ * ```
+ */
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  static override type = "ExperimentalFeatureNotEnabled" as const
+}
+
+const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
+  "CredentialsSignin",
+  "OAuthAccountNotLinked",
+  "OAuthCallbackError",
+  "AccessDenied",
+  "Verification",
+  "MissingCSRF",
+  "AccountNotLinked",
+  "WebAuthnVerificationError",
+])
+
+/**
+ * True when the error's type may be shown to the user (put in a URL). Every other error is reported
+ * to the user as `Configuration`.
+ *
+ * @example
+ * ```ts
+ * const code = isClientSafeError(e) ? e.type : "Configuration"
+ * ```
+ */
+export function isClientSafeError(error: unknown): error is AuthError {
+  return error instanceof AuthError && clientSafeTypes.has(error.type)
+}

@@ -1,0 +1,26 @@
+import { EventError } from "./errors.js"
+import type { AuthConfig, EventCallbacks, LoggerInstance } from "../types.js"
+
+/**
+ * Fires one of the user's events. Events observe only: one that throws is logged as `EventError`
+ * and the flow goes on.
+ *
+ * @example
+ * ```ts
+ * await emitEvent(config, logger, "signIn", { user, account })
+ * ```
+ */
+export async function emitEvent<Name extends keyof EventCallbacks>(
+  config: AuthConfig,
+  logger: LoggerInstance,
+  name: Name,
+  message: Parameters<EventCallbacks[Name]>[0],
+): Promise<void> {
+  const handler = config.events?.[name] as ((message: unknown) => unknown) | undefined
+  if (!handler) return
+  try {
+    await handler(message)
+  } catch (error) {
+    logger.error(new EventError(error instanceof Error ? error : new Error(String(error))))
+  }
+}

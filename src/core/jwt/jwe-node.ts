@@ -1,0 +1,98 @@
+/**
+ * Compact JWE with direct encryption on `node:crypto`: A256CBC-HS512 both ways, A256GCM for
+ * decryption. Synchronous, and about twenty times faster than WebCrypto for tokens this small.
+ *
+ * @module
+ */
+import { errors } from "jose"
+import type { NodeRuntime } from "./runtime.js"
+import type { CompactParts, SessionHeader } from "./header.js"
+
+type Bytes = NodeRuntime["Buffer"]["prototype"]
+
+// AL: the AAD's length in bits as a 64-bit big-endian integer (RFC 7518 §5.2.2.1, step 4).
+function aadBitLength(node: NodeRuntime, aadBytes: number): Bytes {
+  const al = node.Buffer.alloc(8)
+  const bits = aadBytes * 8
+  al.writeUInt32BE(Math.floor(bits / 0x1_0000_0000), 0)
+  al.writeUInt32BE(bits >>> 0, 4)
+  return al
+}
+
+function cbcTag(node: NodeRuntime, macKey: Uint8Array, aad: Bytes, iv: Uint8Array, ciphertext: Uint8Array): Bytes {
+  return node.crypto
+    .createHmac("sha512", macKey)
+    .update(aad)
+    .update(iv)
+    .update(ciphertext)
+    .update(aadBitLength(node, aad.length))
+    .digest()
+    .subarray(0, 32)
+}
+
+/**
+ * Encrypts `plaintext` as a compact JWE with A256CBC-HS512 under the 64-byte `key`; `encodedHeader`
+ * is the base64url protected header, which is also the AAD.
+ *
+ * @example
+ * ```ts
+ * const jwe = encryptCbcNode(node, key, encodedHeader, JSON.stringify(claims))
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2.2.1
+ */
+export function encryptCbcNode(node: NodeRuntime, key: Uint8Array, encodedHeader: string, plaintext: string): string {
+  const iv = node.crypto.randomBytes(16)
+  const cipher = node.crypto.createCipheriv("aes-256-cbc", key.subarray(32, 64), iv)
+  const ciphertext = node.Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
+  const tag = cbcTag(node, key.subarray(0, 32), node.Buffer.from(encodedHeader, "latin1"), iv, ciphertext)
+  return `${encodedHeader}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`
+}
+
+function decryptCbc(node: NodeRuntime, key: Uint8Array, aad: Bytes, iv: Bytes, ciphertext: Bytes, tag: Bytes): Uint8Array {
+  if (iv.length !== 16) throw new errors.JWEInvalid("Invalid Initialization Vector length")
+  const expected = cbcTag(node, key.subarray(0, 32), aad, iv, ciphertext)
+  // Authenticate before decrypting; a length mismatch is a failure, never an exception from the compare.
+  if (tag.length !== expected.length || !node.crypto.timingSafeEqual(tag, expected)) {
+    throw new errors.JWEDecryptionFailed()
+  }
+  try {
+    const decipher = node.crypto.createDecipheriv("aes-256-cbc", key.subarray(32, 64), iv)
+    return node.Buffer.concat([decipher.update(ciphertext), decipher.final()])
+  } catch (cause) {
+    throw new errors.JWEDecryptionFailed(undefined, { cause })
+  }
+}
+
+function decryptGcm(node: NodeRuntime, key: Uint8Array, aad: Bytes, iv: Bytes, ciphertext: Bytes, tag: Bytes): Uint8Array {
+  if (iv.length !== 12) throw new errors.JWEInvalid("Invalid Initialization Vector length")
+  // A truncated tag would weaken GCM's guarantee; Node accepts them unless told otherwise.
+  if (tag.length !== 16) throw new errors.JWEDecryptionFailed()
+  try {
+    const decipher = node.crypto.createDecipheriv("aes-256-gcm", key, iv, { authTagLength: 16 })
+    decipher.setAAD(aad)
+    decipher.setAuthTag(tag)
+    return node.Buffer.concat([decipher.update(ciphertext), decipher.final()])
+  } catch (cause) {
+    throw new errors.JWEDecryptionFailed(undefined, { cause })
+  }
+}
+
+/**
+ * Decrypts a compact JWE whose header passed `checkHeader`, with the key selected for it (64 bytes
+ * for A256CBC-HS512, 32 for A256GCM). Returns the plaintext bytes.
+ *
+ * @example
+ * ```ts
+ * const plaintext = decryptNode(node, splitCompact(jwe), header, key)
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc7516#section-5.2
+ */
+export function decryptNode(node: NodeRuntime, parts: CompactParts, header: SessionHeader, key: Uint8Array): Uint8Array {
+  const aad = node.Buffer.from(parts.header, "latin1")
+  const iv = node.Buffer.from(parts.iv, "base64url")
+  const ciphertext = node.Buffer.from(parts.ciphertext, "base64url")
+  const tag = node.Buffer.from(parts.tag, "base64url")
+  return header.enc === "A256GCM"
+    ? decryptGcm(node, key, aad, iv, ciphertext, tag)
+    : decryptCbc(node, key, aad, iv, ciphertext, tag)
+}

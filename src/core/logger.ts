@@ -1,0 +1,49 @@
+import { AuthError } from "./errors.js"
+import type { AuthConfig, LoggerInstance, WarningCode } from "../types.js"
+
+const red = "\x1b[31m"
+const yellow = "\x1b[33m"
+const grey = "\x1b[90m"
+const reset = "\x1b[0m"
+
+function logError(error: Error): void {
+  const type = error instanceof AuthError ? error.type : error.name
+  console.error(`${red}[auth][error]${reset} ${type}: ${error.message}`)
+  const cause = error.cause as Record<string, unknown> | undefined
+  if (cause && typeof cause === "object") {
+    const { err, ...details } = cause
+    if (err instanceof Error) console.error(`${red}[auth][cause]${reset}:`, err.stack ?? err.message)
+    if (Object.keys(details).length) console.error(`${red}[auth][details]${reset}:`, JSON.stringify(details, null, 2))
+  } else if (error.stack) {
+    console.error(error.stack.replace(/.*/, "").slice(1))
+  }
+}
+
+function logWarning(code: WarningCode): void {
+  console.warn(`${yellow}[auth][warn][${code}]${reset}`)
+}
+
+function logDebug(message: string, metadata?: unknown): void {
+  console.log(`${grey}[auth][debug]:${reset} ${message}`, metadata === undefined ? "" : JSON.stringify(metadata, null, 2))
+}
+
+function ignore(): void {}
+
+/**
+ * The logger a config asks for: each level the user gives replaces the built-in one; the built-in
+ * debug level prints only with `debug: true`.
+ *
+ * @example
+ * ```ts
+ * const logger = resolveLogger({ logger: { error: (e) => sentry.capture(e) }, debug: false })
+ * logger.warn("csrf-disabled") // built-in console warning
+ * ```
+ */
+export function resolveLogger(config: Pick<AuthConfig, "logger" | "debug">): LoggerInstance {
+  const custom = config.logger
+  return {
+    error: custom?.error ?? logError,
+    warn: custom?.warn ?? logWarning,
+    debug: custom?.debug ?? (config.debug ? logDebug : ignore),
+  }
+}

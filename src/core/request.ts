@@ -1,0 +1,96 @@
+import { UnknownAction } from "./errors.js"
+import { parseCookieHeader } from "./cookies/parse.js"
+import { isAuthAction } from "./env.js"
+import type { AuthAction } from "../types.js"
+
+/** A web `Request` reduced to what the actions need. */
+export interface AuthRequest {
+  url: URL
+  method: "GET" | "POST"
+  headers: Headers
+  action: AuthAction
+  providerId?: string
+  /** Parsed form or JSON body of a POST; undefined for GET or other content types. */
+  body?: Record<string, unknown>
+  query: Record<string, string>
+  cookies: Record<string, string>
+  error?: string
+}
+
+const actionsWithProvider: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options"])
+
+/**
+ * The action and provider named by a path under `basePath`: `<basePath>/<action>[/<providerId>]`.
+ * Throws `UnknownAction` for anything else.
+ *
+ * @example
+ * ```ts
+ * parseActionPath("/auth/signin/github", "/auth") // { action: "signin", providerId: "github" }
+ * ```
+ */
+export function parseActionPath(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
+  const base = basePath.endsWith("/") ? basePath.slice(0, -1) : basePath
+  if (!pathname.startsWith(base) || pathname.length === base.length || (base && pathname[base.length] !== "/")) {
+    throw new UnknownAction(`Cannot parse action at ${pathname}`)
+  }
+  const segments = pathname.slice(base.length).split("/").filter(Boolean)
+  if (segments.length < 1 || segments.length > 2) throw new UnknownAction(`Cannot parse action at ${pathname}`)
+  const [action, providerId] = segments as [string, string | undefined]
+  if (!isAuthAction(action)) throw new UnknownAction(`Cannot parse action at ${pathname}`)
+  if (providerId !== undefined && !actionsWithProvider.has(action)) {
+    throw new UnknownAction(`Cannot parse action at ${pathname}`)
+  }
+  return providerId === undefined || providerId === "undefined" ? { action } : { action, providerId: decodeSegment(providerId) }
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw new UnknownAction(`Malformed provider segment ${segment}`)
+  }
+}
+
+async function readBody(request: Request): Promise<Record<string, unknown> | undefined> {
+  if (!request.body) return undefined
+  const contentType = request.headers.get("content-type") ?? ""
+  if (contentType.includes("application/json")) {
+    const parsed: unknown = await request.json().catch(() => undefined)
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
+  }
+  if (contentType.includes("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(await request.text()))
+  }
+  return undefined
+}
+
+/**
+ * Reads a web `Request` into an {@link AuthRequest}. Only GET and POST under `basePath` are served;
+ * everything else throws `UnknownAction` (answered with 400 "Bad request.").
+ *
+ * @example
+ * ```ts
+ * const req = await toAuthRequest(new Request("https://app.test/auth/session"), "/auth")
+ * req.action // "session"
+ * ```
+ */
+export async function toAuthRequest(request: Request, basePath: string): Promise<AuthRequest> {
+  const method = request.method
+  if (method !== "GET" && method !== "POST") throw new UnknownAction(`Unsupported method ${method}`)
+  const url = new URL(request.url)
+  const { action, providerId } = parseActionPath(url.pathname, basePath)
+  const query = Object.fromEntries(url.searchParams)
+  const body = method === "POST" ? await readBody(request) : undefined
+  const authRequest: AuthRequest = {
+    url,
+    method,
+    headers: request.headers,
+    action,
+    query,
+    cookies: parseCookieHeader(request.headers.get("cookie")),
+  }
+  if (providerId !== undefined) authRequest.providerId = providerId
+  if (body !== undefined) authRequest.body = body
+  if (query.error !== undefined) authRequest.error = query.error
+  return authRequest
+}

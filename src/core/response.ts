@@ -1,0 +1,43 @@
+import { serializeCookie } from "./cookies/serialize.js"
+import type { ResponseInternal } from "../types.js"
+
+/** The headers that keep a session or CSRF answer out of every cache. */
+export const noCacheHeaders: Readonly<Record<string, string>> = Object.freeze({
+  "Cache-Control": "private, no-cache, no-store",
+  Expires: "0",
+  Pragma: "no-cache",
+})
+
+/**
+ * Turns an internal response into a web `Response`: redirects become 302 with `Location`, or 200
+ * JSON `{url}` when the request asked with `X-Auth-Return-Redirect`; each cookie its own `Set-Cookie`.
+ *
+ * @example
+ * ```ts
+ * toResponse({ redirect: "https://app.test/" }, request) // 302, Location: https://app.test/
+ * ```
+ */
+export function toResponse(internal: ResponseInternal, request: Request): Response {
+  const headers = new Headers(internal.headers)
+  if (internal.cookies) {
+    for (const cookie of internal.cookies) headers.append("Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options))
+  }
+  let body = internal.body
+  let status = internal.status ?? 200
+  if (internal.redirect) {
+    headers.set("Location", internal.redirect)
+    if (request.headers.has("X-Auth-Return-Redirect")) {
+      body = { url: internal.redirect }
+      headers.set("Content-Type", "application/json")
+    } else {
+      status = 302
+      body = undefined
+    }
+  }
+  const contentType = headers.get("Content-Type")
+  if (contentType === "application/json") return new Response(JSON.stringify(body ?? null), { status, headers })
+  if (contentType === "application/x-www-form-urlencoded" && body && typeof body === "object") {
+    return new Response(new URLSearchParams(body as Record<string, string>).toString(), { status, headers })
+  }
+  return new Response(body === undefined ? null : (body as BodyInit), { status, headers })
+}

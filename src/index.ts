@@ -1,0 +1,16 @@
+/**
+ * authflow: authentication for web applications as explicit state machines, wire-compatible with
+ * Auth.js v5.
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "authflow"
+ * const response = await Auth(request, config)
+ * ```
+ * @module
+ */
+export { Auth } from "./core/auth.js"
+export { raw, skipCSRFCheck, customFetch } from "./core/symbols.js"
+export { setEnvDefaults, createActionURL, isAuthAction } from "./core/env.js"
+export { AuthError, CredentialsSignin } from "./core/errors.js"
+export type * from "./types.js"

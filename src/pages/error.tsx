@@ -1,0 +1,131 @@
+/**
+ * The built-in error page, for the codes that reach `<basePath>/error?error=`.
+ *
+ * @example
+ * ```ts
+ * import { renderErrorPage } from "./error.js"
+ * const { status } = renderErrorPage({
+ *   error: "AccessDenied", url: "https://app.example/auth/error?error=AccessDenied",
+ *   signinUrl: "https://app.example/auth/signin", host: "https://app.example", theme: {},
+ * })
+ * status // 403
+ * ```
+ * @module
+ */
+import type { Theme } from "../types.js"
+import { PageIcon } from "./icons.js"
+import { displayHost, renderDocument, safeUrl } from "./layout.js"
+import type { RenderedPage } from "./types.js"
+
+/** Props of {@link renderErrorPage}. */
+export interface ErrorPageProps {
+  /** The `?error=` value. */
+  error?: string
+  /** The request URL. */
+  url: string
+  /** `<basePath>/signin`, the target of the "Sign in" button. */
+  signinUrl: string
+  /** The site origin, linked from the generic error. */
+  host: string
+  theme: Theme
+}
+
+/** The error codes with a page of their own; any other value renders the generic page. */
+export type ErrorPageCode = "Configuration" | "AccessDenied" | "Verification"
+
+interface ErrorContent {
+  status: number
+  heading: string
+  messages: string[]
+  signIn: boolean
+}
+
+const ERROR_PAGES: Readonly<Record<ErrorPageCode, ErrorContent>> = {
+  Configuration: {
+    status: 500,
+    heading: "Server error",
+    messages: ["There is a problem with the server configuration.", "Check the server logs for more information."],
+    signIn: false,
+  },
+  AccessDenied: {
+    status: 403,
+    heading: "Access Denied",
+    messages: ["You do not have permission to sign in."],
+    signIn: true,
+  },
+  Verification: {
+    status: 403,
+    heading: "Unable to sign in",
+    messages: ["The sign in link is no longer valid.", "It may have been used already or it may have expired."],
+    signIn: true,
+  },
+}
+
+function isErrorPageCode(error: string | undefined): error is ErrorPageCode {
+  return error !== undefined && Object.hasOwn(ERROR_PAGES, error)
+}
+
+/**
+ * Render the error page for `error`: `Configuration` (500, "Server error"), `AccessDenied` (403,
+ * "Access Denied") and `Verification` (403, "Unable to sign in"); the last two offer a "Sign in"
+ * button to `signinUrl`. Any other or missing code renders a generic "Error" page (200) linking
+ * back to `host`. Unlike Auth.js, the button goes to `signinUrl` as given, never to the request URL
+ * with `/signin` appended after its query.
+ *
+ * @example
+ * ```ts
+ * const page = renderErrorPage({
+ *   error: "Verification",
+ *   url: "https://app.example/auth/error?error=Verification",
+ *   signinUrl: "https://app.example/auth/signin",
+ *   host: "https://app.example",
+ *   theme: {},
+ * })
+ * page.status // 403
+ * ```
+ */
+export function renderErrorPage({ error, signinUrl, host, theme }: ErrorPageProps): RenderedPage {
+  if (isErrorPageCode(error)) {
+    const content = ERROR_PAGES[error]
+    return renderDocument({
+      title: "Error",
+      status: content.status,
+      theme,
+      children: (
+        <>
+          <PageIcon name="alert" tone="danger" />
+          <h1>{content.heading}</h1>
+          {content.messages.map((message) => (
+            <p class="lead" key={message}>
+              {message}
+            </p>
+          ))}
+          {content.signIn ? (
+            <div class="actions">
+              <a class="button primary" href={safeUrl(signinUrl)}>
+                Sign in
+              </a>
+            </div>
+          ) : null}
+        </>
+      ),
+    })
+  }
+  return renderDocument({
+    title: "Error",
+    status: 200,
+    theme,
+    children: (
+      <>
+        <PageIcon name="alert" tone="danger" />
+        <h1>Error</h1>
+        <p class="lead">Something went wrong.</p>
+        <div class="actions">
+          <a class="button neutral" href={safeUrl(host, "/")}>
+            Return to {displayHost(host)}
+          </a>
+        </div>
+      </>
+    ),
+  })
+}

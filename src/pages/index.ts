@@ -1,0 +1,20 @@
+/**
+ * The built-in pages, rendered on the server to complete HTML documents.
+ *
+ * @example
+ * ```ts
+ * import { renderSignInPage } from "authflow/pages"
+ * const { status, html } = renderSignInPage({ providers, csrfToken, theme: config.theme ?? {} })
+ * return new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8" } })
+ * ```
+ * @module
+ */
+export type { PageProvider, RenderedPage } from "./types.js"
+export { renderSignInPage, signInErrorMessage, SIGNIN_ERROR_MESSAGES, DEFAULT_SIGNIN_ERROR } from "./signin.js"
+export type { SignInPageProps } from "./signin.js"
+export { renderSignOutPage } from "./signout.js"
+export type { SignOutPageProps } from "./signout.js"
+export { renderErrorPage } from "./error.js"
+export type { ErrorPageProps, ErrorPageCode } from "./error.js"
+export { renderVerifyRequestPage } from "./verify-request.js"
+export type { VerifyRequestPageProps } from "./verify-request.js"

@@ -1,0 +1,104 @@
+/**
+ * The document shell shared by the built-in pages: `<head>` with title and inlined styles, the
+ * theme's body class, the optional logo and the centred card.
+ *
+ * @example
+ * ```tsx
+ * import { renderDocument } from "./layout.js"
+ * const page = renderDocument({ title: "Sign Out", status: 200, theme: {}, children: <h1>Bye</h1> })
+ * page.html.startsWith("<!DOCTYPE html>") // true
+ * ```
+ * @module
+ */
+import type { ComponentChildren } from "preact"
+import { renderToString } from "preact-render-to-string"
+import type { Theme } from "../types.js"
+import { baseStyles } from "./styles.js"
+import { colorSchemeOf, themeStyles } from "./theme.js"
+import type { RenderedPage } from "./types.js"
+
+/** What {@link renderDocument} needs to build a page. */
+export interface DocumentProps {
+  title: string
+  status: number
+  theme: Theme | undefined
+  children: ComponentChildren
+}
+
+// The stylesheet is inlined raw (text in <style> is not parsed as HTML, so escaping would corrupt it).
+// Its only configurable parts went through sanitizeCssColor; this is the belt to that brace.
+function styleSheet(theme: Theme | undefined): string {
+  return (baseStyles + themeStyles(theme)).replace(/</g, "\\3c ")
+}
+
+/**
+ * A URL that is safe in `href`/`src`: http(s), or a relative reference. Anything with another scheme
+ * (`javascript:`, `data:` in links) becomes `fallback`.
+ *
+ * @example
+ * ```ts
+ * safeUrl("https://app.example/auth/signin") // "https://app.example/auth/signin"
+ * safeUrl("javascript:alert(1)") // "#"
+ * ```
+ */
+export function safeUrl(value: string | undefined, fallback = "#", allowImageData = false): string {
+  if (!value) return fallback
+  // Browsers drop tabs, newlines and other controls inside URLs: "java\nscript:" must not pass as relative.
+  const url = value.replace(/[\u0000-\u001f\u007f]/g, "").trim()
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase()
+  if (scheme === undefined) return url
+  if (scheme === "http" || scheme === "https") return url
+  if (allowImageData && /^data:image\/(?:png|gif|jpe?g|webp|avif|svg\+xml)[;,]/i.test(url)) return url
+  return fallback
+}
+
+/**
+ * The host of an origin for display (`https://app.example:8443` → `app.example:8443`); the input when
+ * it is not a URL.
+ *
+ * @example
+ * ```ts
+ * displayHost("https://app.example") // "app.example"
+ * ```
+ */
+export function displayHost(origin: string): string {
+  try {
+    return new URL(origin).host || origin
+  } catch {
+    return origin
+  }
+}
+
+/**
+ * Render a full HTML document around `children`: `lang="en"`, viewport, title, styles, the body class
+ * `__next-auth-theme-<colorScheme>` (kept for apps that style it) and the theme's logo above the card.
+ *
+ * @example
+ * ```tsx
+ * renderDocument({ title: "Error", status: 500, theme: { colorScheme: "dark" }, children: <h1>Server error</h1> })
+ * // { status: 500, html: "<!DOCTYPE html><html lang=\"en\">…" }
+ * ```
+ */
+export function renderDocument({ title, status, theme, children }: DocumentProps): RenderedPage {
+  const scheme = colorSchemeOf(theme)
+  const logo = theme?.logo ? safeUrl(theme.logo, "", true) : ""
+  const body = renderToString(
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={scheme === "auto" ? "light dark" : scheme} />
+        <meta name="robots" content="noindex, nofollow" />
+        <title>{title}</title>
+        <style dangerouslySetInnerHTML={{ __html: styleSheet(theme) }} />
+      </head>
+      <body class={`__next-auth-theme-${scheme}`}>
+        <main class="page">
+          {logo ? <img class="logo" src={logo} alt="Logo" /> : null}
+          <div class="card">{children}</div>
+        </main>
+      </body>
+    </html>,
+  )
+  return { status, html: `<!DOCTYPE html>${body}` }
+}

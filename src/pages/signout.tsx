@@ -1,0 +1,56 @@
+/**
+ * The built-in sign-out page: a confirmation with a form that posts back to the same URL.
+ *
+ * @example
+ * ```ts
+ * import { renderSignOutPage } from "./signout.js"
+ * const { html } = renderSignOutPage({ url: "https://app.example/auth/signout", csrfToken: "a1b2c3", theme: {} })
+ * ```
+ * @module
+ */
+import type { Theme } from "../types.js"
+import { PageIcon } from "./icons.js"
+import { renderDocument, safeUrl } from "./layout.js"
+import type { RenderedPage } from "./types.js"
+
+/** Props of {@link renderSignOutPage}. */
+export interface SignOutPageProps {
+  /** The current request URL: the form posts here. */
+  url: string
+  csrfToken?: string
+  theme: Theme
+}
+
+/**
+ * Render the sign-out page (status 200, title "Sign Out"): the question "Are you sure you want to sign
+ * out?" and a "Sign out" button posting a hidden `csrfToken` to `url`.
+ *
+ * @example
+ * ```ts
+ * const page = renderSignOutPage({
+ *   url: "https://app.example/auth/signout",
+ *   csrfToken: "a1b2c3",
+ *   theme: { colorScheme: "dark", brandColor: "#6d28d9" },
+ * })
+ * page.status // 200
+ * ```
+ */
+export function renderSignOutPage({ url, csrfToken, theme }: SignOutPageProps): RenderedPage {
+  return renderDocument({
+    title: "Sign Out",
+    status: 200,
+    theme,
+    children: (
+      <>
+        {/* Auth.js's heading text, kept verbatim: apps and their end-to-end tests look for it. */}
+        <PageIcon name="exit" />
+        <h1>Signout</h1>
+        <p class="lead">Are you sure you want to sign out?</p>
+        <form action={safeUrl(url)} method="post" class="actions">
+          <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
+          <button type="submit" class="button primary">Sign out</button>
+        </form>
+      </>
+    ),
+  })
+}

@@ -1,0 +1,140 @@
+import { afterAll, describe, expect, it } from "vitest"
+import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
+import { CredentialsSignin } from "../../src/errors.js"
+import Credentials from "../../src/providers/credentials.js"
+import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { coverageReport, modelPaths, TransitionRecorder } from "./harness.js"
+import type { AuthConfig, User } from "../../src/types.js"
+
+class InvalidLogin extends CredentialsSignin {
+  override code = "invalid_login"
+}
+
+const ada: User = { id: "u1", name: "Ada Lovelace", email: "ada@example.test" }
+
+/** Payload-carrying events: each is one way the real world can answer an effect. */
+const events: CredentialsSignInEvent[] = [
+  { type: "authorize.user", user: ada },
+  { type: "authorize.rejected" },
+  { type: "authorize.rejected", error: "invalid_login" },
+  { type: "authorize.failed", error: "database down" },
+  { type: "signIn.denied" },
+  { type: "signIn.denied", error: "callback threw" },
+  { type: "signIn.redirect", url: "/welcome" },
+  { type: "session.failed", error: "jwt callback threw" },
+]
+
+/** The real configuration and request that make the engine meet exactly these events. */
+function scenario(path: CredentialsSignInEvent[]) {
+  const byType = new Map(path.map((event) => [event.type, event]))
+  const signInEvents: unknown[] = []
+  const config: AuthConfig = {
+    secret: "model-secret",
+    trustHost: true,
+    providers: [
+      Credentials({
+        credentials: { username: { label: "Username" } },
+        async authorize() {
+          const rejected = byType.get("authorize.rejected")
+          if (rejected) {
+            if ("error" in rejected && rejected.error) throw new InvalidLogin()
+            return null
+          }
+          if (byType.has("authorize.failed")) throw new Error("database down")
+          return { ...ada }
+        },
+      }),
+    ],
+    callbacks: {
+      signIn() {
+        const denied = byType.get("signIn.denied")
+        if (denied) {
+          if ("error" in denied && denied.error) throw new Error("callback threw")
+          return false
+        }
+        const redirect = byType.get("signIn.redirect")
+        return redirect && "url" in redirect ? redirect.url : true
+      },
+      jwt({ token }) {
+        if (byType.has("session.failed")) throw new Error("jwt callback threw")
+        return token
+      },
+    },
+    events: { signIn: (message) => void signInEvents.push(message) },
+  }
+  return { config, csrfValid: !byType.has("csrf.invalid"), signInEvents, rejectedWithCode: byType.get("authorize.rejected") }
+}
+
+const recorder = new TransitionRecorder(credentialsSignInMachine)
+const paths = modelPaths(credentialsSignInMachine, events)
+
+describe("credentials sign-in machine, driven through Auth()", () => {
+  it("the model yields a path to every final state", () => {
+    const finals = new Set(paths.map((path) => path.finalState))
+    expect(finals).toEqual(
+      new Set(["signedIn", "csrfRejected", "credentialsRejected", "authorizeFailed", "accessDenied", "redirected", "sessionFailed"]),
+    )
+  })
+
+  for (const path of paths) {
+    it(`${path.description} ⇒ ${path.finalState}`, async () => {
+      const { config, csrfValid, signInEvents, rejectedWithCode } = scenario(path.events)
+      const { logger, errors } = recordingLogger()
+      recorder.resetVisits()
+      const jar = new CookieJar()
+      const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
+      const response = await send({ ...config, logger, inspect: recorder.inspect }, jar, "/callback/credentials", {
+        form: { username: "ada", callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) },
+      })
+
+      // The real run walked exactly the model's path.
+      expect(recorder.visited).toEqual([path.states])
+
+      const location = response.headers.get("location")
+      const sessionCookie = jar.get("__Secure-authjs.session-token")
+      expect(response.status).toBe(302)
+      // What the user sees in each final state.
+      switch (path.finalState) {
+        case "signedIn": {
+          expect(location).toBe(`${origin}/dashboard`)
+          expect(sessionCookie).toBeTruthy()
+          const session = await (await send(config, jar, "/session")).json()
+          expect(session.user).toEqual({ name: ada.name, email: ada.email })
+          expect(signInEvents).toHaveLength(1)
+          break
+        }
+        case "csrfRejected":
+          expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
+          break
+        case "credentialsRejected": {
+          const code = rejectedWithCode && "error" in rejectedWithCode && rejectedWithCode.error ? "invalid_login" : "credentials"
+          expect(location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=${code}`)
+          break
+        }
+        case "authorizeFailed":
+        case "sessionFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errors.map((e) => e.name)).toEqual(["CallbackRouteError"])
+          break
+        case "accessDenied":
+          expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
+          break
+        case "redirected":
+          expect(location).toBe(`${origin}/welcome`)
+          break
+        default:
+          throw new Error(`no expectation for state ${path.finalState}`)
+      }
+      if (path.finalState !== "signedIn") {
+        expect(sessionCookie).toBeUndefined()
+        expect(signInEvents).toHaveLength(0)
+      }
+    })
+  }
+
+  afterAll(() => {
+    const { line, missing } = coverageReport(credentialsSignInMachine, recorder)
+    console.log(line)
+    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+  })
+})

@@ -1,0 +1,112 @@
+import { createTestModel } from "@xstate/graph"
+import type { AnyMachineSnapshot, AnyStateMachine, EventFromLogic, InspectionEvent } from "xstate"
+
+/** One declared transition: `<source state id>:<event>:<index among that event's transitions>`. */
+export type TransitionKey = string
+
+/** Every transition a machine declares, nested states included. */
+export function declaredTransitions(machine: AnyStateMachine): Set<TransitionKey> {
+  const keys = new Set<TransitionKey>()
+  const visit = (node: AnyStateMachine["root"]) => {
+    for (const [eventType, definitions] of node.transitions) {
+      definitions.forEach((_, index) => keys.add(`${node.id}:${eventType}:${index}`))
+    }
+    node.always?.forEach((_, index) => keys.add(`${node.id}:always:${index}`))
+    for (const child of Object.values(node.states)) visit(child)
+  }
+  visit(machine.root)
+  return keys
+}
+
+/**
+ * Records, from inspection events, the transitions a machine really took and the states it
+ * visited, per actor.
+ */
+export class TransitionRecorder {
+  readonly taken = new Set<TransitionKey>()
+  readonly visited: string[][] = []
+  readonly #last = new Map<string, AnyMachineSnapshot>()
+  readonly #visitsByActor = new Map<string, string[]>()
+
+  constructor(readonly machine: AnyStateMachine) {}
+
+  /** Pass as `config.inspect`. */
+  readonly inspect = (event: InspectionEvent): void => {
+    if (event.type !== "@xstate.snapshot") return
+    const snapshot = event.snapshot as AnyMachineSnapshot
+    if (snapshot.machine?.id !== this.machine.id) return
+    const actorId = event.actorRef.sessionId
+    const previous = this.#last.get(actorId)
+    if (previous && event.event.type !== "xstate.init") {
+      for (const transition of this.machine.getTransitionData(previous, event.event)) {
+        const siblings = transition.source.transitions.get(transition.eventType) ?? []
+        this.taken.add(`${transition.source.id}:${transition.eventType}:${siblings.indexOf(transition)}`)
+      }
+    }
+    this.#last.set(actorId, snapshot)
+    let visits = this.#visitsByActor.get(actorId)
+    if (!visits) {
+      visits = []
+      this.#visitsByActor.set(actorId, visits)
+      this.visited.push(visits)
+    }
+    const value = JSON.stringify(snapshot.value)
+    if (visits[visits.length - 1] !== value) visits.push(value)
+  }
+
+  /** Forget the visits of earlier runs (coverage is kept). */
+  resetVisits(): void {
+    this.visited.length = 0
+    this.#visitsByActor.clear()
+    this.#last.clear()
+  }
+}
+
+/** A path through the machine as the model generates it: the events, and the states after each. */
+export interface ModelPath<TMachine extends AnyStateMachine> {
+  description: string
+  events: EventFromLogic<TMachine>[]
+  states: string[]
+  finalState: string
+}
+
+/**
+ * Every simple path through the machine, from `createTestModel` with the given payload-carrying
+ * events (events without payload are derived by the model).
+ */
+export function modelPaths<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  events: EventFromLogic<TMachine>[],
+): ModelPath<TMachine>[] {
+  const model = createTestModel(machine, { events } as never)
+  const seen = new Set<string>()
+  const paths: ModelPath<TMachine>[] = []
+  for (const path of model.getSimplePaths()) {
+    const steps = path.steps.filter((step) => step.event.type !== "xstate.init")
+    const eventsOfPath = steps.map((step) => step.event as EventFromLogic<TMachine>)
+    const key = JSON.stringify(eventsOfPath)
+    if (seen.has(key)) continue
+    seen.add(key)
+    const states = [JSON.stringify(machine.getInitialSnapshot({} as never).value), ...steps.map((step) => JSON.stringify((step.state as AnyMachineSnapshot).value))]
+    paths.push({
+      description: eventsOfPath.map((event) => describeEvent(event)).join(" → "),
+      events: eventsOfPath,
+      states,
+      finalState: JSON.parse(states[states.length - 1]!) as string,
+    })
+  }
+  return paths
+}
+
+function describeEvent(event: { type: string }): string {
+  const { type, ...payload } = event
+  const keys = Object.keys(payload)
+  return keys.length ? `${type}(${keys.map((key) => `${key}=${JSON.stringify(payload[key as keyof typeof payload])}`).join(",")})` : type
+}
+
+/** `<machine>: <covered>/<total> transitions`, and the uncovered ones. */
+export function coverageReport(machine: AnyStateMachine, recorder: TransitionRecorder): { line: string; missing: string[] } {
+  const declared = declaredTransitions(machine)
+  const missing = [...declared].filter((key) => !recorder.taken.has(key))
+  return { line: `${machine.id}: ${declared.size - missing.length}/${declared.size} transitions`, missing }
+}
