@@ -1,0 +1,114 @@
+import { errors as joseErrors } from "jose"
+import { InvalidCheck } from "./errors.js"
+import { encode, decode } from "./jwt/index.js"
+import { effectOf } from "../machines/run-flow.js"
+import type { AnyStateMachine, SnapshotFrom } from "xstate"
+import type { Cookie, CookieOption } from "../types.js"
+
+/** Lifetime of a sealed flow: long enough to sign in at the provider, short enough to be useless later. */
+export const FLOW_MAX_AGE = 15 * 60
+
+/** What a sealed flow is bound to: the flow must resume on the same machine, version, provider and issuer. */
+export interface FlowBinding {
+  machine: AnyStateMachine
+  /** Bump when a machine's states or context change shape: older snapshots are then refused. */
+  version: number
+  providerId: string
+  /** The issuer the flow started with, when the provider has one (the mix-up defence). */
+  issuer?: string
+}
+
+/** Why a flow cookie was refused. */
+export type FlowRefusal = "missing" | "expired" | "undecodable" | "foreign-machine" | "old-version" | "foreign-provider" | "foreign-issuer" | "invalid-state"
+
+/** Refusal of a flow cookie: an `InvalidCheck` with the reason in `cause.reason`. */
+export class FlowCookieRefused extends InvalidCheck {
+  readonly reason: FlowRefusal
+  constructor(reason: FlowRefusal, detail: string, err?: Error) {
+    super(`Flow cookie refused (${reason}): ${detail}`, { cause: { reason, ...(err && { err }) } })
+    this.reason = reason
+  }
+}
+
+interface SealedPayload {
+  m: string
+  v: number
+  p: string
+  i?: string
+  s: unknown
+}
+
+/**
+ * Seals a waiting flow's persisted snapshot into one cookie: a JWE keyed from the secret with the
+ * cookie's name as salt, expiring in 15 minutes, bound to the machine, its version, the provider
+ * and the issuer. Only a flow waiting for another request (an active state with no effect) can be
+ * sealed, so nothing is ever in flight inside a sealed snapshot.
+ *
+ * @example
+ * ```ts
+ * const cookie = await sealFlow(snapshot, { machine: signInMachine, version: 1, providerId: "github" }, secret, options.cookies.flow)
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc7516
+ */
+export async function sealFlow<TMachine extends AnyStateMachine>(
+  snapshot: SnapshotFrom<TMachine>,
+  binding: FlowBinding,
+  secret: string | string[],
+  cookie: CookieOption,
+): Promise<Cookie> {
+  const waiting = snapshot as unknown as { status: string; getMeta(): Record<string, unknown> }
+  if (waiting.status !== "active" || effectOf(waiting) !== undefined) {
+    throw new TypeError(`${binding.machine.id}: only a flow waiting for another request can be sealed`)
+  }
+  const persisted = (binding.machine as AnyStateMachine).getPersistedSnapshot(snapshot as never)
+  const payload: SealedPayload = { m: binding.machine.id, v: binding.version, p: binding.providerId, s: persisted }
+  if (binding.issuer !== undefined) payload.i = binding.issuer
+  const value = await encode({ token: payload as never, secret, salt: cookie.name, maxAge: FLOW_MAX_AGE })
+  return { name: cookie.name, value, options: { ...cookie.options, maxAge: FLOW_MAX_AGE, expires: new Date(Date.now() + FLOW_MAX_AGE * 1000) } }
+}
+
+/**
+ * Opens a flow cookie and returns the snapshot to resume, after checking everything it is bound
+ * to and that its state is a waiting state of this machine. Anything else throws
+ * {@link FlowCookieRefused}: such a flow is never resumed.
+ *
+ * @example
+ * ```ts
+ * const snapshot = await unsealFlow(request.cookies[options.cookies.flow.name], binding, secret, options.cookies.flow.name)
+ * await runFlow(binding.machine, effects, { snapshot })
+ * ```
+ */
+export async function unsealFlow<TMachine extends AnyStateMachine>(
+  value: string | undefined,
+  binding: FlowBinding & { machine: TMachine },
+  secret: string | string[],
+  cookieName: string,
+): Promise<SnapshotFrom<TMachine>> {
+  if (!value) throw new FlowCookieRefused("missing", "the flow cookie is missing (was the flow started in another browser?)")
+  let payload: SealedPayload | null
+  try {
+    payload = (await decode({ token: value, secret, salt: cookieName })) as SealedPayload | null
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new FlowCookieRefused("expired", "the flow has expired", error)
+    throw new FlowCookieRefused("undecodable", "the flow cookie could not be decrypted", error instanceof Error ? error : undefined)
+  }
+  if (!payload || typeof payload !== "object") throw new FlowCookieRefused("undecodable", "the flow cookie is empty")
+  if (payload.m !== binding.machine.id) throw new FlowCookieRefused("foreign-machine", `the flow belongs to ${String(payload.m)}`)
+  if (payload.v !== binding.version) throw new FlowCookieRefused("old-version", `the flow was started by version ${String(payload.v)}`)
+  if (payload.p !== binding.providerId) throw new FlowCookieRefused("foreign-provider", `the flow was started for provider ${String(payload.p)}`)
+  if (payload.i !== binding.issuer) throw new FlowCookieRefused("foreign-issuer", `the flow was started with issuer ${String(payload.i)}`)
+
+  const persisted = payload.s as { status?: unknown; value?: unknown; context?: unknown } | undefined
+  if (!persisted || persisted.status !== "active") throw new FlowCookieRefused("invalid-state", "the flow snapshot is not active")
+  let resolved: { status: string; getMeta(): Record<string, unknown> }
+  try {
+    // Resolving throws synchronously for a state the machine does not have; restoring would not.
+    resolved = binding.machine.resolveState({ value: persisted.value as never, context: persisted.context as never }) as never
+  } catch (error) {
+    throw new FlowCookieRefused("invalid-state", "the flow's state does not exist in this machine", error instanceof Error ? error : undefined)
+  }
+  if (resolved.status !== "active" || effectOf(resolved) !== undefined) {
+    throw new FlowCookieRefused("invalid-state", "the flow's state is not one that waits for a request")
+  }
+  return persisted as SnapshotFrom<TMachine>
+}
