@@ -1,0 +1,127 @@
+/**
+ * GET /session with a JWT session cookie: authflow against @auth/core on the same request in the
+ * same process, and against the floor (the same token decrypted and re-encrypted with node:crypto,
+ * plus building the Request and the Response). Also the cost of resuming a flow from its sealed
+ * snapshot.
+ *
+ *   npm run bench
+ */
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
+import { Auth as authflow } from "../src/index.js"
+import { encode } from "../src/jwt.js"
+import { Auth as authjs } from "@auth/core"
+import { assign, setup } from "xstate"
+import { sealFlow, unsealFlow } from "../src/core/flow-cookie.js"
+import { defaultCookies } from "../src/core/cookies/defaults.js"
+import { runFlow } from "../src/machines/run-flow.js"
+import { createActor } from "xstate"
+import { compare, row } from "./measure.js"
+
+const secret = "bench-secret-0123456789abcdef0123456789"
+const origin = "https://bench.test"
+const cookieName = "__Secure-authjs.session-token"
+const token = await encode({ token: { name: "Ada Lovelace", email: "ada@example.test", picture: null, sub: randomUUID() }, secret, salt: cookieName })
+
+// A browser after its first visit: session, CSRF and callback-url cookies, all valid.
+const first = await authflow(new Request(`${origin}/auth/csrf`), { secret, trustHost: true, providers: [] })
+const steadyCookies = first.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ")
+const cookieHeader = `${steadyCookies}; ${cookieName}=${token}`
+const sessionUrl = `${origin}/auth/session`
+const newRequest = () => new Request(sessionUrl, { headers: { cookie: cookieHeader } })
+
+const authflowConfig = { secret, trustHost: true, providers: [] }
+const authjsConfig = { secret, trustHost: true, providers: [], basePath: "/auth" }
+
+// Sanity: both read the same session, and authflow's is not an error answer.
+for (const [name, run] of [["authflow", () => authflow(newRequest(), authflowConfig)], ["@auth/core", () => authjs(newRequest(), authjsConfig)]] as const) {
+  const response = await run()
+  const body = (await response.json()) as { user?: { name?: string } } | null
+  if (response.status !== 200 || body?.user?.name !== "Ada Lovelace") throw new Error(`${name} did not read the session: ${response.status} ${JSON.stringify(body)}`)
+}
+
+// The floor: the least work any implementation must do for this request.
+const key = Buffer.from(hkdfSync("sha256", secret, cookieName, `Auth.js Generated Encryption Key (${cookieName})`, 64))
+const macKey = key.subarray(0, 32)
+const encKey = key.subarray(32)
+const header = token.split(".")[0]!
+function tag(aad: string, iv: Buffer, ciphertext: Buffer): Buffer {
+  const al = Buffer.alloc(8)
+  al.writeBigUInt64BE(BigInt(aad.length * 8))
+  return createHmac("sha512", macKey).update(aad).update(iv).update(ciphertext).update(al).digest().subarray(0, 32)
+}
+async function floor(): Promise<Response> {
+  const request = newRequest()
+  const cookie = request.headers.get("cookie")!
+  const jwe = cookie.slice(cookie.indexOf(`${cookieName}=`) + cookieName.length + 1)
+  const [protectedHeader, , ivText, ciphertextText, tagText] = jwe.split(".") as [string, string, string, string, string]
+  const iv = Buffer.from(ivText, "base64url")
+  const ciphertext = Buffer.from(ciphertextText, "base64url")
+  if (!timingSafeEqual(tag(protectedHeader, iv, ciphertext), Buffer.from(tagText, "base64url"))) throw new Error("bad tag")
+  const decipher = createDecipheriv("aes-256-cbc", encKey, iv)
+  const claims = JSON.parse(Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString("utf8"))
+  const now = Math.floor(Date.now() / 1000)
+  const fresh = JSON.stringify({ ...claims, iat: now, exp: now + 2592000, jti: randomUUID() })
+  const newIv = randomBytes(16)
+  const cipher = createCipheriv("aes-256-cbc", encKey, newIv)
+  const encrypted = Buffer.concat([cipher.update(fresh, "utf8"), cipher.final()])
+  const out = `${header}..${newIv.toString("base64url")}.${encrypted.toString("base64url")}.${tag(header, newIv, encrypted).toString("base64url")}`
+  return new Response(JSON.stringify({ user: { name: claims.name, email: claims.email }, expires: new Date((now + 2592000) * 1000).toISOString() }), {
+    headers: { "Content-Type": "application/json", "Set-Cookie": `${cookieName}=${out}; Path=/; HttpOnly; Secure; SameSite=Lax` },
+  })
+}
+
+const consume = async (response: Response) => {
+  await response.text()
+  response.headers.getSetCookie()
+}
+console.log(`GET /session with a JWT cookie (Node ${process.version}; median of 9 interleaved rounds)`)
+const times = await compare([
+  { name: "floor", run: async () => consume(await floor()) },
+  { name: "authflow", run: async () => consume(await authflow(newRequest(), authflowConfig)) },
+  { name: "authjs", run: async () => consume(await authjs(newRequest(), authjsConfig)), iterations: 150 },
+])
+const floorMicros = times.get("floor")!
+const authflowMicros = times.get("authflow")!
+const authjsMicros = times.get("authjs")!
+console.log(row("floor (node:crypto decrypt + encrypt, Request/Response)", floorMicros))
+console.log(row("authflow", authflowMicros, `   ${(authflowMicros / floorMicros).toFixed(2)}× the floor`))
+console.log(row("@auth/core 0.41.3", authjsMicros))
+console.log(`authflow is ${(authjsMicros / authflowMicros).toFixed(1)}× faster than @auth/core (target ≥ 8×) and ${(authflowMicros / floorMicros).toFixed(2)}× the floor (target ≤ 1.5×)`)
+
+// Resuming a flow from its sealed snapshot: what every OAuth callback pays before its own work.
+const flowMachine = setup({
+  types: {
+    context: {} as { verifier?: string; state?: string; nonce?: string; callbackUrl?: string; code?: string },
+    events: {} as { type: "started"; verifier: string; state: string; nonce: string; callbackUrl: string } | { type: "callback"; code: string } | { type: "finished" },
+  },
+}).createMachine({
+  id: "bench-flow",
+  context: {},
+  initial: "starting",
+  states: {
+    starting: { meta: { effect: "begin" }, on: { started: { target: "waitingForCallback", actions: assign(({ event }) => ({ verifier: event.verifier, state: event.state, nonce: event.nonce, callbackUrl: event.callbackUrl })) } } },
+    waitingForCallback: { on: { callback: { target: "finishing", actions: assign({ code: ({ event }) => event.code }) } } },
+    finishing: { meta: { effect: "finish" }, on: { finished: "done" } },
+    done: { type: "final" },
+  },
+})
+const flowCookie = defaultCookies(true).flow
+const binding = { machine: flowMachine, version: 1, providerId: "oidc", issuer: "https://issuer.test" }
+const waiting = await runFlow(flowMachine, {
+  begin: () => ({ type: "started" as const, verifier: randomBytes(32).toString("base64url"), state: randomBytes(32).toString("base64url"), nonce: randomBytes(32).toString("base64url"), callbackUrl: `${origin}/dashboard` }),
+})
+const sealed = await sealFlow(waiting, binding, secret, flowCookie)
+const flowTimes = await compare([
+  { name: "seal", run: () => sealFlow(waiting, binding, secret, flowCookie) },
+  { name: "resume", run: async () => {
+  const snapshot = await unsealFlow(sealed.value, binding, secret, flowCookie.name)
+  const actor = createActor(flowMachine, { snapshot }).start()
+  actor.send({ type: "callback", code: "code" })
+  return runFlow(flowMachine, { finish: () => ({ type: "finished" as const }) }, { snapshot: actor.getPersistedSnapshot() as never })
+  } },
+])
+const sealMicros = flowTimes.get("seal")!
+const resumeMicros = flowTimes.get("resume")!
+console.log(`\nSealed flow cookie: ${sealed.value.length} bytes (PKCE verifier, state, nonce, callbackUrl)`)
+console.log(row("seal a waiting flow", sealMicros))
+console.log(row("unseal + validate + restore + advance to the end", resumeMicros))

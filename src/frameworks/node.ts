@@ -1,0 +1,72 @@
+/**
+ * Plain Node.js (`node:http`) integration: convert an incoming message to a web `Request` and
+ * write a web `Response` back.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http"
+ * import { Auth } from "authflow"
+ * import { toWebRequest, sendWebResponse } from "authflow/node"
+ *
+ * createServer(async (req, res) => {
+ *   if (req.url?.startsWith("/auth/")) return sendWebResponse(res, await Auth(await toWebRequest(req), config))
+ *   res.end("hello")
+ * }).listen(3000)
+ * ```
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+
+const maxBodyBytes = 1024 * 1024
+
+/**
+ * A web `Request` for a Node.js incoming message. The origin comes from `origin` when given (use it
+ * behind a proxy you do not trust), else from the Host header and the socket's TLS state. Bodies over
+ * 1 MiB are refused with a `RangeError`.
+ *
+ * @example
+ * ```ts
+ * const request = await toWebRequest(req, "https://app.example")
+ * ```
+ */
+export async function toWebRequest(req: IncomingMessage, origin?: string): Promise<Request> {
+  const base = origin ?? `${(req.socket as { encrypted?: boolean }).encrypted ? "https" : "http"}://${req.headers.host ?? "localhost"}`
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+    else headers.set(name, value)
+  }
+  const method = req.method ?? "GET"
+  let body: Uint8Array | undefined
+  if (method !== "GET" && method !== "HEAD") {
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length
+      if (size > maxBodyBytes) throw new RangeError("Request body too large")
+      chunks.push(chunk as Buffer)
+    }
+    body = new Uint8Array(Buffer.concat(chunks))
+  }
+  return new Request(new URL(req.url ?? "/", base), { method, headers, ...(body && body.length > 0 && { body: body as BodyInit }) })
+}
+
+/**
+ * Writes a web `Response` to a Node.js server response, keeping every `Set-Cookie` header apart.
+ *
+ * @example
+ * ```ts
+ * await sendWebResponse(res, await Auth(request, config))
+ * ```
+ */
+export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {}
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value
+  })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length) headers["set-cookie"] = cookies
+  res.writeHead(response.status, headers)
+  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
+}
