@@ -32,7 +32,7 @@ const PATHS: Record<IconName, string> = {
 export function PageIcon({ name, tone = "accent" }: { name: IconName; tone?: "accent" | "danger" }) {
   return (
     <div class={`badge badge-${tone}`} aria-hidden="true">
-      <svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round" focusable="false">
+      <svg viewBox="0 0 24 24" width="30" height="30" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" focusable="false">
         <path d={PATHS[name]} />
       </svg>
     </div>

@@ -3,14 +3,15 @@
  *
  * @example
  * ```ts
- * import { renderSignInPage } from "authflow/pages"
+ * import { renderSignInPage } from "../pages/index.js" // from an action module
  * const { status, html } = renderSignInPage({ providers, csrfToken, theme: config.theme ?? {} })
  * return new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8" } })
  * ```
  * @module
  */
 export type { PageProvider, RenderedPage } from "./types.js"
-export { renderSignInPage, signInErrorMessage, SIGNIN_ERROR_MESSAGES, DEFAULT_SIGNIN_ERROR } from "./signin.js"
+export { renderSignInPage } from "./signin.js"
+export { signInErrorMessage, SIGNIN_ERROR_MESSAGES, DEFAULT_SIGNIN_ERROR } from "./signin-errors.js"
 export type { SignInPageProps } from "./signin.js"
 export { renderSignOutPage } from "./signout.js"
 export type { SignOutPageProps } from "./signout.js"

@@ -1,0 +1,44 @@
+/**
+ * The messages the sign-in page shows for `?error=` values. They are what Auth.js shows, word for
+ * word: apps and their end-to-end tests match on them.
+ *
+ * @example
+ * ```ts
+ * import { signInErrorMessage } from "./signin-errors.js"
+ * signInErrorMessage("EmailSignin") // "The e-mail could not be sent."
+ * ```
+ * @module
+ */
+
+const TRY_ANOTHER_ACCOUNT = "Try signing in with a different account."
+
+/** The message for each `?error=` value the sign-in page knows; others get {@link DEFAULT_SIGNIN_ERROR}. */
+export const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
+  Signin: TRY_ANOTHER_ACCOUNT,
+  OAuthSignin: TRY_ANOTHER_ACCOUNT,
+  OAuthCallbackError: TRY_ANOTHER_ACCOUNT,
+  OAuthCreateAccount: TRY_ANOTHER_ACCOUNT,
+  EmailCreateAccount: TRY_ANOTHER_ACCOUNT,
+  Callback: TRY_ANOTHER_ACCOUNT,
+  OAuthAccountNotLinked: "To confirm your identity, sign in with the same account you used originally.",
+  EmailSignin: "The e-mail could not be sent.",
+  CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
+  SessionRequired: "Please sign in to access this page.",
+})
+
+/** The message for an `?error=` value the sign-in page does not know (e.g. `MissingCSRF`). */
+export const DEFAULT_SIGNIN_ERROR = "Unable to sign in."
+
+/**
+ * The message the sign-in page shows for an `?error=` value, or `undefined` when there is no error.
+ *
+ * @example
+ * ```ts
+ * signInErrorMessage("CredentialsSignin") // "Sign in failed. Check the details you provided are correct."
+ * signInErrorMessage("MissingCSRF") // "Unable to sign in."
+ * ```
+ */
+export function signInErrorMessage(error: string | undefined): string | undefined {
+  if (!error) return undefined
+  return Object.hasOwn(SIGNIN_ERROR_MESSAGES, error) ? SIGNIN_ERROR_MESSAGES[error] : DEFAULT_SIGNIN_ERROR
+}

@@ -1,0 +1,128 @@
+/**
+ * The per-provider parts of the sign-in page: a button for OAuth/OIDC, a form for email and for
+ * credentials.
+ *
+ * @example
+ * ```tsx
+ * import { ProviderButton } from "./signin-forms.js"
+ * const button = <ProviderButton provider={github} csrfToken="a1b2c3" callbackUrl="/dashboard" />
+ * ```
+ * @module
+ */
+import type { InputHTMLAttributes } from "preact"
+import { safeUrl } from "./layout.js"
+import { buttonColors } from "./theme.js"
+import type { PageProvider } from "./types.js"
+
+// Attributes a credentials field may pass through: plain HTML attributes, not event handlers or
+// preact's own props, and never the ones that wire the field into the form.
+const ATTRIBUTE_NAME = /^[a-z][a-z0-9-]*$/i
+const RESERVED = new Set(["id", "name", "type", "label", "form", "formaction", "formmethod", "formtarget", "style", "children", "key", "ref"])
+
+function passThrough(field: Record<string, unknown>): Record<string, string | number | boolean> {
+  const attributes: Record<string, string | number | boolean> = {}
+  for (const [name, value] of Object.entries(field)) {
+    if (!ATTRIBUTE_NAME.test(name) || /^on/i.test(name) || RESERVED.has(name.toLowerCase())) continue
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") attributes[name] = value
+  }
+  return attributes
+}
+
+function fieldId(providerId: string, key: string): string {
+  const slug = (s: string) => s.replace(/[^a-z0-9_-]+/gi, "-")
+  return `${slug(providerId)}-field-${slug(key)}`
+}
+
+function CsrfInput({ csrfToken }: { csrfToken: string | undefined }) {
+  return <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
+}
+
+/** Props shared by the provider forms. */
+export interface ProviderFormProps {
+  provider: PageProvider
+  csrfToken?: string
+}
+
+/**
+ * An OAuth/OIDC provider: a form posting `csrfToken` (and `callbackUrl` when given) to its
+ * `signinUrl`, with a "Sign in with <name>" button in the provider's colours when they are usable.
+ *
+ * @example
+ * ```tsx
+ * <ProviderButton provider={github} csrfToken="a1b2c3" callbackUrl="https://app.example/dashboard" />
+ * ```
+ */
+export function ProviderButton({ provider, csrfToken, callbackUrl }: ProviderFormProps & { callbackUrl?: string }) {
+  const style = provider.style
+  const colors = buttonColors(style?.brandColor ?? style?.bg, style?.text)
+  const logo = style?.logo ? safeUrl(style.logo, "", true) : ""
+  return (
+    <form action={safeUrl(provider.signinUrl)} method="post">
+      <CsrfInput csrfToken={csrfToken} />
+      {callbackUrl ? <input type="hidden" name="callbackUrl" value={callbackUrl} /> : null}
+      <button
+        type="submit"
+        class={colors ? "button branded" : "button neutral"}
+        style={colors ? `--provider-bg:${colors.background};--provider-text:${colors.text}` : undefined}
+      >
+        {logo ? <img class="provider-logo" src={logo} alt="" width={20} height={20} /> : null}
+        <span>Sign in with {provider.name}</span>
+      </button>
+    </form>
+  )
+}
+
+/**
+ * An email provider: a required, labelled email field (prefilled with `email`) posting with
+ * `csrfToken` to its `signinUrl`. No callbackUrl field: the callback-url cookie carries it.
+ *
+ * @example
+ * ```tsx
+ * <EmailForm provider={nodemailer} csrfToken="a1b2c3" email="ada@example.com" />
+ * ```
+ */
+export function EmailForm({ provider, csrfToken, email }: ProviderFormProps & { email?: string }) {
+  const id = fieldId(provider.id, "email")
+  return (
+    <form action={safeUrl(provider.signinUrl)} method="post" class="stack">
+      <CsrfInput csrfToken={csrfToken} />
+      <div class="field">
+        <label for={id}>Email</label>
+        <input id={id} type="email" name="email" placeholder="email@example.com" autocomplete="email" required value={email ?? ""} />
+      </div>
+      <button type="submit" class="button primary">Sign in with {provider.name}</button>
+    </form>
+  )
+}
+
+/**
+ * A credentials provider: one labelled field per credential (label ?? key, type ?? "text", other
+ * plain attributes passed through) posting with `csrfToken` to its `callbackUrl`.
+ *
+ * @example
+ * ```tsx
+ * <CredentialsForm provider={{ ...credentials, credentials: { username: { label: "Username" } } }} csrfToken="a1b2c3" />
+ * ```
+ */
+export function CredentialsForm({ provider, csrfToken }: ProviderFormProps) {
+  const fields = Object.entries(provider.credentials ?? {})
+  return (
+    <form action={safeUrl(provider.callbackUrl)} method="post" class="stack">
+      <CsrfInput csrfToken={csrfToken} />
+      {fields.map(([key, field]) => {
+        const id = fieldId(provider.id, key)
+        const type = typeof field.type === "string" ? field.type : "text"
+        const attributes: Record<string, string | number | boolean> = { ...passThrough(field), id, name: key, type }
+        attributes.placeholder = typeof field.placeholder === "string" ? field.placeholder : ""
+        if (type === "password" && attributes.autocomplete === undefined) attributes.autocomplete = "current-password"
+        return (
+          <div class="field" key={key}>
+            <label for={id}>{field.label ?? key}</label>
+            <input {...(attributes as InputHTMLAttributes<HTMLInputElement>)} />
+          </div>
+        )
+      })}
+      <button type="submit" class="button primary">Sign in with {provider.name}</button>
+    </form>
+  )
+}
