@@ -231,8 +231,11 @@ export interface JWTCallbackParams {
 
 /** Arguments of the `session` callback (JWT strategy: `token`; database strategy: `user`). */
 export interface SessionCallbackParams {
-  /** JWT strategy: the default session. Database strategy: the session row (`expires` a Date) with its user. */
-  session: Session | (AdapterSession & { user: AdapterUser })
+  /**
+   * JWT strategy: the default session. Database strategy: the session row with its user, where
+   * `expires` is the row's `Date` at run time (it serialises to the same ISO string).
+   */
+  session: Session & Partial<Pick<AdapterSession, "sessionToken" | "userId">>
   token: JWT
   user: AdapterUser
   newSession?: unknown

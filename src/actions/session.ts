@@ -85,7 +85,8 @@ async function databaseSession(
       await adapter.updateSession!({ sessionToken, expires: newExpires })
     }
     const body = (await options.callbacks.session({
-      session: { ...session, user },
+      // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
+      session: { ...session, user } as unknown as Session,
       user,
       token: undefined as unknown as JWT,
       ...(update && { newSession: update.data, trigger: "update" as const }),

@@ -44,7 +44,7 @@ describe("the inspect option", () => {
     await signInAndOut((event) => void byFunction.push(event))
     await signInAndOut({ next: (event) => void byObserver.push(event) })
     for (const events of [byFunction, byObserver]) {
-      const finals = events.filter((e) => e.type === "@xstate.snapshot" && (e.snapshot as { status?: string }).status === "done")
+      const finals = events.filter((e) => e.type === "@xstate.snapshot" && (e.snapshot as { status?: string }).status === "done") as { snapshot: unknown }[]
       expect(finals.map((e) => (e.snapshot as { value?: unknown }).value)).toEqual(["signedIn", "signedOut"])
     }
   })

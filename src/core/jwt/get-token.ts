@@ -11,10 +11,27 @@ import { readChunkedCookie } from "../cookies/session-store.js"
 import { MissingSecret } from "../errors.js"
 import { decode as defaultDecode } from "./decode.js"
 
-/** Headers as `getToken` accepts them: a `Headers` object or a plain record (Node's `IncomingHttpHeaders`). */
+/**
+ * Headers as `getToken` accepts them: a `Headers` object or a plain record such as Node's
+ * `IncomingHttpHeaders` (names matched case-insensitively).
+ *
+ * @example
+ * ```ts
+ * const headers: HeadersLike = { cookie: "authjs.session-token=…" }
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-5.1
+ */
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>
 
-/** Parameters of {@link getToken}. With `raw: true` the encrypted token is returned as it is. */
+/**
+ * Parameters of {@link getToken}. With `raw: true` the encrypted token is returned as it is.
+ *
+ * @example
+ * ```ts
+ * const params: GetTokenParams = { req: request, secret: process.env.AUTH_SECRET, secureCookie: true }
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6265#section-5.4
+ */
 export interface GetTokenParams<R extends boolean = false> {
   /** The request, or anything with its headers. */
   req: Request | { headers: HeadersLike }
@@ -51,7 +68,7 @@ function bearerToken(authorization: string | null): string | null | undefined {
   const [scheme, credentials] = authorization.split(" ")
   if (scheme !== "Bearer" || !credentials) return undefined
   try {
-    return credentials
+    return decodeURIComponent(credentials)
   } catch {
     return null // malformed percent-encoding: the token is unusable, not absent
   }

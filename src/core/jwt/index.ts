@@ -1,3 +1,9 @@
+/**
+ * Session token internals: encode/decode (also public as `authflow/jwt`), key derivation and the
+ * switch between the `node:crypto` and portable paths.
+ *
+ * @module
+ */
 export { encode } from "./encode.js"
 export { decode } from "./decode.js"
 export { getToken, type GetTokenParams, type HeadersLike } from "./get-token.js"

@@ -9,6 +9,48 @@ import type { NodeRuntime } from "./runtime.js"
 import type { CompactParts, SessionHeader } from "./header.js"
 
 type Bytes = NodeRuntime["Buffer"]["prototype"]
+type SecretKey = ReturnType<NodeRuntime["crypto"]["createSecretKey"]>
+
+interface NodeKeys {
+  /** A256CBC-HS512: first half of the key. */
+  mac: SecretKey
+  /** A256CBC-HS512: second half; A256GCM: the whole key. */
+  enc: SecretKey
+}
+
+// Importing raw bytes into OpenSSL on every call costs more than the encryption of a small token;
+// derived keys are cached and long-lived, so their imported form is kept beside them.
+const imported = new WeakMap<Uint8Array, NodeKeys>()
+
+function nodeKeys(node: NodeRuntime, key: Uint8Array): NodeKeys {
+  let keys = imported.get(key)
+  if (!keys) {
+    if (key.length === 64) {
+      keys = { mac: node.crypto.createSecretKey(key.subarray(0, 32)), enc: node.crypto.createSecretKey(key.subarray(32, 64)) }
+    } else {
+      const whole = node.crypto.createSecretKey(key)
+      keys = { mac: whole, enc: whole }
+    }
+    imported.set(key, keys)
+  }
+  return keys
+}
+
+// One CSPRNG call per 256 IVs instead of one per token; each 16-byte slice is handed out once and
+// consumed synchronously (copied into the cipher and the encoded token) before the next refill.
+const IV_POOL_BYTES = 4096
+let ivPool: Bytes | undefined
+let ivOffset = IV_POOL_BYTES
+
+function freshIv(node: NodeRuntime): Bytes {
+  if (ivOffset + 16 > IV_POOL_BYTES || !ivPool) {
+    ivPool = node.crypto.randomFillSync(node.Buffer.allocUnsafe(IV_POOL_BYTES))
+    ivOffset = 0
+  }
+  const iv = ivPool.subarray(ivOffset, ivOffset + 16)
+  ivOffset += 16
+  return iv
+}
 
 // AL: the AAD's length in bits as a 64-bit big-endian integer (RFC 7518 §5.2.2.1, step 4).
 function aadBitLength(node: NodeRuntime, aadBytes: number): Bytes {
@@ -19,7 +61,7 @@ function aadBitLength(node: NodeRuntime, aadBytes: number): Bytes {
   return al
 }
 
-function cbcTag(node: NodeRuntime, macKey: Uint8Array, aad: Bytes, iv: Uint8Array, ciphertext: Uint8Array): Bytes {
+function cbcTag(node: NodeRuntime, macKey: SecretKey, aad: Bytes, iv: Uint8Array, ciphertext: Uint8Array): Bytes {
   return node.crypto
     .createHmac("sha512", macKey)
     .update(aad)
@@ -41,22 +83,24 @@ function cbcTag(node: NodeRuntime, macKey: Uint8Array, aad: Bytes, iv: Uint8Arra
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.2.2.1
  */
 export function encryptCbcNode(node: NodeRuntime, key: Uint8Array, encodedHeader: string, plaintext: string): string {
-  const iv = node.crypto.randomBytes(16)
-  const cipher = node.crypto.createCipheriv("aes-256-cbc", key.subarray(32, 64), iv)
+  const keys = nodeKeys(node, key)
+  const iv = freshIv(node)
+  const cipher = node.crypto.createCipheriv("aes-256-cbc", keys.enc, iv)
   const ciphertext = node.Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
-  const tag = cbcTag(node, key.subarray(0, 32), node.Buffer.from(encodedHeader, "latin1"), iv, ciphertext)
+  const tag = cbcTag(node, keys.mac, node.Buffer.from(encodedHeader, "latin1"), iv, ciphertext)
   return `${encodedHeader}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`
 }
 
 function decryptCbc(node: NodeRuntime, key: Uint8Array, aad: Bytes, iv: Bytes, ciphertext: Bytes, tag: Bytes): Uint8Array {
   if (iv.length !== 16) throw new errors.JWEInvalid("Invalid Initialization Vector length")
-  const expected = cbcTag(node, key.subarray(0, 32), aad, iv, ciphertext)
+  const keys = nodeKeys(node, key)
+  const expected = cbcTag(node, keys.mac, aad, iv, ciphertext)
   // Authenticate before decrypting; a length mismatch is a failure, never an exception from the compare.
   if (tag.length !== expected.length || !node.crypto.timingSafeEqual(tag, expected)) {
     throw new errors.JWEDecryptionFailed()
   }
   try {
-    const decipher = node.crypto.createDecipheriv("aes-256-cbc", key.subarray(32, 64), iv)
+    const decipher = node.crypto.createDecipheriv("aes-256-cbc", keys.enc, iv)
     return node.Buffer.concat([decipher.update(ciphertext), decipher.final()])
   } catch (cause) {
     throw new errors.JWEDecryptionFailed(undefined, { cause })
@@ -68,7 +112,7 @@ function decryptGcm(node: NodeRuntime, key: Uint8Array, aad: Bytes, iv: Bytes, c
   // A truncated tag would weaken GCM's guarantee; Node accepts them unless told otherwise.
   if (tag.length !== 16) throw new errors.JWEDecryptionFailed()
   try {
-    const decipher = node.crypto.createDecipheriv("aes-256-gcm", key, iv, { authTagLength: 16 })
+    const decipher = node.crypto.createDecipheriv("aes-256-gcm", nodeKeys(node, key).enc, iv, { authTagLength: 16 })
     decipher.setAAD(aad)
     decipher.setAuthTag(tag)
     return node.Buffer.concat([decipher.update(ciphertext), decipher.final()])

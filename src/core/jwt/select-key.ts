@@ -3,21 +3,16 @@
  *
  * @module
  */
-import { deriveKey, deriveKeySync, KEY_LENGTH, type DerivedKey } from "./key.js"
+import { deriveKey, deriveKeySync, KEY_LENGTH } from "./key.js"
 import type { SessionHeader } from "./header.js"
 
 /** The message of the error thrown when no secret's key id equals the token's `kid`. */
 export const NO_MATCHING_SECRET = "no matching decryption secret"
 
-function pick(header: SessionHeader, derived: DerivedKey, first: boolean): Uint8Array | undefined {
-  // A token without kid can only be tried with the first (current) secret.
-  if (!header.kid) return first ? derived.key : undefined
-  return derived.kid === header.kid ? derived.key : undefined
-}
-
 /**
- * The key for `header` derived from the first secret whose key id equals its `kid` (the first secret
- * when the token has no kid), synchronously; undefined when `node:crypto` is unavailable.
+ * The key for `header`, synchronously: derived from the first secret whose key id equals the
+ * header's `kid`, or from the first secret when the token has no `kid` (so a kid-less token only
+ * opens with the current secret). Undefined when `node:crypto` is unavailable.
  *
  * @example
  * ```ts
@@ -27,12 +22,11 @@ function pick(header: SessionHeader, derived: DerivedKey, first: boolean): Uint8
  */
 export function selectKeySync(header: SessionHeader, secrets: readonly string[], salt: string): Uint8Array | undefined {
   const length = KEY_LENGTH[header.enc]
-  for (let i = 0; i < secrets.length; i++) {
-    const derived = deriveKeySync(secrets[i]!, salt, length)
+  if (!header.kid) return deriveKeySync(secrets[0]!, salt, length)?.key
+  for (const secret of secrets) {
+    const derived = deriveKeySync(secret, salt, length)
     if (!derived) return undefined
-    const key = pick(header, derived, i === 0)
-    if (key) return key
-    if (!header.kid) break
+    if (derived.kid === header.kid) return derived.key
   }
   throw new Error(NO_MATCHING_SECRET)
 }
@@ -48,10 +42,10 @@ export function selectKeySync(header: SessionHeader, secrets: readonly string[],
  */
 export async function selectKey(header: SessionHeader, secrets: readonly string[], salt: string): Promise<Uint8Array> {
   const length = KEY_LENGTH[header.enc]
-  for (let i = 0; i < secrets.length; i++) {
-    const key = pick(header, await deriveKey(secrets[i]!, salt, length), i === 0)
-    if (key) return key
-    if (!header.kid) break
+  if (!header.kid) return (await deriveKey(secrets[0]!, salt, length)).key
+  for (const secret of secrets) {
+    const derived = await deriveKey(secret, salt, length)
+    if (derived.kid === header.kid) return derived.key
   }
   throw new Error(NO_MATCHING_SECRET)
 }
