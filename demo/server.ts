@@ -5,14 +5,13 @@
  *
  * Demo accounts: ada / lovelace, grace / hopper.
  */
-import { createServer } from "node:http"
+import { createServer, type Server } from "node:http"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import { Auth } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
 import { sendWebResponse, toWebRequest } from "../src/frameworks/node.js"
 import type { AuthConfig, Session } from "../src/types.js"
 
-const port = Number(process.env.PORT ?? 3000)
 const secret = process.env.AUTH_SECRET ?? randomBytes(32).toString("base64url")
 
 const accounts = [
@@ -69,7 +68,9 @@ ul{padding-left:1.2rem}</style></head><body><main><h1>authflow demo</h1>${who}
 </main></body></html>`
 }
 
-const server = createServer(async (req, res) => {
+/** The demo's HTTP server, not yet listening. */
+export function createDemoServer(): Server {
+  return createServer(async (req, res) => {
   try {
     const request = await toWebRequest(req)
     const url = new URL(request.url)
@@ -87,9 +88,13 @@ const server = createServer(async (req, res) => {
     if (!res.headersSent) res.writeHead(error instanceof RangeError ? 413 : 500, { "content-type": "text/plain" })
     res.end(error instanceof RangeError ? "Request too large" : "Internal error")
   }
-})
+  })
+}
 
-server.listen(port, () => {
-  console.log(`authflow demo on http://localhost:${port}`)
-  if (!process.env.AUTH_SECRET) console.log("(no AUTH_SECRET set: using a random one, so sessions end when the demo restarts)")
-})
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const port = Number(process.env.PORT ?? 3000)
+  createDemoServer().listen(port, () => {
+    console.log(`authflow demo on http://localhost:${port}`)
+    if (!process.env.AUTH_SECRET) console.log("(no AUTH_SECRET set: using a random one, so sessions end when the demo restarts)")
+  })
+}

@@ -2,21 +2,13 @@
  * The built-in pages in a real browser (Debian's Chromium driven by playwright-core): screenshots in
  * both colour schemes, accessible names, keyboard order, focus styles, tap sizes and text contrast.
  */
-import { existsSync, mkdirSync } from "node:fs"
+import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { chromium, type Browser, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { browserSuite, launchChromium } from "../e2e/browser.js"
 import { contrastRatio } from "../../src/pages/theme.js"
 import { pages } from "./fixtures.js"
-
-const CHROMIUM = "/usr/bin/chromium"
-const found = existsSync(CHROMIUM)
-// In CI a missing browser is a failure, never a silent skip.
-const run = found || Boolean(process.env.CI)
-const suite = run ? describe : describe.skip
-const title = run
-  ? "built-in pages in Chromium"
-  : "Chromium not found at /usr/bin/chromium: install it with apt-get install chromium to run browser tests"
 
 const OUTPUT = fileURLToPath(new URL("../../test-output/pages/", import.meta.url))
 const SCHEMES = ["light", "dark"] as const
@@ -73,23 +65,12 @@ async function textSamples(page: Page): Promise<TextSample[]> {
   })
 }
 
-suite(title, () => {
+browserSuite("built-in pages in Chromium", () => {
   let browser: Browser
 
   beforeAll(async () => {
     mkdirSync(OUTPUT, { recursive: true })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    })
+    browser = await launchChromium()
   })
 
   afterAll(async () => {
