@@ -14,9 +14,10 @@ import type { AuthRequest } from "./request.js"
 import type { AuthConfig, InternalProvider, WarningCode } from "../types.js"
 import type { Adapter } from "../adapters.js"
 
+/** An absolute http(s) URL, or a path starting with "/" (resolved against the origin). */
 function isValidHttpUrl(value: string, origin: string): boolean {
   try {
-    const url = new URL(value, origin)
+    const url = new URL(value, value.startsWith("/") ? origin : undefined)
     return url.protocol === "http:" || url.protocol === "https:"
   } catch {
     return false

@@ -29,6 +29,9 @@ function sameOriginRedirect({ url, baseUrl }: { url: string; baseUrl: string }):
   // An opaque origin ("null") would compare equal to javascript:, data: and similar targets.
   if (base.protocol !== "https:" && base.protocol !== "http:") return baseUrl
   if (typeof url !== "string" || url.trim() === "") return baseUrl
+  // The origin is the callback URL a flow starts from (and the callback-url cookie's first value):
+  // kept as it is, it reads back unchanged, so that cookie is not rewritten on the next request.
+  if (url === baseUrl) return baseUrl
 
   let target: URL
   try {
@@ -64,8 +67,9 @@ function isoExpiry(expires: unknown): string {
  * - `session` exposes only `name`, `email` and `image` (from the token with the JWT strategy, from the
  *   user with the database strategy) and `expires` as an ISO string.
  * - `redirect` accepts a relative URL or an absolute URL on `baseUrl`'s origin, and returns it resolved
- *   against `baseUrl` (so normalised and absolute, with a leading `//` in the path collapsed to `/`);
- *   anything else, including a URL with userinfo, gives `baseUrl`. `baseUrl` is meant to be an origin;
+ *   against `baseUrl` (so normalised and absolute, with a leading `//` in the path collapsed to `/`),
+ *   except `baseUrl` itself, which is returned as it is (as Auth.js does); anything else, including
+ *   a URL with userinfo, gives `baseUrl`. `baseUrl` is meant to be an origin;
  *   if it has a path, `/x` still resolves to the origin's root, as a browser would resolve it. Unlike Auth.js, whose default ends in a Configuration error on an unparsable URL, it
  *   never throws: an unparsable URL gives `baseUrl` too.
  *

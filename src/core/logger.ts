@@ -41,9 +41,16 @@ function ignore(): void {}
  */
 export function resolveLogger(config: Pick<AuthConfig, "logger" | "debug">): LoggerInstance {
   const custom = config.logger
-  return {
+  const cached = resolved.get(config)
+  if (cached && cached.custom === custom && cached.debug === config.debug) return cached.logger
+  const logger: LoggerInstance = {
     error: custom?.error ?? logError,
     warn: custom?.warn ?? logWarning,
     debug: custom?.debug ?? (config.debug ? logDebug : ignore),
   }
+  resolved.set(config, { custom, debug: config.debug, logger })
+  return logger
 }
+
+/** Loggers already resolved, per configuration object, valid while its `logger` and `debug` stay the same. */
+const resolved = new WeakMap<object, { custom: AuthConfig["logger"]; debug: boolean | undefined; logger: LoggerInstance }>()

@@ -2,6 +2,7 @@ import { resolveCookies } from "./cookies/defaults.js"
 import { readCsrf } from "./csrf.js"
 import { mergeCallbacks } from "./callbacks.js"
 import { resolveProviders } from "./providers.js"
+import { withAdapterLogging } from "./adapter-calls.js"
 import { randomUUID } from "./crypto.js"
 import { encode, decode } from "../jwt.js"
 import { skipCSRFCheck } from "./symbols.js"
@@ -45,6 +46,7 @@ export interface AuthOptions {
   logger: LoggerInstance
   pages: PagesOptions
   theme: Required<Theme>
+  /** The configured adapter, its calls debug-logged and its failures logged as `AdapterError`. */
   adapter?: Adapter
   /** The CSRF token for forms; undefined when CSRF checks are skipped. */
   csrfToken?: string
@@ -116,7 +118,7 @@ export async function initOptions(
     callbackUrl: origin,
   }
   if (provider) options.provider = provider
-  if (config.adapter) options.adapter = config.adapter
+  if (config.adapter) options.adapter = withAdapterLogging(config.adapter, logger)
 
   const initCookies: Cookie[] = []
   if (request.action !== "providers") {

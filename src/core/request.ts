@@ -55,7 +55,8 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
   if (!request.body) return undefined
   const contentType = request.headers.get("content-type") ?? ""
   if (contentType.includes("application/json")) {
-    const parsed: unknown = await request.json().catch(() => undefined)
+    // Malformed JSON throws: the request is answered 400 "Bad request.", as Auth.js answers it.
+    const parsed: unknown = await request.json()
     return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
   }
   if (contentType.includes("application/x-www-form-urlencoded")) {
@@ -66,7 +67,8 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
 
 /**
  * Reads a web `Request` into an {@link AuthRequest}. Only GET and POST under `basePath` are served;
- * everything else throws `UnknownAction` (answered with 400 "Bad request.").
+ * everything else throws `UnknownAction`, and a JSON body that does not parse throws its
+ * `SyntaxError` (both answered with 400 "Bad request.").
  *
  * @example
  * ```ts
