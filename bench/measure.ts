@@ -5,26 +5,43 @@ export interface Contender {
   iterations?: number
 }
 
+/** Per contender: the median µs per call, and the µs per call of every round (in round order). */
+export interface Timings {
+  median: Map<string, number>
+  rounds: Map<string, number[]>
+}
+
+const collectGarbage = (globalThis as { gc?: () => void }).gc
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
 /**
- * Median µs per call of each contender. Rounds are interleaved (A, B, C, A, B, C, …) so that
- * whatever else the machine is doing weighs on every contender alike, and the ratios stay honest.
+ * Times each contender. Rounds are interleaved (A, B, C, A, B, C, …) so that whatever else the
+ * machine does weighs on every contender alike; with `--expose-gc` the heap is collected before
+ * each round, so no contender pays for another's garbage.
  */
-export async function compare(contenders: Contender[], { rounds = 9, warmup = 300 } = {}): Promise<Map<string, number>> {
+export async function compare(contenders: Contender[], { rounds = 21, warmup = 300 } = {}): Promise<Timings> {
   for (const contender of contenders) for (let i = 0; i < warmup; i++) await contender.run()
-  const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
+  const perRound = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
   for (let round = 0; round < rounds; round++) {
-    for (const { name, run, iterations = 1000 } of contenders) {
+    for (const { name, run, iterations = 500 } of contenders) {
+      collectGarbage?.()
       const start = process.hrtime.bigint()
       for (let i = 0; i < iterations; i++) await run()
-      samples.get(name)!.push(Number(process.hrtime.bigint() - start) / 1000 / iterations)
+      perRound.get(name)!.push(Number(process.hrtime.bigint() - start) / 1000 / iterations)
     }
   }
-  const medians = new Map<string, number>()
-  for (const [name, values] of samples) {
-    values.sort((a, b) => a - b)
-    medians.set(name, values[Math.floor(values.length / 2)]!)
-  }
-  return medians
+  return { median: new Map([...perRound].map(([name, values]) => [name, median(values)])), rounds: perRound }
+}
+
+/** Median over rounds of `a / b` measured in the same round: robust to the machine's drift. */
+export function pairedRatio(timings: Timings, a: string, b: string): number {
+  const left = timings.rounds.get(a)!
+  const right = timings.rounds.get(b)!
+  return median(left.map((value, round) => value / right[round]!))
 }
 
 export function row(label: string, micros: number, extra = ""): string {

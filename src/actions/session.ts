@@ -48,7 +48,7 @@ export async function sessionAction(
       }
       const session = (await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session
       response.body = session
-      cookies.push(...(await writeJwtSession(options, store, token)))
+      cookies.push(...(await writeJwtSession(options, store, token, expires)))
       await emitEvent(options.config, options.logger, "session", { session, token })
     } catch (error) {
       options.logger.error(new JWTSessionError(asError(error)))

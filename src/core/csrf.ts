@@ -31,18 +31,34 @@ export function readCsrf(
   isPost: boolean,
   secret: string | string[],
 ): CsrfState {
+  const secretString = secretText(secret)
   if (cookieValue) {
     const separator = cookieValue.indexOf("|")
     if (separator > 0) {
       const token = cookieValue.slice(0, separator)
-      const hash = cookieValue.slice(separator + 1)
-      if (timingSafeEqualText(hash, sha256Hex(token + secretText(secret)))) {
+      const cacheKey = `${secretString}\u0000${cookieValue}`
+      if (verifiedCookies.has(cacheKey) || timingSafeEqualText(cookieValue.slice(separator + 1), sha256Hex(token + secretString))) {
+        rememberVerified(cacheKey)
         return { token, verified: isPost && typeof bodyToken === "string" && timingSafeEqualText(bodyToken, token) }
       }
     }
   }
   const token = randomHex(32)
-  return { token, verified: false, newCookie: `${token}|${sha256Hex(token + secretText(secret))}` }
+  return { token, verified: false, newCookie: `${token}|${sha256Hex(token + secretString)}` }
+}
+
+/**
+ * CSRF cookies (with their secret) whose hash already checked out. The check is deterministic, so
+ * a browser's cookie is hashed once instead of on every request; only valid cookies are kept, and
+ * the set is bounded, so forged values cost a hash each and nothing else.
+ */
+const verifiedCookies = new Set<string>()
+const maxVerifiedCookies = 4096
+
+function rememberVerified(key: string): void {
+  if (verifiedCookies.has(key)) return
+  if (verifiedCookies.size >= maxVerifiedCookies) verifiedCookies.clear()
+  verifiedCookies.add(key)
 }
 
 function timingSafeEqualText(a: string, b: string): boolean {

@@ -10,14 +10,18 @@ import type { AuthConfig, EventCallbacks, LoggerInstance } from "../types.js"
  * await emitEvent(config, logger, "signIn", { user, account })
  * ```
  */
-export async function emitEvent<Name extends keyof EventCallbacks>(
+export function emitEvent<Name extends keyof EventCallbacks>(
   config: AuthConfig,
   logger: LoggerInstance,
   name: Name,
   message: Parameters<EventCallbacks[Name]>[0],
-): Promise<void> {
+): Promise<void> | undefined {
   const handler = config.events?.[name] as ((message: unknown) => unknown) | undefined
-  if (!handler) return
+  // No handler, no promise: the session read is hot.
+  return handler && runEvent(handler, message, logger)
+}
+
+async function runEvent(handler: (message: unknown) => unknown, message: unknown, logger: LoggerInstance): Promise<void> {
   try {
     await handler(message)
   } catch (error) {

@@ -18,23 +18,28 @@ export const noCacheHeaders: Readonly<Record<string, string>> = Object.freeze({
  * ```
  */
 export function toResponse(internal: ResponseInternal, request: Request): Response {
-  const headers = new Headers(internal.headers)
+  const headers: [string, string][] = internal.headers ? Object.entries(internal.headers) : []
   if (internal.cookies) {
-    for (const cookie of internal.cookies) headers.append("Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options))
+    for (const cookie of internal.cookies) headers.push(["Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options)])
   }
   let body = internal.body
   let status = internal.status ?? 200
+  let contentType = internal.headers?.["Content-Type"]
   if (internal.redirect) {
-    headers.set("Location", internal.redirect)
+    headers.push(["Location", internal.redirect])
     if (request.headers.has("X-Auth-Return-Redirect")) {
       body = { url: internal.redirect }
-      headers.set("Content-Type", "application/json")
+      if (contentType !== "application/json") {
+        contentType = "application/json"
+        const kept = headers.filter(([name]) => name.toLowerCase() !== "content-type")
+        headers.length = 0
+        headers.push(...kept, ["Content-Type", contentType])
+      }
     } else {
       status = 302
       body = undefined
     }
   }
-  const contentType = headers.get("Content-Type")
   if (contentType === "application/json") return new Response(JSON.stringify(body ?? null), { status, headers })
   if (contentType === "application/x-www-form-urlencoded" && body && typeof body === "object") {
     return new Response(new URLSearchParams(body as Record<string, string>).toString(), { status, headers })

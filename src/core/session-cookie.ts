@@ -26,9 +26,14 @@ export function sessionStoreOf(options: AuthOptions): SessionStore {
  * cookies.push(...(await writeJwtSession(options, store, token)))
  * ```
  */
-export async function writeJwtSession(options: AuthOptions, store: SessionStore, token: JWT | null): Promise<Cookie[]> {
+export async function writeJwtSession(
+  options: AuthOptions,
+  store: SessionStore,
+  token: JWT | null,
+  expires = new Date(Date.now() + options.session.maxAge * 1000),
+): Promise<Cookie[]> {
   if (token === null) return store.clear()
   const { jwt } = options
   const value = await jwt.encode({ token, secret: jwt.secret, maxAge: jwt.maxAge, salt: options.cookies.sessionToken.name })
-  return store.write(value, { expires: new Date(Date.now() + options.session.maxAge * 1000) })
+  return store.write(value, { expires })
 }

@@ -2,6 +2,10 @@ import type { CookieSerializeOptions } from "../../types.js"
 
 // RFC 6265 token characters for names; values are percent-encoded so they never need this check.
 const cookieNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+// Characters encodeURIComponent leaves as they are: a value made only of these (a JWE, a UUID) is
+// written as it is, without the copy encodeURIComponent makes.
+const needsEncoding = /[^A-Za-z0-9\-_.!~*'()]/
+const validNames = new Set<string>()
 
 /**
  * Writes one `Set-Cookie` header value. Attributes come in the order Auth.js emits them (Max-Age,
@@ -15,8 +19,11 @@ const cookieNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
  * @see https://www.rfc-editor.org/rfc/rfc6265#section-4.1
  */
 export function serializeCookie(name: string, value: string, options: CookieSerializeOptions = {}): string {
-  if (!cookieNamePattern.test(name)) throw new TypeError(`Invalid cookie name: ${name}`)
-  let header = `${name}=${encodeURIComponent(value)}`
+  if (!validNames.has(name)) {
+    if (!cookieNamePattern.test(name)) throw new TypeError(`Invalid cookie name: ${name}`)
+    if (validNames.size < 256) validNames.add(name)
+  }
+  let header = `${name}=${needsEncoding.test(value) ? encodeURIComponent(value) : value}`
   if (options.maxAge !== undefined) {
     if (!Number.isFinite(options.maxAge)) throw new TypeError(`Invalid cookie maxAge: ${options.maxAge}`)
     header += `; Max-Age=${Math.floor(options.maxAge)}`

@@ -55,6 +55,10 @@ export class SessionStore {
   /** Cookies that set `value` (chunked above {@link CHUNK_SIZE}) and clear every stale chunk. */
   write(value: string, extra: { expires?: Date } = {}): Cookie[] {
     const options = { ...this.#option.options, ...extra }
+    // The common case: one cookie replacing itself (or nothing), so there are no stale chunks.
+    if (value.length <= CHUNK_SIZE && (this.#present.length === 0 || (this.#present.length === 1 && this.#present[0] === this.#option.name))) {
+      return [{ name: this.#option.name, value, options }]
+    }
     const written: Cookie[] = []
     if (value.length <= CHUNK_SIZE) {
       written.push({ name: this.#option.name, value, options })
