@@ -1,0 +1,102 @@
+/**
+ * The shape of OAuth 2 and OpenID Connect providers: built-in factories return it, and a plain
+ * object written by the user is a provider too.
+ *
+ * @example
+ * ```ts
+ * const provider: OIDCConfig = { id: "corp", name: "Corp SSO", type: "oidc", issuer: "https://sso.corp.example", clientId, clientSecret }
+ * ```
+ * @module
+ */
+import { customFetch } from "../core/symbols.js"
+import type { Account, Awaitable, CommonProviderOptions, Profile, ProviderStyle, User } from "../types.js"
+
+/** The token endpoint's answer, as oauth4webapi validated it (`token_type` lowercased). */
+export interface TokenSet {
+  access_token?: string
+  token_type?: Lowercase<string>
+  expires_in?: number
+  expires_at?: number
+  id_token?: string
+  refresh_token?: string
+  scope?: string
+  [parameter: string]: unknown
+}
+
+/** An endpoint: a URL, and query parameters to add to it. */
+export interface EndpointConfig {
+  url?: string
+  params?: Record<string, unknown>
+}
+
+/** The token endpoint, with an optional fix-up of a non-conforming response. */
+export interface TokenEndpointConfig extends EndpointConfig {
+  /** Rewrite the token response before it is validated (for providers that stray from RFC 6749). */
+  conform?: (response: Response) => Awaitable<Response | undefined>
+  /** Signing key for `private_key_jwt` client authentication. */
+  clientPrivateKey?: CryptoKey | { key: CryptoKey; kid?: string }
+}
+
+/** The userinfo endpoint, or a custom request that returns the profile. */
+export interface UserinfoEndpointConfig<P = Profile> extends EndpointConfig {
+  /** Fetch the profile yourself (GitHub's primary email, for instance). Use `context.fetch`. */
+  request?: (context: { tokens: TokenSet; provider: OAuthProviderConfig<P>; fetch: typeof fetch }) => Awaitable<P>
+}
+
+/** How the client authenticates at the token endpoint. */
+export type TokenEndpointAuthMethod = "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none"
+
+/** Fields common to `oauth` and `oidc` providers. */
+export interface OAuthProviderConfig<P = Profile> extends CommonProviderOptions {
+  type: "oauth" | "oidc"
+  /** The issuer: with it alone, discovery finds the endpoints (RFC 8414 / OpenID Connect Discovery). */
+  issuer?: string
+  authorization?: string | EndpointConfig
+  token?: string | TokenEndpointConfig
+  userinfo?: string | UserinfoEndpointConfig<P>
+  clientId?: string
+  clientSecret?: string
+  client?: {
+    token_endpoint_auth_method?: TokenEndpointAuthMethod
+    id_token_signed_response_alg?: string
+    [metadata: string]: unknown
+  }
+  /**
+   * Checks on the flow. authflow always uses PKCE (S256) and `state`, and a `nonce` for OIDC; the
+   * list is kept for compatibility with Auth.js provider definitions and can only add checks.
+   */
+  checks?: ("pkce" | "state" | "nonce" | "none")[]
+  /** Map the provider's profile to the user. Default: `sub ?? id`, `name`, `email`, `picture`. */
+  profile?: (profile: P, tokens: TokenSet) => Awaitable<User & { id?: string }>
+  /** Which token fields are stored with the account. Default: access/id/refresh tokens, expiry, scope, type. */
+  account?: (tokens: TokenSet) => Partial<Account> | undefined | void
+  /** OIDC: `false` reads the profile from userinfo instead of the ID token's claims. */
+  idToken?: boolean
+  redirectProxyUrl?: string
+  /**
+   * **Dangerous**: sign in an existing user whose email matches, without proof that the two
+   * accounts belong to the same person. Only for providers that verify email addresses.
+   */
+  allowDangerousEmailAccountLinking?: boolean
+  /**
+   * **Dangerous**: allow plain `http:` endpoints on hosts other than loopback. Anything on the
+   * network path can then read and change the tokens.
+   */
+  dangerouslyAllowInsecureHttp?: boolean
+  /** Replace `fetch` for this provider's endpoints. */
+  [customFetch]?: typeof fetch
+  style?: ProviderStyle
+}
+
+/** An OAuth 2 provider. */
+export interface OAuthConfig<P = Profile> extends OAuthProviderConfig<P> {
+  type: "oauth"
+}
+
+/** An OpenID Connect provider. */
+export interface OIDCConfig<P = Profile> extends OAuthProviderConfig<P> {
+  type: "oidc"
+}
+
+/** What a user passes to a built-in provider factory: anything to override, plus the usual credentials. */
+export type OAuthUserConfig<P = Profile> = Partial<Omit<OAuthProviderConfig<P>, "type">> & Record<string, unknown>
