@@ -1,16 +1,18 @@
 import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF, AuthError } from "../core/errors.js"
 import { randomUUID } from "../core/crypto.js"
-import { emitEvent } from "../core/events.js"
+import { issueSession } from "../core/issue-session.js"
+import { oauthCallback } from "./oauth.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
-import { sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { credentialsSignInMachine } from "../machines/credentials-sign-in.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { AuthOptions } from "../core/options.js"
-import type { Account, Cookie, CredentialsConfig, ResponseInternal, User } from "../types.js"
+import type { Account, Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
+import type { OAuthProviderConfig } from "../providers/oauth.js"
 
 /**
  * `/callback/<id>`: finishes a sign-in. Credentials providers are served on POST, through the
- * credentials sign-in machine; other provider types arrive with their own issues.
+ * credentials sign-in machine; OAuth and OIDC providers on GET and POST, through the OAuth callback
+ * machine.
  *
  * @example
  * ```ts
@@ -22,6 +24,7 @@ export async function callbackAction(options: AuthOptions, cookies: Cookie[]): P
   if (provider.type === "credentials" && options.request.method === "POST") {
     return credentialsCallback(options, provider as unknown as CredentialsConfig, cookies)
   }
+  if (provider.type === "oauth" || provider.type === "oidc") return oauthCallback(options, provider as unknown as OAuthProviderConfig & { signinUrl: string; callbackUrl: string }, cookies)
   throw new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`)
 }
 
@@ -54,8 +57,7 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     },
     issueSession: async ({ user }) => {
       try {
-        cookies.push(...(await issueSession(options, user!, account!)))
-        await emitEvent(options.config, options.logger, "signIn", { user: user!, account: account! })
+        cookies.push(...(await issueSession(options, { user: user!, account: account! })))
         return { type: "session.issued" }
       } catch (error) {
         return { type: "session.failed", error }
@@ -78,27 +80,6 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     default:
       throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
   }
-}
-
-async function issueSession(options: AuthOptions, user: User, account: Account): Promise<Cookie[]> {
-  const store = sessionStoreOf(options)
-  if (options.session.strategy === "database") {
-    const adapter = options.adapter!
-    const session = await adapter.createSession!({
-      sessionToken: options.session.generateSessionToken(),
-      userId: user.id!,
-      expires: new Date(Date.now() + options.session.maxAge * 1000),
-    })
-    return store.write(session.sessionToken, { expires: session.expires })
-  }
-  const token = await options.callbacks.jwt({
-    token: { name: user.name, email: user.email, picture: user.image, sub: user.id },
-    user,
-    account,
-    isNewUser: false,
-    trigger: "signIn",
-  })
-  return writeJwtSession(options, store, token)
 }
 
 function asError(error: unknown): Error {

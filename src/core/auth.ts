@@ -1,17 +1,21 @@
 import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidProvider, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
 import { checkConfig } from "./assert.js"
+import { cookiesOf } from "./error-cookies.js"
+import { serializeCookie } from "./cookies/serialize.js"
 import { resolveLogger } from "./logger.js"
 import { configFor, initOptions, type AuthOptions } from "./options.js"
 import { toAuthRequest, type AuthRequest } from "./request.js"
 import { toResponse } from "./response.js"
 import { raw } from "./symbols.js"
 import { callbackAction } from "../actions/callback.js"
+import { oauthSignIn } from "../actions/oauth.js"
 import { csrfAction } from "../actions/csrf.js"
 import { builtInErrorPage, errorPage, signInPage, signOutPage, verifyRequestPage } from "../actions/pages.js"
 import { listProviders } from "../actions/providers.js"
 import { sessionAction } from "../actions/session.js"
 import { signOutAction } from "../actions/signout.js"
 import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "../types.js"
+import type { OAuthProviderConfig } from "../providers/oauth.js"
 
 const configurationErrorMessage = "There was a problem with the server configuration. Check the server logs for more information."
 const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
@@ -68,8 +72,11 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     if (isRaw && error instanceof AuthError && !wantsUrl) throw error
     if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
     const url = errorRedirectUrl(error, authRequest, config)
-    if (isRaw) return { redirect: url }
-    return wantsUrl ? Response.json({ url }) : new Response(null, { status: 302, headers: { Location: url } })
+    const cookies = cookiesOf(caught)
+    if (isRaw) return cookies.length ? { redirect: url, cookies } : { redirect: url }
+    const headers = cookies.map((cookie): [string, string] => ["Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options)])
+    if (wantsUrl) return Response.json({ url }, { headers })
+    return new Response(null, { status: 302, headers: [...headers, ["Location", url]] })
   }
 }
 
@@ -103,6 +110,9 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
       case "signin":
         if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
         if (!options.provider || options.provider.type === "credentials") return { redirect: `${options.baseUrl}/signin`, cookies }
+        if (options.provider.type === "oauth" || options.provider.type === "oidc") {
+          return oauthSignIn(options, options.provider as unknown as OAuthProviderConfig & { signinUrl: string; callbackUrl: string }, cookies)
+        }
         throw new InvalidProvider(`Sign-in with provider type (${options.provider.type}) is not supported yet`)
       case "signout":
         return signOutAction(options, cookies)

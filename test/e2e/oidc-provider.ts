@@ -1,0 +1,94 @@
+/**
+ * A real, certified OpenID Provider (`oidc-provider`) on loopback for tests and the demo: listens
+ * on a random port, registers clients, and signs users in through its development login, which
+ * {@link loginAtProvider} drives like a browser would.
+ */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import Provider, { type ClientMetadata } from "oidc-provider"
+
+export interface TestAccount {
+  sub: string
+  email: string
+  name: string
+  email_verified?: boolean
+}
+
+export interface RunningProvider {
+  issuer: string
+  provider: Provider
+  close(): Promise<void>
+}
+
+/** Starts oidc-provider on 127.0.0.1 with the given clients and accounts (any login name is an account id). */
+export async function startOidcProvider(options: { clients: ClientMetadata[]; accounts?: Record<string, TestAccount>; port?: number }): Promise<RunningProvider> {
+  let handler: ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void) | undefined
+  const server: Server = createServer((req, res) => handler!(req, res))
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve))
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const provider = new Provider(issuer, {
+    clients: options.clients,
+    findAccount: (_ctx, id) => {
+      const account = options.accounts?.[id] ?? { sub: id, email: `${id}@example.test`, name: id, email_verified: true }
+      return { accountId: id, claims: () => ({ ...account, sub: id }) }
+    },
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    features: { devInteractions: { enabled: true } },
+    pkce: { required: () => true },
+    cookies: { keys: ["oidc-provider-test-key"] },
+    jwks: undefined,
+  })
+  provider.on("server_error", (_ctx, error) => console.error("oidc-provider server_error", error))
+  handler = provider.callback()
+  return { issuer, provider, close: () => new Promise((resolve) => server.close(() => resolve())) }
+}
+
+/** A cookie jar for the provider's own cookies, kept apart from the app's. */
+class ProviderCookies {
+  readonly cookies = new Map<string, string>()
+  take(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const pair = header.split(";")[0]!
+      const name = pair.slice(0, pair.indexOf("="))
+      const value = pair.slice(pair.indexOf("=") + 1)
+      if (/expires=Thu, 01 Jan 1970/i.test(header) || value === "") this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
+  }
+}
+
+/**
+ * Follows an authorization URL through the provider's development login and consent, as a browser
+ * would, and returns the redirect back to the app (`redirect_uri?code=…&state=…&iss=…`).
+ */
+export async function loginAtProvider(authorizationUrl: string, login: string): Promise<URL> {
+  const jar = new ProviderCookies()
+  let url = new URL(authorizationUrl)
+  let form: Record<string, string> | undefined
+  for (let step = 0; step < 20; step++) {
+    const response = await fetch(url, {
+      method: form ? "POST" : "GET",
+      redirect: "manual",
+      headers: { cookie: jar.header(), ...(form && { "content-type": "application/x-www-form-urlencoded" }) },
+      ...(form && { body: new URLSearchParams(form) }),
+    })
+    jar.take(response)
+    form = undefined
+    const location = response.headers.get("location")
+    if (location) {
+      const next = new URL(location, url)
+      if (next.origin !== url.origin) return next
+      url = next
+      continue
+    }
+    const html = await response.text()
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]
+    if (!action) throw new Error(`oidc-provider: no form at ${url} (${response.status}): ${html.slice(0, 300)}`)
+    url = new URL(action.replace(/&amp;/g, "&"), url)
+    form = /name="login"/.test(html) ? { prompt: "login", login, password: "any" } : { prompt: "consent" }
+  }
+  throw new Error("oidc-provider: too many steps")
+}
