@@ -2,17 +2,19 @@ import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF, Au
 import { randomUUID } from "../core/crypto.js"
 import { issueSession } from "../core/issue-session.js"
 import { oauthCallback } from "./oauth.js"
+import { emailCallback } from "./email.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
 import { credentialsSignInMachine } from "../machines/credentials-sign-in.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
+import type { EmailConfig } from "../providers/email-config.js"
 
 /**
  * `/callback/<id>`: finishes a sign-in. Credentials providers are served on POST, through the
  * credentials sign-in machine; OAuth and OIDC providers on GET and POST, through the OAuth callback
- * machine.
+ * machine; email providers on GET and POST, through the email verification machine.
  *
  * @example
  * ```ts
@@ -25,6 +27,7 @@ export async function callbackAction(options: AuthOptions, cookies: Cookie[]): P
     return credentialsCallback(options, provider as unknown as CredentialsConfig, cookies)
   }
   if (provider.type === "oauth" || provider.type === "oidc") return oauthCallback(options, provider as unknown as OAuthProviderConfig & { signinUrl: string; callbackUrl: string }, cookies)
+  if (provider.type === "email") return emailCallback(options, provider as unknown as EmailConfig & { signinUrl: string; callbackUrl: string }, cookies)
   throw new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`)
 }
 

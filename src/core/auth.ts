@@ -9,6 +9,7 @@ import { toResponse } from "./response.js"
 import { raw } from "./symbols.js"
 import { callbackAction } from "../actions/callback.js"
 import { oauthSignIn } from "../actions/oauth.js"
+import { emailSignIn } from "../actions/email.js"
 import { csrfAction } from "../actions/csrf.js"
 import { builtInErrorPage, errorPage, signInPage, signOutPage, verifyRequestPage } from "../actions/pages.js"
 import { listProviders } from "../actions/providers.js"
@@ -16,6 +17,7 @@ import { sessionAction } from "../actions/session.js"
 import { signOutAction } from "../actions/signout.js"
 import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "../types.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
+import type { EmailConfig } from "../providers/email-config.js"
 
 const configurationErrorMessage = "There was a problem with the server configuration. Check the server logs for more information."
 const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
@@ -112,6 +114,9 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         if (!options.provider || options.provider.type === "credentials") return { redirect: `${options.baseUrl}/signin`, cookies }
         if (options.provider.type === "oauth" || options.provider.type === "oidc") {
           return oauthSignIn(options, options.provider as unknown as OAuthProviderConfig & { signinUrl: string; callbackUrl: string }, cookies)
+        }
+        if (options.provider.type === "email") {
+          return emailSignIn(options, options.provider as unknown as EmailConfig & { signinUrl: string; callbackUrl: string }, cookies)
         }
         throw new InvalidProvider(`Sign-in with provider type (${options.provider.type}) is not supported yet`)
       case "signout":

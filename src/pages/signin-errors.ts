@@ -1,6 +1,6 @@
 /**
  * The messages the sign-in page shows for `?error=` values. They are what Auth.js shows, word for
- * word: apps and their end-to-end tests match on them.
+ * word: apps and their end-to-end tests match on them. `InvalidEmail` is authflow's own.
  *
  * @example
  * ```ts
@@ -24,6 +24,8 @@ export const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.fr
   EmailSignin: "The e-mail could not be sent.",
   CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
   SessionRequired: "Please sign in to access this page.",
+  // authflow's own: Auth.js ends a malformed address on the Configuration error page.
+  InvalidEmail: "That email address is not valid. Check it and try again.",
 })
 
 /** The message for an `?error=` value the sign-in page does not know (e.g. `MissingCSRF`). */

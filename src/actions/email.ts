@@ -1,0 +1,195 @@
+import { AuthError, CallbackRouteError, EmailSignInError, MissingCSRF, Verification } from "../core/errors.js"
+import { randomHex, randomUUID, sha256Hex } from "../core/crypto.js"
+import { emitEvent } from "../core/events.js"
+import { decideSignIn } from "../core/sign-in-callback.js"
+import { issueSession } from "../core/issue-session.js"
+import { sessionStoreOf } from "../core/session-cookie.js"
+import { emailSignInMachine } from "../machines/email-sign-in.js"
+import { emailVerificationMachine } from "../machines/email-verification.js"
+import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
+import type { AuthOptions } from "../core/options.js"
+import type { Account, Cookie, ResponseInternal } from "../types.js"
+import type { AdapterUser } from "../adapters.js"
+
+/** An email provider as the engine resolved it, with its URLs on this deployment. */
+type ResolvedEmailProvider = EmailConfig & { signinUrl: string; callbackUrl: string }
+
+const oneDay = 24 * 60 * 60
+
+/** Tokens are stored as `sha256(token + secret)`: a database leak reveals no usable link. */
+function hashToken(options: AuthOptions, provider: EmailConfig, token: string): string {
+  const secret = provider.secret ?? options.secret
+  return sha256Hex(`${token}${Array.isArray(secret) ? secret.join(",") : secret}`)
+}
+
+function emailAccount(provider: EmailConfig, email: string, userId: string | undefined): Account {
+  return { providerAccountId: email, type: "email", provider: provider.id, ...(userId && { userId }) }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+/** The web `Request` handed to `sendVerificationRequest`, rebuilt from what the engine parsed. */
+function originalRequest(options: AuthOptions): Request {
+  const headers = new Headers(options.request.headers)
+  headers.delete("content-length")
+  return new Request(options.request.url, { method: options.request.method, headers })
+}
+
+/**
+ * POST `/signin/<id>` for an email provider: runs the email sign-in machine. A malformed address
+ * sends the user back to the sign-in page with `error=InvalidEmail` (and the address, to correct
+ * it); a mailer failure with `error=EmailSignin`; success goes to the verify-request page.
+ *
+ * @example
+ * ```ts
+ * // POST /auth/signin/email (csrfToken, email) → 302 /auth/verify-request?provider=email&type=email
+ * ```
+ */
+export async function emailSignIn(options: AuthOptions, provider: ResolvedEmailProvider, cookies: Cookie[]): Promise<ResponseInternal> {
+  const typed = options.request.body?.email
+  let email = ""
+  const effects: FlowEffects<typeof emailSignInMachine> = {
+    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    normalizeEmail: () => {
+      try {
+        email = (provider.normalizeIdentifier ?? defaultNormalizer)(typeof typed === "string" ? typed : "")
+        return { type: "email.valid" }
+      } catch (error) {
+        return { type: "email.invalid", error }
+      }
+    },
+    decideSignIn: async () => {
+      const user = (await options.adapter?.getUserByEmail?.(email)) ?? { id: randomUUID(), email, emailVerified: null }
+      return decideSignIn(options, { user, account: emailAccount(provider, email, user.id), email: { verificationRequest: true } })
+    },
+    sendLink: async () => {
+      try {
+        const token = (await provider.generateVerificationToken?.()) ?? randomHex(32)
+        const expires = new Date(Date.now() + (provider.maxAge ?? oneDay) * 1000)
+        const url = `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token, email })}`
+        await Promise.all([
+          provider.sendVerificationRequest({ identifier: email, token, expires, url, provider, theme: options.theme, request: originalRequest(options) }),
+          options.adapter!.createVerificationToken!({ identifier: email, token: hashToken(options, provider, token), expires }),
+        ])
+        return { type: "link.sent" }
+      } catch (error) {
+        return { type: "send.failed", error }
+      }
+    },
+  }
+  const flow = await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect })
+  const { error, redirectTo } = flow.context
+  const signInPage = options.pages.signIn ?? `${options.basePath}/signin`
+  const back = (params: Record<string, string>) => `${options.origin}${signInPage}${signInPage.includes("?") ? "&" : "?"}${new URLSearchParams(params)}`
+  switch (flow.value) {
+    case "linkSent":
+      return { redirect: `${options.baseUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email" })}`, cookies }
+    case "csrfRejected":
+      throw new MissingCSRF("CSRF token was missing during an action signin")
+    case "emailRejected":
+      options.logger.debug("email-rejected", { reason: asError(error).message })
+      return { redirect: back({ error: "InvalidEmail", ...(typeof typed === "string" && { email: typed.slice(0, 320) }) }), cookies }
+    case "redirected":
+      return { redirect: redirectTo!, cookies }
+    case "sendFailed":
+      options.logger.error(new EmailSignInError(asError(error), { cause: { provider: provider.id } }))
+      return { redirect: back({ error: "EmailSignin" }), cookies }
+    default:
+      throw error
+  }
+}
+
+/**
+ * GET or POST `/callback/<id>?token&email` for an email provider: runs the email verification
+ * machine. Expired, wrong and reused links end on the Verification error page (403).
+ *
+ * @example
+ * ```ts
+ * // GET /auth/callback/email?callbackUrl=…&token=…&email=… → 302 to the callback URL with the session cookie
+ * ```
+ */
+export async function emailCallback(options: AuthOptions, provider: ResolvedEmailProvider, cookies: Cookie[]): Promise<ResponseInternal> {
+  const { query } = options.request
+  const token = query.token
+  const email = query.email
+  const adapter = options.adapter!
+  let user: AdapterUser
+  let identifier = ""
+  const effects: FlowEffects<typeof emailVerificationMachine> = {
+    useToken: async () => {
+      if (!token) return { type: "token.invalid", error: new Verification("The link has no token") }
+      try {
+        const invite = await adapter.useVerificationToken!({ identifier: email ?? "", token: hashToken(options, provider, token) })
+        if (!invite) return { type: "token.invalid", error: new Verification("The link is unknown or was used already") }
+        if (invite.expires.valueOf() < Date.now()) return { type: "token.invalid", error: new Verification("The link has expired") }
+        if (email !== undefined && invite.identifier !== email) return { type: "token.invalid", error: new Verification("The link is for another address") }
+        identifier = invite.identifier
+        return { type: "token.valid" }
+      } catch (error) {
+        return { type: "token.invalid", error }
+      }
+    },
+    lookUpUser: async () => {
+      try {
+        user = (await adapter.getUserByEmail!(identifier)) ?? { id: randomUUID(), email: identifier, emailVerified: null }
+        return { type: "user.looked-up" }
+      } catch (error) {
+        return { type: "lookup.failed", error }
+      }
+    },
+    decideSignIn: () => decideSignIn(options, { user, account: emailAccount(provider, identifier, user.id) }),
+    persistUser: async () => {
+      try {
+        const existing = await adapter.getUserByEmail!(identifier)
+        if (existing) {
+          await endOtherUsersSession(options, existing.id)
+          user = await adapter.updateUser!({ id: existing.id, emailVerified: new Date() })
+          await emitEvent(options.config, options.logger, "updateUser", { user })
+          return { type: "user.persisted", isNewUser: false }
+        }
+        user = await adapter.createUser!({ ...user, emailVerified: new Date() })
+        await emitEvent(options.config, options.logger, "createUser", { user })
+        return { type: "user.persisted", isNewUser: true }
+      } catch (error) {
+        return { type: "persist.failed", error }
+      }
+    },
+    issueSession: async ({ isNewUser }) => {
+      try {
+        cookies.push(...(await issueSession(options, { user, account: emailAccount(provider, identifier, user.id), isNewUser: isNewUser ?? false })))
+        return { type: "session.issued" }
+      } catch (error) {
+        return { type: "session.failed", error }
+      }
+    },
+  }
+  const flow = await runFlow(emailVerificationMachine, effects, { inspect: options.config.inspect })
+  const { error, isNewUser, redirectTo } = flow.context
+  switch (flow.value) {
+    case "signedIn": {
+      const newUserPage = options.pages.newUser
+      if (isNewUser && newUserPage) {
+        return { redirect: `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl: options.callbackUrl })}`, cookies }
+      }
+      return { redirect: options.callbackUrl, cookies }
+    }
+    case "redirected":
+      return { redirect: redirectTo!, cookies }
+    case "verificationFailed":
+      throw error instanceof Verification ? error : new Verification(asError(error))
+    default:
+      throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
+  }
+}
+
+/** With database sessions, a browser signed in as someone else is signed out of that session first. */
+async function endOtherUsersSession(options: AuthOptions, userId: string): Promise<void> {
+  if (options.session.strategy !== "database") return
+  const token = sessionStoreOf(options).value
+  if (!token) return
+  const current = await options.adapter!.getSessionAndUser?.(token)
+  if (current && current.user.id !== userId) await options.adapter!.deleteSession!(token)
+}

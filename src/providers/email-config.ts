@@ -1,0 +1,79 @@
+/**
+ * The shape of email (magic link) providers: built-in ones (`nodemailer`, `email`, `resend`,
+ * `sendgrid`, `postmark`) and your own.
+ *
+ * @example
+ * ```ts
+ * const provider: EmailConfig = { id: "magic", name: "Email", type: "email", maxAge: 600, sendVerificationRequest: ({ identifier, url }) => mail(identifier, url) }
+ * ```
+ * @module
+ */
+import type { customFetch } from "../core/symbols.js"
+import type { Awaitable, CommonProviderOptions, Theme } from "../types.js"
+
+/** What `sendVerificationRequest` gets: who to write to, the link, and the context. */
+export interface SendVerificationRequestParams {
+  /** The normalised email address. */
+  identifier: string
+  /** The sign-in link: `<origin><basePath>/callback/<id>?callbackUrl=…&token=…&email=…`. */
+  url: string
+  /** The token in the link (stored only hashed). */
+  token: string
+  expires: Date
+  provider: EmailConfig
+  theme: Theme
+  request: Request
+}
+
+/** An email provider. */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email"
+  /** Sends the link. Throwing ends the sign-in with an `EmailSignInError`. */
+  sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
+  /** Seconds the link stays valid. Default 24 hours. */
+  maxAge?: number
+  /** The sender address. */
+  from?: string
+  /** API key of HTTP senders (Resend, SendGrid, Postmark); from `AUTH_<ID>_KEY`. */
+  apiKey?: string
+  /** SMTP server of nodemailer providers: a connection URL or nodemailer transport options. */
+  server?: string | Record<string, unknown>
+  /** Secret used to hash tokens instead of the configuration's. */
+  secret?: string
+  /** Make the token yourself (for example a short code). Default: 32 random bytes as hex. */
+  generateVerificationToken?: () => Awaitable<string>
+  /** Normalise the address the user typed. Default: {@link defaultNormalizer}. Throw to refuse it. */
+  normalizeIdentifier?: (identifier: string) => string
+  /** Replace `fetch` for HTTP senders (tests, proxies). */
+  [customFetch]?: typeof fetch
+}
+
+/** What a user passes to a built-in email provider factory. */
+export type EmailUserConfig = Partial<Omit<EmailConfig, "type">>
+
+/**
+ * The default address normaliser: Unicode NFKC, lowercase, trimmed; exactly one `@` with a
+ * non-empty local part and domain; anything after a `,` in the domain dropped; `"`, whitespace,
+ * control characters and the `@` lookalikes U+FF20 and U+FE6B refused. Throws
+ * `TypeError` with a message fit for the user.
+ *
+ * @example
+ * ```ts
+ * defaultNormalizer(" Ada@Example.COM ") // "ada@example.com"
+ * defaultNormalizer("a@b,c@evil.test")  // "a@b"
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc5321#section-4.1.2
+ */
+export function defaultNormalizer(input: string | undefined | null): string {
+  if (!input) throw new TypeError("Missing email from request body.")
+  // NFKC turns these lookalikes into "@": refuse them before normalising.
+  if (/[\uFF20\uFE6B]/.test(input)) throw new TypeError("Invalid email address format.")
+  const email = input.normalize("NFKC").toLowerCase().trim()
+  if (email.includes('"') || /[\s\p{Cc}]/u.test(email)) throw new TypeError("Invalid email address format.")
+  const parts = email.split("@")
+  if (parts.length !== 2) throw new TypeError("Invalid email address format.")
+  const [local, domainPart] = parts as [string, string]
+  const domain = domainPart.split(",")[0]!
+  if (!local || !domain) throw new TypeError("Invalid email address format.")
+  return `${local}@${domain}`
+}
