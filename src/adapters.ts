@@ -63,24 +63,43 @@ export interface AdapterAuthenticator {
  * ```
  */
 export interface Adapter {
+  /** Stores a new user and returns it. authflow passes the id to use; an empty id asks the adapter to generate one. */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  /** The user with this id, or `null`. */
   getUser?(id: string): Awaitable<AdapterUser | null>
+  /** The user with exactly this email, or `null`. Emails are unique among users. */
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  /** The user a provider account is linked to, or `null`. */
   getUserByAccount?(account: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>
+  /** Changes the given fields of a user (`undefined` leaves a field as is) and returns the whole user. Throws for an unknown id. */
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
+  /** Deletes a user with its accounts, sessions and authenticators; returns the deleted user, or `null` when there was none. authflow itself never calls it. */
   deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>
+  /** Links a provider account to an existing user. Linking a (`provider`, `providerAccountId`) pair that is already linked must fail. */
   linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
+  /** Removes the link to a provider account and returns it, or `undefined` when there was none. authflow itself never calls it. */
   unlinkAccount?(account: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterAccount | undefined | void>
+  /** Stores a database session for an existing user and returns it. Session tokens are unique. */
   createSession?(session: AdapterSession): Awaitable<AdapterSession>
+  /** The session with this token and its user, or `null`. Expired sessions are returned too: checking `expires` is the caller's job. */
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  /** Changes the given fields of a session (usually `expires`) and returns it, or `null` for an unknown token. */
   updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Awaitable<AdapterSession | null | undefined | void>
+  /** Deletes a session and returns it, or `null` when there was none. */
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>
+  /** Stores a verification token; the pair (`identifier`, `token`) is unique. */
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined | void>
+  /** Deletes the token and returns it, or `null`: single use, so of concurrent calls for one token exactly one gets it. Expired tokens are returned as they are; checking `expires` is the caller's job. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /** The account linked for this provider account, or `null`. Note the argument order: `providerAccountId` first. */
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  /** The WebAuthn authenticator with this credential ID, or `null`. */
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  /** Stores a WebAuthn authenticator for an existing user and returns it. Credential IDs are unique. */
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  /** The user's WebAuthn authenticators; an empty array for a user with none or an unknown user. */
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
+  /** Stores a new signature counter and returns the authenticator. Throws for an unknown credential ID. */
   updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
 }
 

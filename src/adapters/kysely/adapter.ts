@@ -1,0 +1,322 @@
+/**
+ * The SQL adapter: the contract over Kysely, the same queries on PostgreSQL and SQLite.
+ *
+ * @example
+ * ```ts
+ * import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "authflow/adapters/kysely"
+ * const db = createSqliteDatabase("auth.sqlite")
+ * await migrateToLatest(db)
+ * const adapter = KyselyAdapter(db)
+ * ```
+ * @module
+ */
+import { randomUUID } from "node:crypto"
+import type { Kysely, Selectable } from "kysely"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "../../adapters.js"
+import { accountShape } from "../fields.js"
+import type { AccountsTable, AuthenticatorsTable, AuthflowDatabase, SessionsTable, UsersTable, VerificationTokensTable } from "./schema.js"
+
+type UserRow = Selectable<UsersTable>
+type AccountRow = Selectable<AccountsTable>
+type SessionRow = Selectable<SessionsTable>
+type VerificationTokenRow = Selectable<VerificationTokensTable>
+type AuthenticatorRow = Selectable<AuthenticatorsTable>
+
+/** ISO-8601 in UTC: PostgreSQL parses it as `timestamptz`, SQLite stores it as sortable text. */
+function toStoredDate(value: Date | string): string {
+  return new Date(value).toISOString()
+}
+
+function fromStoredDate(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value)
+}
+
+function toUser(row: UserRow): AdapterUser {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email as string,
+    emailVerified: row.email_verified === null ? null : fromStoredDate(row.email_verified),
+    image: row.image,
+  }
+}
+
+function toAccount(row: AccountRow): AdapterAccount {
+  return accountShape({
+    userId: row.user_id,
+    type: row.type as AdapterAccount["type"],
+    provider: row.provider,
+    providerAccountId: row.provider_account_id,
+    refresh_token: row.refresh_token ?? undefined,
+    access_token: row.access_token ?? undefined,
+    expires_at: row.expires_at === null ? undefined : Number(row.expires_at),
+    token_type: (row.token_type ?? undefined) as Lowercase<string> | undefined,
+    scope: row.scope ?? undefined,
+    id_token: row.id_token ?? undefined,
+    session_state: row.session_state ?? undefined,
+  })
+}
+
+function toSession(row: Pick<SessionRow, "session_token" | "user_id" | "expires">): AdapterSession {
+  return { sessionToken: row.session_token, userId: row.user_id, expires: fromStoredDate(row.expires) }
+}
+
+function toVerificationToken(row: VerificationTokenRow): VerificationToken {
+  return { identifier: row.identifier, token: row.token, expires: fromStoredDate(row.expires) }
+}
+
+function toAuthenticator(row: AuthenticatorRow): AdapterAuthenticator {
+  return {
+    userId: row.user_id,
+    providerAccountId: row.provider_account_id,
+    credentialID: row.credential_id,
+    credentialPublicKey: row.credential_public_key,
+    counter: Number(row.counter),
+    credentialBackedUp: Boolean(row.credential_backed_up),
+    credentialDeviceType: row.credential_device_type,
+    transports: row.transports,
+  }
+}
+
+/** An optional string column: `null` when absent or not a string. */
+function optionalText(value: unknown): string | null {
+  return typeof value === "string" ? value : null
+}
+
+/**
+ * Creates the adapter over a Kysely database whose tables were created by `migrateToLatest`.
+ * Works with the SQLite (better-sqlite3) and PostgreSQL (pg) dialects.
+ *
+ * Behaviour worth knowing:
+ * - `createUser` keeps the `id` it is given and generates a UUID when that id is empty.
+ * - `useVerificationToken` is a single `DELETE … RETURNING`: of concurrent calls for the same token,
+ *   exactly one gets it. It does not check `expires`; the caller does.
+ * - `deleteUser` deletes the user's sessions, accounts and authenticators in the same transaction,
+ *   so it cascades even on a SQLite connection opened without `PRAGMA foreign_keys = ON`.
+ * - Unknown ids give `null` (`unlinkAccount`: `undefined`); `updateUser` and
+ *   `updateAuthenticatorCounter` throw for an unknown id; constraint violations (a provider account
+ *   linked twice, a reused session token) reject with the driver's error.
+ * - Account keys other than the standard token fields (see `accountTokenFields`) are not stored.
+ *
+ * @example
+ * ```ts
+ * const adapter = KyselyAdapter(createPostgresDatabase(process.env.DATABASE_URL!))
+ * const config = { adapter, session: { strategy: "database" }, providers: [github] }
+ * ```
+ */
+export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
+  return {
+    async createUser(user) {
+      const row = await db
+        .insertInto("users")
+        .values({
+          id: user.id || randomUUID(),
+          name: user.name ?? null,
+          email: user.email ?? null,
+          email_verified: user.emailVerified ? toStoredDate(user.emailVerified) : null,
+          image: user.image ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toUser(row)
+    },
+
+    async getUser(id) {
+      const row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()
+      return row ? toUser(row) : null
+    },
+
+    async getUserByEmail(email) {
+      const row = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst()
+      return row ? toUser(row) : null
+    },
+
+    async getUserByAccount({ provider, providerAccountId }) {
+      const row = await db
+        .selectFrom("accounts")
+        .innerJoin("users", "users.id", "accounts.user_id")
+        .selectAll("users")
+        .where("accounts.provider", "=", provider)
+        .where("accounts.provider_account_id", "=", providerAccountId)
+        .executeTakeFirst()
+      return row ? toUser(row) : null
+    },
+
+    async updateUser({ id, ...update }) {
+      const changes: Partial<{ name: string | null; email: string | null; email_verified: string | null; image: string | null }> = {}
+      if (update.name !== undefined) changes.name = update.name
+      if (update.email !== undefined) changes.email = update.email
+      if (update.emailVerified !== undefined) changes.email_verified = update.emailVerified ? toStoredDate(update.emailVerified) : null
+      if (update.image !== undefined) changes.image = update.image
+      const row =
+        Object.keys(changes).length === 0
+          ? await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()
+          : await db.updateTable("users").set(changes).where("id", "=", id).returningAll().executeTakeFirst()
+      if (!row) throw new Error("Cannot update an unknown user", { cause: { id } })
+      return toUser(row)
+    },
+
+    async deleteUser(userId) {
+      return db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("sessions").where("user_id", "=", userId).execute()
+        await trx.deleteFrom("accounts").where("user_id", "=", userId).execute()
+        await trx.deleteFrom("authenticators").where("user_id", "=", userId).execute()
+        const row = await trx.deleteFrom("users").where("id", "=", userId).returningAll().executeTakeFirst()
+        return row ? toUser(row) : null
+      })
+    },
+
+    async linkAccount(account) {
+      const row = await db
+        .insertInto("accounts")
+        .values({
+          id: randomUUID(),
+          user_id: account.userId,
+          type: account.type,
+          provider: account.provider,
+          provider_account_id: account.providerAccountId,
+          refresh_token: optionalText(account.refresh_token),
+          access_token: optionalText(account.access_token),
+          expires_at: typeof account.expires_at === "number" ? account.expires_at : null,
+          token_type: optionalText(account.token_type),
+          scope: optionalText(account.scope),
+          id_token: optionalText(account.id_token),
+          session_state: optionalText(account.session_state),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toAccount(row)
+    },
+
+    async unlinkAccount({ provider, providerAccountId }) {
+      const row = await db
+        .deleteFrom("accounts")
+        .where("provider", "=", provider)
+        .where("provider_account_id", "=", providerAccountId)
+        .returningAll()
+        .executeTakeFirst()
+      return row ? toAccount(row) : undefined
+    },
+
+    async getAccount(providerAccountId, provider) {
+      const row = await db
+        .selectFrom("accounts")
+        .selectAll()
+        .where("provider", "=", provider)
+        .where("provider_account_id", "=", providerAccountId)
+        .executeTakeFirst()
+      return row ? toAccount(row) : null
+    },
+
+    async createSession(session) {
+      const row = await db
+        .insertInto("sessions")
+        .values({ id: randomUUID(), session_token: session.sessionToken, user_id: session.userId, expires: toStoredDate(session.expires) })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toSession(row)
+    },
+
+    async getSessionAndUser(sessionToken) {
+      const row = await db
+        .selectFrom("sessions")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .select([
+          "sessions.session_token",
+          "sessions.user_id",
+          "sessions.expires",
+          "users.id",
+          "users.name",
+          "users.email",
+          "users.email_verified",
+          "users.image",
+        ])
+        .where("sessions.session_token", "=", sessionToken)
+        .executeTakeFirst()
+      return row ? { session: toSession(row), user: toUser(row) } : null
+    },
+
+    async updateSession({ sessionToken, ...update }) {
+      const changes: Partial<{ user_id: string; expires: string }> = {}
+      if (update.userId !== undefined) changes.user_id = update.userId
+      if (update.expires !== undefined) changes.expires = toStoredDate(update.expires)
+      const row =
+        Object.keys(changes).length === 0
+          ? await db.selectFrom("sessions").selectAll().where("session_token", "=", sessionToken).executeTakeFirst()
+          : await db.updateTable("sessions").set(changes).where("session_token", "=", sessionToken).returningAll().executeTakeFirst()
+      return row ? toSession(row) : null
+    },
+
+    async deleteSession(sessionToken) {
+      const row = await db.deleteFrom("sessions").where("session_token", "=", sessionToken).returningAll().executeTakeFirst()
+      return row ? toSession(row) : null
+    },
+
+    async createVerificationToken(token) {
+      const row = await db
+        .insertInto("verification_tokens")
+        .values({ identifier: token.identifier, token: token.token, expires: toStoredDate(token.expires) })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toVerificationToken(row)
+    },
+
+    async useVerificationToken({ identifier, token }) {
+      // One statement: the row lock (PostgreSQL) or the database write lock (SQLite) lets exactly
+      // one of concurrent callers delete, and so return, the token.
+      const row = await db
+        .deleteFrom("verification_tokens")
+        .where("identifier", "=", identifier)
+        .where("token", "=", token)
+        .returningAll()
+        .executeTakeFirst()
+      return row ? toVerificationToken(row) : null
+    },
+
+    async getAuthenticator(credentialID) {
+      const row = await db.selectFrom("authenticators").selectAll().where("credential_id", "=", credentialID).executeTakeFirst()
+      return row ? toAuthenticator(row) : null
+    },
+
+    async createAuthenticator(authenticator) {
+      const row = await db
+        .insertInto("authenticators")
+        .values({
+          credential_id: authenticator.credentialID,
+          user_id: authenticator.userId,
+          provider_account_id: authenticator.providerAccountId,
+          credential_public_key: authenticator.credentialPublicKey,
+          counter: authenticator.counter,
+          credential_backed_up: authenticator.credentialBackedUp ? 1 : 0,
+          credential_device_type: authenticator.credentialDeviceType,
+          transports: authenticator.transports ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return toAuthenticator(row)
+    },
+
+    async listAuthenticatorsByUserId(userId) {
+      const rows = await db.selectFrom("authenticators").selectAll().where("user_id", "=", userId).orderBy("credential_id").execute()
+      return rows.map(toAuthenticator)
+    },
+
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const row = await db
+        .updateTable("authenticators")
+        .set({ counter: newCounter })
+        .where("credential_id", "=", credentialID)
+        .returningAll()
+        .executeTakeFirst()
+      if (!row) throw new Error("Cannot update the counter of an unknown authenticator", { cause: { credentialID } })
+      return toAuthenticator(row)
+    },
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The schema of the SQL adapter as Kysely migrations, written in code so they ship with the
+ * library and run the same on PostgreSQL and SQLite.
+ *
+ * @example
+ * ```ts
+ * import { createSqliteDatabase, migrateToLatest } from "authflow/adapters/kysely"
+ * const db = createSqliteDatabase("auth.sqlite")
+ * await migrateToLatest(db)
+ * ```
+ * @module
+ */
+import { Migrator, PostgresIntrospector, SqliteIntrospector, sql, type Kysely, type Migration, type MigrationResult } from "kysely"
+import type { AuthflowDatabase } from "./schema.js"
+
+/** The dialect, and the column types that differ between the dialects (see schema.ts for why these). */
+interface DialectTypes {
+  dialect: "postgres" | "sqlite"
+  moment: "timestamptz" | "text"
+  bigint: "bigint" | "integer"
+  boolean: "boolean" | "integer"
+}
+
+/**
+ * The dialect of `db`, from its introspector (a public API, unlike the dialect adapter).
+ * PostgreSQL-compatible dialects reuse `PostgresIntrospector`, so they are recognised too.
+ */
+function dialectTypes(db: Kysely<any>): DialectTypes {
+  if (db.introspection instanceof PostgresIntrospector) return { dialect: "postgres", moment: "timestamptz", bigint: "bigint", boolean: "boolean" }
+  if (db.introspection instanceof SqliteIntrospector) return { dialect: "sqlite", moment: "text", bigint: "integer", boolean: "integer" }
+  throw new Error("authflow migrations support PostgreSQL and SQLite only")
+}
+
+/**
+ * The PostgreSQL schema unqualified names resolve to. Kysely's Migrator looks for its tables in
+ * every schema unless told which one, so with a second copy of authflow's tables in another schema
+ * of the same database it would skip creating its own and then fail to find them.
+ */
+async function currentSchema(db: Kysely<any>): Promise<string> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)
+  const schema = rows[0]?.schema
+  if (!schema) throw new Error("PostgreSQL has no current schema: no schema on the search_path exists")
+  return schema
+}
+
+function migrations(types: DialectTypes): Record<string, Migration> {
+  return {
+    "0001_initial": {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable("users")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("name", "text")
+          .addColumn("email", "text")
+          .addColumn("email_verified", types.moment)
+          .addColumn("image", "text")
+          .addUniqueConstraint("users_email_key", ["email"])
+          .execute()
+
+        await db.schema
+          .createTable("accounts")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+          .addColumn("type", "text", (c) => c.notNull())
+          .addColumn("provider", "text", (c) => c.notNull())
+          .addColumn("provider_account_id", "text", (c) => c.notNull())
+          .addColumn("refresh_token", "text")
+          .addColumn("access_token", "text")
+          .addColumn("expires_at", types.bigint)
+          .addColumn("token_type", "text")
+          .addColumn("scope", "text")
+          .addColumn("id_token", "text")
+          .addColumn("session_state", "text")
+          .addUniqueConstraint("accounts_provider_account_key", ["provider", "provider_account_id"])
+          .execute()
+        await db.schema.createIndex("accounts_user_id_index").on("accounts").column("user_id").execute()
+
+        await db.schema
+          .createTable("sessions")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("session_token", "text", (c) => c.notNull())
+          .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+          .addColumn("expires", types.moment, (c) => c.notNull())
+          .addUniqueConstraint("sessions_session_token_key", ["session_token"])
+          .execute()
+        await db.schema.createIndex("sessions_user_id_index").on("sessions").column("user_id").execute()
+
+        await db.schema
+          .createTable("verification_tokens")
+          .addColumn("identifier", "text", (c) => c.notNull())
+          .addColumn("token", "text", (c) => c.notNull())
+          .addColumn("expires", types.moment, (c) => c.notNull())
+          .addPrimaryKeyConstraint("verification_tokens_pkey", ["identifier", "token"])
+          .execute()
+
+        await db.schema
+          .createTable("authenticators")
+          .addColumn("credential_id", "text", (c) => c.primaryKey())
+          .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+          .addColumn("provider_account_id", "text", (c) => c.notNull())
+          .addColumn("credential_public_key", "text", (c) => c.notNull())
+          .addColumn("counter", types.bigint, (c) => c.notNull())
+          .addColumn("credential_backed_up", types.boolean, (c) => c.notNull())
+          .addColumn("credential_device_type", "text", (c) => c.notNull())
+          .addColumn("transports", "text")
+          .execute()
+        await db.schema.createIndex("authenticators_user_id_index").on("authenticators").column("user_id").execute()
+      },
+    },
+  }
+}
+
+/**
+ * The table in which authflow records its applied migrations. Kept apart from Kysely's default
+ * `kysely_migration` so that an application running its own Kysely migrations on the same
+ * database does not see authflow's as unknown (Kysely refuses to run when it finds those).
+ *
+ * @example
+ * ```ts
+ * const applied = await sql`select name from ${sql.table(authflowMigrationTable)}`.execute(db)
+ * ```
+ */
+export const authflowMigrationTable = "authflow_migration"
+
+/**
+ * Creates or updates authflow's tables to the latest schema: `users`, `accounts`, `sessions`,
+ * `verification_tokens`, `authenticators`, with their keys, unique constraints, cascading foreign
+ * keys and indexes. Idempotent: migrations already applied are skipped, so it can run at every
+ * start. Concurrent runs on PostgreSQL are serialised by Kysely's migration lock.
+ *
+ * Returns the migrations applied by this call (empty when the schema was up to date) and throws
+ * the first migration error.
+ *
+ * @example
+ * ```ts
+ * const db = createPostgresDatabase("postgres://postgres@127.0.0.1:5432/app")
+ * const applied = await migrateToLatest(db)
+ * console.log(applied.map((m) => m.migrationName)) // ["0001_initial"], then [] on the next start
+ * ```
+ */
+export async function migrateToLatest(db: Kysely<AuthflowDatabase>): Promise<MigrationResult[]> {
+  const anyDb = db as unknown as Kysely<any>
+  const types = dialectTypes(anyDb)
+  const migrator = new Migrator({
+    db: anyDb,
+    provider: { getMigrations: async () => migrations(types) },
+    migrationTableName: authflowMigrationTable,
+    migrationLockTableName: `${authflowMigrationTable}_lock`,
+    migrationTableSchema: types.dialect === "postgres" ? await currentSchema(anyDb) : undefined,
+  })
+  for (let attempt = 1; ; attempt++) {
+    const { error, results = [] } = await migrator.migrateToLatest()
+    if (!error) return results
+    if (attempt < 5 && isConcurrentCatalogChange(error)) {
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt))
+      continue
+    }
+    throw error instanceof Error ? error : new Error(String(error))
+  }
+}
+
+/**
+ * Kysely's PostgreSQL introspection (which the Migrator uses to find its tables) reads the catalog
+ * of the whole database and resolves schema and table names as it goes; when another client drops
+ * a schema or table at that moment, it fails with "schema/relation does not exist". Nothing was
+ * migrated then (migrations run in a transaction, after the introspection), so trying again is safe.
+ */
+function isConcurrentCatalogChange(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined
+  return code === "3F000" || code === "42P01"
+}

@@ -1,0 +1,191 @@
+/**
+ * An adapter that keeps everything in process memory: for tests, demos and prototypes. It enforces
+ * the same constraints as the SQL adapter (unique email, unique provider account, unique session
+ * token, unique identifier and token, references to existing users) and stores the same fields, so
+ * code tested against it behaves the same on a database.
+ *
+ * @example
+ * ```ts
+ * import { MemoryAdapter } from "authflow/adapters/memory"
+ * const config = { adapter: MemoryAdapter(), session: { strategy: "database" }, providers: [] }
+ * ```
+ * @module
+ */
+import { randomUUID } from "node:crypto"
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "../adapters.js"
+import { accountShape, authenticatorShape, sessionShape, userShape, verificationTokenShape } from "./fields.js"
+
+/**
+ * Creates an empty in-memory adapter implementing every method of the contract.
+ *
+ * `createUser` keeps the `id` it is given and generates a UUID when that id is empty.
+ * Every value goes in and comes out as a fresh copy: mutating an object passed to or returned by
+ * the adapter never changes what it stores. Data lives as long as the returned object; nothing is
+ * shared between two calls of `MemoryAdapter()`.
+ *
+ * @example
+ * ```ts
+ * const adapter = MemoryAdapter()
+ * const user = await adapter.createUser({ id: "", email: "ada@example.com", emailVerified: null })
+ * await adapter.createSession({ sessionToken: "s1", userId: user.id, expires: new Date(Date.now() + 3_600_000) })
+ * const found = await adapter.getSessionAndUser("s1")
+ * found?.user.email // "ada@example.com"
+ * ```
+ */
+export function MemoryAdapter(): Required<Adapter> {
+  const users = new Map<string, AdapterUser>()
+  const accounts = new Map<string, AdapterAccount>()
+  const sessions = new Map<string, AdapterSession>()
+  const verificationTokens = new Map<string, VerificationToken>()
+  const authenticators = new Map<string, AdapterAuthenticator>()
+
+  // JSON of the pair: no separator can be forged by a value containing it.
+  const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
+  const tokenKey = (identifier: string, token: string) => JSON.stringify([identifier, token])
+
+  function requireUser(userId: string, what: string): void {
+    if (!users.has(userId)) throw new Error(`${what} refers to an unknown user`, { cause: { userId } })
+  }
+  function requireFreeEmail(email: string | null | undefined, exceptUserId?: string): void {
+    if (email === null || email === undefined) return
+    for (const user of users.values()) {
+      if (user.email === email && user.id !== exceptUserId) throw new Error("A user with this email already exists", { cause: { email } })
+    }
+  }
+
+  return {
+    async createUser(user) {
+      const stored = userShape({ ...user, id: user.id || randomUUID() })
+      if (users.has(stored.id)) throw new Error("A user with this id already exists", { cause: { id: stored.id } })
+      requireFreeEmail(stored.email)
+      users.set(stored.id, stored)
+      return userShape(stored)
+    },
+    async getUser(id) {
+      const user = users.get(id)
+      return user ? userShape(user) : null
+    },
+    async getUserByEmail(email) {
+      for (const user of users.values()) if (user.email === email) return userShape(user)
+      return null
+    },
+    async getUserByAccount({ provider, providerAccountId }) {
+      const account = accounts.get(accountKey(provider, providerAccountId))
+      const user = account && users.get(account.userId)
+      return user ? userShape(user) : null
+    },
+    async updateUser(update) {
+      const current = users.get(update.id)
+      if (!current) throw new Error("Cannot update an unknown user", { cause: { id: update.id } })
+      const changes = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined))
+      const updated = userShape({ ...current, ...changes, id: current.id })
+      requireFreeEmail(updated.email, current.id)
+      users.set(current.id, updated)
+      return userShape(updated)
+    },
+    async deleteUser(userId) {
+      const user = users.get(userId)
+      if (!user) return null
+      for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
+      for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
+      for (const [key, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(key)
+      users.delete(userId)
+      return user
+    },
+    async linkAccount(account) {
+      const stored = accountShape(account)
+      requireUser(stored.userId, "The account")
+      const key = accountKey(stored.provider, stored.providerAccountId)
+      if (accounts.has(key)) {
+        throw new Error("This provider account is already linked", { cause: { provider: stored.provider, providerAccountId: stored.providerAccountId } })
+      }
+      accounts.set(key, stored)
+      return accountShape(stored)
+    },
+    async unlinkAccount({ provider, providerAccountId }) {
+      const key = accountKey(provider, providerAccountId)
+      const account = accounts.get(key)
+      if (!account) return undefined
+      accounts.delete(key)
+      return account
+    },
+    async getAccount(providerAccountId, provider) {
+      const account = accounts.get(accountKey(provider, providerAccountId))
+      return account ? accountShape(account) : null
+    },
+    async createSession(session) {
+      const stored = sessionShape(session)
+      requireUser(stored.userId, "The session")
+      if (sessions.has(stored.sessionToken)) throw new Error("A session with this token already exists")
+      sessions.set(stored.sessionToken, stored)
+      return sessionShape(stored)
+    },
+    async getSessionAndUser(sessionToken) {
+      const session = sessions.get(sessionToken)
+      const user = session && users.get(session.userId)
+      return session && user ? { session: sessionShape(session), user: userShape(user) } : null
+    },
+    async updateSession(update) {
+      const current = sessions.get(update.sessionToken)
+      if (!current) return null
+      const changes = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined))
+      const updated = sessionShape({ ...current, ...changes, sessionToken: current.sessionToken })
+      if (updated.userId !== current.userId) requireUser(updated.userId, "The session")
+      sessions.set(current.sessionToken, updated)
+      return sessionShape(updated)
+    },
+    async deleteSession(sessionToken) {
+      const session = sessions.get(sessionToken)
+      if (!session) return null
+      sessions.delete(sessionToken)
+      return session
+    },
+    async createVerificationToken(token) {
+      const stored = verificationTokenShape(token)
+      const key = tokenKey(stored.identifier, stored.token)
+      if (verificationTokens.has(key)) throw new Error("This verification token already exists", { cause: { identifier: stored.identifier } })
+      verificationTokens.set(key, stored)
+      return verificationTokenShape(stored)
+    },
+    async useVerificationToken({ identifier, token }) {
+      // Read and delete with no await in between: single use even under concurrent calls.
+      const key = tokenKey(identifier, token)
+      const stored = verificationTokens.get(key)
+      if (!stored) return null
+      verificationTokens.delete(key)
+      return stored
+    },
+    async getAuthenticator(credentialID) {
+      const authenticator = authenticators.get(credentialID)
+      return authenticator ? authenticatorShape(authenticator) : null
+    },
+    async createAuthenticator(authenticator) {
+      const stored = authenticatorShape(authenticator)
+      requireUser(stored.userId, "The authenticator")
+      if (authenticators.has(stored.credentialID)) throw new Error("An authenticator with this credential ID already exists")
+      authenticators.set(stored.credentialID, stored)
+      return authenticatorShape(stored)
+    },
+    async listAuthenticatorsByUserId(userId) {
+      // Ordered by credential ID, as the SQL adapter returns them.
+      return [...authenticators.values()]
+        .filter((a) => a.userId === userId)
+        .sort((a, b) => (a.credentialID < b.credentialID ? -1 : a.credentialID > b.credentialID ? 1 : 0))
+        .map(authenticatorShape)
+    },
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const current = authenticators.get(credentialID)
+      if (!current) throw new Error("Cannot update the counter of an unknown authenticator", { cause: { credentialID } })
+      const updated = { ...current, counter: newCounter }
+      authenticators.set(credentialID, updated)
+      return authenticatorShape(updated)
+    },
+  }
+}
