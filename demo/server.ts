@@ -1,22 +1,28 @@
 /**
- * The authflow demo: a plain node:http server with Auth() mounted under /auth.
+ * The authflow demo: a plain node:http server with Auth() mounted under /auth, on embedded
+ * defaults — a SQLite file (created and migrated on first start), database sessions, an
+ * in-process OpenID Provider on another loopback port, email sign-in with the link printed here.
  *
  *   npm install && npm start        → http://localhost:3000
  *
- * Demo accounts: ada / lovelace, grace / hopper.
+ * Demo accounts: ada / lovelace, grace / hopper. At the OpenID Provider, any login name works.
  */
 import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import { Auth } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
+import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../src/adapters/kysely/index.js"
 import { sendWebResponse, toWebRequest } from "../src/frameworks/node.js"
+import { startOidcProvider, type RunningProvider } from "../test/e2e/oidc-provider.js"
+import type { Adapter } from "../src/adapters.js"
 import type { AuthConfig, Session } from "../src/types.js"
 
-const secret = process.env.AUTH_SECRET ?? randomBytes(32).toString("base64url")
-
 const accounts = [
-  { id: "1", username: "ada", password: "lovelace", name: "Ada Lovelace", email: "ada@example.test" },
-  { id: "2", username: "grace", password: "hopper", name: "Grace Hopper", email: "grace@example.test" },
+  { id: "demo-ada", username: "ada", password: "lovelace", name: "Ada Lovelace", email: "ada@example.test" },
+  { id: "demo-grace", username: "grace", password: "hopper", name: "Grace Hopper", email: "grace@example.test" },
 ]
 
 function sameText(a: string, b: string): boolean {
@@ -25,24 +31,127 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right)
 }
 
-export const config: AuthConfig = {
-  secret,
-  trustHost: true,
-  providers: [
-    Credentials({
-      name: "Demo account",
-      credentials: {
-        username: { label: "Username", autocomplete: "username", required: true },
-        password: { label: "Password", type: "password", autocomplete: "current-password", required: true },
+/** Options of {@link startDemo}. */
+export interface DemoOptions {
+  /** Port of the app; 0 picks a free one. Default 3000. */
+  port?: number
+  /** Host to listen on. Default: all interfaces. */
+  host?: string
+  /** The SQLite file. Default `.data/authflow-demo.sqlite`. */
+  databaseFile?: string
+  /** Where sign-in links go. Default: printed to the console. */
+  onSignInLink?: (email: string, url: string) => void
+}
+
+/** A running demo. */
+export interface Demo {
+  url: string
+  server: Server
+  config: AuthConfig
+  identityProvider: RunningProvider
+  close(): Promise<void>
+}
+
+async function seedAccounts(adapter: Adapter): Promise<void> {
+  for (const account of accounts) {
+    if (await adapter.getUser!(account.id)) continue
+    await adapter.createUser!({ id: account.id, name: account.name, email: account.email, emailVerified: null })
+  }
+}
+
+/**
+ * Starts the demo: the database, the app server, and the OpenID Provider it signs in with.
+ *
+ * @example
+ * ```ts
+ * const demo = await startDemo({ port: 0, databaseFile: ":memory:" })
+ * console.log(demo.url)
+ * await demo.close()
+ * ```
+ */
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const databaseFile = options.databaseFile ?? ".data/authflow-demo.sqlite"
+  if (databaseFile !== ":memory:") mkdirSync(dirname(databaseFile), { recursive: true })
+  const db = createSqliteDatabase(databaseFile)
+  await migrateToLatest(db)
+  const adapter = KyselyAdapter(db)
+  await seedAccounts(adapter)
+
+  let handle: (request: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
+  const server = createServer(async (req, res) => {
+    try {
+      await sendWebResponse(res, await handle(await toWebRequest(req)))
+    } catch (error) {
+      if (!(error instanceof RangeError)) console.error(error)
+      if (!res.headersSent) res.writeHead(error instanceof RangeError ? 413 : 500, { "content-type": "text/plain" })
+      res.end(error instanceof RangeError ? "Request too large" : "Internal error")
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(options.port ?? 3000, options.host, resolve))
+  const port = (server.address() as AddressInfo).port
+
+  const clientSecret = randomBytes(24).toString("base64url")
+  const identityProvider = await startOidcProvider({
+    clients: [
+      {
+        client_id: "authflow-demo",
+        client_secret: clientSecret,
+        redirect_uris: [`http://localhost:${port}/auth/callback/demo-idp`, `http://127.0.0.1:${port}/auth/callback/demo-idp`],
       },
-      authorize({ username, password }) {
-        const account = accounts.find((candidate) => candidate.username === String(username ?? ""))
-        if (!account || !sameText(account.password, String(password ?? ""))) return null
-        return { id: account.id, name: account.name, email: account.email }
+    ],
+  })
+  const onSignInLink = options.onSignInLink ?? ((email, url) => console.log(`\nSign-in link for ${email}:\n  ${url}\n`))
+
+  const config: AuthConfig = {
+    secret: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64url"),
+    trustHost: true,
+    adapter,
+    providers: [
+      { id: "demo-idp", name: "Demo OpenID Provider", type: "oidc", issuer: identityProvider.issuer, clientId: "authflow-demo", clientSecret },
+      {
+        id: "email",
+        name: "Email",
+        type: "email",
+        sendVerificationRequest: ({ identifier, url }: { identifier: string; url: string }) => onSignInLink(identifier, url),
       },
-    }),
-  ],
-  theme: { brandColor: "#4f46e5" },
+      Credentials({
+        name: "Demo account",
+        credentials: {
+          username: { label: "Username", autocomplete: "username", required: true },
+          password: { label: "Password", type: "password", autocomplete: "current-password", required: true },
+        },
+        authorize({ username, password }) {
+          const account = accounts.find((candidate) => candidate.username === String(username ?? ""))
+          if (!account || !sameText(account.password, String(password ?? ""))) return null
+          return { id: account.id, name: account.name, email: account.email }
+        },
+      }),
+    ],
+    theme: { brandColor: "#4f46e5" },
+  }
+
+  handle = async (request) => {
+    const url = new URL(request.url)
+    if (url.pathname.startsWith("/auth/")) return Auth(request, config)
+    if (url.pathname !== "/") return new Response("Not found", { status: 404, headers: { "content-type": "text/plain" } })
+    const sessionResponse = await Auth(new Request(new URL("/auth/session", url), { headers: request.headers }), config)
+    const session = (await sessionResponse.json()) as Session | null
+    const headers = new Headers({ "content-type": "text/html; charset=utf-8" })
+    for (const cookie of sessionResponse.headers.getSetCookie()) headers.append("set-cookie", cookie)
+    return new Response(homePage(session), { headers })
+  }
+
+  return {
+    url: `http://localhost:${port}`,
+    server,
+    config,
+    identityProvider,
+    async close() {
+      await new Promise((resolve) => server.close(resolve))
+      await identityProvider.close()
+      await db.destroy()
+    },
+  }
 }
 
 function escapeHtml(text: string): string {
@@ -51,50 +160,33 @@ function escapeHtml(text: string): string {
 
 function homePage(session: Session | null): string {
   const who = session?.user
-    ? `<p>Signed in as <strong>${escapeHtml(session.user.name ?? "")}</strong> (${escapeHtml(session.user.email ?? "")}).</p>
+    ? `<p>Signed in as <strong>${escapeHtml(session.user.name ?? session.user.email ?? "")}</strong>${session.user.email ? ` (${escapeHtml(session.user.email)})` : ""}.</p>
        <p>Session expires ${escapeHtml(session.expires)}.</p>
        <p><a class="button" href="/auth/signout">Sign out</a></p>`
     : `<p>You are not signed in.</p>
        <p><a class="button" href="/auth/signin">Sign in</a></p>
-       <p class="hint">Demo accounts: <code>ada</code> / <code>lovelace</code>, <code>grace</code> / <code>hopper</code>.</p>`
+       <ul class="hint">
+         <li><strong>Demo OpenID Provider</strong>: a real OpenID Provider running beside this demo; any login name works.</li>
+         <li><strong>Email</strong>: the sign-in link is printed in the terminal running <code>npm start</code>.</li>
+         <li><strong>Demo account</strong>: <code>ada</code> / <code>lovelace</code> or <code>grace</code> / <code>hopper</code>.</li>
+       </ul>`
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>authflow demo</title><style>
 body{font-family:system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#f4f4f5;color:#18181b}
-main{background:#fff;padding:2rem 2.5rem;border-radius:12px;box-shadow:0 1px 3px #0002;max-width:32rem}
+main{background:#fff;padding:2rem 2.5rem;border-radius:12px;box-shadow:0 1px 3px #0002;max-width:34rem}
 h1{margin-top:0}.button{display:inline-block;background:#4f46e5;color:#fff;padding:.6rem 1.2rem;border-radius:8px;text-decoration:none}
-.button:focus-visible{outline:3px solid #a5b4fc;outline-offset:2px}.hint{color:#52525b;font-size:.9rem}
+.button:focus-visible{outline:3px solid #a5b4fc;outline-offset:2px}.hint{color:#3f3f46;font-size:.9rem;line-height:1.5}
 ul{padding-left:1.2rem}</style></head><body><main><h1>authflow demo</h1>${who}
 <h2>Endpoints</h2><ul><li><a href="/auth/session">/auth/session</a></li><li><a href="/auth/providers">/auth/providers</a></li><li><a href="/auth/csrf">/auth/csrf</a></li></ul>
 </main></body></html>`
 }
 
-/** The demo's HTTP server, not yet listening. */
-export function createDemoServer(): Server {
-  return createServer(async (req, res) => {
-  try {
-    const request = await toWebRequest(req)
-    const url = new URL(request.url)
-    if (url.pathname.startsWith("/auth/")) return await sendWebResponse(res, await Auth(request, config))
-    if (url.pathname !== "/") {
-      res.writeHead(404, { "content-type": "text/plain" }).end("Not found")
-      return
-    }
-    const sessionResponse = await Auth(new Request(new URL("/auth/session", url), { headers: request.headers }), config)
-    const session = (await sessionResponse.json()) as Session | null
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "set-cookie": sessionResponse.headers.getSetCookie() })
-    res.end(homePage(session))
-  } catch (error) {
-    console.error(error)
-    if (!res.headersSent) res.writeHead(error instanceof RangeError ? 413 : 500, { "content-type": "text/plain" })
-    res.end(error instanceof RangeError ? "Request too large" : "Internal error")
-  }
-  })
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = Number(process.env.PORT ?? 3000)
-  createDemoServer().listen(port, () => {
-    console.log(`authflow demo on http://localhost:${port}`)
-    if (!process.env.AUTH_SECRET) console.log("(no AUTH_SECRET set: using a random one, so sessions end when the demo restarts)")
-  })
+  const demo = await startDemo({ port: Number(process.env.PORT ?? 3000) })
+  console.log(`authflow demo on ${demo.url}`)
+  console.log(`  OpenID Provider: ${demo.identityProvider.issuer}`)
+  if (!process.env.AUTH_SECRET) console.log("  (no AUTH_SECRET set: a random one is used, so sessions end when the demo restarts)")
+  const stop = () => void demo.close().then(() => process.exit(0))
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
 }
