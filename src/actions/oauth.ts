@@ -259,6 +259,10 @@ export async function oauthCallback(options: AuthOptions, provider: ResolvedOAut
     case "responseRejected":
     case "tokensRejected":
       return fail(new OAuthCallbackError(asError(error), { cause: { provider: provider.id } }))
+    case "profileFailed":
+      // A userinfo answer that fails validation (another `sub`, an error status) is the provider's
+      // response refused, like a bad token response; a throwing `profile()` keeps its own error.
+      return fail(error instanceof AuthError ? error : new OAuthCallbackError(asError(error), { cause: { provider: provider.id } }))
     default:
       return fail(error)
   }

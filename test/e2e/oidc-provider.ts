@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { exportJWK, generateKeyPair } from "jose"
 import Provider, { type ClientMetadata } from "oidc-provider"
 
 export interface TestAccount {
@@ -17,6 +18,8 @@ export interface TestAccount {
 export interface RunningProvider {
   issuer: string
   provider: Provider
+  /** The key the provider signs ID tokens with (RS256), for tests that forge tokens it would accept. */
+  signingKey: { privateKey: CryptoKey; kid: string }
   close(): Promise<void>
 }
 
@@ -26,6 +29,10 @@ export async function startOidcProvider(options: { clients: ClientMetadata[]; ac
   const server: Server = createServer((req, res) => handler!(req, res))
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve))
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  // A known signing key instead of oidc-provider's generated development key, so tests can sign tokens with it.
+  const kid = "oidc-provider-test-signing-key"
+  const { privateKey } = await generateKeyPair("RS256", { extractable: true })
+  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: "RS256", use: "sig" }
   const provider = new Provider(issuer, {
     clients: options.clients,
     findAccount: (_ctx, id) => {
@@ -36,11 +43,11 @@ export async function startOidcProvider(options: { clients: ClientMetadata[]; ac
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true },
     cookies: { keys: ["oidc-provider-test-key"] },
-    jwks: undefined,
+    jwks: { keys: [privateJwk] },
   })
   provider.on("server_error", (_ctx, error) => console.error("oidc-provider server_error", error))
   handler = provider.callback()
-  return { issuer, provider, close: () => new Promise((resolve) => server.close(() => resolve())) }
+  return { issuer, provider, signingKey: { privateKey, kid }, close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 
 /** A cookie jar for the provider's own cookies, kept apart from the app's. */
@@ -62,9 +69,11 @@ class ProviderCookies {
 
 /**
  * Follows an authorization URL through the provider's development login and consent, as a browser
- * would, and returns the redirect back to the app (`redirect_uri?code=…&state=…&iss=…`).
+ * would, and returns the redirect back to the app (`redirect_uri?code=…&state=…&iss=…`). With
+ * `cancel`, the user presses "[ Cancel ]" on the first page instead: the redirect then carries
+ * `error=access_denied`.
  */
-export async function loginAtProvider(authorizationUrl: string, login: string): Promise<URL> {
+export async function loginAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean } = {}): Promise<URL> {
   const jar = new ProviderCookies()
   let url = new URL(authorizationUrl)
   let form: Record<string, string> | undefined
@@ -85,6 +94,11 @@ export async function loginAtProvider(authorizationUrl: string, login: string): 
       continue
     }
     const html = await response.text()
+    const abort = /<a href="([^"]+)">\[ Cancel \]<\/a>/.exec(html)?.[1]
+    if (options.cancel && abort) {
+      url = new URL(abort.replace(/&amp;/g, "&"), url)
+      continue
+    }
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]
     if (!action) throw new Error(`oidc-provider: no form at ${url} (${response.status}): ${html.slice(0, 300)}`)
     url = new URL(action.replace(/&amp;/g, "&"), url)

@@ -145,7 +145,8 @@ export async function fetchProfile(
     const url = endpoint.url ?? (server.userinfo_endpoint ? new URL(server.userinfo_endpoint) : undefined)
     if (!url) throw new TypeError(`Provider "${provider.id}" has no userinfo endpoint`)
     for (const [key, value] of Object.entries(endpoint.params)) url.searchParams.set(key, value)
-    const response = await providerFetch(provider)(url, { headers: { Authorization: `Bearer ${tokens.access_token ?? ""}`, Accept: "application/json" } })
+    // OAuth 2 userinfo is plain JSON without an OIDC `sub`, so only the request goes through oauth4webapi.
+    const response = await o.userInfoRequest({ ...server, userinfo_endpoint: url.href }, clientOf(provider), tokens.access_token ?? "", httpOptions(provider, url))
     if (!response.ok) throw new TypeError(`Provider "${provider.id}": userinfo answered ${response.status}`)
     profile = (await response.json()) as Profile
   }
