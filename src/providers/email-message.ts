@@ -1,0 +1,150 @@
+/**
+ * The default sign-in email of the built-in email providers, and the small pieces they share:
+ * the default sender address and the JSON POST of the HTTP senders (Resend, SendGrid, Postmark).
+ * Use {@link signInMessage} to keep the default wording in your own `sendVerificationRequest`.
+ *
+ * @example
+ * ```ts
+ * import { signInMessage } from "authflow/providers/email-message"
+ * const { subject, text, html } = signInMessage({ url, theme: { brandColor: "#0a7" } })
+ * ```
+ * @module
+ */
+import { AuthError } from "../core/errors.js"
+import { customFetch } from "../core/symbols.js"
+import type { Theme } from "../types.js"
+import type { EmailConfig } from "./email-config.js"
+
+/** A message ready to send: subject line, plain-text body and HTML body. */
+export interface EmailMessage {
+  subject: string
+  text: string
+  html: string
+}
+
+const defaultBrandColor = "#346df1"
+const defaultButtonText = "#fff"
+
+/** Hex (`#abc`, `#aabbcc`, with alpha), a colour keyword, or `rgb()`/`hsl()` with plain numbers. */
+const safeColor = /^(#[0-9a-f]{3,8}|[a-z]{3,30}|(rgb|rgba|hsl|hsla)\(\s*[0-9.,%\s/]+\))$/i
+
+/** Escapes text for HTML element content and double-quoted attribute values. */
+const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => entities[c]!)
+}
+
+/** A theme colour only when it cannot break out of a CSS declaration; else the default. */
+function colorOr(value: string | undefined, fallback: string): string {
+  const trimmed = value?.trim()
+  return trimmed && safeColor.test(trimmed) ? trimmed : fallback
+}
+
+/**
+ * The default sign-in email for a link: subject `Sign in to <host>`, a text body
+ * `Sign in to <host>\n<url>\n\n`, and an HTML body with a "Sign in" button in the theme's
+ * `brandColor` (default `#346df1`) and `buttonText` colour (default `#fff`). In the HTML the
+ * dots of the host are followed by a zero-width space, so mail clients do not turn the host into
+ * a link of their own. Everything taken from the URL or the theme is escaped; a colour that is
+ * not a plain CSS colour is replaced by the default.
+ *
+ * @example
+ * ```ts
+ * signInMessage({ url: "https://app.example/auth/callback/email?token=…" }).subject // "Sign in to app.example"
+ * ```
+ * @see https://html.spec.whatwg.org/multipage/syntax.html#escapingString
+ */
+export function signInMessage({ url, theme = {} }: { url: string; theme?: Theme }): EmailMessage {
+  const { host } = new URL(url)
+  const brand = colorOr(theme.brandColor, defaultBrandColor)
+  const buttonText = colorOr(theme.buttonText, defaultButtonText)
+  const shownHost = escapeHtml(host).replace(/\./g, ".&#8203;")
+  const href = escapeHtml(url)
+  const font = "font-family: Helvetica, Arial, sans-serif;"
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in</title>
+</head>
+<body style="margin: 0; padding: 0; background: #f3f4f6;">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="background: #f3f4f6;">
+<tr><td align="center" style="padding: 32px 12px;">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="max-width: 520px; background: #ffffff; border-radius: 10px;">
+<tr><td align="center" style="padding: 36px 24px 8px; ${font} font-size: 22px; line-height: 30px; color: #111827;">Sign in to <strong>${shownHost}</strong></td></tr>
+<tr><td align="center" style="padding: 20px 24px;">
+<table role="presentation" cellspacing="0" cellpadding="0" border="0"><tr>
+<td align="center" bgcolor="${brand}" style="border-radius: 6px; background: ${brand};"><a href="${href}" target="_blank" rel="noopener" style="display: inline-block; padding: 12px 28px; border: 1px solid ${brand}; border-radius: 6px; ${font} font-size: 16px; font-weight: bold; color: ${buttonText}; text-decoration: none;">Sign in</a></td>
+</tr></table>
+</td></tr>
+<tr><td align="center" style="padding: 4px 24px 36px; ${font} font-size: 14px; line-height: 22px; color: #6b7280;">If you did not request this email you can safely ignore it.</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`
+  return { subject: `Sign in to ${host}`, text: `Sign in to ${host}\n${url}\n\n`, html }
+}
+
+/**
+ * The sender of a provider: its `from`, or else `no-reply@<host of the link>`, an address on the
+ * site's own domain (your mail service must be allowed to send for it).
+ *
+ * @example
+ * ```ts
+ * senderOf({}, "https://app.example/auth/callback/email?…") // "no-reply@app.example"
+ * ```
+ */
+export function senderOf(provider: Pick<EmailConfig, "from">, url: string): string {
+  return provider.from || `no-reply@${new URL(url).hostname}`
+}
+
+/**
+ * The API key of an HTTP sender, or an `AuthError` naming the variable that would provide it.
+ *
+ * @example
+ * ```ts
+ * const key = apiKeyOf(provider, "Resend") // throws without AUTH_RESEND_KEY or `apiKey`
+ * ```
+ */
+export function apiKeyOf(provider: EmailConfig, vendor: string): string {
+  if (provider.apiKey) return provider.apiKey
+  const variable = `AUTH_${provider.id.toUpperCase().replace(/-/g, "_")}_KEY`
+  throw new AuthError(`The ${vendor} email provider "${provider.id}" has no API key: set \`apiKey\` or ${variable}`)
+}
+
+/**
+ * POSTs a JSON body to a mail service's API through the provider's `[customFetch]` (or the global
+ * `fetch`). Any answer outside 2xx throws an `Error` carrying the status and the service's own
+ * error text.
+ *
+ * @example
+ * ```ts
+ * await postJson(provider, "Resend", "https://api.resend.com/emails", { Authorization: `Bearer ${key}` }, message)
+ * ```
+ * @see https://fetch.spec.whatwg.org/#dom-global-fetch
+ */
+export async function postJson(
+  provider: EmailConfig,
+  vendor: string,
+  endpoint: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<void> {
+  const fetchImpl = provider[customFetch] ?? fetch
+  const response = await fetchImpl(endpoint, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
+    body: JSON.stringify(body),
+  })
+  if (response.ok) {
+    await response.body?.cancel().catch(() => {})
+    return
+  }
+  const detail = (await response.text().catch(() => "")).trim().slice(0, 2000)
+  throw new Error(`${vendor} refused the sign-in email (HTTP ${response.status})${detail ? `: ${detail}` : ""}`, {
+    cause: { status: response.status, body: detail },
+  })
+}
