@@ -10,6 +10,8 @@
 import type { InspectionEvent, Observer } from "xstate"
 import type { AuthError } from "./core/errors.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
+import type { OAuthConfig, OIDCConfig } from "./providers/oauth.js"
+import type { EmailConfig } from "./providers/email-config.js"
 
 /** A value, or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
@@ -303,11 +305,14 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
 }
 
-/** A provider of any type. Until their issues land, oauth/oidc/email providers are typed loosely. */
-export type ProviderConfig = CredentialsConfig | (CommonProviderOptions & Record<string, unknown>)
+/** A provider of any type: a built-in factory's result, or an object you write. */
+// `any` profiles: each provider maps its own profile type, and a list mixes providers.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ProviderConfig = CredentialsConfig<any> | OAuthConfig<any> | OIDCConfig<any> | EmailConfig | (CommonProviderOptions & Record<string, unknown>)
 
 /** A provider as given in the config: an object, or a factory called with no options. */
-export type Provider = ProviderConfig | ((options?: Record<string, unknown>) => ProviderConfig)
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Provider = ProviderConfig | ((options?: any) => ProviderConfig)
 
 /** A resolved provider with its URLs. */
 export type InternalProvider = ProviderConfig & {

@@ -109,16 +109,19 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
       case "session":
         if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action session")
         return sessionAction(options, cookies, { data: options.request.body?.data })
-      case "signin":
+      case "signin": {
+        // OAuth and email sign-ins check CSRF as the first step of their machines.
+        const provider = options.provider
+        if (provider?.type === "oauth" || provider?.type === "oidc") {
+          return oauthSignIn(options, provider as unknown as OAuthProviderConfig & { signinUrl: string; callbackUrl: string }, cookies)
+        }
+        if (provider?.type === "email") {
+          return emailSignIn(options, provider as unknown as EmailConfig & { signinUrl: string; callbackUrl: string }, cookies)
+        }
         if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
-        if (!options.provider || options.provider.type === "credentials") return { redirect: `${options.baseUrl}/signin`, cookies }
-        if (options.provider.type === "oauth" || options.provider.type === "oidc") {
-          return oauthSignIn(options, options.provider as unknown as OAuthProviderConfig & { signinUrl: string; callbackUrl: string }, cookies)
-        }
-        if (options.provider.type === "email") {
-          return emailSignIn(options, options.provider as unknown as EmailConfig & { signinUrl: string; callbackUrl: string }, cookies)
-        }
-        throw new InvalidProvider(`Sign-in with provider type (${options.provider.type}) is not supported yet`)
+        if (!provider || provider.type === "credentials") return { redirect: `${options.baseUrl}/signin`, cookies }
+        throw new InvalidProvider(`Sign-in with provider type (${provider.type}) is not supported`)
+      }
       case "signout":
         return signOutAction(options, cookies)
       case "callback":

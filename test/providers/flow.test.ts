@@ -12,7 +12,6 @@ import MicrosoftEntraID from "../../src/providers/microsoft-entra-id.js"
 import { cases, entraTenant, type ProviderCase } from "./cases.js"
 import {
   clientId,
-  engineReady,
   flowCookieName,
   redirectUri,
   runProviderFlow,
@@ -91,28 +90,19 @@ function expectSignedIn(c: ProviderCase, result: FlowResult) {
  * Cases the engine cannot complete yet. Each test pins today's failure and its cause; when the
  * engine is fixed it turns red, and the case goes back to the table with the others.
  */
-const knownEngineGaps: Record<string, { reason: string; error: RegExp }> = {
-  // oauth4webapi's validateApplicationLevelSignature only verifies asymmetric JWS against a JWKS;
-  // LINE web login signs ID tokens with HS256 (the channel secret).
-  line: { reason: "HS256 ID tokens are refused", error: /unsupported JWS algorithm/ },
-}
-
-describe.skipIf(!engineReady())("sign-in through each provider", () => {
-  const working = cases.filter((c) => !(c.id in knownEngineGaps))
-  it.each(working.map((c) => [c.id, c] as const))("%s", async (_id, c) => {
+describe("sign-in through each provider", () => {
+  it.each(cases.map((c) => [c.id, c] as const))("%s", async (_id, c) => {
     const result = await runCase(c)
     expectSignedIn(c, result)
   })
 
-  for (const c of cases.filter((x) => x.id in knownEngineGaps)) {
-    const gap = knownEngineGaps[c.id]!
-    it(`${c.id}: known engine gap, ${gap.reason}`, async () => {
-      const result = await runCase(c)
-      expect(result.standIn.failures).toEqual([])
-      expect(result.errors.map((e) => e.message).join("\n")).toMatch(gap.error)
-      expect(result.signIn).toBeUndefined()
-    })
-  }
+  it("line: the HS256 ID token is verified with the channel secret, and a forged one is refused", async () => {
+    const c = cases.find((x) => x.id === "line")!
+    expectSignedIn(c, await runCase(c))
+    const forged = await runCase(c, { standIn: { ...c.standIn, idTokenSecret: "not-the-channel-secret" } })
+    expect(forged.signIn).toBeUndefined()
+    expect(forged.errors.map((e) => String((e.cause as { err?: Error } | undefined)?.err?.message ?? e.message)).join("\n")).toMatch(/signature verification failed/)
+  })
 
   it("the stand-in refuses a client that authenticates the wrong way (the harness checks for real)", async () => {
     const c = cases.find((x) => x.id === "github")!
@@ -124,7 +114,7 @@ describe.skipIf(!engineReady())("sign-in through each provider", () => {
   })
 })
 
-describe.skipIf(!engineReady())("provider specifics", () => {
+describe("provider specifics", () => {
   const caseOf = (id: string) => cases.find((c) => c.id === id)!
 
   it("GitHub: a private email is read from /user/emails with the access token", async () => {
@@ -205,22 +195,27 @@ describe.skipIf(!engineReady())("provider specifics", () => {
     expect(result.signIn!.user.image).toMatch(/^data:image\/jpeg;base64,/)
   })
 
-  it("Microsoft Entra ID: known engine gap, the multi-tenant /common issuer cannot sign in", async () => {
+  it("Microsoft Entra ID: the multi-tenant /common issuer signs in, the ID token checked against its own tenant", async () => {
     // What login.microsoftonline.com serves for /common: a templated issuer in the metadata, and
-    // ID tokens whose `iss` names the user's own tenant. Discovery compares the templated issuer
-    // with /common and fails before any redirect; once that passes, the ID token's `iss` must be
-    // checked against the tenant (`tid`) rather than /common.
+    // ID tokens whose `iss` names the user's own tenant (`tid`).
     const c = caseOf("microsoft-entra-id")
-    const flow = runProviderFlow(MicrosoftEntraID, {
-      standIn: {
-        ...c.standIn,
-        issuer: "https://login.microsoftonline.com/common/v2.0",
-        metadata: { issuer: "https://login.microsoftonline.com/{tenantid}/v2.0" },
-        idTokenClaims: { ...c.profile, iss: `https://login.microsoftonline.com/${entraTenant}/v2.0` },
-      },
+    const common = {
+      ...c.standIn,
+      issuer: "https://login.microsoftonline.com/common/v2.0",
+      metadata: { issuer: "https://login.microsoftonline.com/{tenantid}/v2.0" },
+    }
+    const result = await runProviderFlow(MicrosoftEntraID, {
+      standIn: { ...common, idTokenClaims: { ...c.profile, tid: entraTenant, iss: `https://login.microsoftonline.com/${entraTenant}/v2.0` } },
       callbackUrl,
     })
-    await expect(flow).rejects.toThrow(/error=Configuration.*"issuer" property does not match the expected value/)
+    expect(result.signIn?.user.email).toBe(String(c.profile.email).toLowerCase())
+    // A token whose `iss` names another tenant than its `tid` is refused.
+    const mismatched = await runProviderFlow(MicrosoftEntraID, {
+      standIn: { ...common, idTokenClaims: { ...c.profile, tid: entraTenant, iss: "https://login.microsoftonline.com/00000000-0000-0000-0000-000000000000/v2.0" } },
+      callbackUrl,
+    })
+    expect(mismatched.signIn).toBeUndefined()
+    expect(mismatched.response.headers.get("location")).toMatch(/\/auth\/signin\?error=OAuthCallbackError$/)
   })
 
   it("GitLab: every request goes to the self-managed baseUrl", async () => {

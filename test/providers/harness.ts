@@ -60,6 +60,8 @@ export interface StandInOptions {
   idTokenClaims?: Record<string, unknown>
   /** `HS256` signs with the client secret (LINE). Default RS256 with the JWKS key. */
   idTokenAlg?: "RS256" | "HS256"
+  /** With HS256: MAC the ID token with this instead of the client secret (a forged token). */
+  idTokenSecret?: string
   /** Fields merged into (or, when `undefined`, removed from) the token response. */
   tokenResponse?: Record<string, unknown>
   /** Extra headers on the token response. */
@@ -288,7 +290,7 @@ export class StandIn {
         ...this.options.idTokenClaims,
       }
       if (this.options.idTokenAlg === "HS256") {
-        this.idToken = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(new TextEncoder().encode(this.client.secret))
+        this.idToken = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(new TextEncoder().encode(this.options.idTokenSecret ?? this.client.secret))
       } else {
         const { privateKey } = await this.signingKeys()
         this.idToken = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: this.kid, typ: "JWT" }).sign(privateKey)

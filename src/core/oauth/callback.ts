@@ -1,8 +1,10 @@
 import * as o from "oauth4webapi"
+import { compactVerify, decodeJwt, decodeProtectedHeader } from "jose"
 import { OAuthCallbackError, OAuthProfileParseError } from "../errors.js"
 import { randomUUID } from "../crypto.js"
 import { httpOptions, providerFetch, resolveEndpoint } from "./endpoints.js"
 import { clientAuthentication, clientOf, type AuthorizationChecks } from "./client.js"
+import { resolveTenantIssuer } from "./discovery.js"
 import type { OAuthProviderConfig, TokenEndpointConfig, TokenSet, UserinfoEndpointConfig } from "../../providers/oauth.js"
 import type { Account, Profile, User } from "../../types.js"
 
@@ -96,14 +98,26 @@ export async function exchangeCode(
   let unvalidatedIdToken: string | undefined
   if (provider.type === "oauth" && !provider.issuer) ({ response, idToken: unvalidatedIdToken } = await withoutIdToken(response))
 
+  // Multi-tenant issuers (Entra /common): the token's own tenant decides the issuer it must name.
+  if (server.issuer.includes("{tenantid}")) {
+    const body = (await response.clone().json().catch(() => undefined)) as { id_token?: unknown } | undefined
+    const claims = typeof body?.id_token === "string" ? safeDecodeJwt(body.id_token) : undefined
+    server = resolveTenantIssuer(server, claims?.tid)
+  }
   const processed = await o.processAuthorizationCodeResponse(server, client, response, {
     expectedNonce: checks.nonce ?? o.expectNoNonce,
     requireIdToken: provider.type === "oidc",
   })
   let claims: o.IDToken | undefined
   if (processed.id_token) {
-    if (!server.jwks_uri) throw new TypeError(`Provider "${provider.id}": the issuer publishes no jwks_uri to verify the ID token with`)
-    await o.validateApplicationLevelSignature(server, response, httpOptions(provider, new URL(server.jwks_uri)))
+    const { alg } = decodeProtectedHeader(processed.id_token)
+    if (typeof alg === "string" && alg.startsWith("HS")) {
+      // Symmetric ID tokens (LINE) are MACed with the client secret, which oauth4webapi does not verify.
+      await compactVerify(processed.id_token, new TextEncoder().encode(provider.clientSecret ?? ""), { algorithms: [alg] })
+    } else {
+      if (!server.jwks_uri) throw new TypeError(`Provider "${provider.id}": the issuer publishes no jwks_uri to verify the ID token with`)
+      await o.validateApplicationLevelSignature(server, response, httpOptions(provider, new URL(server.jwks_uri)))
+    }
     claims = o.getValidatedIdTokenClaims(processed)
   }
   const tokens: TokenSet = { ...(processed as unknown as TokenSet) }
@@ -160,6 +174,14 @@ export async function fetchProfile(
     }
   }
   return profile
+}
+
+function safeDecodeJwt(token: string): Record<string, unknown> | undefined {
+  try {
+    return decodeJwt(token)
+  } catch {
+    return undefined
+  }
 }
 
 function defaultProfile(profile: Profile): User & { id?: string } {

@@ -1,0 +1,353 @@
+import { createHash, randomBytes } from "node:crypto"
+import { afterAll, describe, expect, it } from "vitest"
+import { SignJWT, exportJWK, generateKeyPair } from "jose"
+import { customFetch } from "../../src/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { oauthCallbackMachine, type OAuthCallbackEvent } from "../../src/machines/oauth-callback.js"
+import { oauthSignInMachine } from "../../src/machines/oauth-sign-in.js"
+import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { coverageReport, modelPaths, TransitionRecorder } from "./harness.js"
+import type { OIDCConfig } from "../../src/providers/oauth.js"
+import type { AuthConfig, Provider } from "../../src/types.js"
+import type { InspectionEvent } from "xstate"
+
+// ── A stand-in OpenID Provider, reached only through the provider's `customFetch` ────────────────
+// (the same in oauth-sign-in.test.ts and oauth-callback.test.ts: a test file cannot import another)
+
+const clientId = "model-client"
+const clientSecret = "model-client-secret"
+const keys = await generateKeyPair("RS256")
+const jwk = { ...(await exportJWK(keys.publicKey)), kid: "model-key", alg: "RS256", use: "sig" }
+let issuers = 0
+
+/** How the stand-in misbehaves, if at all. */
+interface StandInFaults {
+  /** `down`: discovery answers 500; `no-authorization-endpoint`: the document lacks it. */
+  discovery?: "down" | "no-authorization-endpoint"
+  /** `invalid_grant`: the token endpoint refuses the code. */
+  token?: "invalid_grant"
+}
+
+/**
+ * An OpenID Provider in memory: discovery, JWKS, an authorization step that mints codes, a token
+ * endpoint that checks client authentication, the code, the redirect URI and the PKCE verifier, and
+ * signs an RS256 ID token carrying the nonce of the authorization request, and userinfo. Each
+ * instance has its own issuer, so the engine's discovery cache never carries one test into another.
+ */
+class StandInOP {
+  readonly issuer = `https://op-${++issuers}.test`
+  readonly subject = "op-user-1"
+  readonly accessToken = `at-${randomBytes(12).toString("base64url")}`
+  readonly seen: string[] = []
+  readonly #grants = new Map<string, { nonce: string | null; challenge: string | null; redirectUri: string | null; used: boolean }>()
+
+  constructor(readonly faults: StandInFaults = {}) {}
+
+  metadata(): Record<string, unknown> {
+    const metadata: Record<string, unknown> = {
+      issuer: this.issuer,
+      authorization_endpoint: `${this.issuer}/authorize`,
+      token_endpoint: `${this.issuer}/token`,
+      userinfo_endpoint: `${this.issuer}/userinfo`,
+      jwks_uri: `${this.issuer}/jwks`,
+      response_types_supported: ["code"],
+      subject_types_supported: ["public"],
+      id_token_signing_alg_values_supported: ["RS256"],
+      code_challenge_methods_supported: ["S256"],
+      authorization_response_iss_parameter_supported: true,
+    }
+    if (this.faults.discovery === "no-authorization-endpoint") delete metadata.authorization_endpoint
+    return metadata
+  }
+
+  /** What the browser does at the authorization endpoint: the user consents and a code is issued. */
+  authorize(authorizationUrl: URL): string {
+    const q = authorizationUrl.searchParams
+    const code = `code-${randomBytes(12).toString("base64url")}`
+    this.#grants.set(code, { nonce: q.get("nonce"), challenge: q.get("code_challenge"), redirectUri: q.get("redirect_uri"), used: false })
+    return code
+  }
+
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init)
+    const url = new URL(request.url)
+    const route = `${request.method} ${url.origin}${url.pathname}`
+    this.seen.push(route)
+    switch (route) {
+      case `GET ${this.issuer}/.well-known/openid-configuration`:
+        return this.faults.discovery === "down" ? new Response("upstream unavailable", { status: 500 }) : Response.json(this.metadata())
+      case `GET ${this.issuer}/jwks`:
+        return Response.json({ keys: [jwk] })
+      case `POST ${this.issuer}/token`:
+        return this.#token(request)
+      case `GET ${this.issuer}/userinfo`:
+        if (request.headers.get("authorization") !== `Bearer ${this.accessToken}`) return Response.json({ error: "invalid_token" }, { status: 401 })
+        return Response.json({ sub: this.subject, name: "Ada Lovelace", email: "Ada@Example.test" })
+      default:
+        return new Response("not found", { status: 404 })
+    }
+  }
+
+  async #token(request: Request): Promise<Response> {
+    const refuse = (error: string) => Response.json({ error }, { status: 400 })
+    // client_secret_basic: both halves are form-encoded before base64 (RFC 6749, section 2.3.1).
+    const basic = Buffer.from(request.headers.get("authorization")?.replace(/^Basic /, "") ?? "", "base64").toString().split(":").map(decodeURIComponent)
+    if (basic[0] !== clientId || basic[1] !== clientSecret) return Response.json({ error: "invalid_client" }, { status: 401 })
+    const form = new URLSearchParams(await request.text())
+    if (this.faults.token === "invalid_grant") return refuse("invalid_grant")
+    const grant = this.#grants.get(form.get("code") ?? "")
+    if (!grant || grant.used || form.get("grant_type") !== "authorization_code") return refuse("invalid_grant")
+    grant.used = true
+    if (form.get("redirect_uri") !== grant.redirectUri) return refuse("invalid_grant")
+    if (createHash("sha256").update(form.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) return refuse("invalid_grant")
+    const idToken = await new SignJWT({ sub: this.subject, name: "Ada Lovelace", ...(grant.nonce && { nonce: grant.nonce }) })
+      .setProtectedHeader({ alg: "RS256", kid: jwk.kid, typ: "JWT" })
+      .setIssuer(this.issuer)
+      .setAudience(clientId)
+      .setIssuedAt()
+      .setExpirationTime("10m")
+      .sign(keys.privateKey)
+    return Response.json({ access_token: this.accessToken, token_type: "Bearer", expires_in: 3600, id_token: idToken }, { headers: { "cache-control": "no-store" } })
+  }
+}
+
+// ── The model ─────────────────────────────────────────────────────────────────────────────────────
+
+const flowCookie = "__Secure-authflow.flow"
+const sessionCookie = "__Secure-authjs.session-token"
+const flowCookieBudget = 1200
+const sealedSizes: number[] = []
+const ada = { name: "Ada Lovelace", email: "ada@example.test" }
+
+/** Payload-carrying events: each is one way the real world can answer an effect. */
+const events: OAuthCallbackEvent[] = [
+  { type: "response.providerError", error: "access_denied" },
+  { type: "response.invalid", error: "state mismatch" },
+  { type: "tokens.invalid", error: "invalid_grant" },
+  { type: "profile.failed", error: "profile() threw" },
+  { type: "lookup.failed", error: "getUserByAccount threw" },
+  { type: "signIn.denied" },
+  { type: "signIn.denied", error: "the signIn callback threw" },
+  { type: "signIn.redirect", url: "/welcome" },
+  { type: "user.persisted", isNewUser: true },
+  { type: "user.persisted", isNewUser: false },
+  { type: "account.notLinked", error: "the email belongs to another user" },
+  { type: "persist.failed", error: "linkAccount threw" },
+  { type: "session.failed", error: "the jwt callback threw" },
+]
+
+/** The real configuration, database and provider answer that make the engine meet exactly these events. */
+async function scenario(path: OAuthCallbackEvent[]) {
+  const byType = new Map(path.map((event) => [event.type, event]))
+  const has = (type: OAuthCallbackEvent["type"]) => byType.has(type)
+  const op = new StandInOP(has("tokens.invalid") ? { token: "invalid_grant" } : {})
+  const memory = MemoryAdapter()
+  const adapter = {
+    ...memory,
+    async getUserByAccount(account: Parameters<typeof memory.getUserByAccount>[0]) {
+      if (has("lookup.failed")) throw new Error("database unreachable")
+      return memory.getUserByAccount(account)
+    },
+    async linkAccount(account: Parameters<typeof memory.linkAccount>[0]) {
+      if (has("persist.failed")) throw new Error("database unreachable")
+      return memory.linkAccount(account)
+    },
+  }
+  // A returning user: already linked to this provider account.
+  const returning = byType.get("user.persisted")
+  if (returning && "isNewUser" in returning && !returning.isNewUser) {
+    const user = await memory.createUser({ id: "", ...ada, emailVerified: null })
+    await memory.linkAccount({ userId: user.id, type: "oidc", provider: "op", providerAccountId: op.subject })
+  }
+  // Someone else already signed up with this email, through another provider.
+  if (has("account.notLinked")) await memory.createUser({ id: "", ...ada, emailVerified: null })
+
+  const provider: OIDCConfig = {
+    id: "op",
+    name: "Stand-in OP",
+    type: "oidc",
+    issuer: op.issuer,
+    clientId,
+    clientSecret,
+    [customFetch]: op.fetch,
+    profile(profile) {
+      if (has("profile.failed")) throw new Error("unexpected profile shape")
+      return { id: String(profile.sub), name: profile.name as string, email: profile.email as string }
+    },
+  }
+  const signInEvents: { isNewUser?: boolean }[] = []
+  const config: AuthConfig = {
+    secret: "model-secret",
+    trustHost: true,
+    providers: [provider as unknown as Provider],
+    adapter,
+    // The jwt callback is where a JWT session can fail; the other paths use database sessions.
+    session: { strategy: has("session.failed") ? "jwt" : "database" },
+    pages: { newUser: "/welcome-aboard" },
+    callbacks: {
+      signIn() {
+        const denied = byType.get("signIn.denied")
+        if (denied) {
+          if ("error" in denied && denied.error) throw new Error("the signIn callback threw")
+          return false
+        }
+        const redirect = byType.get("signIn.redirect")
+        return redirect && "url" in redirect ? redirect.url : true
+      },
+      jwt({ token }) {
+        if (has("session.failed")) throw new Error("the jwt callback threw")
+        return token
+      },
+    },
+    events: { signIn: (message) => void signInEvents.push(message) },
+  }
+
+  /** The provider's redirect back to the app, as this path has it. */
+  function redirectBack(authorizationUrl: URL): URLSearchParams {
+    const state = authorizationUrl.searchParams.get("state")!
+    if (has("response.providerError")) return new URLSearchParams({ error: "access_denied", error_description: "The user said no", state, iss: op.issuer })
+    const code = op.authorize(authorizationUrl)
+    return new URLSearchParams({ code, state: has("response.invalid") ? "forged-state" : state, iss: op.issuer })
+  }
+  return { config, op, memory, signInEvents, redirectBack, isNewUser: returning && "isNewUser" in returning ? returning.isNewUser : undefined }
+}
+
+function flowCookieCleared(response: Response): boolean {
+  return response.headers.getSetCookie().some((header) => header.startsWith(`${flowCookie}=;`) && /max-age=0/i.test(header))
+}
+
+const callbackRecorder = new TransitionRecorder(oauthCallbackMachine)
+const signInRecorder = new TransitionRecorder(oauthSignInMachine)
+const inspect = (event: InspectionEvent) => {
+  signInRecorder.inspect(event)
+  callbackRecorder.inspect(event)
+}
+const paths = modelPaths(oauthCallbackMachine, events)
+const signInStates = ["validatingInput", "discovering", "authorizing", "awaitingCallback"].map((state) => JSON.stringify(state))
+const handOff = ["awaitingCallback", "handedOff"].map((state) => JSON.stringify(state))
+
+describe("OAuth callback machine, driven through Auth()", () => {
+  it("the model yields a path to every final state", () => {
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(
+      new Set([
+        "signedIn",
+        "providerRejected",
+        "responseRejected",
+        "tokensRejected",
+        "profileFailed",
+        "accessDenied",
+        "redirected",
+        "accountNotLinked",
+        "persistFailed",
+        "sessionFailed",
+      ]),
+    )
+  })
+
+  for (const path of paths) {
+    it(`${path.description} ⇒ ${path.finalState}`, async () => {
+      const { config, op, memory, signInEvents, redirectBack, isNewUser } = await scenario(path.events)
+      const { logger, errors } = recordingLogger()
+      const observed = { ...config, logger, inspect }
+      const jar = new CookieJar()
+
+      // The sign-in request: the flow waits in its sealed cookie while the user is at the provider.
+      const csrfToken = await csrfTokenFor(config, jar)
+      signInRecorder.resetVisits()
+      const signIn = await send(observed, jar, "/signin/op", { form: { csrfToken, callbackUrl: "/dashboard" } })
+      expect(signInRecorder.visited).toEqual([signInStates])
+      const sealed = jar.cookies.get(flowCookie)
+      expect(sealed, `sign-in answered ${signIn.headers.get("location")}`).toBeTruthy()
+      sealedSizes.push(Buffer.byteLength(sealed!))
+      expect(Buffer.byteLength(sealed!)).toBeLessThan(flowCookieBudget)
+
+      // The callback request: the sign-in flow is resumed and handed over; the callback machine runs.
+      signInRecorder.resetVisits()
+      callbackRecorder.resetVisits()
+      const response = await send(observed, jar, `${origin}/auth/callback/op?${redirectBack(new URL(signIn.headers.get("location")!))}`)
+      expect(signInRecorder.visited).toEqual([handOff])
+      expect(callbackRecorder.visited).toEqual([path.states])
+
+      // Whatever happened, the flow is over: its cookie is cleared.
+      expect(response.status).toBe(302)
+      expect(flowCookieCleared(response)).toBe(true)
+      expect(jar.get(flowCookie)).toBeUndefined()
+
+      const location = response.headers.get("location")
+      const exchanged = op.seen.includes(`POST ${op.issuer}/token`)
+      const stored = await memory.getUserByEmail(ada.email)
+      const linked = await memory.getUserByAccount({ provider: "op", providerAccountId: op.subject })
+      const errorNames = errors.map((error) => error.name)
+      switch (path.finalState) {
+        case "signedIn": {
+          // A new user goes to pages.newUser (as configured, relative, like Auth.js), then on to the callback URL.
+          expect(location).toBe(isNewUser ? `/welcome-aboard?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}` : `${origin}/dashboard`)
+          expect(jar.get(sessionCookie)).toBeTruthy()
+          const session = (await (await send(config, jar, "/session")).json()) as { user?: unknown }
+          expect(session.user).toMatchObject(ada)
+          expect(linked).toMatchObject(ada)
+          expect(signInEvents).toEqual([expect.objectContaining({ isNewUser })])
+          expect(errors).toEqual([])
+          break
+        }
+        case "providerRejected":
+        case "responseRejected":
+          expect(location).toBe(`${origin}/auth/signin?error=OAuthCallbackError`)
+          // The code was never redeemed.
+          expect(exchanged).toBe(false)
+          expect(errorNames).toEqual(["OAuthCallbackError"])
+          break
+        case "tokensRejected":
+          expect(location).toBe(`${origin}/auth/signin?error=OAuthCallbackError`)
+          expect(exchanged).toBe(true)
+          expect(errorNames).toEqual(["OAuthCallbackError"])
+          break
+        case "profileFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errorNames).toEqual(["OAuthProfileParseError"])
+          break
+        case "accessDenied":
+          expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
+          expect(errorNames).toEqual(["AccessDenied"])
+          break
+        case "redirected":
+          expect(location).toBe(`${origin}/welcome`)
+          expect(errors).toEqual([])
+          break
+        case "accountNotLinked":
+          expect(location).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`)
+          // The existing user keeps their account, and the provider account is not linked to it.
+          expect(stored).toMatchObject(ada)
+          expect(linked).toBeNull()
+          break
+        case "persistFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          // The adapter's failure is reported as an AdapterError (logged where it happened and where it ended the request).
+          expect(new Set(errorNames)).toEqual(new Set(["AdapterError"]))
+          break
+        case "sessionFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errorNames).toEqual(["CallbackRouteError"])
+          break
+        default:
+          throw new Error(`no expectation for state ${path.finalState}`)
+      }
+      if (path.finalState !== "signedIn") {
+        expect(jar.get(sessionCookie)).toBeUndefined()
+        expect(signInEvents).toHaveLength(0)
+      }
+      // Nothing is written before the signIn callback allows it, and a failed write leaves nothing half-done.
+      if (!path.events.some((event) => event.type === "signIn.allowed") || path.finalState === "persistFailed") {
+        expect(linked).toBeNull()
+        if (path.finalState !== "accountNotLinked") expect(stored).toBeNull()
+      }
+    })
+  }
+
+  afterAll(() => {
+    console.log(`oauth flow cookie: max ${Math.max(0, ...sealedSizes)} bytes over ${sealedSizes.length} sealed (budget ${flowCookieBudget})`)
+    const { line, missing } = coverageReport(oauthCallbackMachine, callbackRecorder)
+    console.log(line)
+    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+  })
+})
