@@ -40,10 +40,10 @@ async function benchDatabase(label: string, db: Kysely<AuthflowDatabase>): Promi
   }
   const times = await compare(
     [
-      { name: "authflow", run: async () => consume(await authflow(request(), authflowConfig)), iterations: 200 },
+      { name: "authflow", run: async () => consume(await authflow(request(), authflowConfig)), iterations: 100 },
       { name: "authjs", run: async () => consume(await authjs(request(), authjsConfig)), iterations: 100 },
     ],
-    { rounds: 11, warmup: 100 },
+    { rounds: 21, warmup: 200 },
   )
   console.log(`\n${label}: GET /session with a database session (getSessionAndUser per read, updateAge 1 day)`)
   console.log(row("authflow", times.median.get("authflow")!))
