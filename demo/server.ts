@@ -16,7 +16,7 @@ import { Auth } from "../src/index.js"
 import Credentials from "../src/providers/credentials.js"
 import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../src/adapters/kysely/index.js"
 import { sendWebResponse, toWebRequest } from "../src/frameworks/node.js"
-import { startOidcProvider, type RunningProvider } from "../test/e2e/oidc-provider.js"
+import { startOidcProvider, type RunningProvider } from "./oidc-provider.js"
 import type { Adapter } from "../src/adapters.js"
 import type { AuthConfig, Session } from "../src/types.js"
 

@@ -15,7 +15,7 @@ import { FlowCookieRefused, type FlowRefusal } from "../../src/core/flow-cookie.
 import { decode } from "../../src/core/jwt/index.js"
 import type { Account, AuthConfig, Profile, User } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, recordingLogger, send } from "../helpers.js"
-import { loginAtProvider, startOidcProvider, type RunningProvider } from "./oidc-provider.js"
+import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
 
 const secret = "oidc-e2e-secret-0123456789abcdef"
 const flowCookie = "__Secure-authflow.flow"
