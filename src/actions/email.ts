@@ -62,20 +62,37 @@ export async function emailSignIn(options: AuthOptions, provider: ResolvedEmailP
       }
     },
     decideSignIn: async () => {
-      const user = (await options.adapter?.getUserByEmail?.(email)) ?? { id: randomUUID(), email, emailVerified: null }
+      let user: AdapterUser
+      try {
+        user = (await options.adapter?.getUserByEmail?.(email)) ?? { id: randomUUID(), email, emailVerified: null }
+      } catch (error) {
+        // The adapter failed before the callback could decide: the flow ends there (AdapterError, logged).
+        return { type: "signIn.denied", error }
+      }
       return decideSignIn(options, { user, account: emailAccount(provider, email, user.id), email: { verificationRequest: true } })
     },
     sendLink: async () => {
+      let stored: { identifier: string; token: string } | undefined
       try {
         const token = (await provider.generateVerificationToken?.()) ?? randomHex(32)
         const expires = new Date(Date.now() + (provider.maxAge ?? oneDay) * 1000)
         const url = `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token, email })}`
-        await Promise.all([
-          provider.sendVerificationRequest({ identifier: email, token, expires, url, provider, theme: options.theme, request: originalRequest(options) }),
-          options.adapter!.createVerificationToken!({ identifier: email, token: hashToken(options, provider, token), expires }),
-        ])
+        // Token first, then the mail (Auth.js does both at once): no link is ever mailed whose token
+        // could not be stored, and none can be followed before its token exists.
+        const hashed = hashToken(options, provider, token)
+        await options.adapter!.createVerificationToken!({ identifier: email, token: hashed, expires })
+        stored = { identifier: email, token: hashed }
+        await provider.sendVerificationRequest({ identifier: email, token, expires, url, provider, theme: options.theme, request: originalRequest(options) })
         return { type: "link.sent" }
       } catch (error) {
+        // The user is told the mail could not be sent: the token of that link must not stay usable.
+        if (stored) {
+          try {
+            await options.adapter!.useVerificationToken!(stored)
+          } catch {
+            // Already logged as an AdapterError; the sign-in fails with the original error either way.
+          }
+        }
         return { type: "send.failed", error }
       }
     },
@@ -179,7 +196,9 @@ export async function emailCallback(options: AuthOptions, provider: ResolvedEmai
     case "redirected":
       return { redirect: redirectTo!, cookies }
     case "verificationFailed":
-      throw error instanceof Verification ? error : new Verification(asError(error))
+      // A failing adapter is a server problem (Configuration), not an invalid link.
+      if (error instanceof AuthError) throw error
+      throw new Verification(asError(error))
     default:
       throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
   }

@@ -60,7 +60,7 @@ export type EmailUserConfig = Partial<Omit<EmailConfig, "type">>
  * @example
  * ```ts
  * defaultNormalizer(" Ada@Example.COM ") // "ada@example.com"
- * defaultNormalizer("a@b,c@evil.test")  // "a@b"
+ * defaultNormalizer("ada@example.com,evil.test") // "ada@example.com"
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc5321#section-4.1.2
  */
