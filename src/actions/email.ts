@@ -2,7 +2,7 @@ import { AuthError, CallbackRouteError, EmailSignInError, MissingCSRF, Verificat
 import { randomHex, randomUUID, sha256Hex } from "../core/crypto.js"
 import { emitEvent } from "../core/events.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
-import { issueSession } from "../core/issue-session.js"
+import { afterSignIn, issueSession } from "../core/issue-session.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
 import { emailSignInMachine } from "../machines/email-sign-in.js"
 import { emailVerificationMachine } from "../machines/email-verification.js"
@@ -186,13 +186,8 @@ export async function emailCallback(options: AuthOptions, provider: ResolvedEmai
   const flow = await runFlow(emailVerificationMachine, effects, { inspect: options.config.inspect })
   const { error, isNewUser, redirectTo } = flow.context
   switch (flow.value) {
-    case "signedIn": {
-      const newUserPage = options.pages.newUser
-      if (isNewUser && newUserPage) {
-        return { redirect: `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl: options.callbackUrl })}`, cookies }
-      }
-      return { redirect: options.callbackUrl, cookies }
-    }
+    case "signedIn":
+      return { redirect: afterSignIn(options, isNewUser, options.callbackUrl), cookies }
     case "redirected":
       return { redirect: redirectTo!, cookies }
     case "verificationFailed":

@@ -4,7 +4,7 @@ import { AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountN
 import { withCookies } from "../core/error-cookies.js"
 import { FlowCookieRefused, sealFlow, unsealFlow, type FlowBinding } from "../core/flow-cookie.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
-import { issueSession } from "../core/issue-session.js"
+import { afterSignIn, issueSession } from "../core/issue-session.js"
 import { resolveOAuthUser } from "../core/account-linking.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { authorizationRequest, usesFormPost } from "../core/oauth/client.js"
@@ -247,13 +247,8 @@ export async function oauthCallback(options: AuthOptions, provider: ResolvedOAut
   const flow = await runFlow(oauthCallbackMachine, effects, { inspect: options.config.inspect })
   const { error, isNewUser, redirectTo } = flow.context
   switch (flow.value) {
-    case "signedIn": {
-      const newUserPage = options.pages.newUser
-      if (isNewUser && newUserPage) {
-        return { redirect: `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl: checks.callbackUrl })}`, cookies }
-      }
-      return { redirect: checks.callbackUrl, cookies }
-    }
+    case "signedIn":
+      return { redirect: afterSignIn(options, isNewUser, checks.callbackUrl), cookies }
     case "redirected":
       return { redirect: redirectTo!, cookies }
     case "responseRejected":

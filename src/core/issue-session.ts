@@ -45,3 +45,18 @@ export async function issueSession(options: AuthOptions, outcome: SignInOutcome)
   await emitEvent(options.config, options.logger, "signIn", { user, account, ...(profile && { profile }), ...(isNewUser !== undefined && { isNewUser }) })
   return cookies
 }
+
+/**
+ * Where a completed sign-in goes: `pages.newUser` (with the callback URL) for a user it created,
+ * else the callback URL.
+ *
+ * @example
+ * ```ts
+ * return { redirect: afterSignIn(options, isNewUser, callbackUrl), cookies }
+ * ```
+ */
+export function afterSignIn(options: AuthOptions, isNewUser: boolean | undefined, callbackUrl: string): string {
+  const newUserPage = options.pages.newUser
+  if (!isNewUser || !newUserPage) return callbackUrl
+  return `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
+}

@@ -4,6 +4,7 @@
  * @module
  */
 import type { OAuthUserConfig, OIDCConfig } from "./oauth.js"
+import { standardClaimsProfile } from "./oauth.js"
 
 /**
  * The claims of an authentik ID token with the default scope mappings.
@@ -52,14 +53,7 @@ export default function Authentik(options: OAuthUserConfig<AuthentikProfile> = {
     id: "authentik",
     name: "Authentik",
     type: "oidc",
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: standardClaimsProfile,
     style: { brandColor: "#fd4b2d", bg: "#fd4b2d", text: "#fff" },
     options,
   }

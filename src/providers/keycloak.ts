@@ -4,6 +4,7 @@
  * @module
  */
 import type { OAuthUserConfig, OIDCConfig } from "./oauth.js"
+import { standardClaimsProfile } from "./oauth.js"
 
 /**
  * The claims of a Keycloak ID token with the default client scopes.
@@ -49,14 +50,7 @@ export default function Keycloak(options: OAuthUserConfig<KeycloakProfile> = {})
     id: "keycloak",
     name: "Keycloak",
     type: "oidc",
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: standardClaimsProfile,
     style: { brandColor: "#428bca", bg: "#fff", text: "#428bca" },
     options,
   }

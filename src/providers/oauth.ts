@@ -100,3 +100,37 @@ export interface OIDCConfig<P = Profile> extends OAuthProviderConfig<P> {
 
 /** What a user passes to a built-in provider factory: anything to override, plus the usual credentials. */
 export type OAuthUserConfig<P = Profile> = Partial<Omit<OAuthProviderConfig<P>, "type">> & Record<string, unknown>
+
+/** The standard OpenID Connect claims a profile may carry. */
+export interface StandardClaims {
+  sub?: string | null
+  id?: string | number | null
+  name?: string | null
+  nickname?: string | null
+  preferred_username?: string | null
+  email?: string | null
+  picture?: unknown
+}
+
+/**
+ * The user the standard OpenID Connect claims describe: `sub` (or `id`), the first of `name`,
+ * `nickname`, `preferred_username`, and `email` and `picture`; claims the profile lacks are left
+ * out. The default `profile()` of every provider that does not map its own.
+ *
+ * @example
+ * ```ts
+ * standardClaimsProfile({ sub: "248289761001", preferred_username: "jane", email: "jane@example.com" })
+ * // { id: "248289761001", name: "jane", email: "jane@example.com" }
+ * ```
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#StandardClaims
+ */
+export function standardClaimsProfile(profile: StandardClaims): User & { id?: string } {
+  const user: User & { id?: string } = {}
+  const id = profile.sub ?? profile.id
+  if (id !== undefined && id !== null) user.id = String(id)
+  const name = profile.name ?? profile.nickname ?? profile.preferred_username
+  if (name !== undefined) user.name = name
+  if (profile.email !== undefined) user.email = profile.email
+  if (profile.picture !== undefined) user.image = profile.picture as string | null
+  return user
+}

@@ -4,6 +4,7 @@
  * @module
  */
 import type { OAuthUserConfig, OIDCConfig } from "./oauth.js"
+import { standardClaimsProfile } from "./oauth.js"
 
 /**
  * The standard claims of an ID token.
@@ -51,14 +52,7 @@ export default function OIDC(options: OAuthUserConfig<OIDCProfile> = {}): OIDCCo
     name: "OpenID Connect",
     type: "oidc",
     ...(options.issuer ? { issuer: options.issuer } : {}),
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: standardClaimsProfile,
     style: { brandColor: "#f78c40", bg: "#fff", text: "#000" },
     options,
   }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { OAuthUserConfig, OIDCConfig } from "./oauth.js"
+import { standardClaimsProfile } from "./oauth.js"
 
 /**
  * The claims of an Okta ID token with the `openid profile email` scopes.
@@ -53,14 +54,7 @@ export default function Okta(options: OAuthUserConfig<OktaProfile> = {}): OIDCCo
     name: "Okta",
     type: "oidc",
     checks: ["pkce", "state"],
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: standardClaimsProfile,
     style: { brandColor: "#000", bg: "#000", text: "#fff" },
     options,
   }

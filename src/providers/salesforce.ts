@@ -4,6 +4,7 @@
  * @module
  */
 import type { OAuthUserConfig, OIDCConfig } from "./oauth.js"
+import { standardClaimsProfile } from "./oauth.js"
 
 /**
  * The answer of the Salesforce userinfo endpoint.
@@ -54,14 +55,7 @@ export default function Salesforce(options: OAuthUserConfig<SalesforceProfile> =
     issuer: "https://login.salesforce.com",
     idToken: false,
     checks: ["pkce", "state", "nonce"],
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: standardClaimsProfile,
     style: { brandColor: "#00a1e0", bg: "#00a1e0", text: "#fff" },
     options,
   }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { OAuthUserConfig, OIDCConfig } from "./oauth.js"
+import { standardClaimsProfile } from "./oauth.js"
 
 /**
  * The claims of a ZITADEL ID token (or userinfo answer) with the `openid profile email` scopes.
@@ -53,14 +54,7 @@ export default function Zitadel(options: OAuthUserConfig<ZitadelProfile> = {}): 
     id: "zitadel",
     name: "ZITADEL",
     type: "oidc",
-    profile(profile) {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
+    profile: standardClaimsProfile,
     style: { brandColor: "#5469d4", bg: "#5469d4", text: "#fff" },
     options,
   }

@@ -1,112 +1,11 @@
-import { createHash, randomBytes } from "node:crypto"
 import { afterAll, describe, expect, it } from "vitest"
-import { SignJWT, exportJWK, generateKeyPair } from "jose"
 import { customFetch } from "../../src/index.js"
 import { oauthSignInMachine, type OAuthSignInEvent } from "../../src/machines/oauth-sign-in.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport, modelPaths, TransitionRecorder } from "./harness.js"
+import { StandInOP, clientId, clientSecret } from "./oauth-stand-in.js"
 import type { OIDCConfig } from "../../src/providers/oauth.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
-
-// ── A stand-in OpenID Provider, reached only through the provider's `customFetch` ────────────────
-// (the same in oauth-sign-in.test.ts and oauth-callback.test.ts: a test file cannot import another)
-
-const clientId = "model-client"
-const clientSecret = "model-client-secret"
-const keys = await generateKeyPair("RS256")
-const jwk = { ...(await exportJWK(keys.publicKey)), kid: "model-key", alg: "RS256", use: "sig" }
-let issuers = 0
-
-/** How the stand-in misbehaves, if at all. */
-interface StandInFaults {
-  /** `down`: discovery answers 500; `no-authorization-endpoint`: the document lacks it. */
-  discovery?: "down" | "no-authorization-endpoint"
-  /** `invalid_grant`: the token endpoint refuses the code. */
-  token?: "invalid_grant"
-}
-
-/**
- * An OpenID Provider in memory: discovery, JWKS, an authorization step that mints codes, a token
- * endpoint that checks client authentication, the code, the redirect URI and the PKCE verifier, and
- * signs an RS256 ID token carrying the nonce of the authorization request, and userinfo. Each
- * instance has its own issuer, so the engine's discovery cache never carries one test into another.
- */
-class StandInOP {
-  readonly issuer = `https://op-${++issuers}.test`
-  readonly subject = "op-user-1"
-  readonly accessToken = `at-${randomBytes(12).toString("base64url")}`
-  readonly seen: string[] = []
-  readonly #grants = new Map<string, { nonce: string | null; challenge: string | null; redirectUri: string | null; used: boolean }>()
-
-  constructor(readonly faults: StandInFaults = {}) {}
-
-  metadata(): Record<string, unknown> {
-    const metadata: Record<string, unknown> = {
-      issuer: this.issuer,
-      authorization_endpoint: `${this.issuer}/authorize`,
-      token_endpoint: `${this.issuer}/token`,
-      userinfo_endpoint: `${this.issuer}/userinfo`,
-      jwks_uri: `${this.issuer}/jwks`,
-      response_types_supported: ["code"],
-      subject_types_supported: ["public"],
-      id_token_signing_alg_values_supported: ["RS256"],
-      code_challenge_methods_supported: ["S256"],
-      authorization_response_iss_parameter_supported: true,
-    }
-    if (this.faults.discovery === "no-authorization-endpoint") delete metadata.authorization_endpoint
-    return metadata
-  }
-
-  /** What the browser does at the authorization endpoint: the user consents and a code is issued. */
-  authorize(authorizationUrl: URL): string {
-    const q = authorizationUrl.searchParams
-    const code = `code-${randomBytes(12).toString("base64url")}`
-    this.#grants.set(code, { nonce: q.get("nonce"), challenge: q.get("code_challenge"), redirectUri: q.get("redirect_uri"), used: false })
-    return code
-  }
-
-  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init)
-    const url = new URL(request.url)
-    const route = `${request.method} ${url.origin}${url.pathname}`
-    this.seen.push(route)
-    switch (route) {
-      case `GET ${this.issuer}/.well-known/openid-configuration`:
-        return this.faults.discovery === "down" ? new Response("upstream unavailable", { status: 500 }) : Response.json(this.metadata())
-      case `GET ${this.issuer}/jwks`:
-        return Response.json({ keys: [jwk] })
-      case `POST ${this.issuer}/token`:
-        return this.#token(request)
-      case `GET ${this.issuer}/userinfo`:
-        if (request.headers.get("authorization") !== `Bearer ${this.accessToken}`) return Response.json({ error: "invalid_token" }, { status: 401 })
-        return Response.json({ sub: this.subject, name: "Ada Lovelace", email: "Ada@Example.test" })
-      default:
-        return new Response("not found", { status: 404 })
-    }
-  }
-
-  async #token(request: Request): Promise<Response> {
-    const refuse = (error: string) => Response.json({ error }, { status: 400 })
-    // client_secret_basic: both halves are form-encoded before base64 (RFC 6749, section 2.3.1).
-    const basic = Buffer.from(request.headers.get("authorization")?.replace(/^Basic /, "") ?? "", "base64").toString().split(":").map(decodeURIComponent)
-    if (basic[0] !== clientId || basic[1] !== clientSecret) return Response.json({ error: "invalid_client" }, { status: 401 })
-    const form = new URLSearchParams(await request.text())
-    if (this.faults.token === "invalid_grant") return refuse("invalid_grant")
-    const grant = this.#grants.get(form.get("code") ?? "")
-    if (!grant || grant.used || form.get("grant_type") !== "authorization_code") return refuse("invalid_grant")
-    grant.used = true
-    if (form.get("redirect_uri") !== grant.redirectUri) return refuse("invalid_grant")
-    if (createHash("sha256").update(form.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) return refuse("invalid_grant")
-    const idToken = await new SignJWT({ sub: this.subject, name: "Ada Lovelace", ...(grant.nonce && { nonce: grant.nonce }) })
-      .setProtectedHeader({ alg: "RS256", kid: jwk.kid, typ: "JWT" })
-      .setIssuer(this.issuer)
-      .setAudience(clientId)
-      .setIssuedAt()
-      .setExpirationTime("10m")
-      .sign(keys.privateKey)
-    return Response.json({ access_token: this.accessToken, token_type: "Bearer", expires_in: 3600, id_token: idToken }, { headers: { "cache-control": "no-store" } })
-  }
-}
 
 // ── The model ─────────────────────────────────────────────────────────────────────────────────────
 

@@ -8,7 +8,7 @@ import {
   type PageProvider,
 } from "../../src/pages/index.js"
 import { BASE, CSRF, ORIGIN, allProviders, credentials, email, github, google } from "./fixtures.js"
-import { attributesOf, firstTag, formsOf, styleOf, textOf, titleOf } from "./html.js"
+import { firstTag, formsOf, styleOf, textOf, titleOf } from "./html.js"
 
 function bodyClass(html: string): string | undefined {
   return /<body class="([^"]*)"/.exec(html)?.[1]

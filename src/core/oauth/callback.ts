@@ -5,7 +5,7 @@ import { randomUUID } from "../crypto.js"
 import { httpOptions, providerFetch, resolveEndpoint } from "./endpoints.js"
 import { clientAuthentication, clientOf, type AuthorizationChecks } from "./client.js"
 import { resolveTenantIssuer } from "./discovery.js"
-import type { OAuthProviderConfig, TokenEndpointConfig, TokenSet, UserinfoEndpointConfig } from "../../providers/oauth.js"
+import { standardClaimsProfile, type OAuthProviderConfig, type TokenEndpointConfig, type TokenSet, type UserinfoEndpointConfig } from "../../providers/oauth.js"
 import type { Account, Profile, User } from "../../types.js"
 
 /** The outcome of checking the provider's redirect back to the callback. */
@@ -184,16 +184,6 @@ function safeDecodeJwt(token: string): Record<string, unknown> | undefined {
   }
 }
 
-function defaultProfile(profile: Profile): User & { id?: string } {
-  const user: User & { id?: string } = {}
-  const id = profile.sub ?? profile.id
-  if (id !== undefined && id !== null) user.id = String(id)
-  const name = profile.name ?? profile.nickname ?? profile.preferred_username
-  if (name !== undefined) user.name = name as string | null
-  if (profile.email !== undefined) user.email = profile.email
-  if (profile.picture !== undefined) user.image = profile.picture as string | null
-  return user
-}
 
 /**
  * The user and account a profile gives: the provider's `profile()` (or the standard claims), a
@@ -208,7 +198,7 @@ function defaultProfile(profile: Profile): User & { id?: string } {
 export async function mapProfile(provider: OAuthProviderConfig, profile: Profile, tokens: TokenSet): Promise<{ user: User; account: Account }> {
   let mapped: User & { id?: string }
   try {
-    mapped = await (provider.profile ?? defaultProfile)(profile as never, tokens)
+    mapped = await (provider.profile ?? standardClaimsProfile)(profile as never, tokens)
   } catch (error) {
     throw new OAuthProfileParseError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
   }
