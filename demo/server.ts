@@ -17,6 +17,7 @@ import Credentials from "../src/providers/credentials.js"
 import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../src/adapters/kysely/index.js"
 import { sendWebResponse, toWebRequest } from "../src/frameworks/node.js"
 import { startOidcProvider, type RunningProvider } from "./oidc-provider.js"
+import { createInspector } from "../src/inspect/index.js"
 import type { Adapter } from "../src/adapters.js"
 import type { AuthConfig, Session } from "../src/types.js"
 
@@ -101,6 +102,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     ],
   })
   const onSignInLink = options.onSignInLink ?? ((email, url) => console.log(`\nSign-in link for ${email}:\n  ${url}\n`))
+  // Every flow, live, at /inspect (refused when NODE_ENV is production: the inspector's safe default).
+  const inspector = createInspector({ basePath: "/inspect" })
 
   const config: AuthConfig = {
     secret: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64url"),
@@ -128,11 +131,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       }),
     ],
     theme: { brandColor: "#4f46e5" },
+    inspect: inspector.inspect,
   }
 
   handle = async (request) => {
     const url = new URL(request.url)
     if (url.pathname.startsWith("/auth/")) return Auth(request, config)
+    if (url.pathname === "/inspect" || url.pathname.startsWith("/inspect/")) return inspector.handler(request)
     if (url.pathname !== "/") return new Response("Not found", { status: 404, headers: { "content-type": "text/plain" } })
     const sessionResponse = await Auth(new Request(new URL("/auth/session", url), { headers: request.headers }), config)
     const session = (await sessionResponse.json()) as Session | null
@@ -177,6 +182,7 @@ main{background:#fff;padding:2rem 2.5rem;border-radius:12px;box-shadow:0 1px 3px
 h1{margin-top:0}.button{display:inline-block;background:#4f46e5;color:#fff;padding:.6rem 1.2rem;border-radius:8px;text-decoration:none}
 .button:focus-visible{outline:3px solid #a5b4fc;outline-offset:2px}.hint{color:#3f3f46;font-size:.9rem;line-height:1.5}
 ul{padding-left:1.2rem}</style></head><body><main><h1>authflow demo</h1>${who}
+<h2>Watch your flows</h2><p><a href="/inspect">Open the flow inspector</a>: every sign-in and sign-out drawn on its state machine, live.</p>
 <h2>Endpoints</h2><ul><li><a href="/auth/session">/auth/session</a></li><li><a href="/auth/providers">/auth/providers</a></li><li><a href="/auth/csrf">/auth/csrf</a></li></ul>
 </main></body></html>`
 }

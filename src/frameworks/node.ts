@@ -54,6 +54,8 @@ export async function toWebRequest(req: IncomingMessage, origin?: string): Promi
 
 /**
  * Writes a web `Response` to a Node.js server response, keeping every `Set-Cookie` header apart.
+ * The body is streamed as it comes (server-sent events included) and cancelled when the client
+ * goes away.
  *
  * @example
  * ```ts
@@ -68,5 +70,24 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   const cookies = response.headers.getSetCookie()
   if (cookies.length) headers["set-cookie"] = cookies
   res.writeHead(response.status, headers)
-  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
+  if (!response.body) {
+    res.end()
+    return
+  }
+  const reader = response.body.getReader()
+  const cancel = () => void reader.cancel().catch(() => {})
+  res.once("close", cancel)
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      // Respect back-pressure: wait for the socket to drain before reading on.
+      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve))
+    }
+  } catch {
+    // The client went away mid-stream; there is nobody left to answer.
+  } finally {
+    res.off("close", cancel)
+    res.end()
+  }
 }

@@ -86,6 +86,26 @@ browserSuite("the demo in Chromium", () => {
     await page.close()
   })
 
+  it("links to the flow inspector, which shows a sign-in that just happened", async () => {
+    const page = await browser.newPage()
+    await page.goto(demo.url)
+    await page.getByRole("link", { name: "Open the flow inspector" }).click()
+    await page.waitForURL(`${demo.url}/inspect`)
+    const other = await browser.newPage()
+    await other.goto(`${demo.url}/auth/signin`)
+    await other.getByLabel("Username").fill("grace")
+    await other.getByLabel("Password").fill("hopper")
+    await other.getByRole("button", { name: "Sign in with Demo account" }).click()
+    await other.waitForURL(`${demo.url}/`)
+    const flow = page.locator("a.flow-link", { hasText: "credentials-sign-in" }).filter({ hasText: "succeeded" }).first()
+    await flow.waitFor({ timeout: 10_000 })
+    await flow.click()
+    await page.locator('svg.statechart .sc-state.is-current[data-path="signedIn"]').waitFor()
+    await page.screenshot({ path: `${output}demo-inspector.png` })
+    await other.close()
+    await page.close()
+  })
+
   it("signs in through the in-process OpenID Provider", async () => {
     const page = await browser.newPage()
     await page.goto(`${demo.url}/auth/signin`)

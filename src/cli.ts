@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/**
+ * The `authflow` command.
+ *
+ *   authflow machines [--format json|mermaid|dot] [--machine <id>]…
+ *
+ * prints the flow machines' definitions: `json`, a serialisable description (states, nested
+ * states, transitions with event, guard and target, effects); `mermaid`, a `stateDiagram-v2`;
+ * `dot`, a Graphviz digraph (`authflow machines --format dot | dot -Tsvg > machines.svg`).
+ *
+ * @example
+ * ```sh
+ * npx authflow machines --format mermaid --machine credentials-sign-in
+ * ```
+ * @module
+ */
+import { describeMachine } from "./inspect/describe.js"
+import { toDot, toMermaid } from "./inspect/formats.js"
+import { authflowMachines } from "./inspect/machines.js"
+
+const formats = ["json", "mermaid", "dot"] as const
+type Format = (typeof formats)[number]
+
+const usage = `Usage: authflow machines [--format json|mermaid|dot] [--machine <id>]...
+
+Prints the definitions of authflow's flow machines.
+  --format   json (default): states, nested states, transitions (event, guard, targets), effects
+             mermaid: a Mermaid stateDiagram-v2
+             dot: a Graphviz digraph
+  --machine  only this machine (repeatable): ${authflowMachines.map((machine) => machine.id).join(", ")}
+`
+
+class UsageError extends Error {}
+
+function parse(args: string[]): { format: Format; machines: string[] } | "help" {
+  const [command, ...rest] = args
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") return "help"
+  if (command !== "machines") throw new UsageError(`Unknown command "${command}".`)
+  let format: Format = "json"
+  const machines: string[] = []
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!
+    if (arg === "--help" || arg === "-h") return "help"
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
+    const value = () => {
+      const next = inline ?? rest[++i]
+      if (next === undefined) throw new UsageError(`${flag} needs a value.`)
+      return next
+    }
+    if (flag === "--format" || flag === "-f") {
+      const chosen = value()
+      if (!(formats as readonly string[]).includes(chosen)) throw new UsageError(`Unknown format "${chosen}": use json, mermaid or dot.`)
+      format = chosen as Format
+    } else if (flag === "--machine" || flag === "-m") {
+      const id = value()
+      if (!authflowMachines.some((machine) => machine.id === id)) throw new UsageError(`Unknown machine "${id}".`)
+      machines.push(id)
+    } else {
+      throw new UsageError(`Unknown option "${arg}".`)
+    }
+  }
+  return { format, machines }
+}
+
+function main(args: string[]): number {
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(args)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`authflow: ${error.message}\n\n${usage}`)
+    return 2
+  }
+  if (parsed === "help") {
+    process.stdout.write(usage)
+    return 0
+  }
+  const { format, machines } = parsed
+  const chosen = authflowMachines.filter((machine) => machines.length === 0 || machines.includes(machine.id))
+  const descriptions = chosen.map(describeMachine)
+  const output = format === "json" ? `${JSON.stringify({ machines: descriptions }, null, 2)}\n` : format === "mermaid" ? toMermaid(descriptions) : toDot(descriptions)
+  process.stdout.write(output)
+  return 0
+}
+
+process.exitCode = main(process.argv.slice(2))

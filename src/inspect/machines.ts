@@ -1,0 +1,41 @@
+import type { AnyStateMachine } from "xstate"
+import { credentialsSignInMachine } from "../machines/credentials-sign-in.js"
+import { emailSignInMachine } from "../machines/email-sign-in.js"
+import { emailVerificationMachine } from "../machines/email-verification.js"
+import { oauthCallbackMachine } from "../machines/oauth-callback.js"
+import { oauthSignInMachine } from "../machines/oauth-sign-in.js"
+import { signOutMachine } from "../machines/sign-out.js"
+
+/**
+ * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
+ * the CLI prints.
+ *
+ * @example
+ * ```ts
+ * import { authflowMachines, describeMachine } from "authflow/inspect"
+ * authflowMachines.map((machine) => machine.id) // ["credentials-sign-in", "oauth-sign-in", …]
+ * ```
+ */
+export const authflowMachines: readonly AnyStateMachine[] = [
+  credentialsSignInMachine,
+  oauthSignInMachine,
+  oauthCallbackMachine,
+  emailSignInMachine,
+  emailVerificationMachine,
+  signOutMachine,
+]
+
+/**
+ * Which machine may take over a flow when another one ends after being resumed: the OAuth sign-in
+ * machine, restored from its sealed cookie in the callback request, hands its checks to the OAuth
+ * callback machine, which the engine starts right after.
+ */
+export const handOffs: Readonly<Record<string, string>> = {
+  "oauth-sign-in": "oauth-callback",
+}
+
+/**
+ * Final states that mean the flow did what the user asked. Other final states are shown as ended
+ * without success (a refusal or a failure); the state's name says which.
+ */
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedOut", "linkSent", "handedOff"])

@@ -1,0 +1,125 @@
+import { execFileSync, spawnSync } from "node:child_process"
+import { setup } from "xstate"
+import { describe, expect, it } from "vitest"
+import { activePaths, authflowMachines, describeMachine, eventLabel, layoutMachine, renderSvg, toDot, toMermaid } from "../../src/inspect/index.js"
+
+const nested = setup({ guards: { isAllowed: () => true } }).createMachine({
+  id: "nested",
+  initial: "outer",
+  on: { RESET: ".outer" },
+  states: {
+    outer: {
+      initial: "first",
+      meta: { effect: "load" },
+      on: { GO: [{ target: "parallel", guard: "isAllowed" }, { target: "end" }], PING: { actions: () => {} } },
+      states: { first: { on: { NEXT: { target: "second", guard: { type: "isAllowed" } } } }, second: { always: "#nested.parallel" } },
+    },
+    parallel: {
+      type: "parallel",
+      after: { 1000: "end" },
+      states: { left: { initial: "x", states: { x: { on: { T: "y" } }, y: {} } }, right: { initial: "p", states: { p: {}, q: {} } } },
+    },
+    end: { type: "final" },
+  },
+})
+
+const hasDot = spawnSync("dot", ["-V"]).status === 0
+
+describe("machine descriptions", () => {
+  it("describe every authflow machine as JSON that round-trips: states, effects, transitions, finals", () => {
+    expect(authflowMachines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth-sign-in", "oauth-callback", "email-sign-in", "email-verification", "sign-out"])
+    for (const machine of authflowMachines) {
+      const description = describeMachine(machine)
+      expect(JSON.parse(JSON.stringify(description))).toEqual(description)
+      expect(description.initial).toBeTruthy()
+      expect(description.states.some((state) => state.type === "final")).toBe(true)
+    }
+    const credentials = describeMachine(authflowMachines[0]!)
+    expect(credentials.states[0]).toMatchObject({ path: "validatingInput", effect: "checkCsrf", type: "atomic" })
+    expect(credentials.states[0]!.transitions).toEqual([
+      { event: "csrf.valid", label: "csrf.valid", targets: ["authorizing"], actions: [] },
+      { event: "csrf.invalid", label: "csrf.invalid", targets: ["csrfRejected"], actions: [] },
+    ])
+    expect(credentials.states.find((state) => state.path === "signedIn")).toMatchObject({ type: "final", transitions: [] })
+  })
+
+  it("describe nested, parallel, guarded, eventless, delayed and targetless transitions", () => {
+    const description = describeMachine(nested)
+    const outer = description.states[0]!
+    expect(outer).toMatchObject({ path: "outer", type: "compound", effect: "load", initial: "outer.first" })
+    expect(outer.transitions.map((t) => [t.label, t.guard, t.targets])).toEqual([
+      ["GO", "isAllowed", ["parallel"]],
+      ["GO", undefined, ["end"]],
+      ["PING", undefined, []],
+    ])
+    expect(outer.states[0]!.transitions[0]).toMatchObject({ event: "NEXT", guard: "isAllowed", targets: ["outer.second"] })
+    expect(outer.states[1]!.transitions[0]).toMatchObject({ label: "always", targets: ["parallel"] })
+    expect(description.states[1]).toMatchObject({ type: "parallel" })
+    expect(description.states[1]!.transitions[0]).toMatchObject({ label: "after 1000ms", targets: ["end"] })
+    expect(description.transitions[0]).toMatchObject({ event: "RESET", targets: ["outer"] })
+    expect(eventLabel("xstate.done.actor.0.machine.loading")).toBe("done: machine.loading")
+    expect(activePaths({ parallel: { left: "x", right: "p" } })).toEqual(["parallel", "parallel.left", "parallel.left.x", "parallel.right", "parallel.right.p"])
+  })
+
+  it("print Mermaid stateDiagram-v2 with transitions declared in the composite holding both ends", () => {
+    const mermaid = toMermaid([describeMachine(authflowMachines[0]!), describeMachine(nested)])
+    expect(mermaid.startsWith("stateDiagram-v2\n")).toBe(true)
+    expect(mermaid).toContain('state "credentials-sign-in" as credentials_sign_in')
+    expect(mermaid).toContain("credentials_sign_in__validatingInput : effect checkCsrf")
+    expect(mermaid).toContain("credentials_sign_in__validatingInput --> credentials_sign_in__authorizing : csrf.valid")
+    expect(mermaid).toContain("credentials_sign_in__signedIn --> [*]")
+    expect(mermaid).toContain("nested__outer__first --> nested__outer__second : NEXT [isAllowed]")
+    expect(mermaid).toContain("nested__outer : on PING")
+    expect(mermaid).toMatch(/state nested__parallel__left \{[\s\S]*\n\s+--\n[\s\S]*state nested__parallel__right/)
+    // Every id Mermaid sees is made of letters, digits and underscores only.
+    for (const line of mermaid.split("\n").filter((l) => l.includes("-->"))) {
+      const [from, rest] = line.trim().split(" --> ")
+      expect(from).toMatch(/^(\[\*\]|[A-Za-z0-9_]+)$/)
+      expect(rest!.split(" : ")[0]).toMatch(/^(\[\*\]|[A-Za-z0-9_]+)$/)
+    }
+  })
+
+  it.runIf(hasDot)("print Graphviz that dot accepts", () => {
+    const dot = toDot([...authflowMachines.map(describeMachine), describeMachine(nested)])
+    expect(dot).toContain('"credentials-sign-in/signedIn" [label="signedIn", peripheries=2];')
+    expect(dot).toContain('"credentials-sign-in/validatingInput" -> "credentials-sign-in/authorizing" [label="csrf.valid"];')
+    const svg = execFileSync("dot", ["-Tsvg"], { input: dot }).toString()
+    expect(svg).toContain("<svg")
+  })
+})
+
+describe("statecharts", () => {
+  it("are laid out by ELK from the definition, with every state and transition placed", async () => {
+    for (const machine of [...authflowMachines, nested]) {
+      const description = describeMachine(machine)
+      const diagram = await layoutMachine(description)
+      const states = JSON.stringify(description).match(/"path":/g)!.length
+      expect(diagram.nodes.filter((node) => node.kind === "state")).toHaveLength(states)
+      for (const node of diagram.nodes) {
+        expect(node.x).toBeGreaterThanOrEqual(0)
+        expect(node.x + node.width).toBeLessThanOrEqual(diagram.width + 1)
+      }
+      // No two state boxes overlap unless one contains the other.
+      const boxes = diagram.nodes.filter((node) => node.kind === "state")
+      for (const a of boxes) for (const b of boxes) {
+        if (a === b || b.path.startsWith(`${a.path}.`) || a.path.startsWith(`${b.path}.`)) continue
+        const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+        expect(overlap, `${machine.id}: ${a.path} overlaps ${b.path}`).toBe(false)
+      }
+      for (const edge of diagram.edges) expect(edge.points.length).toBeGreaterThanOrEqual(2)
+      const svg = renderSvg(description, diagram)
+      expect(svg).toMatch(/^<svg [^>]*role="img" aria-labelledby="[^"]+-title" aria-describedby="[^"]+-desc"/)
+      expect(svg).toContain("<desc")
+      expect(svg).toContain('class="sc-final-ring"')
+    }
+  })
+
+  it("carry a text alternative naming every state, effect and transition", async () => {
+    const description = describeMachine(authflowMachines[5]!)
+    const svg = renderSvg(description, await layoutMachine(description))
+    const desc = /<desc[^>]*>([^<]*)<\/desc>/.exec(svg)![1]
+    expect(desc).toContain("Initial state: validatingInput.")
+    expect(desc).toContain("findingSession (effect findSession): session.found → endingSession; session.none → signedOut.")
+    expect(desc).toContain("Final states: signedOut, endFailed, csrfRejected.")
+  })
+})
