@@ -314,8 +314,8 @@ export type ProviderConfig = CredentialsConfig<any> | OAuthConfig<any> | OIDCCon
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Provider = ProviderConfig | ((options?: any) => ProviderConfig)
 
-/** A resolved provider with its URLs. */
-export type InternalProvider = ProviderConfig & {
+/** A provider as the engine resolved it: its options merged in, with its URLs on this deployment. */
+export type InternalProvider<P = ProviderConfig> = P & {
   signinUrl: string
   callbackUrl: string
 }

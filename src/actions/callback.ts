@@ -7,7 +7,7 @@ import { decideSignIn } from "../core/sign-in-callback.js"
 import { credentialsSignInMachine } from "../machines/credentials-sign-in.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { AuthOptions } from "../core/options.js"
-import type { Account, Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
+import type { Account, Cookie, CredentialsConfig, InternalProvider, ResponseInternal } from "../types.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
 
@@ -26,8 +26,8 @@ export async function callbackAction(options: AuthOptions, cookies: Cookie[]): P
   if (provider.type === "credentials" && options.request.method === "POST") {
     return credentialsCallback(options, provider as unknown as CredentialsConfig, cookies)
   }
-  if (provider.type === "oauth" || provider.type === "oidc") return oauthCallback(options, provider as unknown as OAuthProviderConfig & { signinUrl: string; callbackUrl: string }, cookies)
-  if (provider.type === "email") return emailCallback(options, provider as unknown as EmailConfig & { signinUrl: string; callbackUrl: string }, cookies)
+  if (provider.type === "oauth" || provider.type === "oidc") return oauthCallback(options, provider as unknown as InternalProvider<OAuthProviderConfig>, cookies)
+  if (provider.type === "email") return emailCallback(options, provider as unknown as InternalProvider<EmailConfig>, cookies)
   throw new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`)
 }
 

@@ -9,11 +9,8 @@ import { emailVerificationMachine } from "../machines/email-verification.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
-import type { Account, Cookie, ResponseInternal } from "../types.js"
+import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
 import type { AdapterUser } from "../adapters.js"
-
-/** An email provider as the engine resolved it, with its URLs on this deployment. */
-type ResolvedEmailProvider = EmailConfig & { signinUrl: string; callbackUrl: string }
 
 const oneDay = 24 * 60 * 60
 
@@ -48,7 +45,7 @@ function originalRequest(options: AuthOptions): Request {
  * // POST /auth/signin/email (csrfToken, email) → 302 /auth/verify-request?provider=email&type=email
  * ```
  */
-export async function emailSignIn(options: AuthOptions, provider: ResolvedEmailProvider, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function emailSignIn(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
   const typed = options.request.body?.email
   let email = ""
   const effects: FlowEffects<typeof emailSignInMachine> = {
@@ -128,7 +125,7 @@ export async function emailSignIn(options: AuthOptions, provider: ResolvedEmailP
  * // GET /auth/callback/email?callbackUrl=…&token=…&email=… → 302 to the callback URL with the session cookie
  * ```
  */
-export async function emailCallback(options: AuthOptions, provider: ResolvedEmailProvider, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function emailCallback(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
   const { query } = options.request
   const token = query.token
   const email = query.email

@@ -15,11 +15,8 @@ import { oauthCallbackMachine } from "../machines/oauth-callback.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
-import type { Account, Cookie, CookieOption, Profile, ResponseInternal, User } from "../types.js"
+import type { Account, Cookie, CookieOption, InternalProvider, Profile, ResponseInternal, User } from "../types.js"
 import type { AdapterUser } from "../adapters.js"
-
-/** An OAuth provider as the engine resolved it, with its URLs on this deployment. */
-type ResolvedOAuthProvider = OAuthProviderConfig & { signinUrl: string; callbackUrl: string }
 
 /** Bump when the sign-in machine's waiting state or context change shape: older flow cookies are then refused. */
 export const OAUTH_FLOW_VERSION = 1
@@ -62,7 +59,7 @@ function asError(error: unknown): Error {
  * // POST /auth/signin/github (csrfToken) → 302 https://github.com/login/oauth/authorize?…&state=…&code_challenge=…
  * ```
  */
-export async function oauthSignIn(options: AuthOptions, provider: ResolvedOAuthProvider, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
   let server: o.AuthorizationServer | undefined
   let authorizationUrl: URL | undefined
   const proxyRedirectUri = redirectProxyOf(options, provider)
@@ -114,7 +111,7 @@ function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): UR
  * On the redirect proxy, a callback meant for another deployment is forwarded there: its `state`
  * (encrypted with the shared secret) names the deployment's callback URL.
  */
-async function forwardFromProxy(options: AuthOptions, provider: ResolvedOAuthProvider, params: URLSearchParams): Promise<ResponseInternal | undefined> {
+async function forwardFromProxy(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, params: URLSearchParams): Promise<ResponseInternal | undefined> {
   const proxy = redirectProxyOf(options, provider)
   const state = params.get("state")
   if (!proxy || !state || new URL(proxy).origin !== options.origin) return undefined
@@ -153,7 +150,7 @@ async function resumeSignIn(options: AuthOptions, provider: OAuthProviderConfig,
  * // GET /auth/callback/github?code=…&state=… → 302 to the callback URL with the session cookie
  * ```
  */
-export async function oauthCallback(options: AuthOptions, provider: ResolvedOAuthProvider, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function oauthCallback(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
   const params = callbackParams(options, provider)
   const forwarded = await forwardFromProxy(options, provider, params)
   if (forwarded) return forwarded

@@ -15,7 +15,7 @@ import { builtInErrorPage, errorPage, signInPage, signOutPage, verifyRequestPage
 import { listProviders } from "../actions/providers.js"
 import { sessionAction } from "../actions/session.js"
 import { signOutAction } from "../actions/signout.js"
-import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "../types.js"
+import type { AuthConfig, Cookie, InternalProvider, LoggerInstance, ResponseInternal, WarningCode } from "../types.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
 
@@ -113,10 +113,10 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         // OAuth and email sign-ins check CSRF as the first step of their machines.
         const provider = options.provider
         if (provider?.type === "oauth" || provider?.type === "oidc") {
-          return oauthSignIn(options, provider as unknown as OAuthProviderConfig & { signinUrl: string; callbackUrl: string }, cookies)
+          return oauthSignIn(options, provider as unknown as InternalProvider<OAuthProviderConfig>, cookies)
         }
         if (provider?.type === "email") {
-          return emailSignIn(options, provider as unknown as EmailConfig & { signinUrl: string; callbackUrl: string }, cookies)
+          return emailSignIn(options, provider as unknown as InternalProvider<EmailConfig>, cookies)
         }
         if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
         if (!provider || provider.type === "credentials") return { redirect: `${options.baseUrl}/signin`, cookies }

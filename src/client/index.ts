@@ -1,0 +1,25 @@
+/**
+ * The browser client of authflow (`authflow/client`): sign in, sign out, read and update the
+ * session from any framework, against authflow or any Auth.js v5 server.
+ *
+ * Requests go to `/api/auth` unless {@link configure} says otherwise (or `NEXT_PUBLIC_AUTH_URL`
+ * is inlined by the bundler; see `config.ts`). Session changes are announced to the other tabs on
+ * the `next-auth` BroadcastChannel.
+ *
+ * @example
+ * ```ts
+ * import { configure, getSession, signIn, signOut } from "authflow/client"
+ *
+ * configure({ basePath: "/auth" })
+ * const session = await getSession()
+ * if (!session) await signIn("github")
+ * ```
+ * @module
+ */
+export { configure, clientConfig, authUrl, type ClientConfig } from "./config.js"
+export { getSession, getCsrfToken, getProviders, update, type GetSessionOptions } from "./session.js"
+export { signIn } from "./sign-in.js"
+export { signOut } from "./sign-out.js"
+export { onSessionChange, announceSessionChange, channelName, type SessionMessage, type SessionTrigger } from "./broadcast.js"
+export { ClientFetchError } from "./fetch.js"
+export type { ClientSafeProvider, Session, SignInAuthorizationParams, SignInOptions, SignInResponse, SignOutOptions } from "./types.js"

@@ -1,0 +1,177 @@
+/**
+ * Server-side `signIn`, `signOut` and `unstable_update`, for Server Actions: each runs `Auth()` in
+ * raw mode on a request built from the incoming headers, writes the cookies through Next's cookie
+ * store, and redirects with Next's `redirect()`.
+ *
+ * CSRF checks are skipped for these calls: a Server Action is already protected by Next.js (it
+ * only runs for a same-origin POST carrying the action id).
+ *
+ * @module
+ */
+import { Auth } from "../../core/auth.js"
+import { AuthError } from "../../core/errors.js"
+import { createActionURL } from "../../core/env.js"
+import { resolveProviders } from "../../core/providers.js"
+import { raw, skipCSRFCheck } from "../../core/symbols.js"
+import type { AuthAction, AuthConfig, Cookie, ResponseInternal, Session } from "../../types.js"
+import { nextHeaders, nextNavigation } from "./next-modules.js"
+import type { AuthorizationParams, NextAuthConfig, SessionUpdate, SignInOptions, SignOutOptions } from "./types.js"
+
+/** Resolves the configuration for a call that has no request (lazy initialisation gets `undefined`). */
+export type ConfigResolver = () => Promise<NextAuthConfig>
+
+const rawConfigs = new WeakMap<NextAuthConfig, AuthConfig>()
+
+function rawConfig(config: NextAuthConfig): AuthConfig & { raw: typeof raw } {
+  let derived = rawConfigs.get(config)
+  if (!derived) rawConfigs.set(config, (derived = { ...config, raw, skipCSRFCheck }))
+  return derived as AuthConfig & { raw: typeof raw }
+}
+
+/** The incoming request's headers, ready to be reused for an internal request. */
+async function incomingHeaders(): Promise<Headers> {
+  const { headers: requestHeaders } = await nextHeaders()
+  const headers = new Headers(await requestHeaders())
+  // The body of the internal request is not the incoming one, and a raw-mode call must not ask
+  // for a `{ url }` answer (it would swallow the AuthErrors the caller should see).
+  headers.delete("content-length")
+  headers.delete("x-auth-return-redirect")
+  return headers
+}
+
+function actionUrl(action: AuthAction, headers: Headers, config: NextAuthConfig): URL {
+  return createActionURL(action, headers.get("x-forwarded-proto") ?? undefined, headers, process.env, config)
+}
+
+/**
+ * Runs `Auth()` in raw mode and writes the cookies it sets. A configuration error (or a request
+ * `Auth()` cannot parse) comes back as a plain `Response` even in raw mode; it is returned as is.
+ */
+async function runRaw(
+  url: URL,
+  headers: Headers,
+  body: string,
+  contentType: string,
+  config: NextAuthConfig,
+): Promise<ResponseInternal | Response> {
+  headers.set("content-type", contentType)
+  const result: ResponseInternal | Response = await Auth(new Request(url, { method: "POST", headers, body }), rawConfig(config))
+  if (result instanceof Response) return result
+  await writeCookies(result.cookies)
+  return result
+}
+
+/** The redirect of a raw result; a plain `Response` is a failure the caller must see. */
+function redirectOf(result: ResponseInternal | Response, action: string): string | undefined {
+  if (result instanceof Response) {
+    throw new AuthError(`${action} failed: authflow answered HTTP ${result.status} (see the server logs)`)
+  }
+  return result.redirect
+}
+
+async function writeCookies(list: Cookie[] | undefined): Promise<void> {
+  if (!list?.length) return
+  const { cookies } = await nextHeaders()
+  const jar = await cookies()
+  for (const { name, value, options } of list) jar.set(name, value, { ...options })
+}
+
+function fieldsOf(options: SignInOptions | FormData): SignInOptions {
+  if (!(options instanceof FormData)) return options
+  const fields: SignInOptions = {}
+  for (const [key, value] of options) {
+    // React adds `$ACTION_…` entries to forms bound to Server Actions; files have no place here.
+    if (typeof value === "string" && !key.startsWith("$ACTION")) fields[key] = value
+  }
+  if (typeof fields.redirect === "string") fields.redirect = fields.redirect !== "false"
+  return fields
+}
+
+function stringFields(fields: Record<string, unknown>): Record<string, string> {
+  const result: Record<string, string> = {}
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null) result[key] = String(value)
+  return result
+}
+
+async function finish(url: string, redirect: boolean): Promise<string> {
+  if (redirect) (await nextNavigation()).redirect(url)
+  return url
+}
+
+/**
+ * The server-side `signIn`.
+ *
+ * @example
+ * ```ts
+ * export const { signIn } = NextAuth(config)
+ * // in a Server Action:
+ * await signIn("credentials", formData)
+ * ```
+ */
+export function createSignIn(resolve: ConfigResolver) {
+  return async function signIn(
+    provider?: string,
+    options: SignInOptions | FormData = {},
+    authorizationParams?: AuthorizationParams,
+  ): Promise<string> {
+    const headers = await incomingHeaders()
+    const config = await resolve()
+    const { redirect = true, redirectTo, ...fields } = fieldsOf(options)
+    const callbackUrl = String(redirectTo ?? headers.get("referer") ?? "/")
+    const found = provider === undefined ? undefined : resolveProviders(config.providers, "").find((p) => p.id === provider)
+    if (!found) {
+      const url = actionUrl("signin", headers, config)
+      url.searchParams.set("callbackUrl", callbackUrl)
+      return finish(url.href, redirect)
+    }
+    const url = actionUrl(found.type === "credentials" ? "callback" : "signin", headers, config)
+    url.pathname = `${url.pathname}/${encodeURIComponent(found.id)}`
+    url.search = new URLSearchParams(authorizationParams).toString()
+    const body = new URLSearchParams({ ...stringFields(fields), callbackUrl }).toString()
+    const result = await runRaw(url, headers, body, "application/x-www-form-urlencoded", config)
+    return finish(redirectOf(result, "signIn") ?? callbackUrl, Boolean(redirect))
+  }
+}
+
+/**
+ * The server-side `signOut`.
+ *
+ * @example
+ * ```ts
+ * export const { signOut } = NextAuth(config)
+ * // in a Server Action:
+ * await signOut({ redirectTo: "/" })
+ * ```
+ */
+export function createSignOut(resolve: ConfigResolver) {
+  return async function signOut(options: SignOutOptions = {}): Promise<string> {
+    const headers = await incomingHeaders()
+    const config = await resolve()
+    const callbackUrl = options.redirectTo ?? headers.get("referer") ?? "/"
+    const body = new URLSearchParams({ callbackUrl }).toString()
+    const result = await runRaw(actionUrl("signout", headers, config), headers, body, "application/x-www-form-urlencoded", config)
+    return finish(redirectOf(result, "signOut") ?? callbackUrl, options.redirect ?? true)
+  }
+}
+
+/**
+ * The server-side session update: `POST <basePath>/session` with `{ data }`.
+ *
+ * @example
+ * ```ts
+ * export const { unstable_update } = NextAuth(config)
+ * await unstable_update({ user: { name: "Ada King" } })
+ * ```
+ */
+export function createUpdate(resolve: ConfigResolver) {
+  return async function unstable_update(data: SessionUpdate): Promise<Session | null> {
+    const headers = await incomingHeaders()
+    const config = await resolve()
+    const result = await runRaw(actionUrl("session", headers, config), headers, JSON.stringify({ data }), "application/json", config)
+    if (result instanceof Response) return null
+    const status = result.status ?? 200
+    const body = result.body
+    if (status < 200 || status > 299 || !body || typeof body !== "object" || Object.keys(body).length === 0) return null
+    return body as Session
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Environment inference for Next.js: `AUTH_*` variables and their `NEXTAUTH_*` aliases.
+ *
+ * @module
+ */
+import type { NextRequest } from "next/server.js"
+import { setEnvDefaults, type EnvObject } from "../../core/env.js"
+import { nextServer } from "./next-modules.js"
+import type { NextAuthConfig } from "./types.js"
+
+/** The default `basePath` of the Next.js integration. */
+export const nextBasePath = "/api/auth"
+
+/** `AUTH_URL`, else its alias `NEXTAUTH_URL`. */
+export function envUrl(env: EnvObject): string | undefined {
+  return env.AUTH_URL || env.NEXTAUTH_URL || undefined
+}
+
+/**
+ * Fills `config` from the environment, in place:
+ *
+ * - `basePath`: as given, else the path of `AUTH_URL`/`NEXTAUTH_URL` when it has one, else
+ *   `/api/auth`.
+ * - `secret`: as given, else `AUTH_SECRET` (or `NEXTAUTH_SECRET`), with `AUTH_SECRET_1` to `_3`
+ *   added for rotation.
+ * - `trustHost`, `redirectProxyUrl`, `AUTH_<PROVIDER>_ID`/`_SECRET`/`_ISSUER`/`_KEY`: as the core's
+ *   `setEnvDefaults`, with `NEXTAUTH_URL` counting as `AUTH_URL`.
+ *
+ * Deliberate difference: next-auth ignores `AUTH_SECRET_1`..`_3` once `AUTH_SECRET` is set; here
+ * they are kept, so secrets can be rotated with the usual variable names.
+ *
+ * @example
+ * ```ts
+ * const config: NextAuthConfig = { providers: [GitHub] }
+ * setNextEnvDefaults({ AUTH_SECRET: "s3cret", AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "shh" }, config)
+ * config.basePath // "/api/auth"
+ * ```
+ */
+export function setNextEnvDefaults(env: EnvObject, config: NextAuthConfig): void {
+  const url = envUrl(env)
+  if (url && !config.basePath) {
+    try {
+      const { pathname } = new URL(url)
+      if (pathname !== "/") config.basePath = pathname.replace(/\/+$/, "")
+    } catch {
+      // An unparsable URL leaves the default below; the core ignores it too.
+    }
+  }
+  config.basePath ||= nextBasePath
+  const secret = env.AUTH_SECRET || env.NEXTAUTH_SECRET || undefined
+  // The core reads AUTH_URL only; the alias counts too. The warning about an AUTH_URL path next
+  // to a basePath is moot here: the path was just used as the basePath.
+  setEnvDefaults({ ...env, AUTH_URL: url, AUTH_SECRET: secret }, config, true)
+}
+
+/**
+ * The request as a `NextRequest`, with its origin replaced by the origin of
+ * `AUTH_URL`/`NEXTAUTH_URL` when set (path and query kept): behind a proxy, the public origin is
+ * the one cookies and redirects must use.
+ *
+ * @example
+ * ```ts
+ * (await withEnvOrigin(new Request("http://10.0.0.5:3000/api/auth/session"), { AUTH_URL: "https://app.example" })).url
+ * // "https://app.example/api/auth/session"
+ * ```
+ */
+export async function withEnvOrigin(request: Request, env: EnvObject): Promise<NextRequest> {
+  const { NextRequest } = await nextServer()
+  const url = envUrl(env)
+  let origin: string | undefined
+  try {
+    origin = url ? new URL(url).origin : undefined
+  } catch {
+    origin = undefined
+  }
+  const current = new URL(request.url)
+  if (!origin || current.origin === origin) return request instanceof NextRequest ? request : new NextRequest(request)
+  return new NextRequest(`${origin}${current.pathname}${current.search}`, request)
+}

@@ -1,0 +1,98 @@
+/**
+ * Next.js integration of authflow (`authflow/next`), API-compatible with next-auth v5.
+ *
+ * @example
+ * ```ts
+ * // auth.ts
+ * import NextAuth from "authflow/next"
+ * import GitHub from "authflow/providers/github"
+ * export const { handlers, auth, signIn, signOut } = NextAuth({ providers: [GitHub] })
+ *
+ * // app/api/auth/[...nextauth]/route.ts
+ * export const { GET, POST } = handlers
+ *
+ * // proxy.ts (middleware.ts before Next.js 16)
+ * export { auth as proxy } from "@/auth"
+ * ```
+ * @module
+ */
+import type { NextRequest } from "next/server.js"
+import { Auth } from "../../core/auth.js"
+import { createSignIn, createSignOut, createUpdate } from "./actions.js"
+import { createAuth } from "./auth.js"
+import { setNextEnvDefaults, withEnvOrigin } from "./env.js"
+import type { NextAuthConfig, NextAuthConfigInit, NextAuthResult } from "./types.js"
+
+/**
+ * Sets authflow up for a Next.js app and returns its route handlers, `auth`, and the server-side
+ * `signIn`, `signOut` and `unstable_update`.
+ *
+ * `config` is the configuration, or a function of the request returning it, synchronously or not
+ * (lazy initialisation). The function is called for every use: with the `NextRequest` in route
+ * handlers and the proxy, with `undefined` in Server Components and Server Actions. Either way the
+ * environment fills in the rest (see {@link setNextEnvDefaults}): `AUTH_SECRET`/`NEXTAUTH_SECRET`,
+ * `AUTH_URL`/`NEXTAUTH_URL`, `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`/`_SECRET`…; `basePath`
+ * defaults to `/api/auth`. A static configuration is completed once, here.
+ *
+ * When `AUTH_URL` (or `NEXTAUTH_URL`) is set, requests reach `Auth()` with its origin.
+ *
+ * @example
+ * ```ts
+ * import NextAuth from "authflow/next"
+ * import Credentials from "authflow/providers/credentials"
+ *
+ * export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
+ *   providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: checkPassword })],
+ *   callbacks: { authorized: ({ auth, request }) => !request.nextUrl.pathname.startsWith("/admin") || !!auth },
+ * })
+ * ```
+ */
+export function NextAuth(config: NextAuthConfigInit): NextAuthResult {
+  const resolve = configResolver(config)
+  const handler = async (request: NextRequest): Promise<Response> => {
+    const withOrigin = await withEnvOrigin(request, process.env)
+    return Auth(withOrigin, await resolve(withOrigin))
+  }
+  const withoutRequest = () => resolve(undefined)
+  return {
+    handlers: { GET: handler, POST: handler },
+    auth: createAuth(resolve),
+    signIn: createSignIn(withoutRequest),
+    signOut: createSignOut(withoutRequest),
+    unstable_update: createUpdate(withoutRequest),
+  }
+}
+
+function configResolver(init: NextAuthConfigInit): (request: NextRequest | undefined) => Promise<NextAuthConfig> {
+  if (typeof init === "function") {
+    return async (request) => {
+      const config = await init(request)
+      setNextEnvDefaults(process.env, config)
+      return config
+    }
+  }
+  setNextEnvDefaults(process.env, init)
+  return async () => init
+}
+
+export default NextAuth
+export { setNextEnvDefaults } from "./env.js"
+export { AuthError, CredentialsSignin } from "../../core/errors.js"
+export type {
+  AuthorizationParams,
+  AuthorizedParams,
+  AuthorizedResult,
+  NextAuthCallbacks,
+  NextAuthConfig,
+  NextAuthConfigInit,
+  NextAuthFunction,
+  NextAuthHandler,
+  NextAuthHandlerResult,
+  NextAuthRequest,
+  NextAuthResult,
+  PagesRouterContext,
+  SessionUpdate,
+  SignInOptions,
+  SignOutOptions,
+} from "./types.js"
+export type { Session, User } from "../../types.js"
