@@ -117,7 +117,7 @@ export function createSignIn(resolve: ConfigResolver) {
     const headers = await incomingHeaders()
     const config = await resolve()
     const { redirect = true, redirectTo, ...fields } = fieldsOf(options)
-    const callbackUrl = String(redirectTo ?? headers.get("referer") ?? "/")
+    const callbackUrl = String(redirectTo || headers.get("referer") || "/")
     const found = provider === undefined ? undefined : resolveProviders(config.providers, "").find((p) => p.id === provider)
     if (!found) {
       const url = actionUrl("signin", headers, config)

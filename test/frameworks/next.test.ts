@@ -1,0 +1,371 @@
+/**
+ * `authflow/next` without a Next.js server: the route handlers, `auth` in its four forms, the
+ * server-side actions and the environment rules. `next/headers` and `next/navigation` are replaced
+ * by stand-ins holding one incoming request's headers and cookie store; `next/server` is the real one.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { NextRequest } from "next/server.js"
+import { CredentialsSignin } from "../../src/core/errors.js"
+import NextAuth, { setNextEnvDefaults, type NextAuthConfig } from "../../src/frameworks/next/index.js"
+import Credentials from "../../src/providers/credentials.js"
+import GitHub from "../../src/providers/github.js"
+import { CookieJar, recordingLogger } from "../helpers.js"
+
+/** What `next/headers` and `next/navigation` see: the incoming request of a Server Action. */
+const next = vi.hoisted(() => {
+  class Redirect extends Error {
+    constructor(readonly url: string) {
+      super(`NEXT_REDIRECT ${url}`)
+    }
+  }
+  const store = new Map<string, { value: string; options: Record<string, unknown> }>()
+  return {
+    Redirect,
+    headers: new Headers(),
+    store,
+    cookieStore: {
+      set(name: string, value: string, options: Record<string, unknown> = {}) {
+        if (options.maxAge === 0) store.delete(name)
+        else store.set(name, { value, options })
+      },
+      get: (name: string) => (store.has(name) ? { name, value: store.get(name)!.value } : undefined),
+      getAll: () => [...store].map(([name, { value }]) => ({ name, value })),
+      // What a Server Action's cookie store prints: Set-Cookie syntax, no use as a Cookie header.
+      toString: () => [...store].map(([name, { value }]) => `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly`).join("; "),
+    },
+  }
+})
+
+vi.mock("next/headers", () => ({ headers: async () => next.headers, cookies: async () => next.cookieStore }))
+vi.mock("next/navigation", () => ({
+  redirect: (url: string) => {
+    throw new next.Redirect(url)
+  },
+}))
+
+const origin = "http://app.test"
+const secret = "next-test-secret-next-test-secret"
+
+function baseConfig(overrides: Partial<NextAuthConfig> = {}): NextAuthConfig {
+  return {
+    secret,
+    trustHost: true,
+    logger: recordingLogger().logger,
+    providers: [
+      Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: ({ username, password }) =>
+          username === "ada" && password === "lovelace" ? { id: "1", name: "Ada Lovelace", email: "ada@example.test" } : null,
+      }),
+    ],
+    ...overrides,
+    callbacks: {
+      jwt({ token, trigger, session }) {
+        const name = (session as { name?: unknown } | undefined)?.name
+        if (trigger === "update" && typeof name === "string") token.name = name
+        return token
+      },
+      ...overrides.callbacks,
+    },
+  }
+}
+
+/** Signs in through the route handlers as a browser would, and returns the browser's cookie jar. */
+async function signedInJar(handlers: ReturnType<typeof NextAuth>["handlers"], basePath = "/api/auth"): Promise<CookieJar> {
+  const jar = new CookieJar()
+  const csrf = await handlers.GET(new NextRequest(`${origin}${basePath}/csrf`))
+  jar.take(csrf)
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+  const response = await handlers.POST(
+    new NextRequest(`${origin}${basePath}/callback/credentials`, {
+      method: "POST",
+      headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken, username: "ada", password: "lovelace", callbackUrl: "/" }),
+    }),
+  )
+  expect(response.status).toBe(302)
+  jar.take(response)
+  expect(jar.get("authjs.session-token")).toBeTruthy()
+  return jar
+}
+
+/** The headers of a request to `path` in the browser that owns `jar`. */
+function incoming(path: string, jar?: CookieJar): Headers {
+  const headers = new Headers({ host: "app.test", "x-forwarded-proto": "http", referer: `${origin}${path}` })
+  if (jar?.cookies.size) headers.set("cookie", jar.header())
+  return headers
+}
+
+function useIncoming(path: string, jar?: CookieJar) {
+  next.headers = incoming(path, jar)
+  next.store.clear()
+  for (const [name, value] of jar?.cookies ?? []) next.store.set(name, { value: decodeURIComponent(value), options: {} })
+}
+
+async function redirectOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(next.Redirect)
+  return (error as InstanceType<typeof next.Redirect>).url
+}
+
+beforeEach(() => {
+  for (const name of ["AUTH_URL", "NEXTAUTH_URL", "AUTH_SECRET", "NEXTAUTH_SECRET", "AUTH_SECRET_1", "AUTH_TRUST_HOST", "AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"]) {
+    vi.stubEnv(name, undefined)
+  }
+})
+afterEach(() => {
+  vi.unstubAllEnvs()
+})
+
+describe("environment", () => {
+  it("defaults basePath to /api/auth and reads AUTH_SECRET or NEXTAUTH_SECRET", () => {
+    const config: NextAuthConfig = { providers: [] }
+    setNextEnvDefaults({ NEXTAUTH_SECRET: "legacy" }, config)
+    expect(config).toMatchObject({ basePath: "/api/auth", secret: ["legacy"] })
+    const both: NextAuthConfig = { providers: [] }
+    setNextEnvDefaults({ AUTH_SECRET: "new", NEXTAUTH_SECRET: "legacy", AUTH_SECRET_1: "older" }, both)
+    expect(both.secret).toEqual(["older", "new"])
+  })
+
+  it("takes basePath from AUTH_URL or NEXTAUTH_URL, and trusts the host they name", () => {
+    const config: NextAuthConfig = { providers: [] }
+    setNextEnvDefaults({ NEXTAUTH_URL: "https://app.example/custom/auth", NODE_ENV: "production" }, config)
+    expect(config).toMatchObject({ basePath: "/custom/auth", trustHost: true })
+    const root: NextAuthConfig = { providers: [] }
+    setNextEnvDefaults({ AUTH_URL: "https://app.example", NODE_ENV: "production" }, root)
+    expect(root.basePath).toBe("/api/auth")
+    const explicit: NextAuthConfig = { providers: [], basePath: "/mine" }
+    setNextEnvDefaults({ AUTH_URL: "https://app.example/other" }, explicit)
+    expect(explicit.basePath).toBe("/mine")
+    const untrusted: NextAuthConfig = { providers: [] }
+    setNextEnvDefaults({ NODE_ENV: "production" }, untrusted)
+    expect(untrusted.trustHost).toBe(false)
+  })
+
+  it("fills provider credentials from AUTH_<PROVIDER>_ID and _SECRET", async () => {
+    vi.stubEnv("AUTH_SECRET", secret)
+    vi.stubEnv("AUTH_GITHUB_ID", "gh-id")
+    vi.stubEnv("AUTH_GITHUB_SECRET", "gh-secret")
+    const config: NextAuthConfig = { providers: [GitHub] }
+    NextAuth(config)
+    expect(config.providers[0]).toMatchObject({ id: "github", clientId: "gh-id", clientSecret: "gh-secret" })
+  })
+})
+
+describe("handlers", () => {
+  it("serve the routes under /api/auth", async () => {
+    vi.stubEnv("AUTH_SECRET", secret)
+    const { handlers } = NextAuth({ providers: baseConfig().providers, trustHost: true })
+    const response = await handlers.GET(new NextRequest(`${origin}/api/auth/providers`))
+    expect(await response.json()).toMatchObject({ credentials: { callbackUrl: `${origin}/api/auth/callback/credentials` } })
+    const jar = await signedInJar(handlers)
+    const session = await handlers.GET(new NextRequest(`${origin}/api/auth/session`, { headers: { cookie: jar.header() } }))
+    expect(await session.json()).toMatchObject({ user: { name: "Ada Lovelace" } })
+  })
+
+  it("answer with the origin of AUTH_URL", async () => {
+    vi.stubEnv("AUTH_URL", "https://public.example")
+    const { handlers } = NextAuth(baseConfig())
+    const response = await handlers.GET(new NextRequest("http://10.0.0.5:3000/api/auth/providers?x=1"))
+    expect(await response.json()).toMatchObject({ credentials: { signinUrl: "https://public.example/api/auth/signin/credentials" } })
+  })
+
+  it("resolve a lazy configuration with the request, and without one in Server Components", async () => {
+    const seen: (string | undefined)[] = []
+    const { handlers, auth } = NextAuth(async (request) => {
+      seen.push(request?.nextUrl.pathname)
+      return baseConfig()
+    })
+    await handlers.GET(new NextRequest(`${origin}/api/auth/providers`))
+    useIncoming("/")
+    expect(await auth()).toBeNull()
+    await auth(new NextRequest(`${origin}/somewhere`))
+    expect(seen).toEqual(["/api/auth/providers", undefined, "/somewhere"])
+  })
+})
+
+describe("auth()", () => {
+  it("returns the session in a Server Component, with the token as user when the session has none", async () => {
+    const { handlers, auth } = NextAuth(baseConfig())
+    const jar = await signedInJar(handlers)
+    useIncoming("/protected", jar)
+    const session = await auth()
+    expect(session).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } })
+    expect(session?.user).not.toHaveProperty("sub")
+    expect(new Date(session!.expires).getTime()).toBeGreaterThan(Date.now())
+
+    const custom = NextAuth(baseConfig({ callbacks: { session: ({ session }) => ({ expires: session.expires, role: "admin" }) } }))
+    const server = await custom.auth()
+    expect(server).toMatchObject({ role: "admin", user: { name: "Ada Lovelace", sub: "1" } })
+  })
+
+  it("fails closed: an error answer of the session route is no session", async () => {
+    const { handlers } = NextAuth(baseConfig())
+    const jar = await signedInJar(handlers)
+    const broken = NextAuth({ ...baseConfig(), secret: undefined })
+    vi.stubEnv("NODE_ENV", "production")
+    const answer = await broken.handlers.GET(new NextRequest(`${origin}/api/auth/session`, { headers: { cookie: jar.header() } }))
+    expect(answer.status).toBe(500)
+    useIncoming("/protected", jar)
+    expect(await broken.auth()).toBeNull()
+    expect(await broken.auth(new NextRequest(`${origin}/x`, { headers: { cookie: jar.header() } }))).toBeInstanceOf(Response)
+  })
+
+  it("as the proxy: lets requests through and refreshes the session cookie", async () => {
+    const { handlers, auth } = NextAuth(baseConfig())
+    const jar = await signedInJar(handlers)
+    const response = await auth(new NextRequest(`${origin}/page`, { headers: { cookie: jar.header() } }))
+    expect(response.headers.get("x-middleware-next")).toBe("1")
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))).toBe(true)
+  })
+
+  it("as the proxy: sends refused requests to the sign-in page with callbackUrl, except the sign-in page", async () => {
+    const authorized = vi.fn(({ auth }: { auth: unknown }) => !!auth)
+    const { auth } = NextAuth(baseConfig({ callbacks: { authorized } }))
+    const refused = await auth(new NextRequest(`${origin}/middleware-protected?tab=1`))
+    expect(refused.status).toBe(307)
+    const location = new URL(refused.headers.get("location")!)
+    expect(location.pathname).toBe("/api/auth/signin")
+    expect(location.searchParams.get("callbackUrl")).toBe(`${origin}/middleware-protected?tab=1`)
+    expect(authorized).toHaveBeenCalledWith(expect.objectContaining({ auth: null }))
+
+    const onSignIn = await auth(new NextRequest(`${origin}/api/auth/signin`))
+    expect(onSignIn.headers.get("x-middleware-next")).toBe("1")
+
+    const custom = NextAuth(baseConfig({ pages: { signIn: "/login" }, callbacks: { authorized: () => false } }))
+    const toLogin = await custom.auth(new NextRequest(`${origin}/a`))
+    expect(new URL(toLogin.headers.get("location")!).pathname).toBe("/login")
+    expect((await custom.auth(new NextRequest(`${origin}/login`))).headers.get("x-middleware-next")).toBe("1")
+  })
+
+  it("as the proxy: builds callbackUrl from the address the browser used", async () => {
+    const { auth } = NextAuth(baseConfig({ callbacks: { authorized: ({ auth }) => !!auth } }))
+    // `next start` hands the proxy its own address; the browser's is in the forwarded headers.
+    const behindNext = await auth(
+      new NextRequest("http://localhost:3000/middleware-protected?x=1", {
+        headers: { host: "localhost:3000", "x-forwarded-host": "127.0.0.1:3917", "x-forwarded-proto": "http" },
+      }),
+    )
+    const location = new URL(behindNext.headers.get("location")!)
+    expect(location.origin).toBe("http://127.0.0.1:3917")
+    expect(location.searchParams.get("callbackUrl")).toBe("http://127.0.0.1:3917/middleware-protected?x=1")
+
+    vi.stubEnv("AUTH_URL", "https://public.example")
+    const seen: string[] = []
+    const withEnv = NextAuth(baseConfig({ callbacks: { authorized: ({ request }) => void seen.push(request.url) } }))
+    const refused = await withEnv.auth(new NextRequest("http://10.0.0.5:3000/admin", { headers: { "x-forwarded-host": "evil.example" } }))
+    expect(seen).toEqual(["https://public.example/admin"])
+    expect(new URL(refused.headers.get("location")!).searchParams.get("callbackUrl")).toBe("https://public.example/admin")
+  })
+
+  it("as the proxy: answers the Response authorized returns, but never one that redirects to itself", async () => {
+    const teapot = NextAuth(baseConfig({ callbacks: { authorized: () => new Response("no", { status: 418 }) } }))
+    const answer = await teapot.auth(new NextRequest(`${origin}/x`))
+    expect(answer.status).toBe(418)
+    expect(await answer.text()).toBe("no")
+
+    const loop = NextAuth(baseConfig({ callbacks: { authorized: ({ request }) => Response.redirect(request.nextUrl.href) } }))
+    expect((await loop.auth(new NextRequest(`${origin}/x`))).headers.get("x-middleware-next")).toBe("1")
+  })
+
+  it("wraps a handler: the request carries auth, and a refused request never reaches it", async () => {
+    const { handlers, auth } = NextAuth(
+      baseConfig({ callbacks: { authorized: ({ auth, request }) => !!auth || !request.nextUrl.pathname.startsWith("/private") } }),
+    )
+    const jar = await signedInJar(handlers)
+    const handler = vi.fn((request: { auth: { user?: { name?: string | null } } | null }, context: { params: string }) =>
+      Response.json({ name: request.auth?.user?.name ?? null, params: context.params }),
+    )
+    const wrapped = auth(handler)
+    const response = await wrapped(new NextRequest(`${origin}/private/data`, { headers: { cookie: jar.header() } }), { params: "p" })
+    expect(await response.json()).toEqual({ name: "Ada Lovelace", params: "p" })
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))).toBe(true)
+
+    const anonymous = await wrapped(new NextRequest(`${origin}/public`), { params: "q" })
+    expect(await anonymous.json()).toEqual({ name: null, params: "q" })
+    handler.mockClear()
+    const refused = await wrapped(new NextRequest(`${origin}/private/data`), { params: "r" })
+    expect(refused.status).toBe(307)
+    expect(handler).not.toHaveBeenCalled()
+
+    const passThrough = await auth(() => undefined)(new NextRequest(`${origin}/public`), undefined)
+    expect(passThrough.headers.get("x-middleware-next")).toBe("1")
+  })
+
+  it("in the Pages Router: reads the session and writes the refreshed cookie to the response", async () => {
+    const { handlers, auth } = NextAuth(baseConfig())
+    const jar = await signedInJar(handlers)
+    const written: string[] = []
+    const req = { headers: { host: "app.test", cookie: jar.header() }, socket: {} }
+    const res = { appendHeader: (_name: string, value: string) => void written.push(value) }
+    const session = await auth(req as unknown as IncomingMessage, res as unknown as ServerResponse)
+    expect(session?.user?.name).toBe("Ada Lovelace")
+    expect(written.some((c) => c.startsWith("authjs.session-token="))).toBe(true)
+    const fromContext = await auth({ req, res } as unknown as { req: IncomingMessage; res: ServerResponse })
+    expect(fromContext?.user?.name).toBe("Ada Lovelace")
+  })
+})
+
+describe("server actions", () => {
+  it("signIn with credentials writes the session cookie and redirects to redirectTo", async () => {
+    const { signIn, auth } = NextAuth(baseConfig())
+    useIncoming("/signin")
+    const form = new FormData()
+    form.set("username", "ada")
+    form.set("password", "lovelace")
+    form.set("redirectTo", "/protected")
+    form.set("$ACTION_ID_abc", "")
+    expect(await redirectOf(signIn("credentials", form))).toBe(`${origin}/protected`)
+    expect(next.store.get("authjs.session-token")?.options).toMatchObject({ httpOnly: true, path: "/", sameSite: "lax" })
+    expect((await auth())?.user?.name).toBe("Ada Lovelace")
+  })
+
+  it("signIn returns the URL with redirect: false, and defaults to the calling page", async () => {
+    const { signIn } = NextAuth(baseConfig())
+    useIncoming("/here")
+    expect(await signIn("credentials", { username: "ada", password: "lovelace", redirect: false })).toBe(`${origin}/here`)
+    expect(next.store.has("authjs.session-token")).toBe(true)
+  })
+
+  it("signIn throws CredentialsSignin to the caller on wrong credentials", async () => {
+    const { signIn } = NextAuth(baseConfig())
+    useIncoming("/signin")
+    await expect(signIn("credentials", { username: "ada", password: "nope" })).rejects.toBeInstanceOf(CredentialsSignin)
+    expect(next.store.has("authjs.session-token")).toBe(false)
+  })
+
+  it("signIn without a known provider sends the user to the sign-in page", async () => {
+    const { signIn } = NextAuth(baseConfig())
+    useIncoming("/page")
+    expect(await redirectOf(signIn())).toBe(`${origin}/api/auth/signin?${new URLSearchParams({ callbackUrl: `${origin}/page` })}`)
+    expect(await signIn("nope", { redirectTo: "/x", redirect: false })).toBe(`${origin}/api/auth/signin?callbackUrl=%2Fx`)
+  })
+
+  it("signOut clears the session cookie and redirects", async () => {
+    const { handlers, signOut, auth } = NextAuth(baseConfig())
+    const jar = await signedInJar(handlers)
+    useIncoming("/protected", jar)
+    expect(await redirectOf(signOut({ redirectTo: "/" }))).toBe(`${origin}/`)
+    expect(next.store.has("authjs.session-token")).toBe(false)
+    expect(await auth()).toBeNull()
+    useIncoming("/protected", jar)
+    expect(await signOut({ redirect: false })).toBe(`${origin}/protected`)
+  })
+
+  it("unstable_update reaches the jwt callback and rewrites the cookie", async () => {
+    const { handlers, unstable_update, auth } = NextAuth(baseConfig())
+    const jar = await signedInJar(handlers)
+    useIncoming("/protected", jar)
+    const before = next.store.get("authjs.session-token")?.value
+    const session = await unstable_update({ name: "Ada King" } as never)
+    expect(session?.user?.name).toBe("Ada King")
+    expect(next.store.get("authjs.session-token")?.value).not.toBe(before)
+    expect((await auth())?.user?.name).toBe("Ada King")
+    useIncoming("/protected")
+    expect(await unstable_update({ user: { name: "Nobody" } })).toBeNull()
+  })
+})
