@@ -45,13 +45,15 @@ export async function Auth(request: Request, config: AuthConfig & { raw: typeof 
 export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): Promise<Response>
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
   const logger = resolveLogger(config)
+  const isRaw = config.raw === raw
+  const answer = (internal: ResponseInternal) => (isRaw ? internal : toResponse(internal, request))
   let authRequest: AuthRequest
   try {
     authRequest = await toAuthRequest(request, config.basePath ?? "/auth")
   } catch (error) {
     logger.error(error instanceof Error ? error : new UnknownAction(String(error)))
     logger.debug("request", { method: request.method, url: request.url })
-    return Response.json("Bad request.", { status: 400 })
+    return answer({ status: 400, headers: { "Content-Type": "application/json" }, body: "Bad request." })
   }
 
   const { providers, cookies: cookieOptions } = configFor(config, authRequest.url)
@@ -59,14 +61,12 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   warnOnce(config, logger, config.debug ? ["debug-enabled", ...check.warnings] : check.warnings)
   if (check.error) {
     logger.error(check.error)
-    return configurationErrorResponse(authRequest, config, logger)
+    return answer(configurationError(authRequest, config, logger))
   }
 
-  const isRaw = config.raw === raw
   try {
     const { options, cookies } = await initOptions(authRequest, config, logger, providers, cookieOptions)
-    const internal = await dispatch(options, cookies)
-    return isRaw ? internal : toResponse(internal, request)
+    return answer(await dispatch(options, cookies))
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error(String(caught))
     logger.error(error)
@@ -145,21 +145,21 @@ function errorRedirectUrl(error: Error, request: AuthRequest, config: AuthConfig
   return `${url}${url.includes("?") ? "&" : "?"}${params}`
 }
 
-function configurationErrorResponse(request: AuthRequest, config: AuthConfig, logger: LoggerInstance): Response {
+function configurationError(request: AuthRequest, config: AuthConfig, logger: LoggerInstance): ResponseInternal {
   if (request.method !== "GET" || !pageActions.has(request.action)) {
-    return Response.json({ message: configurationErrorMessage }, { status: 500 })
+    return { status: 500, headers: { "Content-Type": "application/json" }, body: { message: configurationErrorMessage } }
   }
   const errorPagePath = config.pages?.error
   const loops = Boolean(errorPagePath && request.query.callbackUrl?.startsWith(errorPagePath))
   if (loops) logger.error(new ErrorPageLoop(`The error page ${errorPagePath} should not require authentication`))
   if (errorPagePath && !loops) {
     const url = absolutePage(errorPagePath, request.url.origin)
-    return new Response(null, { status: 302, headers: { Location: `${url}${url.includes("?") ? "&" : "?"}error=Configuration` } })
+    return { redirect: `${url}${url.includes("?") ? "&" : "?"}error=Configuration` }
   }
   const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
   const origin = request.url.origin
   const page = builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
-  return new Response(page.html, { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" } })
+  return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html }
 }
 
 function warnOnce(config: AuthConfig, logger: LoggerInstance, codes: readonly WarningCode[]): void {
