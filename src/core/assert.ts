@@ -82,6 +82,8 @@ export function checkConfig(
     return { error: new UnsupportedStrategy(`Unknown session strategy "${String(strategy)}": use "jwt" or "database"`), warnings }
   }
 
+  // Experimental features may change or disappear: say so whenever one is switched on.
+  if (config.experimental?.enableWebAuthn) warnings.push("experimental-webauthn")
   let hasEmail = false
   let hasWebAuthn = false
   for (const provider of providers) {
@@ -124,7 +126,6 @@ export function checkConfig(
     if (!config.experimental?.enableWebAuthn) {
       return { error: new ExperimentalFeatureNotEnabled("WebAuthn is an experimental feature: enable it with experimental.enableWebAuthn"), warnings }
     }
-    warnings.push("experimental-webauthn")
     if (!adapter) return { error: new MissingAdapter("WebAuthn requires an adapter"), warnings }
     for (const method of webAuthnMethods) required.add(method)
   }
