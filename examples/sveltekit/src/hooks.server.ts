@@ -1,0 +1,2 @@
+// Answers /auth/* with authflow and gives every request `locals.auth()`.
+export { handle } from "./auth"

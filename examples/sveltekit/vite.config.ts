@@ -1,0 +1,6 @@
+import { sveltekit } from "@sveltejs/kit/vite"
+import { defineConfig } from "vite"
+
+export default defineConfig({
+  plugins: [sveltekit()],
+})

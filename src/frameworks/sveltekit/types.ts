@@ -1,0 +1,78 @@
+/** Types of the SvelteKit integration. */
+import type { Action, Handle, RequestEvent } from "@sveltejs/kit"
+import type { EnvObject } from "../../core/env.js"
+import type { AuthConfig, Awaitable, Session } from "../../types.js"
+
+/**
+ * The configuration of `SvelteKitAuth()`: the core configuration without `raw` (set internally).
+ * `basePath` is always `<base>/auth` and `skipCSRFCheck` is always set (SvelteKit checks the
+ * origin of form posts itself).
+ */
+export interface SvelteKitAuthConfig extends Omit<AuthConfig, "raw"> {}
+
+/** The configuration, or a function of the request event that returns it (lazy initialisation). */
+export type SvelteKitAuthConfigInit = SvelteKitAuthConfig | ((event: RequestEvent) => Awaitable<SvelteKitAuthConfig>)
+
+/**
+ * What SvelteKit's virtual modules would give. They are passed in rather than imported, so
+ * `authflow/sveltekit` also loads outside Vite (plain Node, tests, tooling).
+ *
+ * @example
+ * ```ts
+ * import { base } from "$app/paths"
+ * import { dev } from "$app/environment"
+ * import { env } from "$env/dynamic/private"
+ * export const { handle, signIn, signOut } = SvelteKitAuth(config, { base, dev, env })
+ * ```
+ */
+export interface SvelteKitAuthOptions {
+  /** `base` of `$app/paths`; `basePath` becomes `<base>/auth`. Default `""`. */
+  base?: string
+  /** `dev` of `$app/environment`: trusts the host in development. Default: `NODE_ENV === "development"`. */
+  dev?: boolean
+  /** The environment to read `AUTH_*` variables from, e.g. `env` of `$env/dynamic/private`. Default `process.env`. */
+  env?: EnvObject
+}
+
+/** Fields of the `signIn` form action whose names start with this become authorization parameters. */
+export type AuthorizationParamsField = `authorizationParams-${string}`
+
+/** What the `signIn`/`signOut` form actions return when the form sets `redirect=false`. */
+export interface AuthActionData {
+  /** Where the user would have been redirected. */
+  url: string
+}
+
+/** What `SvelteKitAuth()` returns. */
+export interface SvelteKitAuthResult {
+  /**
+   * The server hook (`src/hooks.server.ts`): answers `<basePath>/<action>` requests with authflow
+   * and gives every request `event.locals.auth()` (alias `getSession`).
+   */
+  handle: Handle
+  /**
+   * A form action that signs in. Form fields: `providerId`, `redirectTo` (default: the Referer,
+   * else `/`), `redirect` (`"false"` returns `{ url }` instead of redirecting),
+   * `authorizationParams-<key>`, and the credentials. Throws the `AuthError` of a refused sign-in
+   * (`CredentialsSignin`…).
+   */
+  signIn: Action<RequestEvent["params"], AuthActionData | void>
+  /** A form action that signs out. Form fields: `redirectTo`, `redirect`. */
+  signOut: Action<RequestEvent["params"], AuthActionData | void>
+}
+
+declare global {
+  // The `App` namespace of SvelteKit (declared by `@sveltejs/kit`); these members merge into it.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace App {
+    interface Locals {
+      /** The session of the request, or `null`. Set by the `handle` of `SvelteKitAuth()`. */
+      auth(): Promise<Session | null>
+      /** Alias of `auth()`. */
+      getSession(): Promise<Session | null>
+    }
+    interface PageData {
+      session?: Session | null
+    }
+  }
+}
