@@ -4,36 +4,28 @@
  * page with `callbacks.authorized`, `useSession` reads and updates the session, tabs stay in step,
  * and signing out locks the pages again. Screenshots go to test-output/e2e/.
  */
-import { mkdirSync } from "node:fs"
-import { fileURLToPath } from "node:url"
-import type { Browser, BrowserContext, Page } from "playwright-core"
-import { afterAll, beforeAll, expect, it } from "vitest"
-import { browserSuite, launchChromium } from "../e2e/browser.js"
-import { prepareExample, startExample, type ExampleServer } from "./next-example.js"
+import type { BrowserContext, Page } from "playwright-core"
+import { expect, it } from "vitest"
+import { browserSuite } from "../e2e/browser.js"
+import { exampleInChromium, screenshots as output, type ExampleApp } from "./example-app.js"
 
-const output = fileURLToPath(new URL("../../test-output/e2e/", import.meta.url))
+/** examples/next: `next build`, then `next start` (authflow's routes under /api/auth). */
+const next: ExampleApp = {
+  name: "next",
+  exports: {
+    "./client": { types: "./dist/client/index.d.ts", import: "./dist/client/index.js" },
+    "./react": { types: "./dist/client/react.d.ts", import: "./dist/client/react.js" },
+    "./next": { types: "./dist/frameworks/next/index.d.ts", import: "./dist/frameworks/next/index.js" },
+  },
+  env: { NEXT_TELEMETRY_DISABLED: "1" },
+  build: [{ script: "node_modules/next/dist/bin/next", args: ["build"] }],
+  buildName: "next build",
+  start: (port) => ({ script: "node_modules/next/dist/bin/next", args: ["start", "-p", String(port), "-H", "127.0.0.1"] }),
+  readyPath: "/api/auth/providers",
+}
 
 browserSuite("examples/next (Next.js 16) in Chromium", () => {
-  let server: ExampleServer
-  let browser: Browser
-  let base: string
-
-  beforeAll(async () => {
-    mkdirSync(output, { recursive: true })
-    const prepared = prepareExample()
-    console.log(
-      `examples/next: ${prepared.installed}; root build ${prepared.seconds.rootBuild} s, install ${prepared.seconds.install} s, next build ${prepared.seconds.nextBuild} s` +
-        (prepared.addedExports.length ? `; added to the installed package.json exports: ${prepared.addedExports.join(", ")}` : ""),
-    )
-    server = await startExample({ AUTH_SECRET: "next-example-secret-next-example-secret", AUTH_TRUST_HOST: "true" })
-    base = server.url
-    browser = await launchChromium()
-  }, 600_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const example = exampleInChromium(next, { AUTH_SECRET: "next-example-secret-next-example-secret", AUTH_TRUST_HOST: "true" })
 
   async function signIn(page: Page, password = "lovelace") {
     await page.getByLabel("Username").fill("ada")
@@ -42,16 +34,16 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
   }
 
   async function sessionOf(context: BrowserContext): Promise<unknown> {
-    return (await context.request.get(`${base}/api/auth/session`)).json()
+    return (await context.request.get(`${example.base}/api/auth/session`)).json()
   }
 
   it("signs in through the Server Action and shows the session on the protected page", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${base}/protected`)
-    await page.waitForURL(`${base}/signin?callbackUrl=%2Fprotected`)
+    await page.goto(`${example.base}/protected`)
+    await page.waitForURL(`${example.base}/signin?callbackUrl=%2Fprotected`)
     await signIn(page)
-    await page.waitForURL(`${base}/protected`)
+    await page.waitForURL(`${example.base}/protected`)
     expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as Ada Lovelace")
     await page.screenshot({ path: `${output}next-protected.png` })
     expect(await sessionOf(context)).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } })
@@ -61,9 +53,9 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
   })
 
   it("refuses a wrong password and stays signed out", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${base}/signin`)
+    await page.goto(`${example.base}/signin`)
     await signIn(page, "wrong")
     await page.waitForURL(/\/signin\?error=CredentialsSignin/)
     expect(await page.locator("main").getByRole("alert").innerText()).toBe("Wrong username or password.")
@@ -72,30 +64,30 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
   })
 
   it("the proxy sends signed-out visitors to the sign-in page with callbackUrl, and back after signing in", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${base}/middleware-protected`)
+    await page.goto(`${example.base}/middleware-protected`)
     await page.waitForURL(/\/signin\?/)
     const url = new URL(page.url())
     expect(url.pathname).toBe("/signin")
-    expect(url.searchParams.get("callbackUrl")).toBe(`${base}/middleware-protected`)
+    expect(url.searchParams.get("callbackUrl")).toBe(`${example.base}/middleware-protected`)
     await page.screenshot({ path: `${output}next-signin.png` })
     await signIn(page)
-    await page.waitForURL(`${base}/middleware-protected`)
+    await page.waitForURL(`${example.base}/middleware-protected`)
     expect(await page.getByTestId("middleware-name").innerText()).toBe("Let through: Ada Lovelace")
     await context.close()
   })
 
   it("useSession shows the status, and update() changes the name through the jwt callback", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${base}/`)
+    await page.goto(`${example.base}/`)
     await expect.poll(() => page.getByTestId("client-status").innerText()).toBe("Status: unauthenticated")
 
-    await page.goto(`${base}/signin`)
+    await page.goto(`${example.base}/signin`)
     await signIn(page)
-    await page.waitForURL(`${base}/protected`)
-    await page.goto(`${base}/`)
+    await page.waitForURL(`${example.base}/protected`)
+    await page.goto(`${example.base}/`)
     await expect.poll(() => page.getByTestId("client-status").innerText()).toBe("Status: authenticated")
     expect(await page.getByTestId("client-name").innerText()).toBe("Client sees: Ada Lovelace")
 
@@ -104,20 +96,20 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     expect(await page.getByTestId("client-status").innerText()).toBe("Status: authenticated")
     await page.screenshot({ path: `${output}next-use-session.png` })
     expect(await sessionOf(context)).toMatchObject({ user: { name: "Ada King" } })
-    await page.goto(`${base}/protected`)
+    await page.goto(`${example.base}/protected`)
     expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as Ada King")
     await context.close()
   })
 
   it("a client sign-out in one tab signs the other tab's useSession out", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const first = await context.newPage()
-    await first.goto(`${base}/signin`)
+    await first.goto(`${example.base}/signin`)
     await signIn(first)
-    await first.waitForURL(`${base}/protected`)
-    await first.goto(`${base}/`)
+    await first.waitForURL(`${example.base}/protected`)
+    await first.goto(`${example.base}/`)
     const second = await context.newPage()
-    await second.goto(`${base}/`)
+    await second.goto(`${example.base}/`)
     await expect.poll(() => second.getByTestId("client-status").innerText()).toBe("Status: authenticated")
     await expect.poll(() => first.getByTestId("client-status").innerText()).toBe("Status: authenticated")
 
@@ -129,20 +121,20 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
   })
 
   it("signs out through the Server Action, and the protected pages send the user to sign in again", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${base}/signin`)
+    await page.goto(`${example.base}/signin`)
     await signIn(page)
-    await page.waitForURL(`${base}/protected`)
+    await page.waitForURL(`${example.base}/protected`)
     await page.getByRole("button", { name: "Sign out", exact: true }).click()
-    await page.waitForURL(`${base}/`)
+    await page.waitForURL(`${example.base}/`)
     await expect.poll(() => page.getByTestId("client-status").innerText()).toBe("Status: unauthenticated")
     expect(await sessionOf(context)).toBeNull()
     expect((await context.cookies()).some((c) => c.name === "authjs.session-token")).toBe(false)
 
-    await page.goto(`${base}/protected`)
-    await page.waitForURL(`${base}/signin?callbackUrl=%2Fprotected`)
-    await page.goto(`${base}/middleware-protected`)
+    await page.goto(`${example.base}/protected`)
+    await page.waitForURL(`${example.base}/signin?callbackUrl=%2Fprotected`)
+    await page.goto(`${example.base}/middleware-protected`)
     await page.waitForURL(/\/signin\?callbackUrl=/)
     await page.screenshot({ path: `${output}next-signed-out.png` })
     await context.close()

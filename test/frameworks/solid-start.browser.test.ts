@@ -5,39 +5,28 @@
  * by `authMiddleware`), sign-out, and the redirects to "/" of both protected pages once signed out.
  * Screenshots go to test-output/e2e/.
  */
-import { mkdirSync } from "node:fs"
-import { fileURLToPath } from "node:url"
-import type { Browser, BrowserContext, Page } from "playwright-core"
-import { afterAll, beforeAll, expect, it } from "vitest"
-import { browserSuite, launchChromium } from "../e2e/browser.js"
-import { prepareExample, startExample, type ExampleServer } from "./solid-start-example.js"
+import type { BrowserContext, Page } from "playwright-core"
+import { expect, it } from "vitest"
+import { browserSuite } from "../e2e/browser.js"
+import { exampleInChromium, screenshots as output, type ExampleApp } from "./example-app.js"
 
-const output = fileURLToPath(new URL("../../test-output/e2e/", import.meta.url))
+/** examples/solid-start: `vinxi build` (node-server preset, output in `.output/`), served by Node. */
+const solidStart: ExampleApp = {
+  name: "solid-start",
+  exports: {
+    "./solid-start": { types: "./dist/frameworks/solid-start/index.d.ts", import: "./dist/frameworks/solid-start/index.js" },
+  },
+  build: [{ script: "node_modules/vinxi/bin/cli.mjs", args: ["build"] }],
+  buildName: "vinxi build",
+  start: (port) => ({ script: ".output/server/index.mjs", env: { PORT: String(port), HOST: "127.0.0.1" } }),
+  readyPath: "/api/auth/providers",
+}
 
 browserSuite("examples/solid-start (SolidStart 1.x) in Chromium", () => {
-  let server: ExampleServer
-  let browser: Browser
-  let base: string
-
-  beforeAll(async () => {
-    mkdirSync(output, { recursive: true })
-    const prepared = prepareExample()
-    console.log(
-      `examples/solid-start: ${prepared.installed}; root build ${prepared.seconds.rootBuild} s, install ${prepared.seconds.install} s, vinxi build ${prepared.seconds.vinxiBuild} s` +
-        (prepared.addedExports.length ? `; added to the installed package.json exports: ${prepared.addedExports.join(", ")}` : ""),
-    )
-    server = await startExample({ AUTH_SECRET: "solid-example-secret-solid-example-secret", AUTH_TRUST_HOST: "true" })
-    base = server.url
-    browser = await launchChromium()
-  }, 600_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const example = exampleInChromium(solidStart, { AUTH_SECRET: "solid-example-secret-solid-example-secret", AUTH_TRUST_HOST: "true" })
 
   async function signIn(page: Page, password = "lovelace") {
-    await page.goto(`${base}/`)
+    await page.goto(`${example.base}/`)
     await page.getByLabel("Username").fill("ada")
     await page.getByLabel("Password").fill(password)
     // Enabled once the page is hydrated.
@@ -45,32 +34,32 @@ browserSuite("examples/solid-start (SolidStart 1.x) in Chromium", () => {
   }
 
   async function sessionOf(context: BrowserContext): Promise<unknown> {
-    return (await context.request.get(`${base}/api/auth/session`)).json()
+    return (await context.request.get(`${example.base}/api/auth/session`)).json()
   }
 
   it("signed out, both protected pages redirect to / (server-rendered and middleware)", async () => {
-    const context = await browser.newContext()
-    const ssr = await context.request.get(`${base}/protected`, { maxRedirects: 0 })
+    const context = await example.browser.newContext()
+    const ssr = await context.request.get(`${example.base}/protected`, { maxRedirects: 0 })
     expect(ssr.status()).toBe(302)
     expect(ssr.headers()["location"]).toBe("/")
-    const middleware = await context.request.get(`${base}/client-protected`, { maxRedirects: 0 })
+    const middleware = await context.request.get(`${example.base}/client-protected`, { maxRedirects: 0 })
     expect(middleware.status()).toBe(302)
     expect(middleware.headers()["location"]).toBe("/")
 
     const page = await context.newPage()
-    await page.goto(`${base}/protected`)
-    expect(page.url()).toBe(`${base}/`)
-    await page.goto(`${base}/client-protected`)
-    expect(page.url()).toBe(`${base}/`)
+    await page.goto(`${example.base}/protected`)
+    expect(page.url()).toBe(`${example.base}/`)
+    await page.goto(`${example.base}/client-protected`)
+    expect(page.url()).toBe(`${example.base}/`)
     expect(await page.getByTestId("status").innerText()).toBe("Not signed in.")
     await context.close()
   })
 
   it("signs in with credentials and shows the session on the server-rendered protected page", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const page = await context.newPage()
     await signIn(page)
-    await page.waitForURL(`${base}/protected`)
+    await page.waitForURL(`${example.base}/protected`)
     expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as Ada Lovelace")
     expect(await page.getByTestId("server-email").innerText()).toBe("ada@example.test")
     await page.screenshot({ path: `${output}solid-start-protected.png` })
@@ -78,48 +67,48 @@ browserSuite("examples/solid-start (SolidStart 1.x) in Chromium", () => {
     const cookies = await context.cookies()
     expect(cookies.find((c) => c.name === "authjs.session-token")).toMatchObject({ httpOnly: true, sameSite: "Lax" })
 
-    await page.goto(`${base}/`)
+    await page.goto(`${example.base}/`)
     expect(await page.getByTestId("status").innerText()).toBe("Signed in as Ada Lovelace")
-    await page.goto(`${base}/client-protected`)
-    expect(page.url()).toBe(`${base}/client-protected`)
+    await page.goto(`${example.base}/client-protected`)
+    expect(page.url()).toBe(`${example.base}/client-protected`)
     await expect.poll(() => page.getByTestId("client-name").innerText()).toBe("Client sees: Ada Lovelace")
     await page.screenshot({ path: `${output}solid-start-client-protected.png` })
     await context.close()
   })
 
   it("refuses a wrong password and stays signed out", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const page = await context.newPage()
     await signIn(page, "wrong")
     await expect.poll(() => page.getByRole("alert").innerText()).toBe("Wrong username or password.")
-    expect(page.url()).toBe(`${base}/`)
+    expect(page.url()).toBe(`${example.base}/`)
     expect(await sessionOf(context)).toBeNull()
     await context.close()
   })
 
   it("signs out, and the protected pages redirect to / again", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const page = await context.newPage()
     await signIn(page)
-    await page.waitForURL(`${base}/protected`)
+    await page.waitForURL(`${example.base}/protected`)
     await page.getByRole("button", { name: "Sign out" }).click()
-    await page.waitForURL(`${base}/`)
+    await page.waitForURL(`${example.base}/`)
     await expect.poll(() => page.getByTestId("status").innerText()).toBe("Not signed in.")
     expect(await sessionOf(context)).toBeNull()
     expect((await context.cookies()).some((c) => c.name === "authjs.session-token")).toBe(false)
     await page.screenshot({ path: `${output}solid-start-signed-out.png` })
 
-    await page.goto(`${base}/protected`)
-    expect(page.url()).toBe(`${base}/`)
-    await page.goto(`${base}/client-protected`)
-    expect(page.url()).toBe(`${base}/`)
+    await page.goto(`${example.base}/protected`)
+    expect(page.url()).toBe(`${example.base}/`)
+    await page.goto(`${example.base}/client-protected`)
+    expect(page.url()).toBe(`${example.base}/`)
     await context.close()
   })
 
   it("client-side navigations to either protected page end on / when signed out", async () => {
-    const context = await browser.newContext()
+    const context = await example.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${base}/`)
+    await page.goto(`${example.base}/`)
     await expect.poll(() => page.getByRole("button", { name: "Sign in" }).isEnabled()).toBe(true)
     await page.getByRole("link", { name: "Protected (server-rendered)" }).click()
     await expect.poll(() => new URL(page.url()).pathname).toBe("/")

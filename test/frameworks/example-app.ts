@@ -1,0 +1,243 @@
+/**
+ * Builds and serves an app of examples/ against this repository's authflow, for the browser tests:
+ * the built package (`dist/`) is what the example installs, as a user would install the published
+ * one. Each framework describes its example with an `ExampleApp`; `exampleInChromium` does the
+ * rest (install, build, start on a free loopback port, launch Chromium, and stop both afterwards).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process"
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { fileURLToPath } from "node:url"
+import type { Browser } from "playwright-core"
+import { afterAll, beforeAll } from "vitest"
+import { launchChromium } from "../e2e/browser.js"
+
+export const root = fileURLToPath(new URL("../../", import.meta.url))
+/** Where the browser tests put their screenshots. */
+export const screenshots = fileURLToPath(new URL("../../test-output/e2e/", import.meta.url))
+
+/** A command run with Node in the example's directory; `script` is relative to it. */
+export interface Command {
+  script: string
+  args?: string[]
+}
+
+/** What differs between the examples. */
+export interface ExampleApp {
+  /** The directory under examples/; also the framework's entry, `dist/frameworks/<name>/index.js`. */
+  name: string
+  /** The entries the example imports; the installed `package.json` gets any that it lacks. */
+  exports: Record<string, Record<string, string>>
+  /** Run in order after installing, with NODE_ENV=production and `env`. */
+  build: Command[]
+  /** How the build step is named in the log ("next build"). */
+  buildName: string
+  /** The server, given its port and URL; runs with NODE_ENV=production, `env` and the test's env. */
+  start: (port: number, url: string) => Command & { env?: Record<string, string> }
+  /** Added to the environment of both the build and the server. */
+  env?: Record<string, string>
+  /** The path that answers 2xx once the server is ready. */
+  readyPath: string
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): { ok: boolean; output: string } {
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  return { ok: result.status === 0, output: `${result.stdout ?? ""}${result.stderr ?? ""}` }
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs)
+  }
+  return newest
+}
+
+function exampleDir(app: ExampleApp): string {
+  return `${root}examples/${app.name}/`
+}
+
+/** `dist/` as `npm test` leaves it; rebuilt only when a source file is newer (a lone vitest run). */
+function ensureRootBuild(app: ExampleApp): void {
+  const marker = `${root}dist/frameworks/${app.name}/index.js`
+  if (existsSync(marker) && statSync(marker).mtimeMs >= newestMtime(`${root}src`)) return
+  const { output } = run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], root)
+  // tsc emits even when some file elsewhere has a type error; `npm test` reports those.
+  if (!existsSync(marker)) throw new Error(`Building authflow failed:\n${output}`)
+}
+
+/**
+ * Puts the current build where the example's `node_modules/authflow` is, as `npm ci` would, and,
+ * until the root package.json exports the example's entries, adds them to the installed copy.
+ * Returns the entries that had to be added.
+ */
+function syncInstalledPackage(app: ExampleApp): string[] {
+  const installed = `${exampleDir(app)}node_modules/authflow/`
+  rmSync(`${installed}dist`, { recursive: true, force: true })
+  cpSync(`${root}dist`, `${installed}dist`, { recursive: true })
+  cpSync(`${root}package.json`, `${installed}package.json`)
+  const path = `${installed}package.json`
+  const manifest = JSON.parse(readFileSync(path, "utf8")) as { exports: Record<string, unknown> }
+  const missing = Object.keys(app.exports).filter((key) => !(key in manifest.exports))
+  if (missing.length) {
+    for (const key of missing) manifest.exports[key] = app.exports[key]
+    writeFileSync(path, JSON.stringify(manifest, null, 2))
+  }
+  return missing
+}
+
+/** What preparing the example did, with timings in seconds. */
+export interface PreparedExample {
+  installed: "npm ci" | "synced"
+  addedExports: string[]
+  seconds: { rootBuild: number; install: number; build: number }
+}
+
+/**
+ * Builds authflow if needed, installs the example (`npm ci` when it has no node_modules, otherwise
+ * the fresh build is copied over the installed authflow) and runs its build commands.
+ */
+export function prepareExample(app: ExampleApp): PreparedExample {
+  const dir = exampleDir(app)
+  let started = performance.now()
+  const lap = () => {
+    const seconds = Math.round((performance.now() - started) / 100) / 10
+    started = performance.now()
+    return seconds
+  }
+  ensureRootBuild(app)
+  const rootBuild = lap()
+  const fresh = !existsSync(`${dir}node_modules/.package-lock.json`)
+  if (fresh) {
+    const npm = run("npm", ["ci", "--no-audit", "--no-fund"], dir)
+    if (!npm.ok) throw new Error(`npm ci in examples/${app.name} failed:\n${npm.output}`)
+  }
+  const addedExports = syncInstalledPackage(app)
+  const install = lap()
+  const env = { ...process.env, NODE_ENV: "production", ...app.env }
+  for (const { script, args = [] } of app.build) {
+    const build = run(process.execPath, [`${dir}${script}`, ...args], dir, env)
+    if (!build.ok) throw new Error(`${script} ${args.join(" ")} in examples/${app.name} failed:\n${build.output}`)
+  }
+  return { installed: fresh ? "npm ci" : "synced", addedExports, seconds: { rootBuild, install, build: lap() } }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** A running server of the example. */
+export interface ExampleServer {
+  url: string
+  output: () => string
+  close: () => Promise<void>
+}
+
+/** Starts the example's server on a free loopback port and waits until `readyPath` answers. */
+export async function startExample(app: ExampleApp, env: Record<string, string>): Promise<ExampleServer> {
+  const dir = exampleDir(app)
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const start = app.start(port, url)
+  const child: ChildProcess = spawn(process.execPath, [`${dir}${start.script}`, ...(start.args ?? [])], {
+    cwd: dir,
+    env: { ...process.env, NODE_ENV: "production", ...app.env, ...start.env, ...env },
+    detached: true,
+  })
+  let output = ""
+  child.stdout?.on("data", (chunk: Buffer) => void (output += chunk.toString()))
+  child.stderr?.on("data", (chunk: Buffer) => void (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+
+  // A child ended by a signal keeps `exitCode` null and gets a `signalCode`.
+  const running = () => child.exitCode === null && child.signalCode === null
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      // Its own process group: the server and any worker it forked, nothing else.
+      if (child.pid) process.kill(-child.pid, name)
+    } catch (error) {
+      // The group is already gone.
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error
+    }
+  }
+  const close = async () => {
+    if (!running()) return
+    signal("SIGTERM")
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))])
+    if (running()) signal("SIGKILL")
+  }
+
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (!running()) throw new Error(`the examples/${app.name} server exited (${child.exitCode ?? child.signalCode}):\n${output}`)
+    try {
+      const response = await fetch(`${url}${app.readyPath}`)
+      if (response.ok) break
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await close()
+      throw new Error(`the examples/${app.name} server did not answer within 60 s:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return { url, output: () => output, close }
+}
+
+/** The running example and the browser that drives it, set once `beforeAll` has run. */
+export interface ExampleInChromium {
+  readonly server: ExampleServer
+  readonly browser: Browser
+  /** The server's URL. */
+  readonly base: string
+}
+
+/**
+ * Registers the `beforeAll` that prepares and starts the example (its server gets `env`) and
+ * launches Chromium, and the `afterAll` that closes both; call it inside the suite's body.
+ */
+export function exampleInChromium(app: ExampleApp, env: Record<string, string>): ExampleInChromium {
+  let server: ExampleServer | undefined
+  let browser: Browser | undefined
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`examples/${app.name}: no ${what} (beforeAll failed or has not run)`)
+    return value
+  }
+
+  beforeAll(async () => {
+    mkdirSync(screenshots, { recursive: true })
+    const prepared = prepareExample(app)
+    console.log(
+      `examples/${app.name}: ${prepared.installed}; root build ${prepared.seconds.rootBuild} s, install ${prepared.seconds.install} s, ${app.buildName} ${prepared.seconds.build} s` +
+        (prepared.addedExports.length ? `; added to the installed package.json exports: ${prepared.addedExports.join(", ")}` : ""),
+    )
+    server = await startExample(app, env)
+    browser = await launchChromium()
+  }, 600_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  return {
+    get server() {
+      return ready(server, "server")
+    },
+    get browser() {
+      return ready(browser, "browser")
+    },
+    get base() {
+      return ready(server, "server").url
+    },
+  }
+}
