@@ -3,7 +3,7 @@ import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src
 import { CredentialsSignin } from "../../src/errors.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport, modelPaths, TransitionRecorder } from "./harness.js"
+import { coverageReport, modelPaths, TransitionRecorder, signInDecisionOf } from "./harness.js"
 import type { AuthConfig, User } from "../../src/types.js"
 
 class InvalidLogin extends CredentialsSignin {
@@ -47,13 +47,7 @@ function scenario(path: CredentialsSignInEvent[]) {
     ],
     callbacks: {
       signIn() {
-        const denied = byType.get("signIn.denied")
-        if (denied) {
-          if ("error" in denied && denied.error) throw new Error("callback threw")
-          return false
-        }
-        const redirect = byType.get("signIn.redirect")
-        return redirect && "url" in redirect ? redirect.url : true
+        return signInDecisionOf(path)
       },
       jwt({ token }) {
         if (byType.has("session.failed")) throw new Error("jwt callback threw")

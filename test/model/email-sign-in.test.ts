@@ -6,7 +6,7 @@ import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { startSmtp, type TestSmtp } from "../email/smtp.js"
-import { coverageReport, modelPaths, TransitionRecorder } from "./harness.js"
+import { coverageReport, modelPaths, TransitionRecorder, signInDecisionOf } from "./harness.js"
 
 const ada = "ada@example.test"
 
@@ -49,13 +49,7 @@ function scenario(path: EmailSignInEvent[]) {
     providers: [Nodemailer({ server: smtp.server, from: "login@app.test" })],
     callbacks: {
       signIn() {
-        const denied = byType.get("signIn.denied")
-        if (denied) {
-          if ("error" in denied && denied.error) throw new Error("callback threw")
-          return false
-        }
-        const redirect = byType.get("signIn.redirect")
-        return redirect && "url" in redirect ? redirect.url : true
+        return signInDecisionOf(path)
       },
     },
   }

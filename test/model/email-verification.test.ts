@@ -5,7 +5,7 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, User } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport, modelPaths, TransitionRecorder } from "./harness.js"
+import { coverageReport, modelPaths, TransitionRecorder, signInDecisionOf } from "./harness.js"
 
 const ada = "ada@example.test"
 const sessionCookie = "__Secure-authjs.session-token"
@@ -81,13 +81,7 @@ function scenario(path: EmailVerificationEvent[]) {
       signIn({ email }) {
         // The request for the link is always allowed: this machine is about following it.
         if (email?.verificationRequest) return true
-        const denied = byType.get("signIn.denied")
-        if (denied) {
-          if (errorOf(denied)) throw new Error("callback threw")
-          return false
-        }
-        const redirect = byType.get("signIn.redirect")
-        return redirect && "url" in redirect ? redirect.url : true
+        return signInDecisionOf(path)
       },
       jwt({ token }) {
         if (world.followingLink && sessionFailure === "jwt callback threw") throw new Error("jwt callback threw")

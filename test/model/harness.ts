@@ -110,3 +110,18 @@ export function coverageReport(machine: AnyStateMachine, recorder: TransitionRec
   const missing = [...declared].filter((key) => !recorder.taken.has(key))
   return { line: `${machine.id}: ${declared.size - missing.length}/${declared.size} transitions`, missing }
 }
+
+/**
+ * What the `signIn` callback must answer for the engine to meet a path's sign-in decision:
+ * `signIn.denied` refuses (throwing the event's `error` when it has one), `signIn.redirect` sends
+ * the user to its `url`, and anything else allows.
+ */
+export function signInDecisionOf(path: readonly { type: string }[]): boolean | string {
+  const denied = path.find((event) => event.type === "signIn.denied") as { error?: unknown } | undefined
+  if (denied) {
+    if (denied.error) throw new Error(String(denied.error))
+    return false
+  }
+  const redirect = path.find((event) => event.type === "signIn.redirect") as { url?: string } | undefined
+  return redirect?.url ?? true
+}

@@ -4,7 +4,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { oauthCallbackMachine, type OAuthCallbackEvent } from "../../src/machines/oauth-callback.js"
 import { oauthSignInMachine } from "../../src/machines/oauth-sign-in.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport, modelPaths, TransitionRecorder } from "./harness.js"
+import { coverageReport, modelPaths, TransitionRecorder, signInDecisionOf } from "./harness.js"
 import { StandInOP, clientId, clientSecret } from "./oauth-stand-in.js"
 import type { OIDCConfig } from "../../src/providers/oauth.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
@@ -85,13 +85,7 @@ async function scenario(path: OAuthCallbackEvent[]) {
     pages: { newUser: "/welcome-aboard" },
     callbacks: {
       signIn() {
-        const denied = byType.get("signIn.denied")
-        if (denied) {
-          if ("error" in denied && denied.error) throw new Error("the signIn callback threw")
-          return false
-        }
-        const redirect = byType.get("signIn.redirect")
-        return redirect && "url" in redirect ? redirect.url : true
+        return signInDecisionOf(path)
       },
       jwt({ token }) {
         if (has("session.failed")) throw new Error("the jwt callback threw")
