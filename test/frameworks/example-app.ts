@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
-import type { Browser } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
 import { launchChromium } from "../e2e/browser.js"
 
@@ -240,4 +240,11 @@ export function exampleInChromium(app: ExampleApp, env: Record<string, string>):
       return ready(server, "server").url
     },
   }
+}
+
+/** Fills an example's credentials form with the demo user (ada) and submits it. */
+export async function submitDemoCredentials(page: Page, password = "lovelace"): Promise<void> {
+  await page.getByLabel("Username").fill("ada")
+  await page.getByLabel("Password").fill(password)
+  await page.getByRole("button", { name: "Sign in" }).click()
 }

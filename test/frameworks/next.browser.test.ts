@@ -4,10 +4,10 @@
  * page with `callbacks.authorized`, `useSession` reads and updates the session, tabs stay in step,
  * and signing out locks the pages again. Screenshots go to test-output/e2e/.
  */
-import type { BrowserContext, Page } from "playwright-core"
+import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
 import { browserSuite } from "../e2e/browser.js"
-import { exampleInChromium, screenshots as output, type ExampleApp } from "./example-app.js"
+import { exampleInChromium, screenshots as output, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
 
 /** examples/next: `next build`, then `next start` (authflow's routes under /api/auth). */
 const next: ExampleApp = {
@@ -26,12 +26,6 @@ const next: ExampleApp = {
 
 browserSuite("examples/next (Next.js 16) in Chromium", () => {
   const example = exampleInChromium(next, { AUTH_SECRET: "next-example-secret-next-example-secret", AUTH_TRUST_HOST: "true" })
-
-  async function signIn(page: Page, password = "lovelace") {
-    await page.getByLabel("Username").fill("ada")
-    await page.getByLabel("Password").fill(password)
-    await page.getByRole("button", { name: "Sign in" }).click()
-  }
 
   async function sessionOf(context: BrowserContext): Promise<unknown> {
     return (await context.request.get(`${example.base}/api/auth/session`)).json()

@@ -5,10 +5,10 @@
  * in again; a validation failure of `useSignIn` comes back in the interface's shape. Plus HTTP
  * checks of `onRequest` without a browser. Screenshots go to test-output/e2e/.
  */
-import type { BrowserContext, Page } from "playwright-core"
+import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
 import { browserSuite } from "../e2e/browser.js"
-import { exampleInChromium, screenshots as output, type ExampleApp } from "./example-app.js"
+import { exampleInChromium, screenshots as output, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
 
 /** examples/qwik: `vite build` of the client, then of the Node server adapter, served by Node. */
 const qwik: ExampleApp = {
@@ -25,12 +25,6 @@ const qwik: ExampleApp = {
 
 browserSuite("examples/qwik (Qwik City 1.20) in Chromium", () => {
   const example = exampleInChromium(qwik, { AUTH_SECRET: "qwik-example-secret-qwik-example-secret", AUTH_TRUST_HOST: "true" })
-
-  async function signIn(page: Page, password = "lovelace") {
-    await page.getByLabel("Username").fill("ada")
-    await page.getByLabel("Password").fill(password)
-    await page.getByRole("button", { name: "Sign in" }).click()
-  }
 
   async function sessionOf(context: BrowserContext): Promise<unknown> {
     return (await context.request.get(`${example.base}/auth/session`)).json()

@@ -5,10 +5,10 @@
  * signs out, after which the protected page sends the user home. Screenshots go to
  * test-output/e2e/.
  */
-import type { BrowserContext, Page } from "playwright-core"
+import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
 import { browserSuite } from "../e2e/browser.js"
-import { exampleInChromium, screenshots as output, type ExampleApp } from "./example-app.js"
+import { exampleInChromium, screenshots as output, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
 
 /**
  * examples/sveltekit: `svelte-kit sync` and `vite build` (adapter-node writes `build/`), served by
@@ -45,12 +45,6 @@ const sveltekit: ExampleApp = {
 
 browserSuite("examples/sveltekit (SvelteKit 2, adapter-node) in Chromium", () => {
   const example = exampleInChromium(sveltekit, { AUTH_SECRET: "sveltekit-example-secret-sveltekit-example", AUTH_TRUST_HOST: "true" })
-
-  async function signIn(page: Page, password = "lovelace") {
-    await page.getByLabel("Username").fill("ada")
-    await page.getByLabel("Password").fill(password)
-    await page.getByRole("button", { name: "Sign in" }).click()
-  }
 
   async function sessionOf(context: BrowserContext): Promise<unknown> {
     return (await context.request.get(`${example.base}/auth/session`)).json()
