@@ -1,10 +1,15 @@
+import { isCookieName } from "./name.js"
+
 /**
  * Reads a `Cookie` request header into a name → value record. The first occurrence of a name wins
- * and values are URI-decoded (left as they are when the encoding is malformed).
+ * and values are URI-decoded (left as they are when the encoding is malformed). Pairs whose name is
+ * not a cookie token ({@link isCookieName}: `authjs.session-token@`, `a(b`) are ignored, so no
+ * answer ever echoes such a name back in a `Set-Cookie`.
  *
  * @example
  * ```ts
  * parseCookieHeader("a=1; b=%7C") // { a: "1", b: "|" }
+ * parseCookieHeader("a@=1; b=2")  // { b: "2" }
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc6265#section-5.4
  */
@@ -19,7 +24,7 @@ export function parseCookieHeader(header: string | null | undefined): Record<str
     const equals = header.indexOf("=", start)
     if (equals !== -1 && equals < end) {
       const name = header.slice(start, equals).trim()
-      if (name && !(name in cookies)) {
+      if (!(name in cookies) && isCookieName(name)) {
         let value = header.slice(equals + 1, end).trim()
         if (value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34) value = value.slice(1, -1)
         cookies[name] = decode(value)

@@ -1,7 +1,6 @@
+import { isCookieName } from "./name.js"
 import type { CookieSerializeOptions } from "../../types.js"
 
-// RFC 6265 token characters for names; values are percent-encoded so they never need this check.
-const cookieNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 // Characters encodeURIComponent leaves as they are: a value made only of these (a JWE, a UUID) is
 // written as it is, without the copy encodeURIComponent makes.
 const needsEncoding = /[^A-Za-z0-9\-_.!~*'()]/
@@ -20,7 +19,8 @@ const validNames = new Set<string>()
  */
 export function serializeCookie(name: string, value: string, options: CookieSerializeOptions = {}): string {
   if (!validNames.has(name)) {
-    if (!cookieNamePattern.test(name)) throw new TypeError(`Invalid cookie name: ${name}`)
+    // Values are percent-encoded, so only the name needs checking.
+    if (!isCookieName(name)) throw new TypeError(`Invalid cookie name: ${name}`)
     if (validNames.size < 256) validNames.add(name)
   }
   let header = `${name}=${needsEncoding.test(value) ? encodeURIComponent(value) : value}`

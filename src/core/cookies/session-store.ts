@@ -4,8 +4,33 @@ import type { Cookie, CookieOption } from "../../types.js"
 export const CHUNK_SIZE = 4096 - 160
 
 /**
+ * Where `key` sits among the chunks of the cookie `name`: -1 for `<name>` itself, `i` for
+ * `<name>.<i>` (decimal digits only), undefined for any other name. Only these names are ever read
+ * as part of the session or cleared: `<name>.evil` or `<name>-x` are someone else's cookies.
+ *
+ * @example
+ * ```ts
+ * chunkIndexOf("authjs.session-token.2", "authjs.session-token")   // 2
+ * chunkIndexOf("authjs.session-token", "authjs.session-token")     // -1
+ * chunkIndexOf("authjs.session-token.x", "authjs.session-token")   // undefined
+ * ```
+ */
+export function chunkIndexOf(key: string, name: string): number | undefined {
+  if (!key.startsWith(name)) return undefined
+  const length = key.length
+  if (length === name.length) return -1
+  if (key.charCodeAt(name.length) !== 46 || length === name.length + 1) return undefined
+  for (let i = name.length + 1; i < length; i++) {
+    const code = key.charCodeAt(i)
+    if (code < 48 || code > 57) return undefined
+  }
+  return Number(key.slice(name.length + 1))
+}
+
+/**
  * The session cookie's value, joined from its chunks (`<name>`, or `<name>.0`, `<name>.1`, …).
- * Returns undefined when no non-empty chunk is present.
+ * Returns undefined when no non-empty chunk is present. Other cookies that merely start with
+ * `name` are not part of it ({@link chunkIndexOf}).
  *
  * @example
  * ```ts
@@ -16,11 +41,10 @@ export function readChunkedCookie(cookies: Record<string, string>, name: string)
   const whole = cookies[name]
   let chunks: [number, string][] | undefined
   for (const key in cookies) {
-    if (key === name || !key.startsWith(name)) continue
+    const index = chunkIndexOf(key, name)
+    if (index === undefined || index === -1) continue
     const value = cookies[key]
-    if (!value) continue
-    const index = Number.parseInt(key.slice(key.lastIndexOf(".") + 1), 10)
-    ;(chunks ??= []).push([Number.isNaN(index) ? 0 : index, value])
+    if (value) (chunks ??= []).push([index, value])
   }
   if (!chunks) return whole || undefined
   if (whole) chunks.push([0, whole])
@@ -32,7 +56,8 @@ export function readChunkedCookie(cookies: Record<string, string>, name: string)
 
 /**
  * The session cookie split across chunks and the request's own chunk cookies: knows which cookies
- * to write for a new value and which stale chunks to clear.
+ * to write for a new value and which stale chunks to clear. Only `<name>` and `<name>.<digits>`
+ * count as chunks, so a `Set-Cookie` never names any other cookie of the request.
  *
  * @example
  * ```ts
@@ -48,7 +73,7 @@ export class SessionStore {
 
   constructor(option: CookieOption, requestCookies: Record<string, string>) {
     this.#option = option
-    for (const key in requestCookies) if (key.startsWith(option.name)) this.#present.push(key)
+    for (const key in requestCookies) if (chunkIndexOf(key, option.name) !== undefined) this.#present.push(key)
     this.value = this.#present.length ? readChunkedCookie(requestCookies, option.name) : undefined
   }
 
