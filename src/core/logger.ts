@@ -1,4 +1,5 @@
 import { AuthError } from "./errors.js"
+import { escapeControlCharacters, safeLogError, safeLogText, safeLogValue } from "./log-redaction.js"
 import type { AuthConfig, LoggerInstance, WarningCode } from "../types.js"
 
 const red = "\x1b[31m"
@@ -33,20 +34,33 @@ function ignore(): void {}
  * The logger a config asks for: each level the user gives replaces the built-in one; the built-in
  * debug level prints only with `debug: true`.
  *
+ * Every level, built-in or the user's, receives only safe copies: secrets redacted (session, access,
+ * refresh and ID tokens, codes, verifiers, passwords, client secrets, `?token=`/`?code=`/`?state=`
+ * in URLs: the inspector's rules, see ./redact.ts), control characters escaped in messages, stacks
+ * and metadata, so neither a token nor a forged line reaches a log. Errors stay instances of their
+ * class, with their `type`; the caller's objects are never changed. Resolved once per config, so a
+ * request that logs nothing pays nothing.
+ *
  * @example
  * ```ts
  * const logger = resolveLogger({ logger: { error: (e) => sentry.capture(e) }, debug: false })
  * logger.warn("csrf-disabled") // built-in console warning
+ * logger.error(new UntrustedHost("URL was: https://app.test/auth/callback/email?token=abc"))
+ * // sentry gets an UntrustedHost whose message ends "?token=[redacted]"
  * ```
  */
 export function resolveLogger(config: Pick<AuthConfig, "logger" | "debug">): LoggerInstance {
   const custom = config.logger
   const cached = resolved.get(config)
   if (cached && cached.custom === custom && cached.debug === config.debug) return cached.logger
+  const error = custom?.error ?? logError
+  const warn = custom?.warn ?? logWarning
+  const debug = custom?.debug ?? (config.debug ? logDebug : undefined)
   const logger: LoggerInstance = {
-    error: custom?.error ?? logError,
-    warn: custom?.warn ?? logWarning,
-    debug: custom?.debug ?? (config.debug ? logDebug : ignore),
+    error: (raw) => error(typeof raw === "object" && raw !== null ? safeLogError(raw) : new Error(safeLogText(String(raw)))),
+    warn: (code) => warn(escapeControlCharacters(code) as WarningCode),
+    // Without a debug sink, nothing is redacted for nothing.
+    debug: debug ? (message, metadata) => debug(safeLogText(message), metadata === undefined ? undefined : safeLogValue(metadata)) : ignore,
   }
   resolved.set(config, { custom, debug: config.debug, logger })
   return logger
