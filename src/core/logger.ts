@@ -59,7 +59,7 @@ export function resolveLogger(config: Pick<AuthConfig, "logger" | "debug">): Log
   const logger: LoggerInstance = {
     error: (raw) => error(typeof raw === "object" && raw !== null ? safeLogError(raw) : new Error(safeLogText(String(raw)))),
     warn: (code) => warn(escapeControlCharacters(code) as WarningCode),
-    // Without a debug sink, nothing is redacted for nothing.
+    // No debug sink: the shared no-op, so the hot path neither redacts nor copies anything.
     debug: debug ? (message, metadata) => debug(safeLogText(message), metadata === undefined ? undefined : safeLogValue(metadata)) : ignore,
   }
   resolved.set(config, { custom, debug: config.debug, logger })
