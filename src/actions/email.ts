@@ -8,6 +8,7 @@ import { emailSignInMachine } from "../machines/email-sign-in.js"
 import { emailVerificationMachine } from "../machines/email-verification.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
+import { parseEmailAddress } from "../core/email-address.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
 import type { AdapterUser } from "../adapters.js"
@@ -22,6 +23,12 @@ function hashToken(options: AuthOptions, provider: EmailConfig, token: string): 
 
 function emailAccount(provider: EmailConfig, email: string, userId: string | undefined): Account {
   return { providerAccountId: email, type: "email", provider: provider.id, ...(userId && { userId }) }
+}
+
+/** The grammar's `problem`, when it is what refused the address. */
+function problemOf(error: unknown): { problem?: unknown } {
+  const cause = error instanceof Error ? error.cause : undefined
+  return typeof cause === "object" && cause !== null && "problem" in cause ? { problem: cause.problem } : {}
 }
 
 function asError(error: unknown): Error {
@@ -52,7 +59,11 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     normalizeEmail: () => {
       try {
-        email = (provider.normalizeIdentifier ?? defaultNormalizer)(typeof typed === "string" ? typed : "")
+        // A user's normaliser is held to the same grammar as the default one: from here on `email`
+        // is the one canonical address that is looked up, stored with the token, linked and mailed.
+        const parsed = parseEmailAddress((provider.normalizeIdentifier ?? defaultNormalizer)(typeof typed === "string" ? typed : ""))
+        if (!parsed.ok) return { type: "email.invalid", error: new TypeError("Invalid email address format.", { cause: { problem: parsed.problem } }) }
+        email = parsed.address
         return { type: "email.valid" }
       } catch (error) {
         return { type: "email.invalid", error }
@@ -104,7 +115,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     case "csrfRejected":
       throw new MissingCSRF("CSRF token was missing during an action signin")
     case "emailRejected":
-      options.logger.debug("email-rejected", { reason: asError(error).message })
+      options.logger.debug("email-rejected", { reason: asError(error).message, ...problemOf(error) })
       return { redirect: back({ error: "InvalidEmail", ...(typeof typed === "string" && { email: typed.slice(0, 320) }) }), cookies }
     case "redirected":
       return { redirect: redirectTo!, cookies }
@@ -140,6 +151,10 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
         if (!invite) return { type: "token.invalid", error: new Verification("The link is unknown or was used already") }
         if (invite.expires.valueOf() < Date.now()) return { type: "token.invalid", error: new Verification("The link has expired") }
         if (email !== undefined && invite.identifier !== email) return { type: "token.invalid", error: new Verification("The link is for another address") }
+        // Tokens stored before the grammar existed (or by other code) may name an address no mail
+        // went to as written: nobody is signed in as it.
+        const parsed = parseEmailAddress(invite.identifier)
+        if (!parsed.ok || parsed.address !== invite.identifier) return { type: "token.invalid", error: new Verification("The link is for an address outside the email grammar") }
         identifier = invite.identifier
         return { type: "token.valid" }
       } catch (error) {

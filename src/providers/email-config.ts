@@ -8,12 +8,15 @@
  * ```
  * @module
  */
+import { parseEmailAddress } from "../core/email-address.js"
 import type { customFetch } from "../core/symbols.js"
 import type { Awaitable, CommonProviderOptions, Theme } from "../types.js"
 
+export { parseEmailAddress, type EmailAddressProblem, type ParsedEmailAddress } from "../core/email-address.js"
+
 /** What `sendVerificationRequest` gets: who to write to, the link, and the context. */
 export interface SendVerificationRequestParams {
-  /** The normalised email address. */
+  /** The address to write to, exactly: the identifier stored with the token, in {@link parseEmailAddress}'s canonical form. */
   identifier: string
   /** The sign-in link: `<origin><basePath>/callback/<id>?callbackUrl=…&token=…&email=…`. */
   url: string
@@ -42,7 +45,11 @@ export interface EmailConfig extends CommonProviderOptions {
   secret?: string
   /** Make the token yourself (for example a short code). Default: 32 random bytes as hex. */
   generateVerificationToken?: () => Awaitable<string>
-  /** Normalise the address the user typed. Default: {@link defaultNormalizer}. Throw to refuse it. */
+  /**
+   * Normalise the address the user typed. Default: {@link defaultNormalizer}. Throw to refuse it.
+   * The result must pass {@link parseEmailAddress} (the sign-in ends with `InvalidEmail` if not),
+   * and is stored and mailed in its canonical form.
+   */
   normalizeIdentifier?: (identifier: string) => string
   /** Replace `fetch` for HTTP senders (tests, proxies). */
   [customFetch]?: typeof fetch
@@ -54,13 +61,15 @@ export type EmailUserConfig = Partial<Omit<EmailConfig, "type">>
 /**
  * The default address normaliser: Unicode NFKC, lowercase, trimmed; exactly one `@` with a
  * non-empty local part and domain; anything after a `,` in the domain dropped; `"`, whitespace,
- * control characters and the `@` lookalikes U+FF20 and U+FE6B refused. Throws
- * `TypeError` with a message fit for the user.
+ * control characters and the `@` lookalikes U+FF20 and U+FE6B refused; then the result must pass
+ * {@link parseEmailAddress}, whose canonical form it returns (IDN domains as A-labels). Throws
+ * `TypeError` with a message fit for the user (and `cause.problem` when the grammar refused it).
  *
  * @example
  * ```ts
  * defaultNormalizer(" Ada@Example.COM ") // "ada@example.com"
  * defaultNormalizer("ada@example.com,evil.test") // "ada@example.com"
+ * defaultNormalizer("ada@bücher.example") // "ada@xn--bcher-kva.example"
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc5321#section-4.1.2
  */
@@ -75,5 +84,7 @@ export function defaultNormalizer(input: string | undefined | null): string {
   const [local, domainPart] = parts as [string, string]
   const domain = domainPart.split(",")[0]!
   if (!local || !domain) throw new TypeError("Invalid email address format.")
-  return `${local}@${domain}`
+  const parsed = parseEmailAddress(`${local}@${domain}`)
+  if (!parsed.ok) throw new TypeError("Invalid email address format.", { cause: { problem: parsed.problem } })
+  return parsed.address
 }

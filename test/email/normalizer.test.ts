@@ -40,3 +40,29 @@ describe("defaultNormalizer", () => {
     expect(() => defaultNormalizer(input)).toThrow(new TypeError(message))
   })
 })
+
+describe("defaultNormalizer and the address grammar", () => {
+  it.each([
+    ["Ada@Bücher.Example", "ada@xn--bcher-kva.example"],
+    ["ada@XN--BCHER-KVA.example", "ada@xn--bcher-kva.example"],
+  ])("%j → %j (IDN domains as A-labels)", (input, expected) => {
+    expect(defaultNormalizer(input)).toBe(expected)
+  })
+
+  it.each([
+    ["x<evil@evil.test>", "syntax"],
+    ["ada(evil)@example.com", "syntax"],
+    ["ada@exаmple.com", "mixed-script"],
+    ["ada@exa\u200Bmple.com", "character"],
+    ["ad\u00ADa@example.com", "character"],
+    [`${"a".repeat(65)}@example.com`, "length"],
+    ["ada@127.0.0.1", "domain"],
+  ])("%j is refused by the grammar (%s)", (input, problem) => {
+    expect(() => defaultNormalizer(input)).toThrow(new TypeError("Invalid email address format."))
+    try {
+      defaultNormalizer(input)
+    } catch (error) {
+      expect((error as Error).cause).toEqual({ problem })
+    }
+  })
+})
