@@ -10,6 +10,7 @@
  * ```
  * @module
  */
+import { parseEmailAddress } from "../core/email-address.js"
 import { AuthError } from "../core/errors.js"
 import { customFetch } from "../core/symbols.js"
 import type { Theme } from "../types.js"
@@ -99,6 +100,27 @@ export function signInMessage({ url, theme = {} }: { url: string; theme?: Theme 
  */
 export function senderOf(provider: Pick<EmailConfig, "from">, url: string): string {
   return provider.from || `no-reply@${new URL(url).hostname}`
+}
+
+/**
+ * The recipient of a sign-in email: `identifier` itself, once it is known to be a canonical address
+ * of {@link parseEmailAddress} (as the engine's identifiers always are), so no mailer can read a
+ * display name, a group or a second recipient into it. Throws an `Error` otherwise, for a
+ * `sendVerificationRequest` that passes something else.
+ *
+ * @example
+ * ```ts
+ * recipientOf("ada@xn--bcher-kva.example") // "ada@xn--bcher-kva.example"
+ * recipientOf("x<evil@evil.test>") // throws
+ * ```
+ */
+export function recipientOf(identifier: string): string {
+  const parsed = parseEmailAddress(identifier)
+  if (parsed.ok && parsed.address === identifier) return identifier
+  // The address stays out of the message (it may be logged); the cause says what is wrong with it.
+  throw new Error("Refusing to send a sign-in email: the recipient is not a canonical email address", {
+    cause: { problem: parsed.ok ? "not-canonical" : parsed.problem },
+  })
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { AuthError } from "../core/errors.js"
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
-import { senderOf, signInMessage } from "./email-message.js"
+import { recipientOf, senderOf, signInMessage } from "./email-message.js"
 
 export type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
 
@@ -40,8 +40,11 @@ function addressOf(entry: string | { address: string }): string {
 
 /**
  * Sends the default sign-in message ({@link signInMessage}) to `identifier` through the provider's
- * `server`. Throws an `AuthError` when `server` is missing or `nodemailer` is not installed, and
- * an `Error` when the SMTP server refuses the recipient or leaves it pending.
+ * `server`, given to nodemailer as an address object so it is not parsed again. (For an address
+ * with a non-ASCII local part nodemailer writes the domain's U-labels, as SMTPUTF8 allows: the
+ * same domain.) Throws an `AuthError` when `server` is missing or `nodemailer` is not installed, and
+ * an `Error` when `identifier` is not a canonical address ({@link recipientOf}) or the SMTP server
+ * refuses the recipient or leaves it pending.
  *
  * @example
  * ```ts
@@ -50,6 +53,7 @@ function addressOf(entry: string | { address: string }): string {
  */
 export async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
   const { identifier, url, provider, theme } = params
+  const to = recipientOf(identifier)
   const { server } = provider
   if (!hasServer(server)) {
     throw new AuthError(
@@ -59,7 +63,8 @@ export async function sendWithNodemailer(params: SendVerificationRequestParams):
   const nodemailer = await loadNodemailer()
   const transport = nodemailer.createTransport(server as Parameters<NodemailerModule["createTransport"]>[0])
   try {
-    const info = await transport.sendMail({ to: identifier, from: senderOf(provider, url), ...signInMessage({ url, theme }) })
+    // An address object, not a string: nodemailer does not parse it for display names or groups.
+    const info = await transport.sendMail({ to: { name: "", address: to }, from: senderOf(provider, url), ...signInMessage({ url, theme }) })
     const refused = [...(info.rejected ?? []), ...(info.pending ?? [])].map(addressOf)
     if (refused.length) {
       throw new Error(`The SMTP server did not accept the sign-in email for ${refused.join(", ")}`, { cause: { response: info.response } })

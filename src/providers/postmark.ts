@@ -4,7 +4,7 @@
  * @module
  */
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
-import { apiKeyOf, postJson, senderOf, signInMessage } from "./email-message.js"
+import { apiKeyOf, postJson, recipientOf, senderOf, signInMessage } from "./email-message.js"
 
 export type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
 
@@ -28,7 +28,7 @@ export async function sendWithPostmark(params: SendVerificationRequestParams): P
   const { subject, html, text } = signInMessage({ url, theme })
   await postJson(provider, "Postmark", postmarkEndpoint, { "X-Postmark-Server-Token": apiKey }, {
     From: senderOf(provider, url),
-    To: identifier,
+    To: recipientOf(identifier),
     Subject: subject,
     HtmlBody: html,
     TextBody: text,

@@ -4,7 +4,7 @@
  * @module
  */
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
-import { apiKeyOf, postJson, senderOf, signInMessage } from "./email-message.js"
+import { apiKeyOf, postJson, recipientOf, senderOf, signInMessage } from "./email-message.js"
 
 export type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
 
@@ -28,7 +28,7 @@ export async function sendWithResend(params: SendVerificationRequestParams): Pro
   const { subject, html, text } = signInMessage({ url, theme })
   await postJson(provider, "Resend", resendEndpoint, { Authorization: `Bearer ${apiKey}` }, {
     from: senderOf(provider, url),
-    to: [identifier],
+    to: [recipientOf(identifier)],
     subject,
     html,
     text,

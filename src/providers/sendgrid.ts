@@ -4,7 +4,7 @@
  * @module
  */
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
-import { apiKeyOf, postJson, senderOf, signInMessage } from "./email-message.js"
+import { apiKeyOf, postJson, recipientOf, senderOf, signInMessage } from "./email-message.js"
 
 export type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
 
@@ -36,7 +36,7 @@ export async function sendWithSendGrid(params: SendVerificationRequestParams): P
   const apiKey = apiKeyOf(provider, "SendGrid")
   const { subject, html, text } = signInMessage({ url, theme })
   await postJson(provider, "SendGrid", sendgridEndpoint, { Authorization: `Bearer ${apiKey}` }, {
-    personalizations: [{ to: [{ email: identifier }] }],
+    personalizations: [{ to: [{ email: recipientOf(identifier) }] }],
     from: mailbox(senderOf(provider, url)),
     subject,
     content: [
