@@ -92,6 +92,8 @@ export function safeLogError<E extends Error>(error: E): E {
   return copyError(error, 0) as E
 }
 
+const errorCode = /^[A-Z][A-Z0-9_]{1,63}$/
+
 /** The copy of each error logged so far: an error and its copy live and die together. */
 const copies = new WeakMap<Error, Error>()
 
@@ -109,6 +111,8 @@ function copyError(error: Error, depth: number): Error {
     else if (key === "stack") safe = typeof value === "string" ? safeStack(value, typeof message === "string" ? message : "", String(safeMessage)) : undefined
     else if (key === "cause") safe = copyCause(value, depth)
     else if (key === "name") safe = typeof value === "string" ? escapeControlCharacters(value) : value
+    // An error's `code` names the error (`ECONNREFUSED`, `OAUTH_JWT_TIMESTAMP_CHECK_FAILED`), not an authorization code.
+    else if (key === "code" && typeof value === "string" && errorCode.test(value)) safe = value
     else safe = isSecretKey(key) && value != null ? REDACTED : safeLogValue(value)
     const enumerable = Object.getOwnPropertyDescriptor(error, key)?.enumerable ?? false
     Object.defineProperty(copy, key, { value: safe, enumerable, writable: true, configurable: true })
