@@ -12,6 +12,7 @@ import type { AuthError } from "./core/errors.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { OAuthConfig, OIDCConfig } from "./providers/oauth.js"
 import type { EmailConfig } from "./providers/email-config.js"
+import type { ReplayStore } from "./core/replay-store.js"
 
 /** A value, or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
@@ -150,6 +151,12 @@ export interface CookiesOptions {
   webauthnChallenge: CookieOption
   /** authflow's sealed flow cookie (the OAuth check cookies of Auth.js, in one). */
   flow: CookieOption
+  /**
+   * Binds a sealed flow to the browser that started it: a random value set beside the flow cookie
+   * and checked when the flow resumes. `__Host-` prefixed when secure, so that no sibling subdomain
+   * can plant it.
+   */
+  flowBinding: CookieOption
 }
 
 /** Partial overrides of {@link CookiesOptions}. */
@@ -362,6 +369,45 @@ export interface AuthConfig {
   pages?: PagesOptions
   raw?: symbol
   redirectProxyUrl?: string
+  /**
+   * The app's public origin. Every URL that leaves the server (the OAuth `redirect_uri`, magic
+   * links, `/providers` URLs, redirects) is built on it, and a request that arrives under any other
+   * origin that `trustedOrigins` does not list is served as this origin: its `Host` is ignored.
+   *
+   * @default the origin of `AUTH_URL` once `setEnvDefaults` has read it (every framework wrapper does); else none
+   * @example
+   * ```ts
+   * Auth(request, { ...config, origin: "https://app.example" })
+   * ```
+   */
+  origin?: string
+  /**
+   * Origins served as themselves besides `origin`: exact origins (`"https://app.example"`) or one
+   * wildcard label (`"https://*.preview.example"` matches `https://pr-42.preview.example`, not
+   * `https://a.b.preview.example`). A redirect proxy (`redirectProxyUrl`) forwards callbacks only
+   * to these origins and to `origin`. With `trustedOrigins` but no `origin`, requests from any other
+   * origin are refused.
+   *
+   * @default none: without `origin` either, the request's own origin is used when `trustHost` is set
+   * @example
+   * ```ts
+   * Auth(request, { ...config, origin: "https://app.example", trustedOrigins: ["https://*.preview.example"] })
+   * ```
+   */
+  trustedOrigins?: string[]
+  /**
+   * Records every resumed flow (an OAuth callback's sealed flow cookie) as used, so that a replayed
+   * flow cookie is refused. Share one store (`redisReplayStore`) between instances to make that hold
+   * across all of them.
+   *
+   * @default an in-memory store: a flow is used once per process
+   * @example
+   * ```ts
+   * import { redisReplayStore } from "authflow"
+   * Auth(request, { ...config, replayStore: redisReplayStore(new Redis()) })
+   * ```
+   */
+  replayStore?: ReplayStore
   secret?: string | string[]
   session?: SessionOptions
   skipCSRFCheck?: symbol

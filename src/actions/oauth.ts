@@ -2,10 +2,12 @@ import { createActor } from "xstate"
 import * as o from "oauth4webapi"
 import { AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
 import { withCookies } from "../core/error-cookies.js"
-import { FlowCookieRefused, sealFlow, unsealFlow, type FlowBinding } from "../core/flow-cookie.js"
+import { FlowCookieRefused, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } from "../core/flow-cookie.js"
+import { isConfiguredOrigin } from "../core/origin.js"
+import { replayStoreOf } from "../core/replay-store.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
 import { afterSignIn, issueSession } from "../core/issue-session.js"
-import { resolveOAuthUser } from "../core/account-linking.js"
+import { resolveOAuthUser, signedInUser } from "../core/account-linking.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { authorizationRequest, usesFormPost } from "../core/oauth/client.js"
 import { checkAuthorizationResponse, exchangeCode, fetchProfile, mapProfile, storedAccountFields, type ExchangeResult } from "../core/oauth/callback.js"
@@ -15,11 +17,11 @@ import { oauthCallbackMachine } from "../machines/oauth-callback.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
-import type { Account, Cookie, CookieOption, InternalProvider, Profile, ResponseInternal, User } from "../types.js"
+import type { Account, Cookie, InternalProvider, Profile, ResponseInternal, User } from "../types.js"
 import type { AdapterUser } from "../adapters.js"
 
 /** Bump when the sign-in machine's waiting state or context change shape: older flow cookies are then refused. */
-export const OAUTH_FLOW_VERSION = 1
+export const OAUTH_FLOW_VERSION = 2
 
 const stateSalt = "encodedState"
 const fifteenMinutes = 15 * 60
@@ -30,20 +32,33 @@ function bindingOf(provider: OAuthProviderConfig): FlowBinding {
   return binding
 }
 
-function flowCookieOf(options: AuthOptions, provider: OAuthProviderConfig): CookieOption {
-  const cookie = options.cookies.flow
-  // A form_post callback is a cross-site POST: only a SameSite=None cookie comes along with it.
-  return usesFormPost(provider) ? { name: cookie.name, options: { ...cookie.options, sameSite: "none", secure: true } } : cookie
+function flowCookiesOf(options: AuthOptions, provider: OAuthProviderConfig): FlowCookies {
+  const { flow, flowBinding } = options.cookies
+  if (!usesFormPost(provider)) return { flow, binding: flowBinding }
+  // A form_post callback is a cross-site POST: only SameSite=None cookies come along with it.
+  const crossSite = { sameSite: "none", secure: true } as const
+  return {
+    flow: { name: flow.name, options: { ...flow.options, ...crossSite } },
+    binding: { name: flowBinding.name, options: { ...flowBinding.options, ...crossSite } },
+  }
 }
 
-function clearFlowCookie(cookie: CookieOption): Cookie {
-  return { name: cookie.name, value: "", options: { ...cookie.options, maxAge: 0 } }
+function clearFlowCookies(cookies: FlowCookies): Cookie[] {
+  return [cookies.flow, cookies.binding].map(({ name, options }) => ({ name, value: "", options: { ...options, maxAge: 0 } }))
 }
 
 function redirectProxyOf(options: AuthOptions, provider: OAuthProviderConfig): string | undefined {
   const proxy = provider.redirectProxyUrl ?? options.config.redirectProxyUrl
   if (!proxy || usesFormPost(provider)) return undefined
   return `${proxy.replace(/\/+$/, "")}/callback/${provider.id}`
+}
+
+function parsedUrl(value: string): URL | undefined {
+  try {
+    return new URL(value)
+  } catch {
+    return undefined
+  }
 }
 
 function asError(error: unknown): Error {
@@ -81,7 +96,8 @@ export async function oauthSignIn(options: AuthOptions, provider: InternalProvid
           : undefined
         const { url, checks } = await authorizationRequest(provider, server!, proxyRedirectUri ?? provider.callbackUrl, options.request.query, state)
         authorizationUrl = url
-        return { type: "authorization.ready", checks: { ...checks, callbackUrl: options.callbackUrl } }
+        const startedBy = (await signedInUser(options))?.id
+        return { type: "authorization.ready", checks: { ...checks, callbackUrl: options.callbackUrl, ...(startedBy !== undefined && { startedBy }) } }
       } catch (error) {
         return { type: "authorization.failed", error }
       }
@@ -93,8 +109,8 @@ export async function oauthSignIn(options: AuthOptions, provider: InternalProvid
     const error = flow.context.error
     throw error instanceof AuthError ? error : new OAuthSignInError(asError(error), { cause: { provider: provider.id } })
   }
-  const sealed = await sealFlow(flow, bindingOf(provider), options.secret, flowCookieOf(options, provider))
-  return { redirect: authorizationUrl!.href, cookies: [...cookies, sealed] }
+  const sealed = await sealFlow(flow, bindingOf(provider), options.secret, flowCookiesOf(options, provider))
+  return { redirect: authorizationUrl!.href, cookies: [...cookies, ...sealed] }
 }
 
 function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): URLSearchParams {
@@ -109,7 +125,9 @@ function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): UR
 
 /**
  * On the redirect proxy, a callback meant for another deployment is forwarded there: its `state`
- * (encrypted with the shared secret) names the deployment's callback URL.
+ * (encrypted with the shared secret) names the deployment's callback URL. Only a deployment whose
+ * origin the configuration names (`origin`, `trustedOrigins`) receives it: a code forwarded to any
+ * other origin could be replayed by whoever started the sign-in there.
  */
 async function forwardFromProxy(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, params: URLSearchParams): Promise<ResponseInternal | undefined> {
   const proxy = redirectProxyOf(options, provider)
@@ -121,14 +139,18 @@ async function forwardFromProxy(options: AuthOptions, provider: InternalProvider
   } catch (error) {
     throw new InvalidCheck("State could not be decoded", { cause: { err: asError(error) } })
   }
-  const origin = typeof payload?.origin === "string" ? payload.origin : undefined
-  if (!origin || new URL(origin).origin === options.origin) return undefined
-  return { redirect: `${origin}?${params}` }
+  const target = typeof payload?.origin === "string" ? parsedUrl(payload.origin) : undefined
+  if (!target || target.origin === options.origin) return undefined
+  if (!isConfiguredOrigin(target.origin, options.config)) {
+    throw new InvalidCheck(`The redirect proxy does not forward to ${target.origin}: list that origin in \`trustedOrigins\` to allow it`)
+  }
+  return { redirect: `${target.origin}${target.pathname}?${params}` }
 }
 
 /** Restores the waiting sign-in flow from its cookie and hands it over: its checks, or a refusal. */
-async function resumeSignIn(options: AuthOptions, provider: OAuthProviderConfig, cookie: CookieOption): Promise<OAuthFlowChecks> {
-  const snapshot = await unsealFlow(options.request.cookies[cookie.name], { ...bindingOf(provider), machine: oauthSignInMachine }, options.secret, cookie.name)
+async function resumeSignIn(options: AuthOptions, provider: OAuthProviderConfig, cookies: FlowCookies): Promise<OAuthFlowChecks> {
+  const binding = { ...bindingOf(provider), machine: oauthSignInMachine }
+  const snapshot = await unsealFlow(options.request.cookies, binding, options.secret, cookies, replayStoreOf(options.config))
   const actor = createActor(oauthSignInMachine, { snapshot, ...(options.config.inspect && { inspect: options.config.inspect }) })
   let failure: unknown
   actor.subscribe({ error: (error) => void (failure = error) })
@@ -155,15 +177,15 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
   const forwarded = await forwardFromProxy(options, provider, params)
   if (forwarded) return forwarded
 
-  const flowCookie = flowCookieOf(options, provider)
-  cookies.push(clearFlowCookie(flowCookie))
+  const flowCookies = flowCookiesOf(options, provider)
+  cookies.push(...clearFlowCookies(flowCookies))
   const fail = (error: unknown): never => {
     throw withCookies(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies)
   }
 
   let checks: OAuthFlowChecks
   try {
-    checks = await resumeSignIn(options, provider, flowCookie)
+    checks = await resumeSignIn(options, provider, flowCookies)
   } catch (error) {
     return fail(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }))
   }
@@ -224,6 +246,7 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
           stored: storedAccountFields(provider, exchange.tokens),
           userByAccount,
           allowEmailLinking: provider.allowDangerousEmailAccountLinking === true,
+          startedBy: checks.startedBy,
         })
         user = resolved.user
         return { type: "user.persisted", isNewUser: resolved.isNewUser }

@@ -38,7 +38,8 @@ export interface ResolvedUser {
 
 /**
  * Resolves an OAuth sign-in against the database: the user already linked to this provider
- * account, the signed-in user (the account gets linked to them), an existing user with the same
+ * account, the signed-in user (the account gets linked to them, only if they started this
+ * sign-in themselves), an existing user with the same
  * email (only with `allowDangerousEmailAccountLinking`), or a new user. Refuses with
  * `OAuthAccountNotLinked` when the account belongs to someone else or the email is taken. If
  * linking fails after a user was created, that user is deleted again, so nothing half-written
@@ -51,7 +52,16 @@ export interface ResolvedUser {
  */
 export async function resolveOAuthUser(
   options: AuthOptions,
-  sign: { user: User; account: Account; profile: Profile; stored: Partial<Account>; userByAccount: AdapterUser | null; allowEmailLinking: boolean },
+  sign: {
+    user: User
+    account: Account
+    profile: Profile
+    stored: Partial<Account>
+    userByAccount: AdapterUser | null
+    allowEmailLinking: boolean
+    /** The user signed in when the sign-in started; a new account is linked only to them. */
+    startedBy?: string | undefined
+  },
 ): Promise<ResolvedUser> {
   const adapter = options.adapter
   if (!adapter) return { user: sign.user, isNewUser: false }
@@ -68,6 +78,10 @@ export async function resolveOAuthUser(
     await emitEvent(options.config, options.logger, "linkAccount", { user, account, profile: sign.profile as User })
   }
   if (current) {
+    // A flow started elsewhere (a planted flow cookie) must not attach its account to this user.
+    if (current.id !== sign.startedBy) {
+      throw new OAuthAccountNotLinked("The sign-in was not started by the signed-in user: the account is not linked", { cause: { provider: sign.account.provider } })
+    }
     await link(current.id, current)
     return { user: current, isNewUser: false }
   }

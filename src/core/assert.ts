@@ -7,7 +7,6 @@ import {
   MissingAuthorize,
   MissingSecret,
   UnsupportedStrategy,
-  UntrustedHost,
   type AuthError,
 } from "./errors.js"
 import type { AuthRequest } from "./request.js"
@@ -45,7 +44,8 @@ export interface ConfigCheck {
 }
 
 /**
- * Checks a configuration against the request before anything runs. The first problem wins; the
+ * Checks a configuration against the request before anything runs (after the request's origin
+ * was settled by `servedOrigin`). The first problem wins; the
  * request is then answered with a Configuration error that reveals nothing, and the problem is
  * logged in full.
  *
@@ -62,9 +62,6 @@ export function checkConfig(
   callbackUrlCookieName: string,
 ): ConfigCheck {
   const warnings: WarningCode[] = []
-  if (!config.trustHost) {
-    return { error: new UntrustedHost(`Host must be trusted. URL was: ${request.url}`), warnings }
-  }
   if (!config.secret?.length) return { error: new MissingSecret("Please define a `secret`"), warnings }
 
   const origin = request.url.origin

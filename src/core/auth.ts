@@ -4,6 +4,7 @@ import { cookiesOf } from "./error-cookies.js"
 import { serializeCookie } from "./cookies/serialize.js"
 import { resolveLogger } from "./logger.js"
 import { configFor, initOptions, type AuthOptions } from "./options.js"
+import { servedOrigin } from "./origin.js"
 import { toAuthRequest, type AuthRequest } from "./request.js"
 import { toResponse } from "./response.js"
 import { raw } from "./symbols.js"
@@ -55,6 +56,14 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     logger.debug("request", { method: request.method, url: request.url })
     return answer({ status: 400, headers: { "Content-Type": "application/json" }, body: "Bad request." })
   }
+
+  // Every URL that leaves the server is built on the origin the configuration allows, not on Host.
+  const served = servedOrigin(authRequest.url, config)
+  if (served.error) {
+    logger.error(served.error)
+    return answer(configurationError(authRequest, config, logger))
+  }
+  if (served.origin !== authRequest.url.origin) authRequest.url = new URL(authRequest.url.pathname + authRequest.url.search, served.origin)
 
   const { providers, cookies: cookieOptions } = configFor(config, authRequest.url)
   const check = checkConfig(authRequest, config, providers, cookieOptions.callbackUrl.name)

@@ -58,6 +58,7 @@ const falseLike: ReadonlySet<string> = new Set(["", "false", "0", "no", "off"])
  * - `AUTH_URL` gives `basePath` (its pathname) unless `basePath` is already set; then the warning
  *   `env-url-basepath-redundant` goes to `config.logger.warn`, unless `suppressBasePathWarning`.
  *   An unparsable `AUTH_URL` is ignored. Finally `basePath` defaults to `"/auth"`.
+ * - `origin` (the public origin every outgoing URL is built on) defaults to the origin of `AUTH_URL`.
  * - An empty `secret` (missing, `""` or `[]`) becomes
  *   `[AUTH_SECRET_3, AUTH_SECRET_2, AUTH_SECRET_1, AUTH_SECRET]`, keeping the non-empty ones: always
  *   an array, newest secret first.
@@ -101,6 +102,13 @@ export function setEnvDefaults(envObject: EnvObject, config: AuthConfig, suppres
     }
   }
   config.basePath ??= "/auth"
+  if (authUrl && config.origin === undefined) {
+    try {
+      config.origin = new URL(authUrl).origin
+    } catch {
+      // An unparsable AUTH_URL gives no origin either.
+    }
+  }
 
   if (!config.secret?.length) {
     const names = ["AUTH_SECRET_3", "AUTH_SECRET_2", "AUTH_SECRET_1", "AUTH_SECRET"]

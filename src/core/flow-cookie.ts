@@ -1,6 +1,8 @@
 import { errors as joseErrors } from "jose"
 import { InvalidCheck } from "./errors.js"
 import { encode, decode } from "./jwt/index.js"
+import { randomHex, sha256Hex } from "./crypto.js"
+import type { ReplayStore } from "./replay-store.js"
 import { effectOf } from "../machines/run-flow.js"
 import type { AnyStateMachine, SnapshotFrom } from "xstate"
 import type { Cookie, CookieOption } from "../types.js"
@@ -18,8 +20,24 @@ export interface FlowBinding {
   issuer?: string
 }
 
+/** The two cookies of a sealed flow: the sealed snapshot, and the value binding it to the browser. */
+export interface FlowCookies {
+  flow: CookieOption
+  binding: CookieOption
+}
+
 /** Why a flow cookie was refused. */
-export type FlowRefusal = "missing" | "expired" | "undecodable" | "foreign-machine" | "old-version" | "foreign-provider" | "foreign-issuer" | "invalid-state"
+export type FlowRefusal =
+  | "missing"
+  | "expired"
+  | "undecodable"
+  | "foreign-machine"
+  | "old-version"
+  | "foreign-provider"
+  | "foreign-issuer"
+  | "foreign-browser"
+  | "invalid-state"
+  | "replayed"
 
 /** Refusal of a flow cookie: an `InvalidCheck` with the reason in `cause.reason`. */
 export class FlowCookieRefused extends InvalidCheck {
@@ -31,22 +49,38 @@ export class FlowCookieRefused extends InvalidCheck {
 }
 
 interface SealedPayload {
+  /** Machine id, machine version, provider id, issuer. */
   m: string
   v: number
   p: string
   i?: string
+  /** The flow's id: what the replay store records once the flow resumes. */
+  j: string
+  /** SHA-256 (128 bits, hex) of the binding cookie's value. */
+  b: string
   s: unknown
+  exp?: number
+}
+
+/** How the binding cookie's value is kept in the sealed payload. */
+function bindingHash(value: string): string {
+  return sha256Hex(value).slice(0, 32)
 }
 
 /**
  * Seals a waiting flow's persisted snapshot into one cookie: a JWE keyed from the secret with the
- * cookie's name as salt, expiring in 15 minutes, bound to the machine, its version, the provider
- * and the issuer. Only a flow waiting for another request (an active state with no effect) can be
+ * cookie's name as salt, expiring in 15 minutes, bound to the machine, its version, the provider,
+ * the issuer, and the browser (a random value in a second cookie, `__Host-` when secure, whose hash
+ * is sealed). Only a flow waiting for another request (an active state with no effect) can be
  * sealed, so nothing is ever in flight inside a sealed snapshot.
  *
+ * @returns the flow cookie and the binding cookie, to set together.
  * @example
  * ```ts
- * const cookie = await sealFlow(snapshot, { machine: signInMachine, version: 1, providerId: "github" }, secret, options.cookies.flow)
+ * const [flow, binding] = await sealFlow(snapshot, { machine: signInMachine, version: 1, providerId: "github" }, secret, {
+ *   flow: options.cookies.flow,
+ *   binding: options.cookies.flowBinding,
+ * })
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc7516
  */
@@ -54,40 +88,48 @@ export async function sealFlow<TMachine extends AnyStateMachine>(
   snapshot: SnapshotFrom<TMachine>,
   binding: FlowBinding,
   secret: string | string[],
-  cookie: CookieOption,
-): Promise<Cookie> {
+  cookies: FlowCookies,
+): Promise<[flow: Cookie, binding: Cookie]> {
   const waiting = snapshot as unknown as { status: string; getMeta(): Record<string, unknown> }
   if (waiting.status !== "active" || effectOf(waiting) !== undefined) {
     throw new TypeError(`${binding.machine.id}: only a flow waiting for another request can be sealed`)
   }
   const persisted = (binding.machine as AnyStateMachine).getPersistedSnapshot(snapshot as never)
-  const payload: SealedPayload = { m: binding.machine.id, v: binding.version, p: binding.providerId, s: persisted }
+  const browserValue = randomHex(16)
+  const payload: SealedPayload = { m: binding.machine.id, v: binding.version, p: binding.providerId, j: randomHex(12), b: bindingHash(browserValue), s: persisted }
   if (binding.issuer !== undefined) payload.i = binding.issuer
-  const value = await encode({ token: payload as never, secret, salt: cookie.name, maxAge: FLOW_MAX_AGE })
-  return { name: cookie.name, value, options: { ...cookie.options, maxAge: FLOW_MAX_AGE, expires: new Date(Date.now() + FLOW_MAX_AGE * 1000) } }
+  const value = await encode({ token: payload as never, secret, salt: cookies.flow.name, maxAge: FLOW_MAX_AGE })
+  const expires = new Date(Date.now() + FLOW_MAX_AGE * 1000)
+  const lifetime = { maxAge: FLOW_MAX_AGE, expires }
+  return [
+    { name: cookies.flow.name, value, options: { ...cookies.flow.options, ...lifetime } },
+    { name: cookies.binding.name, value: browserValue, options: { ...cookies.binding.options, ...lifetime } },
+  ]
 }
 
 /**
  * Opens a flow cookie and returns the snapshot to resume, after checking everything it is bound
- * to and that its state is a waiting state of this machine. Anything else throws
- * {@link FlowCookieRefused}: such a flow is never resumed.
+ * to (machine, version, provider, issuer, the browser's binding cookie), that its state is a
+ * waiting state of this machine, and finally that it was never resumed before: the flow is marked
+ * used in `replayStore`. Anything else throws {@link FlowCookieRefused}: such a flow is never resumed.
  *
  * @example
  * ```ts
- * const snapshot = await unsealFlow(request.cookies[options.cookies.flow.name], binding, secret, options.cookies.flow.name)
- * await runFlow(binding.machine, effects, { snapshot })
+ * const snapshot = await unsealFlow(request.cookies, binding, secret, { flow: options.cookies.flow, binding: options.cookies.flowBinding }, store)
  * ```
  */
 export async function unsealFlow<TMachine extends AnyStateMachine>(
-  value: string | undefined,
+  requestCookies: Record<string, string>,
   binding: FlowBinding & { machine: TMachine },
   secret: string | string[],
-  cookieName: string,
+  cookies: FlowCookies,
+  replayStore: ReplayStore,
 ): Promise<SnapshotFrom<TMachine>> {
+  const value = requestCookies[cookies.flow.name]
   if (!value) throw new FlowCookieRefused("missing", "the flow cookie is missing (was the flow started in another browser?)")
   let payload: SealedPayload | null
   try {
-    payload = (await decode({ token: value, secret, salt: cookieName })) as SealedPayload | null
+    payload = (await decode({ token: value, secret, salt: cookies.flow.name })) as SealedPayload | null
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw new FlowCookieRefused("expired", "the flow has expired", error)
     throw new FlowCookieRefused("undecodable", "the flow cookie could not be decrypted", error instanceof Error ? error : undefined)
@@ -97,6 +139,10 @@ export async function unsealFlow<TMachine extends AnyStateMachine>(
   if (payload.v !== binding.version) throw new FlowCookieRefused("old-version", `the flow was started by version ${String(payload.v)}`)
   if (payload.p !== binding.providerId) throw new FlowCookieRefused("foreign-provider", `the flow was started for provider ${String(payload.p)}`)
   if (payload.i !== binding.issuer) throw new FlowCookieRefused("foreign-issuer", `the flow was started with issuer ${String(payload.i)}`)
+  const browserValue = requestCookies[cookies.binding.name]
+  if (!browserValue || typeof payload.b !== "string" || bindingHash(browserValue) !== payload.b) {
+    throw new FlowCookieRefused("foreign-browser", "the flow was started in another browser (its binding cookie is missing or different)")
+  }
 
   const persisted = payload.s as { status?: unknown; value?: unknown; context?: unknown } | undefined
   if (!persisted || persisted.status !== "active") throw new FlowCookieRefused("invalid-state", "the flow snapshot is not active")
@@ -109,6 +155,10 @@ export async function unsealFlow<TMachine extends AnyStateMachine>(
   }
   if (resolved.status !== "active" || effectOf(resolved) !== undefined) {
     throw new FlowCookieRefused("invalid-state", "the flow's state is not one that waits for a request")
+  }
+  const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + FLOW_MAX_AGE * 1000
+  if (typeof payload.j !== "string" || !(await replayStore.markUsed(`${payload.m}:${payload.j}`, expiresAt))) {
+    throw new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once")
   }
   return persisted as SnapshotFrom<TMachine>
 }

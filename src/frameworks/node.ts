@@ -19,17 +19,29 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 
 const maxBodyBytes = 1024 * 1024
 
+function envOrigin(): string | undefined {
+  const url = globalThis.process?.env?.AUTH_URL
+  if (!url) return undefined
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * A web `Request` for a Node.js incoming message. The origin comes from `origin` when given (use it
- * behind a proxy you do not trust), else from the Host header and the socket's TLS state. Bodies over
- * 1 MiB are refused with a `RangeError`.
+ * A web `Request` for a Node.js incoming message. Its origin is `origin` when given, else the origin
+ * of `AUTH_URL` when that is set, else (only then) the Host header and the socket's TLS state: pass
+ * the app's public origin, since anyone can send any Host. Bodies over 1 MiB are refused with a
+ * `RangeError`.
  *
+ * @param origin - The app's public origin. @default the origin of `process.env.AUTH_URL`, else the Host header
  * @example
  * ```ts
  * const request = await toWebRequest(req, "https://app.example")
  * ```
  */
-export async function toWebRequest(req: IncomingMessage, origin?: string): Promise<Request> {
+export async function toWebRequest(req: IncomingMessage, origin: string | undefined = envOrigin()): Promise<Request> {
   const base = origin ?? `${(req.socket as { encrypted?: boolean }).encrypted ? "https" : "http"}://${req.headers.host ?? "localhost"}`
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {

@@ -2,7 +2,8 @@ import { assign, setup } from "xstate"
 
 /**
  * What a waiting OAuth flow keeps for its callback: the PKCE verifier, `state`, `nonce`, the
- * `redirect_uri` it asked for, and where to send the user at the end. Nothing else is sealed.
+ * `redirect_uri` it asked for, where to send the user at the end, and who was signed in when it
+ * started. Nothing else is sealed.
  */
 export interface OAuthFlowChecks {
   codeVerifier: string
@@ -10,6 +11,8 @@ export interface OAuthFlowChecks {
   nonce?: string
   redirectUri: string
   callbackUrl: string
+  /** The user this browser was signed in as when the sign-in started: only they may link a new account. */
+  startedBy?: string
 }
 
 /** Events of the OAuth sign-in machine, each the outcome of the effect its state names. */

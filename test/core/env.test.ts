@@ -36,8 +36,9 @@ function runBoth(env: EnvObject, make: () => AuthConfig, suppress = false) {
   return { ours, theirs }
 }
 
+/** The config without what only authflow fills in: the logger, and `origin` (from AUTH_URL; Auth.js has no such option). */
 function comparable(config: AuthConfig) {
-  const { logger: _logger, ...rest } = config
+  const { logger: _logger, origin: _origin, ...rest } = config
   return rest
 }
 
@@ -645,5 +646,19 @@ describe("createActionURL", () => {
     expect(
       createActionURL("signin", "https", host, { AUTH_URL: "https://env.example/x" }, { basePath: "/auth" }).href,
     ).toBe("https://env.example/auth/signin")
+  })
+})
+
+describe("setEnvDefaults: origin", () => {
+  it("takes the public origin from AUTH_URL, keeps an explicit one, ignores an unparsable URL", () => {
+    const fromEnv: AuthConfig = { providers: [] }
+    setEnvDefaults({ AUTH_URL: "https://app.example/api/auth" }, fromEnv)
+    expect(fromEnv.origin).toBe("https://app.example")
+    const explicit: AuthConfig = { providers: [], origin: "https://other.example" }
+    setEnvDefaults({ AUTH_URL: "https://app.example/api/auth" }, explicit)
+    expect(explicit.origin).toBe("https://other.example")
+    const broken: AuthConfig = { providers: [] }
+    setEnvDefaults({ AUTH_URL: "not a url" }, broken)
+    expect(broken.origin).toBeUndefined()
   })
 })

@@ -5,6 +5,8 @@ import { defaultCookies } from "../../src/core/cookies/defaults.js"
 import { encode } from "../../src/jwt.js"
 import { runFlow } from "../../src/machines/run-flow.js"
 import { InvalidCheck } from "../../src/errors.js"
+import { sha256Hex } from "../../src/core/crypto.js"
+import { memoryReplayStore } from "../../src/core/replay-store.js"
 
 /** A flow that waits for a second request, the shape OAuth sign-in has. */
 const waitingMachine = setup({
@@ -24,14 +26,33 @@ const waitingMachine = setup({
   },
 })
 
-const cookie = defaultCookies(true).flow
+const cookies = { flow: defaultCookies(true).flow, binding: defaultCookies(true).flowBinding }
+const cookie = cookies.flow
 const secret = "flow-secret"
+/** A binding cookie value for forged payloads. */
+const browser = "f".repeat(32)
 const binding: FlowBinding = { machine: waitingMachine, version: 1, providerId: "oidc", issuer: "https://issuer.test" }
 
 async function startedFlow() {
   const begin = vi.fn(() => ({ type: "started" as const, verifier: "v".repeat(43) }))
   const snapshot = await runFlow(waitingMachine, { begin, finish: () => ({ type: "finished" as const }) })
   return { snapshot, begin }
+}
+
+/** Seals a fresh waiting flow: the flow cookie's value and the browser's binding value. */
+async function sealedFlow(): Promise<{ value: string; browser: string }> {
+  const { snapshot } = await startedFlow()
+  const [flow, bindingCookie] = await sealFlow(snapshot, binding, secret, cookies)
+  return { value: flow.value, browser: bindingCookie.value }
+}
+
+/** Opens a flow as a request carrying `value` and the binding cookie `browser` would. */
+function open(value: string | undefined, browser: string | undefined, options: { binding?: FlowBinding; secret?: string | string[]; flowName?: string; store?: ReturnType<typeof memoryReplayStore> } = {}) {
+  const jar: Record<string, string> = {}
+  const flowName = options.flowName ?? cookie.name
+  if (value !== undefined) jar[flowName] = value
+  if (browser !== undefined) jar[cookies.binding.name] = browser
+  return unsealFlow(jar, options.binding ?? binding, options.secret ?? secret, { flow: { ...cookie, name: flowName }, binding: cookies.binding }, options.store ?? memoryReplayStore())
 }
 
 async function refusal(promise: Promise<unknown>): Promise<FlowCookieRefused> {
@@ -47,12 +68,16 @@ describe("flow cookie", () => {
   it("seals a waiting flow and resumes it without repeating its first effect", async () => {
     const { snapshot, begin } = await startedFlow()
     expect(snapshot.value).toBe("waitingForCallback")
-    const sealed = await sealFlow(snapshot, binding, secret, cookie)
+    const [sealed, browser] = await sealFlow(snapshot, binding, secret, cookies)
     expect(sealed.name).toBe("__Secure-authflow.flow")
     expect(sealed.options).toMatchObject({ maxAge: 900, httpOnly: true, secure: true, sameSite: "lax", path: "/" })
     expect(sealed.value.length).toBeLessThan(1200)
+    expect(browser.name).toBe("__Host-authflow.flow-binding")
+    expect(browser.options).toMatchObject({ maxAge: 900, httpOnly: true, secure: true, sameSite: "lax", path: "/" })
+    expect(browser.options.domain).toBeUndefined()
+    expect(browser.value).toMatch(/^[0-9a-f]{32}$/)
 
-    const restored = await unsealFlow(sealed.value, binding, secret, cookie.name)
+    const restored = await open(sealed.value, browser.value)
     const actor = createActor(waitingMachine, { snapshot: restored }).start()
     expect(actor.getSnapshot().context.verifier).toBe("v".repeat(43))
     actor.send({ type: "callback", code: "abc" })
@@ -71,46 +96,60 @@ describe("flow cookie", () => {
 
   it("refuses to seal a flow that is not waiting", async () => {
     const actor = createActor(waitingMachine).start()
-    await expect(sealFlow(actor.getSnapshot(), binding, secret, cookie)).rejects.toThrow(/waiting/)
+    await expect(sealFlow(actor.getSnapshot(), binding, secret, cookies)).rejects.toThrow(/waiting/)
   })
 
   it("refuses a missing cookie", async () => {
-    expect((await refusal(unsealFlow(undefined, binding, secret, cookie.name))).reason).toBe("missing")
-    expect((await refusal(unsealFlow("", binding, secret, cookie.name))).reason).toBe("missing")
+    expect((await refusal(open(undefined, "b".repeat(32)))).reason).toBe("missing")
+    expect((await refusal(open("", "b".repeat(32)))).reason).toBe("missing")
   })
 
   it("refuses a tampered cookie, another secret, or another cookie name", async () => {
-    const { snapshot } = await startedFlow()
-    const { value } = await sealFlow(snapshot, binding, secret, cookie)
+    const { value, browser } = await sealedFlow()
     const index = value.length - 60
     const tampered = value.slice(0, index) + (value[index] === "A" ? "B" : "A") + value.slice(index + 1)
-    expect((await refusal(unsealFlow(tampered, binding, secret, cookie.name))).reason).toBe("undecodable")
-    expect((await refusal(unsealFlow(value, binding, "another-secret", cookie.name))).reason).toBe("undecodable")
-    expect((await refusal(unsealFlow(value, binding, secret, "authjs.session-token"))).reason).toBe("undecodable")
+    expect((await refusal(open(tampered, browser))).reason).toBe("undecodable")
+    expect((await refusal(open(value, browser, { secret: "another-secret" }))).reason).toBe("undecodable")
+    expect((await refusal(open(value, browser, { flowName: "authjs.session-token" }))).reason).toBe("undecodable")
   })
 
   it("opens with a rotated secret list", async () => {
-    const { snapshot } = await startedFlow()
-    const { value } = await sealFlow(snapshot, binding, secret, cookie)
-    const restored = await unsealFlow(value, binding, ["newer-secret", secret], cookie.name)
+    const { value, browser } = await sealedFlow()
+    const restored = await open(value, browser, { secret: ["newer-secret", secret] })
     expect(restored.value).toBe("waitingForCallback")
   })
 
   it("refuses an expired flow", async () => {
-    const { snapshot } = await startedFlow()
-    const { value } = await sealFlow(snapshot, binding, secret, cookie)
+    const { value, browser } = await sealedFlow()
     vi.useFakeTimers({ now: Date.now() + 16 * 60 * 1000 })
-    expect((await refusal(unsealFlow(value, binding, secret, cookie.name))).reason).toBe("expired")
+    expect((await refusal(open(value, browser))).reason).toBe("expired")
   })
 
   it("refuses a flow bound to another provider, issuer, version or machine", async () => {
-    const { snapshot } = await startedFlow()
-    const { value } = await sealFlow(snapshot, binding, secret, cookie)
-    expect((await refusal(unsealFlow(value, { ...binding, providerId: "github" }, secret, cookie.name))).reason).toBe("foreign-provider")
-    expect((await refusal(unsealFlow(value, { ...binding, issuer: "https://evil.test" }, secret, cookie.name))).reason).toBe("foreign-issuer")
-    expect((await refusal(unsealFlow(value, { ...binding, version: 2 }, secret, cookie.name))).reason).toBe("old-version")
+    const { value, browser } = await sealedFlow()
+    expect((await refusal(open(value, browser, { binding: { ...binding, providerId: "github" } }))).reason).toBe("foreign-provider")
+    expect((await refusal(open(value, browser, { binding: { ...binding, issuer: "https://evil.test" } }))).reason).toBe("foreign-issuer")
+    expect((await refusal(open(value, browser, { binding: { ...binding, version: 2 } }))).reason).toBe("old-version")
     const other = setup({}).createMachine({ id: "other", initial: "a", states: { a: {} } })
-    expect((await refusal(unsealFlow(value, { ...binding, machine: other }, secret, cookie.name))).reason).toBe("foreign-machine")
+    expect((await refusal(open(value, browser, { binding: { ...binding, machine: other } }))).reason).toBe("foreign-machine")
+  })
+
+  it("refuses a flow without the binding cookie of the browser that started it (a planted flow cookie)", async () => {
+    const attacker = await sealedFlow()
+    const victim = await sealedFlow()
+    expect((await refusal(open(attacker.value, undefined))).reason).toBe("foreign-browser")
+    expect((await refusal(open(attacker.value, victim.browser))).reason).toBe("foreign-browser")
+    expect((await open(attacker.value, attacker.browser)).value).toBe("waitingForCallback")
+  })
+
+  it("resumes a flow once: a replay is refused while the flow is remembered, by every instance sharing the store", async () => {
+    const { value, browser } = await sealedFlow()
+    const store = memoryReplayStore()
+    expect((await open(value, browser, { store })).value).toBe("waitingForCallback")
+    expect((await refusal(open(value, browser, { store }))).reason).toBe("replayed")
+    const racing = await sealedFlow()
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => open(racing.value, racing.browser, { store })))
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1)
   })
 
   it("refuses a validly sealed snapshot whose state does not exist, without any uncaught error", async () => {
@@ -118,12 +157,12 @@ describe("flow cookie", () => {
     process.on("uncaughtException", uncaught)
     try {
       const forged = await encode({
-        token: { m: "waiting-flow", v: 1, p: "oidc", i: "https://issuer.test", s: { status: "active", value: "nowhere", context: {}, children: {}, historyValue: {} } } as never,
+        token: { m: "waiting-flow", v: 1, p: "oidc", i: "https://issuer.test", j: "forged", b: sha256Hex(browser).slice(0, 32), s: { status: "active", value: "nowhere", context: {}, children: {}, historyValue: {} } } as never,
         secret,
         salt: cookie.name,
         maxAge: 900,
       })
-      expect((await refusal(unsealFlow(forged, binding, secret, cookie.name))).reason).toBe("invalid-state")
+      expect((await refusal(open(forged, browser))).reason).toBe("invalid-state")
       await new Promise((resolve) => setTimeout(resolve, 20))
       expect(uncaught).not.toHaveBeenCalled()
     } finally {
@@ -133,11 +172,11 @@ describe("flow cookie", () => {
 
   it("refuses a snapshot sealed in a state that runs an effect", async () => {
     const forged = await encode({
-      token: { m: "waiting-flow", v: 1, p: "oidc", i: "https://issuer.test", s: { status: "active", value: "finishing", context: {}, children: {}, historyValue: {} } } as never,
+      token: { m: "waiting-flow", v: 1, p: "oidc", i: "https://issuer.test", j: "forged", b: sha256Hex(browser).slice(0, 32), s: { status: "active", value: "finishing", context: {}, children: {}, historyValue: {} } } as never,
       secret,
       salt: cookie.name,
       maxAge: 900,
     })
-    expect((await refusal(unsealFlow(forged, binding, secret, cookie.name))).reason).toBe("invalid-state")
+    expect((await refusal(open(forged, browser))).reason).toBe("invalid-state")
   })
 })

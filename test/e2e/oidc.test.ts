@@ -285,23 +285,37 @@ describe("OIDC against oidc-provider: refusals", () => {
     await expectFlowRefused(await send(config, otherBrowser, back.href), config, otherBrowser, errors, "missing")
   })
 
-  it("refuses a replayed callback (same code, saved copy of the flow cookie): no second session", async () => {
+  it("refuses a replayed callback (same code, saved copy of the flow cookies): no second session, no second code exchange", async () => {
     const { config, errors, signIns } = setup()
     const jar = new CookieJar()
     const { authorizationUrl } = await startSignIn(config, jar)
-    const savedFlow = jar.cookies.get(flowCookie)!
+    const saved = new Map(jar.cookies)
     const back = await loginAtProvider(authorizationUrl.href, "alice")
     await send(config, jar, back.href)
     expect(hasSessionCookie(jar)).toBe(true)
     expect(signIns).toHaveLength(1)
 
-    // The attacker replays the same callback URL with the copied flow cookie: state and PKCE still
-    // match, so only the provider's one-time code stops it.
+    // The attacker replays the same callback URL with copies of the browser's flow cookies: state,
+    // PKCE and binding all match, and the flow is refused before the code reaches the provider.
     const attacker = new CookieJar()
-    attacker.cookies.set(flowCookie, savedFlow)
-    const { err } = await expectRefused(await send(config, attacker, back.href), config, attacker, errors)
-    expect(err).toBeInstanceOf(o.ResponseBodyError)
-    expect((err as o.ResponseBodyError).error).toBe("invalid_grant")
+    for (const [name, value] of saved) attacker.cookies.set(name, value)
+    await expectFlowRefused(await send(config, attacker, back.href), config, attacker, errors, "replayed")
+    expect(signIns).toHaveLength(1)
+  })
+
+  it("refuses a saved flow with a fresh code for the same authorization request: a flow signs in once", async () => {
+    const { config, errors, signIns } = setup()
+    const jar = new CookieJar()
+    const { authorizationUrl } = await startSignIn(config, jar)
+    const saved = new Map(jar.cookies)
+    await send(config, jar, (await loginAtProvider(authorizationUrl.href, "alice")).href)
+    expect(signIns).toHaveLength(1)
+
+    // The same authorization request answered again by the provider, as another account.
+    const second = new CookieJar()
+    for (const [name, value] of saved) second.cookies.set(name, value)
+    const fresh = await loginAtProvider(authorizationUrl.href, "bob")
+    await expectFlowRefused(await send(config, second, fresh.href), config, second, errors, "replayed")
     expect(signIns).toHaveLength(1)
   })
 

@@ -32,7 +32,9 @@ export class StandInOP {
   readonly subject = "op-user-1"
   readonly accessToken = `at-${randomBytes(12).toString("base64url")}`
   readonly seen: string[] = []
-  readonly #grants = new Map<string, { nonce: string | null; challenge: string | null; redirectUri: string | null; used: boolean }>()
+  readonly #grants = new Map<string, { nonce: string | null; challenge: string | null; redirectUri: string | null; subject: string; used: boolean }>()
+  /** Access tokens of users other than {@link subject}, to the user they were issued for. */
+  readonly #otherTokens = new Map<string, string>()
 
   constructor(readonly faults: StandInFaults = {}) {}
 
@@ -53,11 +55,11 @@ export class StandInOP {
     return metadata
   }
 
-  /** What the browser does at the authorization endpoint: the user consents and a code is issued. */
-  authorize(authorizationUrl: URL): string {
+  /** What the browser does at the authorization endpoint: the user (`subject`) consents and a code is issued. */
+  authorize(authorizationUrl: URL, subject: string = this.subject): string {
     const q = authorizationUrl.searchParams
     const code = `code-${randomBytes(12).toString("base64url")}`
-    this.#grants.set(code, { nonce: q.get("nonce"), challenge: q.get("code_challenge"), redirectUri: q.get("redirect_uri"), used: false })
+    this.#grants.set(code, { nonce: q.get("nonce"), challenge: q.get("code_challenge"), redirectUri: q.get("redirect_uri"), subject, used: false })
     return code
   }
 
@@ -74,8 +76,13 @@ export class StandInOP {
       case `POST ${this.issuer}/token`:
         return this.#token(request)
       case `GET ${this.issuer}/userinfo`:
-        if (request.headers.get("authorization") !== `Bearer ${this.accessToken}`) return Response.json({ error: "invalid_token" }, { status: 401 })
+      {
+        const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? ""
+        const other = this.#otherTokens.get(token)
+        if (other !== undefined) return Response.json({ sub: other, name: other, email: `${other}@example.test` })
+        if (token !== this.accessToken) return Response.json({ error: "invalid_token" }, { status: 401 })
         return Response.json({ sub: this.subject, name: "Ada Lovelace", email: "Ada@Example.test" })
+      }
       default:
         return new Response("not found", { status: 404 })
     }
@@ -93,13 +100,15 @@ export class StandInOP {
     grant.used = true
     if (form.get("redirect_uri") !== grant.redirectUri) return refuse("invalid_grant")
     if (createHash("sha256").update(form.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) return refuse("invalid_grant")
-    const idToken = await new SignJWT({ sub: this.subject, name: "Ada Lovelace", ...(grant.nonce && { nonce: grant.nonce }) })
+    const idToken = await new SignJWT({ sub: grant.subject, name: "Ada Lovelace", ...(grant.nonce && { nonce: grant.nonce }) })
       .setProtectedHeader({ alg: "RS256", kid: jwk.kid, typ: "JWT" })
       .setIssuer(this.issuer)
       .setAudience(clientId)
       .setIssuedAt()
       .setExpirationTime("10m")
       .sign(keys.privateKey)
-    return Response.json({ access_token: this.accessToken, token_type: "Bearer", expires_in: 3600, id_token: idToken }, { headers: { "cache-control": "no-store" } })
+    let accessToken = this.accessToken
+    if (grant.subject !== this.subject) this.#otherTokens.set((accessToken = `at-${randomBytes(12).toString("base64url")}`), grant.subject)
+    return Response.json({ access_token: accessToken, token_type: "Bearer", expires_in: 3600, id_token: idToken }, { headers: { "cache-control": "no-store" } })
   }
 }

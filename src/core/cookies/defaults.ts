@@ -2,7 +2,8 @@ import type { CookieOption, CookiesOptions, CookiesOverrides } from "../../types
 
 /**
  * The default cookies, as Auth.js v5 names them: `__Secure-` prefixed (and `__Host-` for CSRF) when
- * secure. The `flow` cookie is authflow's own: one sealed snapshot instead of pkce/state/nonce.
+ * secure. The `flow` cookie is authflow's own: one sealed snapshot instead of pkce/state/nonce, bound
+ * to the browser by the `flowBinding` cookie (`__Host-` when secure, like CSRF).
  *
  * @example
  * ```ts
@@ -23,6 +24,7 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     nonce: { name: `${prefix}authjs.nonce`, options: { ...base } },
     webauthnChallenge: { name: `${prefix}authjs.challenge`, options: { ...base, maxAge: fifteenMinutes } },
     flow: { name: `${prefix}authflow.flow`, options: { ...base, maxAge: fifteenMinutes } },
+    flowBinding: { name: `${useSecureCookies ? "__Host-" : ""}authflow.flow-binding`, options: { ...base, maxAge: fifteenMinutes } },
   }
 }
 

@@ -1,0 +1,61 @@
+/**
+ * An app with one OpenID Connect provider (the in-memory stand-in) and a memory database, and a
+ * browser's steps through its OAuth sign-in, for the attacks of the security tests.
+ */
+import { expect } from "vitest"
+import { customFetch } from "../../src/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { CookieJar, csrfTokenFor, recordingLogger, send } from "../helpers.js"
+import { StandInOP, clientId, clientSecret } from "../model/oauth-stand-in.js"
+import type { AuthConfig, Provider } from "../../src/types.js"
+import type { OIDCConfig } from "../../src/providers/oauth.js"
+
+export const flowCookie = "__Secure-authflow.flow"
+export const bindingCookie = "__Host-authflow.flow-binding"
+export const sessionCookie = "__Secure-authjs.session-token"
+
+/** A deployment: its config, its database, its provider and what it logged. */
+export function oauthApp(overrides: Partial<AuthConfig> = {}, op = new StandInOP()) {
+  const memory = MemoryAdapter()
+  const { logger, errors } = recordingLogger()
+  const provider: OIDCConfig = { id: "op", name: "Stand-in OP", type: "oidc", issuer: op.issuer, clientId, clientSecret, [customFetch]: op.fetch }
+  const config: AuthConfig = {
+    secret: "security-test-secret",
+    trustHost: true,
+    providers: [provider as unknown as Provider],
+    adapter: memory,
+    logger,
+    ...overrides,
+  }
+  return { config, memory, op, errors }
+}
+
+/** POST `/signin/op` from `jar`'s browser (at `url`): the provider's authorization URL. */
+export async function startSignIn(config: AuthConfig, jar: CookieJar, url = "https://app.test/auth/signin/op"): Promise<URL> {
+  const csrfToken = await csrfTokenFor(config, jar)
+  const response = await send(config, jar, url, { form: { csrfToken } })
+  expect(response.status).toBe(302)
+  return new URL(response.headers.get("location")!)
+}
+
+/** The provider's redirect back to the app after `subject` consented: the callback URL. */
+export function consent(op: StandInOP, authorizationUrl: URL, subject?: string): string {
+  const redirectUri = new URL(authorizationUrl.searchParams.get("redirect_uri")!)
+  const code = op.authorize(authorizationUrl, subject)
+  redirectUri.search = new URLSearchParams({ code, state: authorizationUrl.searchParams.get("state")!, iss: op.issuer }).toString()
+  return redirectUri.href
+}
+
+/** The user a browser's session belongs to, read through GET /session. */
+export async function sessionUserOf(config: AuthConfig, jar: CookieJar): Promise<{ name?: string; email?: string } | null> {
+  const session = (await (await send(config, jar, "/session")).json()) as { user?: { name?: string; email?: string } } | null
+  return session?.user ?? null
+}
+
+/** The cause a refused callback logged, and that the browser landed on the sign-in page with an error. */
+export function refusedWith(response: Response, errors: Error[]): Error {
+  expect(response.status).toBe(302)
+  expect(response.headers.get("location")).toMatch(/\/auth\/signin\?error=OAuth(CallbackError|AccountNotLinked)/)
+  const last = errors.at(-1)!
+  return ((last.cause as { err?: Error } | undefined)?.err ?? last) as Error
+}
