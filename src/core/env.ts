@@ -132,17 +132,31 @@ function inferTrustHost(env: EnvObject): boolean {
 
 type EnvCredentials = { clientId?: string; clientSecret?: string; issuer?: string; apiKey?: string }
 
+/** The suffix of each provider variable, by the provider field it fills. */
+const credentialSuffixes = { clientId: "ID", clientSecret: "SECRET", issuer: "ISSUER", apiKey: "KEY" } as const
+
+/**
+ * The environment variable `setEnvDefaults` reads a provider's field from: `AUTH_<ID>_<FIELD>`,
+ * where `<ID>` is the provider's id in upper case with `-` turned into `_`.
+ *
+ * @param id - The provider's id.
+ * @param field - The field the variable fills: `clientId` (`_ID`), `clientSecret` (`_SECRET`),
+ *   `issuer` (`_ISSUER`) or `apiKey` (`_KEY`).
+ *
+ * @example
+ * ```ts
+ * providerEnvVariable("github", "clientId") // "AUTH_GITHUB_ID"
+ * providerEnvVariable("microsoft-entra-id", "clientSecret") // "AUTH_MICROSOFT_ENTRA_ID_SECRET"
+ * ```
+ */
+export function providerEnvVariable(id: string, field: keyof EnvCredentials): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_${credentialSuffixes[field]}`
+}
+
 function readCredentials(env: EnvObject, id: string): EnvCredentials {
-  const prefix = `AUTH_${id.toUpperCase().replace(/-/g, "_")}`
   const found: EnvCredentials = {}
-  const sources = [
-    ["clientId", `${prefix}_ID`],
-    ["clientSecret", `${prefix}_SECRET`],
-    ["issuer", `${prefix}_ISSUER`],
-    ["apiKey", `${prefix}_KEY`],
-  ] as const
-  for (const [key, name] of sources) {
-    const value = env[name]
+  for (const key of Object.keys(credentialSuffixes) as (keyof EnvCredentials)[]) {
+    const value = env[providerEnvVariable(id, key)]
     if (value !== undefined) found[key] = value
   }
   return found
