@@ -312,10 +312,42 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
 }
 
-/** A provider of any type: a built-in factory's result, or an object you write. */
+/**
+ * A WebAuthn (passkey) provider, as Auth.js v5 configurations declare one. authflow does not
+ * implement WebAuthn yet: a configuration with such a provider is refused with a configuration error
+ * (`ExperimentalFeatureNotEnabled` without `experimental.enableWebAuthn`, `InvalidProvider` with it).
+ * The type exists so that such configurations type-check; its other options are not read.
+ *
+ * @example
+ * ```ts
+ * const passkey: WebAuthnConfig = { id: "passkey", name: "Passkey", type: "webauthn" }
+ * ```
+ * @see https://www.w3.org/TR/webauthn-3/
+ */
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: "webauthn"
+  /** The fields of the passkey form. */
+  formFields?: Record<string, CredentialInput>
+  /** Auth.js's other WebAuthn options (`relayingParty`, `simpleWebAuthn`, …), accepted and unused. */
+  [option: string]: unknown
+}
+
+/**
+ * A provider of any type: a built-in factory's result, or an object you write. A union on `type`:
+ * checking `provider.type` narrows it to that kind's config.
+ *
+ * @example
+ * ```ts
+ * function describe(provider: ProviderConfig): string {
+ *   if (provider.type === "oauth" || provider.type === "oidc") return provider.issuer ?? provider.id
+ *   if (provider.type === "email") return provider.from ?? provider.id
+ *   return provider.name
+ * }
+ * ```
+ */
 // `any` profiles: each provider maps its own profile type, and a list mixes providers.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ProviderConfig = CredentialsConfig<any> | OAuthConfig<any> | OIDCConfig<any> | EmailConfig | (CommonProviderOptions & Record<string, unknown>)
+export type ProviderConfig = CredentialsConfig<any> | OAuthConfig<any> | OIDCConfig<any> | EmailConfig | WebAuthnConfig
 
 /** A provider as given in the config: an object, or a factory called with no options. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

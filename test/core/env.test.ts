@@ -42,6 +42,9 @@ function comparable(config: AuthConfig) {
   return rest
 }
 
+/** Email providers need a sender; these tests never send. */
+const sendVerificationRequest = () => {}
+
 function oauth(id: string, extra: Record<string, unknown> = {}): ProviderConfig {
   return { id, name: id, type: "oauth", ...extra }
 }
@@ -306,7 +309,7 @@ describe("setEnvDefaults: provider credentials", () => {
   })
 
   it("gives an email provider its apiKey only", () => {
-    const provider: ProviderConfig = { id: "resend", name: "Resend", type: "email" }
+    const provider: ProviderConfig = { id: "resend", name: "Resend", type: "email", sendVerificationRequest }
     const config: AuthConfig = { providers: [provider] }
     setEnvDefaults({ AUTH_RESEND_KEY: "re_123", AUTH_RESEND_ID: "x", AUTH_RESEND_SECRET: "y" }, config)
     expect(config.providers[0]).toEqual({ ...provider, apiKey: "re_123" })
@@ -399,7 +402,7 @@ describe("setEnvDefaults: provider credentials", () => {
 
   it("keeps the order of several providers", () => {
     const config: AuthConfig = {
-      providers: [oauth("github"), { id: "resend", name: "Resend", type: "email" }, () => oauth("google")],
+      providers: [oauth("github"), { id: "resend", name: "Resend", type: "email", sendVerificationRequest }, () => oauth("google")],
     }
     setEnvDefaults({ AUTH_GITHUB_ID: "gh", AUTH_RESEND_KEY: "re", AUTH_GOOGLE_SECRET: "gs" }, config)
     expect(config.providers.map((p) => (p as ProviderConfig).id)).toEqual(["github", "resend", "google"])
@@ -436,9 +439,9 @@ describe("setEnvDefaults matches @auth/core outside the fixed quirk", () => {
         providers: [
           oauth("github"),
           oauth("microsoft-entra-id", { clientSecret: "own" }),
-          { id: "resend", name: "Resend", type: "email" },
+          { id: "resend", name: "Resend", type: "email", sendVerificationRequest },
           () => ({ id: "github", name: "GitHub", type: "oauth" }),
-          (options: Record<string, unknown> = {}) => ({ id: "resend", name: "Resend", type: "email", options }),
+          (options: Record<string, unknown> = {}) => ({ id: "resend", name: "Resend", type: "email", sendVerificationRequest, options }),
           { id: "credentials", name: "Credentials", type: "credentials", credentials: {}, authorize },
         ],
       }),
