@@ -14,13 +14,8 @@ function html(page: RenderedPage, cookies: Cookie[]): ResponseInternal<string> {
 }
 
 function pageProviders(options: AuthOptions): PageProvider[] {
-  return options.providers
-    .filter((provider) => {
-      if (provider.type === "credentials") return Boolean((provider as { credentials?: unknown }).credentials)
-      if (provider.type === "webauthn") return Boolean((provider as { formFields?: unknown }).formFields)
-      return true
-    })
-    .map((provider) => provider as unknown as PageProvider)
+  // A credentials provider without fields has no form to show (it is used through signIn() only).
+  return options.providers.filter((provider) => provider.type !== "credentials" || Boolean(provider.credentials))
 }
 
 /**

@@ -2,15 +2,21 @@ import {
   ExperimentalFeatureNotEnabled,
   InvalidCallbackUrl,
   InvalidEndpoints,
+  InvalidProvider,
   MissingAdapter,
   MissingAdapterMethods,
   MissingAuthorize,
+  MissingClientId,
   MissingSecret,
   UnsupportedStrategy,
   type AuthError,
 } from "./errors.js"
+import { providerEnvVariable } from "./env.js"
 import type { AuthRequest } from "./request.js"
-import type { AuthConfig, InternalProvider, WarningCode } from "../types.js"
+import type { ResolvedConfig } from "./options.js"
+import type { AuthConfig, CredentialsConfig, Provider, ProviderConfig, WarningCode } from "../types.js"
+import type { OAuthConfig, OIDCConfig } from "../providers/oauth.js"
+import type { EmailConfig } from "../providers/email-config.js"
 import type { Adapter } from "../adapters.js"
 
 /** An absolute http(s) URL, or a path starting with "/" (resolved against the origin). */
@@ -32,105 +38,183 @@ const databaseSessionMethods: (keyof Adapter)[] = [
   "createSession", "getSessionAndUser", "updateSession", "deleteSession",
 ]
 const emailMethods: (keyof Adapter)[] = ["createVerificationToken", "useVerificationToken", "getUserByEmail"]
-const webAuthnMethods: (keyof Adapter)[] = [
-  "createUser", "getUser", "linkAccount", "getAccount", "getAuthenticator", "createAuthenticator",
-  "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
-]
-
-/** What checking a configuration found: the first error, and warnings to log once. */
-export interface ConfigCheck {
-  error?: AuthError
-  warnings: WarningCode[]
-}
 
 /**
- * Checks a configuration against the request before anything runs (after the request's origin
- * was settled by `servedOrigin`). The first problem wins; the
- * request is then answered with a Configuration error that reveals nothing, and the problem is
- * logged in full.
+ * An OAuth or OIDC provider that passed the configuration checks: it has a client id. No client
+ * secret is implied (public clients have none).
  *
  * @example
  * ```ts
- * const { error } = checkConfig(request, config, providers, callbackUrlCookieName)
- * if (error) logger.error(error)
+ * const client: o.Client = { client_id: provider.clientId } // a string, no `?? ""`
  * ```
  */
-export function checkConfig(
-  request: AuthRequest,
-  config: AuthConfig,
-  providers: readonly InternalProvider[],
-  callbackUrlCookieName: string,
-): ConfigCheck {
-  const warnings: WarningCode[] = []
-  if (!config.secret?.length) return { error: new MissingSecret("Please define a `secret`"), warnings }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CheckedOAuthConfig = (OAuthConfig<any> | OIDCConfig<any>) & { clientId: string }
 
-  const origin = request.url.origin
-  const queryCallbackUrl = request.query.callbackUrl
-  if (queryCallbackUrl && !isValidHttpUrl(queryCallbackUrl, origin)) {
-    return { error: new InvalidCallbackUrl(`Invalid callback URL. Received: ${queryCallbackUrl}`), warnings }
-  }
-  const cookieCallbackUrl = request.cookies[callbackUrlCookieName]
-  if (cookieCallbackUrl && !isValidHttpUrl(cookieCallbackUrl, origin)) {
-    return { error: new InvalidCallbackUrl(`Invalid callback URL. Received: ${cookieCallbackUrl}`), warnings }
-  }
+/**
+ * A provider that passed the configuration checks: a credentials provider (with `authorize`), an
+ * OAuth/OIDC provider with a `clientId`, or an email provider. WebAuthn providers never pass (not
+ * implemented). Narrow it on `type`.
+ *
+ * @example
+ * ```ts
+ * if (provider.type === "oauth" || provider.type === "oidc") provider.clientId // string
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CheckedProviderConfig = CredentialsConfig<any> | CheckedOAuthConfig | EmailConfig
+
+/**
+ * What checking a configuration found: its checked providers, or the first error; and warnings to
+ * log once.
+ *
+ * @example
+ * ```ts
+ * const check = checkConfig(config, providerConfigs(config.providers))
+ * const providers = check.ok ? check.providers : []
+ * ```
+ */
+export type ConfigCheck =
+  | { ok: true; providers: CheckedProviderConfig[]; warnings: WarningCode[] }
+  | {
+      ok: false
+      error: AuthError
+      /** True for `MissingSecret`, which Auth.js reports before the request's callback URL checks. */
+      beforeRequestChecks: boolean
+      warnings: WarningCode[]
+    }
+
+function hasClientId<P extends { clientId?: string }>(provider: P): provider is P & { clientId: string } {
+  return typeof provider.clientId === "string" && provider.clientId !== ""
+}
+
+/**
+ * The `MissingClientId` error of a provider, saying how to give it its client id: the env variable
+ * `setEnvDefaults` reads, or the option (of the factory, when the provider was given as one).
+ *
+ * @param source - The provider as configured: a factory gives its name to the message.
+ *
+ * @example
+ * ```ts
+ * missingClientId("github", GitHub).message
+ * // 'Provider "github" has no clientId: set AUTH_GITHUB_ID (or pass clientId to GitHub())'
+ * ```
+ */
+export function missingClientId(id: string, source?: Provider): MissingClientId {
+  const factory = typeof source === "function" && /^[A-Za-z_$][\w$]*$/.test(source.name) ? source.name : undefined
+  const instead = factory ? `pass clientId to ${factory}()` : "give the provider a clientId"
+  return new MissingClientId(`Provider "${id}" has no clientId: set ${providerEnvVariable(id, "clientId")} (or ${instead})`, {
+    cause: { provider: id },
+  })
+}
+
+/**
+ * Checks what a configuration alone decides (everything but the request): the secret, the session
+ * strategy, each provider (endpoints, `clientId`, `authorize`) and the adapter methods the
+ * configuration needs. The first problem wins. It is run once per configuration object (see
+ * `configFor`); the request's own checks are {@link checkRequest}'s.
+ *
+ * @param providers - `config.providers` as configs (`providerConfigs`), index for index.
+ *
+ * @example
+ * ```ts
+ * const check = checkConfig(config, providerConfigs(config.providers))
+ * if (!check.ok) logger.error(check.error)
+ * ```
+ */
+export function checkConfig(config: AuthConfig, providers: readonly ProviderConfig[]): ConfigCheck {
+  const warnings: WarningCode[] = []
+  const refuse = (error: AuthError): ConfigCheck => ({ ok: false, error, beforeRequestChecks: false, warnings })
+  if (!config.secret?.length) return { ok: false, error: new MissingSecret("Please define a `secret`"), beforeRequestChecks: true, warnings }
 
   const strategy = config.session?.strategy
   if (strategy !== undefined && strategy !== "jwt" && strategy !== "database") {
-    return { error: new UnsupportedStrategy(`Unknown session strategy "${String(strategy)}": use "jwt" or "database"`), warnings }
+    return refuse(new UnsupportedStrategy(`Unknown session strategy "${String(strategy)}": use "jwt" or "database"`))
   }
 
   // Experimental features may change or disappear: say so whenever one is switched on.
   if (config.experimental?.enableWebAuthn) warnings.push("experimental-webauthn")
+  const checked: CheckedProviderConfig[] = []
   let hasEmail = false
-  let hasWebAuthn = false
-  for (const provider of providers) {
-    if (provider.type === "oauth" || provider.type === "oidc") {
-      const options = (provider.options ?? {}) as Record<string, unknown>
-      if (!provider.issuer && !options.issuer) {
-        for (const key of ["authorization", "token", "userinfo"] as const) {
-          if (!hasEndpoint(provider[key])) {
-            return {
-              error: new InvalidEndpoints(
-                `Provider "${provider.id}" is missing both \`issuer\` and \`${key}\` endpoint config. At least one of them is required`,
-              ),
-              warnings,
+  let webAuthn: string | undefined
+  for (const [index, provider] of providers.entries()) {
+    switch (provider.type) {
+      case "oauth":
+      case "oidc":
+        if (!provider.issuer) {
+          for (const key of ["authorization", "token", "userinfo"] as const) {
+            if (!hasEndpoint(provider[key])) {
+              return refuse(
+                new InvalidEndpoints(`Provider "${provider.id}" is missing both \`issuer\` and \`${key}\` endpoint config. At least one of them is required`),
+              )
             }
           }
         }
-      }
-    } else if (provider.type === "credentials") {
-      if (typeof provider.authorize !== "function") {
-        return { error: new MissingAuthorize("Must define an authorize() handler to use the credentials provider"), warnings }
-      }
-    } else if (provider.type === "email") {
-      hasEmail = true
-    } else if (provider.type === "webauthn") {
-      hasWebAuthn = true
+        // Only the id: public clients (PKCE, token_endpoint_auth_method "none") have no secret.
+        if (!hasClientId(provider)) return refuse(missingClientId(provider.id, config.providers[index]))
+        checked.push(provider)
+        break
+      case "credentials":
+        if (typeof provider.authorize !== "function") return refuse(new MissingAuthorize("Must define an authorize() handler to use the credentials provider"))
+        checked.push(provider)
+        break
+      case "email":
+        hasEmail = true
+        checked.push(provider)
+        break
+      case "webauthn":
+        webAuthn ??= provider.id
+        break
     }
   }
 
   const adapter = config.adapter
   const required = new Set<keyof Adapter>()
   if (hasEmail) {
-    if (!adapter) return { error: new MissingAdapter("Email login requires an adapter"), warnings }
+    if (!adapter) return refuse(new MissingAdapter("Email login requires an adapter"))
     for (const method of emailMethods) required.add(method)
   }
   if (strategy === "database" || (strategy === undefined && adapter)) {
-    if (!adapter) return { error: new MissingAdapter("Database session requires an adapter"), warnings }
+    if (!adapter) return refuse(new MissingAdapter("Database session requires an adapter"))
     for (const method of databaseSessionMethods) required.add(method)
   }
-  if (hasWebAuthn) {
+  if (webAuthn !== undefined) {
     if (!config.experimental?.enableWebAuthn) {
-      return { error: new ExperimentalFeatureNotEnabled("WebAuthn is an experimental feature: enable it with experimental.enableWebAuthn"), warnings }
+      return refuse(new ExperimentalFeatureNotEnabled("WebAuthn is an experimental feature: enable it with experimental.enableWebAuthn"))
     }
-    if (!adapter) return { error: new MissingAdapter("WebAuthn requires an adapter"), warnings }
-    for (const method of webAuthnMethods) required.add(method)
+    return refuse(new InvalidProvider(`Provider "${webAuthn}": authflow does not implement WebAuthn yet; remove the provider`))
   }
   if (adapter) {
     const missing = [...required].filter((method) => typeof adapter[method] !== "function")
-    if (missing.length) {
-      return { error: new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(", ")}`), warnings }
-    }
+    if (missing.length) return refuse(new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(", ")}`))
   }
-  return { warnings }
+  return { ok: true, providers: checked, warnings }
+}
+
+/**
+ * Adds the request's own checks to a resolved configuration: the callback URL in the query and in
+ * its cookie must be http(s) URLs or paths. Problems are reported in Auth.js's order: a missing
+ * secret first, then the callback URLs, then the rest of the configuration's problems. Allocates
+ * only when it refuses.
+ *
+ * @example
+ * ```ts
+ * const resolved = checkRequest(request, configFor(config, request.url))
+ * if (!resolved.ok) logger.error(resolved.error)
+ * ```
+ */
+export function checkRequest(request: AuthRequest, resolved: ResolvedConfig): ResolvedConfig {
+  if (!resolved.ok && resolved.beforeRequestChecks) return resolved
+  const origin = request.url.origin
+  const queryCallbackUrl = request.query.callbackUrl
+  const cookieCallbackUrl = request.cookies[resolved.cookies.callbackUrl.name]
+  const invalid =
+    queryCallbackUrl && !isValidHttpUrl(queryCallbackUrl, origin)
+      ? queryCallbackUrl
+      : cookieCallbackUrl && !isValidHttpUrl(cookieCallbackUrl, origin)
+        ? cookieCallbackUrl
+        : undefined
+  if (invalid === undefined) return resolved
+  const { cookies, warnings } = resolved
+  return { ok: false, error: new InvalidCallbackUrl(`Invalid callback URL. Received: ${invalid}`), beforeRequestChecks: false, cookies, warnings }
 }

@@ -1,5 +1,5 @@
-import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidProvider, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
-import { checkConfig } from "./assert.js"
+import { AuthError, CredentialsSignin, ErrorPageLoop, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
+import { checkRequest } from "./assert.js"
 import { cookiesOf } from "./error-cookies.js"
 import { serializeCookie } from "./cookies/serialize.js"
 import { resolveLogger } from "./logger.js"
@@ -16,9 +16,7 @@ import { builtInErrorPage, errorPage, signInPage, signOutPage, verifyRequestPage
 import { listProviders } from "../actions/providers.js"
 import { sessionAction } from "../actions/session.js"
 import { signOutAction } from "../actions/signout.js"
-import type { AuthConfig, Cookie, InternalProvider, LoggerInstance, ResponseInternal, WarningCode } from "../types.js"
-import type { OAuthProviderConfig } from "../providers/oauth.js"
-import type { EmailConfig } from "../providers/email-config.js"
+import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "../types.js"
 
 const configurationErrorMessage = "There was a problem with the server configuration. Check the server logs for more information."
 const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
@@ -65,16 +63,16 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   }
   if (served.origin !== authRequest.url.origin) authRequest.url = new URL(authRequest.url.pathname + authRequest.url.search, served.origin)
 
-  const { providers, cookies: cookieOptions } = configFor(config, authRequest.url)
-  const check = checkConfig(authRequest, config, providers, cookieOptions.callbackUrl.name)
-  warnOnce(config, logger, config.debug ? ["debug-enabled", ...check.warnings] : check.warnings)
-  if (check.error) {
-    logger.error(check.error)
+  // The configuration's own checks ran once for this config object; only the request's run here.
+  const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
+  warnOnce(config, logger, config.debug ? ["debug-enabled", ...resolved.warnings] : resolved.warnings)
+  if (!resolved.ok) {
+    logger.error(resolved.error)
     return answer(configurationError(authRequest, config, logger))
   }
 
   try {
-    const { options, cookies } = await initOptions(authRequest, config, logger, providers, cookieOptions)
+    const { options, cookies } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
     return answer(await dispatch(options, cookies))
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error(String(caught))
@@ -121,15 +119,11 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
       case "signin": {
         // OAuth and email sign-ins check CSRF as the first step of their machines.
         const provider = options.provider
-        if (provider?.type === "oauth" || provider?.type === "oidc") {
-          return oauthSignIn(options, provider as unknown as InternalProvider<OAuthProviderConfig>, cookies)
-        }
-        if (provider?.type === "email") {
-          return emailSignIn(options, provider as unknown as InternalProvider<EmailConfig>, cookies)
-        }
+        if (provider?.type === "oauth" || provider?.type === "oidc") return oauthSignIn(options, provider, cookies)
+        if (provider?.type === "email") return emailSignIn(options, provider, cookies)
+        // No provider, or credentials (signed in through /callback): back to the sign-in page.
         if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
-        if (!provider || provider.type === "credentials") return { redirect: `${options.baseUrl}/signin`, cookies }
-        throw new InvalidProvider(`Sign-in with provider type (${provider.type}) is not supported`)
+        return { redirect: `${options.baseUrl}/signin`, cookies }
       }
       case "signout":
         return signOutAction(options, cookies)

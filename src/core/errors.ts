@@ -7,7 +7,10 @@
  * @module
  */
 
-/** The stable identifier of every authflow error, identical to Auth.js v5's. */
+/**
+ * The stable identifier of every authflow error: Auth.js v5's, plus `MissingClientId` (a check
+ * Auth.js does not make).
+ */
 export type ErrorType =
   | "AccessDenied"
   | "AdapterError"
@@ -22,6 +25,7 @@ export type ErrorType =
   | "MissingAdapter"
   | "MissingAdapterMethods"
   | "MissingAuthorize"
+  | "MissingClientId"
   | "MissingSecret"
   | "OAuthAccountNotLinked"
   | "OAuthCallbackError"
@@ -276,6 +280,22 @@ export class MissingAdapterMethods extends AuthError {
  */
 export class MissingAuthorize extends AuthError {
   static override type = "MissingAuthorize" as const
+}
+
+/**
+ * An OAuth or OIDC provider has no `clientId` (a configuration error, found before any request is
+ * served). Set `AUTH_<ID>_ID` and call `setEnvDefaults` (every framework wrapper does), or pass
+ * `clientId` to the provider. A client secret is not required: public clients (PKCE with
+ * `client: { token_endpoint_auth_method: "none" }`) have none. `cause.provider` is the provider's id.
+ *
+ * @example
+ * ```ts
+ * providers: [GitHub] // without AUTH_GITHUB_ID
+ * // logged: Provider "github" has no clientId: set AUTH_GITHUB_ID (or pass clientId to GitHub())
+ * ```
+ */
+export class MissingClientId extends AuthError {
+  static override type = "MissingClientId" as const
 }
 
 /**

@@ -1,12 +1,14 @@
 import { resolveCookies } from "./cookies/defaults.js"
 import { readCsrf } from "./csrf.js"
 import { mergeCallbacks } from "./callbacks.js"
-import { resolveProviders } from "./providers.js"
+import { providerConfigs, withProviderUrls } from "./providers.js"
+import { checkConfig, type CheckedProviderConfig, type ConfigCheck } from "./assert.js"
 import { withAdapterLogging } from "./adapter-calls.js"
 import { randomUUID } from "./crypto.js"
 import { encode, decode } from "../jwt.js"
 import { skipCSRFCheck } from "./symbols.js"
 import type { AuthRequest } from "./request.js"
+import type { AuthError } from "./errors.js"
 import type {
   AuthConfig,
   CallbacksOptions,
@@ -19,6 +21,7 @@ import type {
   LoggerInstance,
   PagesOptions,
   Theme,
+  WarningCode,
 } from "../types.js"
 import type { Adapter } from "../adapters.js"
 
@@ -31,8 +34,10 @@ export interface AuthOptions {
   basePath: string
   /** `origin + basePath`. */
   baseUrl: string
-  providers: InternalProvider[]
-  provider?: InternalProvider
+  /** The providers, checked: narrow one on `type`. */
+  providers: CheckedProvider[]
+  /** The provider named in the path (`/signin/<id>`, `/callback/<id>`). */
+  provider?: CheckedProvider
   secret: string | string[]
   cookies: CookiesOptions
   session: { strategy: "jwt" | "database"; maxAge: number; updateAge: number; generateSessionToken: () => string }
@@ -70,14 +75,17 @@ export interface InitResult {
  *
  * @example
  * ```ts
- * const { options, cookies } = await initOptions(authRequest, config, logger, providers)
+ * const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
+ * if (resolved.ok) {
+ *   const { options, cookies } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
+ * }
  * ```
  */
 export async function initOptions(
   request: AuthRequest,
   config: AuthConfig,
   logger: LoggerInstance,
-  providers: InternalProvider[],
+  providers: CheckedProvider[],
   cookies: CookiesOptions,
 ): Promise<InitResult> {
   const origin = request.url.origin
@@ -142,37 +150,129 @@ export async function initOptions(
 }
 
 /**
- * The providers and cookies of a configuration for one origin and scheme, computed once and kept
- * for later requests to the same configuration object.
+ * A provider that passed the configuration checks, with its URLs on this deployment. Narrow it on
+ * `type`: no cast is needed to hand it to the OAuth, email or credentials action.
  *
  * @example
  * ```ts
- * const { providers, cookies } = configFor(config, request.url)
+ * if (provider.type === "oauth" || provider.type === "oidc") return oauthSignIn(options, provider, cookies)
  * ```
  */
-export function configFor(config: AuthConfig, url: URL): { providers: InternalProvider[]; cookies: CookiesOptions } {
+export type CheckedProvider = InternalProvider<CheckedProviderConfig>
+
+/** What {@link configFor} gives whether the configuration passed its checks or not. */
+interface ResolvedBase {
+  /** The cookies' names and options for this scheme. */
+  cookies: CookiesOptions
+  /** Warnings the checks found, to log once per configuration. */
+  warnings: readonly WarningCode[]
+}
+
+/**
+ * A configuration that passed its checks: its providers are checked (`CheckedProvider`).
+ *
+ * @example
+ * ```ts
+ * if (resolved.ok) await initOptions(request, config, logger, resolved.providers, resolved.cookies)
+ * ```
+ */
+export interface CheckedConfig extends ResolvedBase {
+  ok: true
+  providers: CheckedProvider[]
+}
+
+/**
+ * A configuration refused by a check: the request is answered with a Configuration error.
+ *
+ * @example
+ * ```ts
+ * if (!resolved.ok) logger.error(resolved.error) // e.g. MissingClientId
+ * ```
+ */
+export interface RefusedConfig extends ResolvedBase {
+  ok: false
+  /** The first problem found, to log in full. */
+  error: AuthError
+  /** True for `MissingSecret`, which Auth.js reports before the request's callback URL checks. */
+  beforeRequestChecks: boolean
+}
+
+/**
+ * A configuration resolved for one origin and checked: narrow it on `ok`.
+ *
+ * @example
+ * ```ts
+ * const resolved: ResolvedConfig = checkRequest(request, configFor(config, request.url))
+ * ```
+ */
+export type ResolvedConfig = CheckedConfig | RefusedConfig
+
+/**
+ * A configuration resolved for one origin and scheme: its cookies, and either its checked providers
+ * with their URLs or the first configuration error. The configuration checks (`checkConfig`) run
+ * once per configuration object; the result is kept until `providers`, `cookies`, `adapter`,
+ * `secret`, `session.strategy` or `experimental.enableWebAuthn` is replaced, and per origin the
+ * providers' URLs and the cookies are computed once. The request's own checks are `checkRequest`'s.
+ *
+ * @example
+ * ```ts
+ * const resolved = configFor(config, request.url)
+ * if (resolved.ok) resolved.providers // CheckedProvider[]
+ * else logger.error(resolved.error)
+ * ```
+ */
+export function configFor(config: AuthConfig, url: URL): ResolvedConfig {
   const secure = config.useSecureCookies ?? url.protocol === "https:"
-  const key = `${secure ? "s" : "p"}${url.origin}${config.basePath ?? "/auth"}`
-  let byOrigin = derived.get(config)
-  if (!byOrigin || byOrigin.providers !== config.providers || byOrigin.cookieOverrides !== config.cookies) {
-    byOrigin = { providers: config.providers, cookieOverrides: config.cookies, entries: new Map() }
-    derived.set(config, byOrigin)
-  }
-  let entry = byOrigin.entries.get(key)
-  if (!entry) {
-    if (byOrigin.entries.size > 32) byOrigin.entries.clear()
-    entry = {
-      providers: resolveProviders(config.providers, url.origin + (config.basePath ?? "/auth")),
-      cookies: resolveCookies(secure, config.cookies),
+  const basePath = config.basePath ?? "/auth"
+  const key = `${secure ? "s" : "p"}${url.origin}${basePath}`
+  let state = derived.get(config)
+  if (!state || !isCurrent(state, config)) {
+    state = {
+      providers: config.providers,
+      cookieOverrides: config.cookies,
+      adapter: config.adapter,
+      secret: config.secret,
+      strategy: config.session?.strategy,
+      enableWebAuthn: config.experimental?.enableWebAuthn,
+      check: checkConfig(config, providerConfigs(config.providers)),
+      entries: new Map(),
     }
-    byOrigin.entries.set(key, entry)
+    derived.set(config, state)
+  }
+  let entry = state.entries.get(key)
+  if (!entry) {
+    if (state.entries.size > 32) state.entries.clear()
+    const { check } = state
+    const cookies = resolveCookies(secure, config.cookies)
+    entry = check.ok
+      ? { ok: true, providers: withProviderUrls(check.providers, url.origin + basePath), cookies, warnings: check.warnings }
+      : { ok: false, error: check.error, beforeRequestChecks: check.beforeRequestChecks, cookies, warnings: check.warnings }
+    state.entries.set(key, entry)
   }
   return entry
 }
 
+function isCurrent(state: Derived, config: AuthConfig): boolean {
+  return (
+    state.providers === config.providers &&
+    state.cookieOverrides === config.cookies &&
+    state.adapter === config.adapter &&
+    state.secret === config.secret &&
+    state.strategy === config.session?.strategy &&
+    state.enableWebAuthn === config.experimental?.enableWebAuthn
+  )
+}
+
+/** A configuration's checked state: valid while the inputs it was computed from stay the same objects. */
 interface Derived {
   providers: AuthConfig["providers"]
   cookieOverrides: AuthConfig["cookies"]
-  entries: Map<string, { providers: InternalProvider[]; cookies: CookiesOptions }>
+  adapter: AuthConfig["adapter"]
+  secret: AuthConfig["secret"]
+  strategy: unknown
+  enableWebAuthn: boolean | undefined
+  check: ConfigCheck
+  /** Per scheme, origin and basePath. */
+  entries: Map<string, ResolvedConfig>
 }
 const derived = new WeakMap<AuthConfig, Derived>()

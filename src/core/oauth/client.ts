@@ -1,5 +1,6 @@
 import * as o from "oauth4webapi"
 import { resolveEndpoint } from "./endpoints.js"
+import { missingClientId } from "../assert.js"
 import type { OAuthProviderConfig, TokenEndpointConfig } from "../../providers/oauth.js"
 
 /**
@@ -11,7 +12,8 @@ import type { OAuthProviderConfig, TokenEndpointConfig } from "../../providers/o
  * ```
  */
 export function clientOf(provider: OAuthProviderConfig): o.Client {
-  if (!provider.clientId) throw new TypeError(`Provider "${provider.id}" has no clientId (set it, or AUTH_${provider.id.toUpperCase().replace(/-/g, "_")}_ID)`)
+  // Auth() refuses such a configuration before any flow starts (checkConfig); this guards direct use.
+  if (!provider.clientId) throw missingClientId(provider.id)
   return { ...provider.client, client_id: provider.clientId } as o.Client
 }
 
