@@ -124,7 +124,7 @@ const flowTimes = await compare([
   { name: "seal", run: () => sealFlow(waiting, binding, secret, flowCookies) },
   { name: "resume", run: async () => {
   // A fresh store each round: the same sealed flow is resumed again and again here.
-  const snapshot = await unsealFlow(flowJar, binding, secret, flowCookies, memoryReplayStore())
+  const { snapshot } = await unsealFlow(flowJar, binding, secret, flowCookies, memoryReplayStore())
   const actor = createActor(flowMachine, { snapshot }).start()
   actor.send({ type: "callback", code: "code" })
   return runFlow(flowMachine, { finish: () => ({ type: "finished" as const }) }, { snapshot: actor.getPersistedSnapshot() as never })

@@ -1,24 +1,35 @@
-import { createActor } from "xstate"
 import * as o from "oauth4webapi"
 import { AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
 import { withCookies } from "../core/error-cookies.js"
-import { FlowCookieRefused, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } from "../core/flow-cookie.js"
+import { newFlowId, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } from "../core/flow-cookie.js"
 import { isConfiguredOrigin } from "../core/origin.js"
 import { replayStoreOf } from "../core/replay-store.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
 import { afterSignIn, issueSession } from "../core/issue-session.js"
-import { resolveOAuthUser, signedInUser } from "../core/account-linking.js"
+import { findAccount, persistAccount, signedInUser, type AccountLookup } from "../core/account-linking.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { authorizationRequest, usesFormPost } from "../core/oauth/client.js"
-import { checkAuthorizationResponse, exchangeCode, fetchProfile, mapProfile, storedAccountFields, type ExchangeResult } from "../core/oauth/callback.js"
+import {
+  fetchProfile,
+  issuerExpectation,
+  mapProfile,
+  processTokens,
+  providerRefusal,
+  requestTokens,
+  storedAccountFields,
+  tokenRefusal,
+  validatedResponse,
+  verifyIdTokenSignature,
+  type ExchangeResult,
+  type ProcessedTokens,
+} from "../core/oauth/callback.js"
 import { encode, decode } from "../core/jwt/index.js"
-import { oauthSignInMachine, type OAuthFlowChecks } from "../machines/oauth-sign-in.js"
-import { oauthCallbackMachine } from "../machines/oauth-callback.js"
+import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { Account, Cookie, InternalProvider, Profile, ResponseInternal, User } from "../types.js"
-import type { AdapterUser } from "../adapters.js"
+import type { SnapshotFrom } from "xstate"
 
 /** Bump when the sign-in machine's waiting state or context change shape: older flow cookies are then refused. */
 export const OAUTH_FLOW_VERSION = 2
@@ -26,8 +37,8 @@ export const OAUTH_FLOW_VERSION = 2
 const stateSalt = "encodedState"
 const fifteenMinutes = 15 * 60
 
-function bindingOf(provider: OAuthProviderConfig): FlowBinding {
-  const binding: FlowBinding = { machine: oauthSignInMachine, version: OAUTH_FLOW_VERSION, providerId: provider.id }
+function bindingOf(provider: OAuthProviderConfig): FlowBinding & { machine: typeof oauthMachine } {
+  const binding: FlowBinding & { machine: typeof oauthMachine } = { machine: oauthMachine, version: OAUTH_FLOW_VERSION, providerId: provider.id }
   if (provider.issuer) binding.issuer = provider.issuer
   return binding
 }
@@ -65,24 +76,51 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error))
 }
 
+
+/** What one request's effects find and pass on to the next effect, typed once instead of loose `let`s. */
+interface OAuthRun {
+  server?: o.AuthorizationServer
+  authorizationUrl?: URL
+  params?: URLSearchParams
+  validParams?: URLSearchParams
+  tokenResponse?: Response
+  processed?: ProcessedTokens
+  exchange?: ExchangeResult
+  profile?: Profile
+  user?: User
+  account?: Account
+  lookup?: AccountLookup
+}
+
+/** The events an ID token refusal reports, by the claim oauth4webapi names in `cause.claim`. */
+const claimRefusals: Readonly<Record<string, OAuthEvent["type"]>> = {
+  iss: "idToken.wrongIssuer",
+  aud: "idToken.wrongAudience",
+  azp: "idToken.wrongAudience",
+  nonce: "idToken.nonceMismatch",
+}
+
+/** What processing the token response found wrong, as the event that reports it. */
+function tokenProblem(error: unknown): OAuthEvent {
+  if (error instanceof o.OperationProcessingError) {
+    const claim = (error.cause as { claim?: unknown } | undefined)?.claim
+    if (error.code === o.JWT_TIMESTAMP_CHECK) return { type: "idToken.expired", error }
+    if (error.code === o.JWT_CLAIM_COMPARISON && typeof claim === "string" && claimRefusals[claim]) return { type: claimRefusals[claim], error } as OAuthEvent
+  }
+  return { type: "tokens.invalid", error }
+}
+
 /**
- * POST `/signin/<id>` for an OAuth 2 or OpenID Connect provider: runs the sign-in machine up to its
- * waiting state, seals that snapshot into the flow cookie and sends the user to the provider.
- *
- * @example
- * ```ts
- * // POST /auth/signin/github (csrfToken) → 302 https://github.com/login/oauth/authorize?…&state=…&code_challenge=…
- * ```
+ * The effects of the OAuth machine for one request. The sign-in request meets the first three; the
+ * callback request the rest. Each reports what it found; the machine decides.
  */
-export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
-  let server: o.AuthorizationServer | undefined
-  let authorizationUrl: URL | undefined
+function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, run: OAuthRun, cookies: Cookie[]): FlowEffects<typeof oauthMachine> {
   const proxyRedirectUri = redirectProxyOf(options, provider)
-  const effects: FlowEffects<typeof oauthSignInMachine> = {
+  return {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     discover: async () => {
       try {
-        server = await authorizationServer(provider)
+        run.server = await authorizationServer(provider)
         return { type: "discovery.done" }
       } catch (error) {
         return { type: "discovery.failed", error }
@@ -94,23 +132,186 @@ export async function oauthSignIn(options: AuthOptions, provider: InternalProvid
         const state = proxyRedirectUri
           ? await encode({ token: { origin: provider.callbackUrl, random: o.generateRandomState() } as never, secret: options.secret, salt: stateSalt, maxAge: fifteenMinutes })
           : undefined
-        const { url, checks } = await authorizationRequest(provider, server!, proxyRedirectUri ?? provider.callbackUrl, options.request.query, state)
-        authorizationUrl = url
+        const { url, checks } = await authorizationRequest(provider, run.server!, proxyRedirectUri ?? provider.callbackUrl, options.request.query, state)
+        run.authorizationUrl = url
         const startedBy = (await signedInUser(options))?.id
         return { type: "authorization.ready", checks: { ...checks, callbackUrl: options.callbackUrl, ...(startedBy !== undefined && { startedBy }) } }
       } catch (error) {
         return { type: "authorization.failed", error }
       }
     },
+    readResponse: async ({ checks }) => {
+      const params = run.params!
+      try {
+        run.server = await authorizationServer(provider)
+      } catch (error) {
+        return { type: "response.unreadable", error }
+      }
+      const received = { ...(params.get("state") !== null && { state: params.get("state")! }), ...(params.get("iss") !== null && { iss: params.get("iss")! }), ...(params.get("error") !== null && { error: params.get("error")! }) }
+      // oauth4webapi's own verdict, for the logs: the machine decides on the parameters themselves.
+      let error: unknown
+      try {
+        run.validParams = validatedResponse(provider, run.server, params, checks!.state)
+      } catch (caught) {
+        error = caught instanceof o.AuthorizationResponseError ? providerRefusal(provider.id, caught) : caught
+      }
+      return { type: "response.received", params: received, ...issuerExpectation(provider, run.server), ...(error !== undefined && { error }) }
+    },
+    exchangeCode: async ({ checks }) => {
+      try {
+        if (!run.validParams) run.validParams = validatedResponse(provider, run.server!, run.params!, checks!.state)
+        const response = await requestTokens(provider, run.server!, run.validParams, checks!)
+        if (!response.ok) return { type: "code.refused", error: await tokenRefusal(provider, run.server!, response) }
+        run.tokenResponse = response
+        return { type: "code.exchanged" }
+      } catch (error) {
+        return { type: "exchange.failed", error }
+      }
+    },
+    validateTokens: async ({ checks }) => {
+      try {
+        run.processed = await processTokens(provider, run.server!, run.tokenResponse!, checks!)
+      } catch (error) {
+        return tokenProblem(error)
+      }
+      try {
+        run.exchange = await verifyIdTokenSignature(provider, run.processed)
+        return { type: "tokens.valid" }
+      } catch (error) {
+        return { type: "idToken.badSignature", error }
+      }
+    },
+    fetchProfile: async () => {
+      try {
+        run.profile = await fetchProfile(provider, run.processed!.server, run.exchange!, run.params!)
+        ;({ user: run.user, account: run.account } = await mapProfile(provider, run.profile, run.exchange!.tokens))
+        return { type: "profile.received" }
+      } catch (error) {
+        return { type: "profile.failed", error }
+      }
+    },
+    resolveAccount: async () => {
+      try {
+        const { event, lookup } = await findAccount(options, run.account!, run.user!.email)
+        run.lookup = lookup
+        return event
+      } catch (error) {
+        return { type: "lookup.failed", error }
+      }
+    },
+    decideSignIn: () => decideSignIn(options, { user: run.lookup?.linked ?? run.user!, account: run.account!, profile: run.profile! }),
+    persistUser: async ({ plan }) => {
+      try {
+        const resolved = await persistAccount(options, plan!, run.lookup ?? {}, {
+          user: run.user!,
+          account: run.account!,
+          profile: run.profile!,
+          stored: storedAccountFields(provider, run.exchange!.tokens),
+        })
+        run.user = resolved.user
+        return { type: "user.persisted", isNewUser: resolved.isNewUser }
+      } catch (error) {
+        return { type: "persist.failed", error }
+      }
+    },
+    issueSession: async ({ isNewUser, plan }) => {
+      try {
+        const user = plan === "signInLinkedUser" ? run.lookup!.linked! : run.user!
+        cookies.push(...(await issueSession(options, { user, account: run.account!, profile: run.profile!, isNewUser: isNewUser ?? false })))
+        return { type: "session.issued" }
+      } catch (error) {
+        return { type: "session.failed", error }
+      }
+    },
   }
-  const flow = await runFlow(oauthSignInMachine, effects, { inspect: options.config.inspect })
-  if (flow.value === "csrfRejected") throw new MissingCSRF("CSRF token was missing during an action signin")
-  if (flow.value !== "awaitingCallback") {
-    const error = flow.context.error
-    throw error instanceof AuthError ? error : new OAuthSignInError(asError(error), { cause: { provider: provider.id } })
-  }
-  const sealed = await sealFlow(flow, bindingOf(provider), options.secret, flowCookiesOf(options, provider))
-  return { redirect: authorizationUrl!.href, cookies: [...cookies, ...sealed] }
+}
+
+type OAuthState = Extract<SnapshotFrom<typeof oauthMachine>["value"], string>
+
+/** The request a flow is answering, and what its outcome needs to build the answer. */
+interface OAuthOutcomeInput {
+  options: AuthOptions
+  provider: InternalProvider<OAuthProviderConfig>
+  context: OAuthContext
+  snapshot: SnapshotFrom<typeof oauthMachine>
+  run: OAuthRun
+  cookies: Cookie[]
+  flowId: string
+}
+
+function callbackError(input: OAuthOutcomeInput): never {
+  const { context, provider, cookies } = input
+  const error = context.error instanceof AuthError
+    ? context.error
+    : new OAuthCallbackError(asError(context.error ?? `the ${context.failedCheck} check failed`), { cause: { provider: provider.id, check: context.failedCheck } })
+  throw withCookies(error, cookies)
+}
+
+function failedWith(input: OAuthOutcomeInput, error: unknown): never {
+  throw withCookies(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: input.provider.id } }), input.cookies)
+}
+
+const notLinkedMessages: Record<NotLinkedReason, string> = {
+  "linked-to-other-user": "The account is already associated with another user",
+  "not-started-by-signed-in-user": "The sign-in was not started by the signed-in user: the account is not linked",
+  "email-taken": "Another account already exists with the same e-mail address",
+}
+
+function notAnOutcome(input: OAuthOutcomeInput): never {
+  throw new Error(`oauth: the flow stopped in ${JSON.stringify(input.snapshot.value)}, which is not an outcome`)
+}
+
+/** How each state of the OAuth machine answers the request that ends there: adding a state without an answer breaks the build. */
+const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<ResponseInternal> | ResponseInternal> = {
+  awaitingCallback: async ({ options, provider, snapshot, run, cookies, flowId }) => {
+    const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options, provider), flowId)
+    return { redirect: run.authorizationUrl!.href, cookies: [...cookies, ...sealed] }
+  },
+  csrfRejected: () => {
+    throw new MissingCSRF("CSRF token was missing during an action signin")
+  },
+  signInFailed: ({ context, provider }) => {
+    throw context.error instanceof AuthError ? context.error : new OAuthSignInError(asError(context.error), { cause: { provider: provider.id } })
+  },
+  signedIn: ({ options, context, snapshot, cookies }) => ({ redirect: afterSignIn(options, context.isNewUser, snapshot.context.checks!.callbackUrl), cookies }),
+  redirected: ({ context, cookies }) => ({ redirect: context.redirectTo!, cookies }),
+  providerRejected: callbackError,
+  responseRejected: callbackError,
+  tokensRejected: callbackError,
+  idTokenRejected: callbackError,
+  // A userinfo answer that fails validation is the provider's response refused; a throwing `profile()` keeps its own error.
+  profileFailed: callbackError,
+  accountNotLinked: (input) => failedWith(input, new OAuthAccountNotLinked(notLinkedMessages[input.context.notLinked!], { cause: { provider: input.provider.id } })),
+  accessDenied: (input) => failedWith(input, input.context.error),
+  persistFailed: (input) => failedWith(input, input.context.error),
+  sessionFailed: (input) => failedWith(input, input.context.error),
+  validatingInput: notAnOutcome,
+  discovering: notAnOutcome,
+  authorizing: notAnOutcome,
+  checkingResponse: notAnOutcome,
+  exchangingCode: notAnOutcome,
+  validatingTokens: notAnOutcome,
+  fetchingProfile: notAnOutcome,
+  resolvingAccount: notAnOutcome,
+  checkingSignIn: notAnOutcome,
+  persistingUser: notAnOutcome,
+  issuingSession: notAnOutcome,
+}
+
+/**
+ * POST `/signin/<id>` for an OAuth 2 or OpenID Connect provider: runs the OAuth machine up to its
+ * waiting state, seals that snapshot into the flow cookie and sends the user to the provider.
+ *
+ * @example
+ * ```ts
+ * // POST /auth/signin/github (csrfToken) → 302 https://github.com/login/oauth/authorize?…&state=…&code_challenge=…
+ * ```
+ */
+export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
+  const run: OAuthRun = {}
+  const flowId = newFlowId()
+  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: flowId })
+  return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, run, cookies, flowId })
 }
 
 function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): URLSearchParams {
@@ -147,25 +348,10 @@ async function forwardFromProxy(options: AuthOptions, provider: InternalProvider
   return { redirect: `${target.origin}${target.pathname}?${params}` }
 }
 
-/** Restores the waiting sign-in flow from its cookie and hands it over: its checks, or a refusal. */
-async function resumeSignIn(options: AuthOptions, provider: OAuthProviderConfig, cookies: FlowCookies): Promise<OAuthFlowChecks> {
-  const binding = { ...bindingOf(provider), machine: oauthSignInMachine }
-  const snapshot = await unsealFlow(options.request.cookies, binding, options.secret, cookies, replayStoreOf(options.config))
-  const actor = createActor(oauthSignInMachine, { snapshot, ...(options.config.inspect && { inspect: options.config.inspect }) })
-  let failure: unknown
-  actor.subscribe({ error: (error) => void (failure = error) })
-  actor.start()
-  actor.send({ type: "callback.received" })
-  const resumed = actor.getSnapshot()
-  actor.stop()
-  if (failure || resumed.status !== "done") throw new FlowCookieRefused("invalid-state", "the flow could not be resumed", failure instanceof Error ? failure : undefined)
-  return resumed.output as OAuthFlowChecks
-}
-
 /**
- * GET or POST `/callback/<id>` for an OAuth 2 or OpenID Connect provider: restores the sealed
- * sign-in flow (a missing, expired, tampered or foreign one is refused) and runs the callback
- * machine. The flow cookie is cleared whatever happens.
+ * GET or POST `/callback/<id>` for an OAuth 2 or OpenID Connect provider: restores the sealed flow
+ * (a missing, expired, tampered, foreign or replayed one is refused) and resumes the OAuth machine
+ * with `callback.received`. The flow cookies are cleared whatever happens.
  *
  * @example
  * ```ts
@@ -179,106 +365,19 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
 
   const flowCookies = flowCookiesOf(options, provider)
   cookies.push(...clearFlowCookies(flowCookies))
-  const fail = (error: unknown): never => {
-    throw withCookies(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies)
-  }
-
-  let checks: OAuthFlowChecks
+  let restored: { snapshot: SnapshotFrom<typeof oauthMachine>; flowId: string }
   try {
-    checks = await resumeSignIn(options, provider, flowCookies)
+    restored = await unsealFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies, replayStoreOf(options.config))
   } catch (error) {
-    return fail(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }))
+    throw withCookies(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }
-
-  let server: o.AuthorizationServer
-  let validParams: URLSearchParams
-  let exchange: ExchangeResult
-  let profile: Profile
-  let user: User
-  let account: Account
-  let userByAccount: AdapterUser | null = null
-  const effects: FlowEffects<typeof oauthCallbackMachine> = {
-    validateResponse: async () => {
-      try {
-        server = await authorizationServer(provider)
-      } catch (error) {
-        return { type: "response.invalid", error }
-      }
-      const check = checkAuthorizationResponse(provider, server, params, checks.state)
-      if (check.type === "providerError") return { type: "response.providerError", error: check.error }
-      if (check.type === "invalid") return { type: "response.invalid", error: check.error }
-      validParams = check.params
-      return { type: "response.valid" }
-    },
-    exchangeCode: async () => {
-      try {
-        exchange = await exchangeCode(provider, server, validParams, checks)
-        return { type: "tokens.valid" }
-      } catch (error) {
-        return { type: "tokens.invalid", error }
-      }
-    },
-    fetchProfile: async () => {
-      try {
-        profile = await fetchProfile(provider, server, exchange, params)
-        ;({ user, account } = await mapProfile(provider, profile, exchange.tokens))
-        return { type: "profile.received" }
-      } catch (error) {
-        return { type: "profile.failed", error }
-      }
-    },
-    lookUpUser: async () => {
-      try {
-        const adapter = options.adapter
-        if (adapter?.getUserByAccount) userByAccount = await adapter.getUserByAccount({ provider: provider.id, providerAccountId: account.providerAccountId })
-        return { type: "user.looked-up" }
-      } catch (error) {
-        return { type: "lookup.failed", error }
-      }
-    },
-    decideSignIn: () => decideSignIn(options, { user: userByAccount ?? user, account, profile }),
-    persistUser: async () => {
-      try {
-        const resolved = await resolveOAuthUser(options, {
-          user,
-          account,
-          profile,
-          stored: storedAccountFields(provider, exchange.tokens),
-          userByAccount,
-          allowEmailLinking: provider.allowDangerousEmailAccountLinking === true,
-          startedBy: checks.startedBy,
-        })
-        user = resolved.user
-        return { type: "user.persisted", isNewUser: resolved.isNewUser }
-      } catch (error) {
-        if (error instanceof OAuthAccountNotLinked) return { type: "account.notLinked", error }
-        return { type: "persist.failed", error }
-      }
-    },
-    issueSession: async ({ isNewUser }) => {
-      try {
-        cookies.push(...(await issueSession(options, { user, account, profile, isNewUser: isNewUser ?? false })))
-        return { type: "session.issued" }
-      } catch (error) {
-        return { type: "session.failed", error }
-      }
-    },
-  }
-  const flow = await runFlow(oauthCallbackMachine, effects, { inspect: options.config.inspect })
-  const { error, isNewUser, redirectTo } = flow.context
-  switch (flow.value) {
-    case "signedIn":
-      return { redirect: afterSignIn(options, isNewUser, checks.callbackUrl), cookies }
-    case "redirected":
-      return { redirect: redirectTo!, cookies }
-    case "responseRejected":
-    case "tokensRejected":
-      return fail(new OAuthCallbackError(asError(error), { cause: { provider: provider.id } }))
-    case "profileFailed":
-      // A userinfo answer that fails validation (another `sub`, an error status) is the provider's
-      // response refused, like a bad token response; a throwing `profile()` keeps its own error.
-      return fail(error instanceof AuthError ? error : new OAuthCallbackError(asError(error), { cause: { provider: provider.id } }))
-    default:
-      return fail(error)
-  }
+  const run: OAuthRun = { params }
+  const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true }
+  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), {
+    inspect: options.config.inspect,
+    snapshot: restored.snapshot,
+    resume: { type: "callback.received", policy },
+    id: restored.flowId,
+  })
+  return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, run, cookies, flowId: restored.flowId })
 }

@@ -1,10 +1,10 @@
-import { OAuthAccountNotLinked } from "./errors.js"
 import { randomUUID } from "./crypto.js"
 import { emitEvent } from "./events.js"
 import { sessionStoreOf } from "./session-cookie.js"
 import type { AuthOptions } from "./options.js"
 import type { Account, Profile, User } from "../types.js"
 import type { AdapterAccount, AdapterUser } from "../adapters.js"
+import type { AccountPlan } from "../machines/oauth.js"
 
 /**
  * The user this browser is already signed in as, read through the adapter (the JWT's `sub`, or the
@@ -30,6 +30,62 @@ export async function signedInUser(options: AuthOptions): Promise<AdapterUser | 
   }
 }
 
+/** What the database says about an OAuth account, as the event the OAuth machine receives. */
+export type AccountCase =
+  | { type: "account.linkedToUser" }
+  | { type: "account.linkedToOther" }
+  | { type: "account.new.signedIn"; userId: string }
+  | { type: "account.new.emailTaken" }
+  | { type: "account.new.noUser" }
+
+/** The users the lookup found, kept by the flow for the writes that follow the `signIn` callback. */
+export interface AccountLookup {
+  /** The user the provider account is linked to. */
+  linked?: AdapterUser
+  /** The user this browser is signed in as. */
+  signedIn?: AdapterUser
+  /** The user who owns the profile's email address. */
+  emailOwner?: AdapterUser
+}
+
+/**
+ * Looks an OAuth account up and reports which case holds, without deciding anything: the account
+ * is linked to the signed-in user (or nobody is signed in), linked to someone else, new while a
+ * user is signed in, new with its email taken, or new altogether. Without an adapter every
+ * account is new and nobody is found.
+ *
+ * @example
+ * ```ts
+ * const { event, lookup } = await findAccount(options, { provider: "github", providerAccountId: "42" }, "ada@example.test")
+ * event.type // "account.new.noUser"
+ * ```
+ */
+export async function findAccount(
+  options: AuthOptions,
+  account: Pick<Account, "provider" | "providerAccountId">,
+  email: string | null | undefined,
+): Promise<{ event: AccountCase; lookup: AccountLookup }> {
+  const adapter = options.adapter
+  if (!adapter) return { event: { type: "account.new.noUser" }, lookup: {} }
+  const [linked, signedIn] = await Promise.all([
+    adapter.getUserByAccount ? adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId }) : null,
+    signedInUser(options),
+  ])
+  const lookup: AccountLookup = {}
+  if (signedIn) lookup.signedIn = signedIn
+  if (linked) {
+    lookup.linked = linked
+    return { event: { type: signedIn && signedIn.id !== linked.id ? "account.linkedToOther" : "account.linkedToUser" }, lookup }
+  }
+  if (signedIn) return { event: { type: "account.new.signedIn", userId: signedIn.id }, lookup }
+  const emailOwner = email && adapter.getUserByEmail ? await adapter.getUserByEmail(email) : null
+  if (emailOwner) {
+    lookup.emailOwner = emailOwner
+    return { event: { type: "account.new.emailTaken" }, lookup }
+  }
+  return { event: { type: "account.new.noUser" }, lookup }
+}
+
 /** The user a sign-in ends with, and whether it was created by it. */
 export interface ResolvedUser {
   user: User | AdapterUser
@@ -37,69 +93,48 @@ export interface ResolvedUser {
 }
 
 /**
- * Resolves an OAuth sign-in against the database: the user already linked to this provider
- * account, the signed-in user (the account gets linked to them, only if they started this
- * sign-in themselves), an existing user with the same
- * email (only with `allowDangerousEmailAccountLinking`), or a new user. Refuses with
- * `OAuthAccountNotLinked` when the account belongs to someone else or the email is taken. If
- * linking fails after a user was created, that user is deleted again, so nothing half-written
- * survives. Without an adapter the provider's user is used as it is.
+ * Carries out what the OAuth machine decided for an account: sign in its linked user, link it to
+ * the signed-in user or to the owner of its email, create a user and link it, or (without a
+ * database) use the provider's user as it is. If linking fails after a user was created, that user
+ * is deleted again, so nothing half-written survives.
  *
  * @example
  * ```ts
- * const { user, isNewUser } = await resolveOAuthUser(options, { user, account, profile, stored, userByAccount })
+ * const { user, isNewUser } = await persistAccount(options, "createUser", lookup, { user, account, profile, stored })
  * ```
  */
-export async function resolveOAuthUser(
+export async function persistAccount(
   options: AuthOptions,
-  sign: {
-    user: User
-    account: Account
-    profile: Profile
-    stored: Partial<Account>
-    userByAccount: AdapterUser | null
-    allowEmailLinking: boolean
-    /** The user signed in when the sign-in started; a new account is linked only to them. */
-    startedBy?: string | undefined
-  },
+  plan: AccountPlan,
+  lookup: AccountLookup,
+  sign: { user: User; account: Account; profile: Profile; stored: Partial<Account> },
 ): Promise<ResolvedUser> {
   const adapter = options.adapter
-  if (!adapter) return { user: sign.user, isNewUser: false }
-  const current = await signedInUser(options)
-  if (sign.userByAccount) {
-    if (current && current.id !== sign.userByAccount.id) {
-      throw new OAuthAccountNotLinked("The account is already associated with another user", { cause: { provider: sign.account.provider } })
-    }
-    return { user: sign.userByAccount, isNewUser: false }
-  }
-  const link = async (userId: string, user: User | AdapterUser) => {
-    const account = { ...sign.stored, providerAccountId: sign.account.providerAccountId, provider: sign.account.provider, type: sign.account.type, userId } as AdapterAccount
-    await adapter.linkAccount!(account)
+  const link = async (user: AdapterUser) => {
+    const account = { ...sign.stored, providerAccountId: sign.account.providerAccountId, provider: sign.account.provider, type: sign.account.type, userId: user.id } as AdapterAccount
+    await adapter!.linkAccount!(account)
     await emitEvent(options.config, options.logger, "linkAccount", { user, account, profile: sign.profile as User })
+    return { user, isNewUser: false }
   }
-  if (current) {
-    // A flow started elsewhere (a planted flow cookie) must not attach its account to this user.
-    if (current.id !== sign.startedBy) {
-      throw new OAuthAccountNotLinked("The sign-in was not started by the signed-in user: the account is not linked", { cause: { provider: sign.account.provider } })
+  switch (plan) {
+    case "noDatabase":
+      return { user: sign.user, isNewUser: false }
+    case "signInLinkedUser":
+      return { user: lookup.linked!, isNewUser: false }
+    case "linkToSignedInUser":
+      return link(lookup.signedIn!)
+    case "linkToEmailOwner":
+      return link(lookup.emailOwner!)
+    case "createUser": {
+      const created = await adapter!.createUser!({ ...sign.user, id: sign.user.id ?? randomUUID(), email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
+      try {
+        await link(created)
+      } catch (error) {
+        await adapter!.deleteUser?.(created.id)
+        throw error
+      }
+      await emitEvent(options.config, options.logger, "createUser", { user: created })
+      return { user: created, isNewUser: true }
     }
-    await link(current.id, current)
-    return { user: current, isNewUser: false }
   }
-  const byEmail = sign.user.email && adapter.getUserByEmail ? await adapter.getUserByEmail(sign.user.email) : null
-  if (byEmail) {
-    if (!sign.allowEmailLinking) {
-      throw new OAuthAccountNotLinked("Another account already exists with the same e-mail address", { cause: { provider: sign.account.provider } })
-    }
-    await link(byEmail.id, byEmail)
-    return { user: byEmail, isNewUser: false }
-  }
-  const created = await adapter.createUser!({ ...sign.user, id: sign.user.id ?? randomUUID(), email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
-  try {
-    await link(created.id, created)
-  } catch (error) {
-    await adapter.deleteUser?.(created.id)
-    throw error
-  }
-  await emitEvent(options.config, options.logger, "createUser", { user: created })
-  return { user: created, isNewUser: true }
 }

@@ -68,12 +68,26 @@ function bindingHash(value: string): string {
 }
 
 /**
+ * A new flow's id: the replay store records it when the flow resumes, and the inspector joins the
+ * flow's requests by it (it is the actor's id in both).
+ *
+ * @example
+ * ```ts
+ * const flowId = newFlowId() // "3f9c…" (24 hex digits)
+ * ```
+ */
+export function newFlowId(): string {
+  return randomHex(12)
+}
+
+/**
  * Seals a waiting flow's persisted snapshot into one cookie: a JWE keyed from the secret with the
  * cookie's name as salt, expiring in 15 minutes, bound to the machine, its version, the provider,
  * the issuer, and the browser (a random value in a second cookie, `__Host-` when secure, whose hash
  * is sealed). Only a flow waiting for another request (an active state with no effect) can be
  * sealed, so nothing is ever in flight inside a sealed snapshot.
  *
+ * @param flowId - The flow's id (see {@link newFlowId}), recorded as used when the flow resumes.
  * @returns the flow cookie and the binding cookie, to set together.
  * @example
  * ```ts
@@ -89,6 +103,7 @@ export async function sealFlow<TMachine extends AnyStateMachine>(
   binding: FlowBinding,
   secret: string | string[],
   cookies: FlowCookies,
+  flowId: string = newFlowId(),
 ): Promise<[flow: Cookie, binding: Cookie]> {
   const waiting = snapshot as unknown as { status: string; getMeta(): Record<string, unknown> }
   if (waiting.status !== "active" || effectOf(waiting) !== undefined) {
@@ -96,7 +111,7 @@ export async function sealFlow<TMachine extends AnyStateMachine>(
   }
   const persisted = (binding.machine as AnyStateMachine).getPersistedSnapshot(snapshot as never)
   const browserValue = randomHex(16)
-  const payload: SealedPayload = { m: binding.machine.id, v: binding.version, p: binding.providerId, j: randomHex(12), b: bindingHash(browserValue), s: persisted }
+  const payload: SealedPayload = { m: binding.machine.id, v: binding.version, p: binding.providerId, j: flowId, b: bindingHash(browserValue), s: persisted }
   if (binding.issuer !== undefined) payload.i = binding.issuer
   const value = await encode({ token: payload as never, secret, salt: cookies.flow.name, maxAge: FLOW_MAX_AGE })
   const expires = new Date(Date.now() + FLOW_MAX_AGE * 1000)
@@ -108,14 +123,14 @@ export async function sealFlow<TMachine extends AnyStateMachine>(
 }
 
 /**
- * Opens a flow cookie and returns the snapshot to resume, after checking everything it is bound
+ * Opens a flow cookie and returns the snapshot to resume (and the flow's id), after checking everything it is bound
  * to (machine, version, provider, issuer, the browser's binding cookie), that its state is a
  * waiting state of this machine, and finally that it was never resumed before: the flow is marked
  * used in `replayStore`. Anything else throws {@link FlowCookieRefused}: such a flow is never resumed.
  *
  * @example
  * ```ts
- * const snapshot = await unsealFlow(request.cookies, binding, secret, { flow: options.cookies.flow, binding: options.cookies.flowBinding }, store)
+ * const { snapshot, flowId } = await unsealFlow(request.cookies, binding, secret, { flow: options.cookies.flow, binding: options.cookies.flowBinding }, store)
  * ```
  */
 export async function unsealFlow<TMachine extends AnyStateMachine>(
@@ -124,7 +139,7 @@ export async function unsealFlow<TMachine extends AnyStateMachine>(
   secret: string | string[],
   cookies: FlowCookies,
   replayStore: ReplayStore,
-): Promise<SnapshotFrom<TMachine>> {
+): Promise<{ snapshot: SnapshotFrom<TMachine>; flowId: string }> {
   const value = requestCookies[cookies.flow.name]
   if (!value) throw new FlowCookieRefused("missing", "the flow cookie is missing (was the flow started in another browser?)")
   let payload: SealedPayload | null
@@ -160,5 +175,5 @@ export async function unsealFlow<TMachine extends AnyStateMachine>(
   if (typeof payload.j !== "string" || !(await replayStore.markUsed(`${payload.m}:${payload.j}`, expiresAt))) {
     throw new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once")
   }
-  return persisted as SnapshotFrom<TMachine>
+  return { snapshot: persisted as SnapshotFrom<TMachine>, flowId: payload.j }
 }

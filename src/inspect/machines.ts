@@ -2,8 +2,7 @@ import type { AnyStateMachine } from "xstate"
 import { credentialsSignInMachine } from "../machines/credentials-sign-in.js"
 import { emailSignInMachine } from "../machines/email-sign-in.js"
 import { emailVerificationMachine } from "../machines/email-verification.js"
-import { oauthCallbackMachine } from "../machines/oauth-callback.js"
-import { oauthSignInMachine } from "../machines/oauth-sign-in.js"
+import { oauthMachine } from "../machines/oauth.js"
 import { signOutMachine } from "../machines/sign-out.js"
 
 /**
@@ -13,13 +12,12 @@ import { signOutMachine } from "../machines/sign-out.js"
  * @example
  * ```ts
  * import { authflowMachines, describeMachine } from "authflow/inspect"
- * authflowMachines.map((machine) => machine.id) // ["credentials-sign-in", "oauth-sign-in", …]
+ * authflowMachines.map((machine) => machine.id) // ["credentials-sign-in", "oauth", …]
  * ```
  */
 export const authflowMachines: readonly AnyStateMachine[] = [
   credentialsSignInMachine,
-  oauthSignInMachine,
-  oauthCallbackMachine,
+  oauthMachine,
   emailSignInMachine,
   emailVerificationMachine,
   signOutMachine,
@@ -30,9 +28,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
  * machine, restored from its sealed cookie in the callback request, hands its checks to the OAuth
  * callback machine, which the engine starts right after.
  */
-export const handOffs: Readonly<Record<string, string>> = {
-  "oauth-sign-in": "oauth-callback",
-}
+export const handOffs: Readonly<Record<string, string>> = {}
 
 /**
  * Final states that mean the flow did what the user asked. Other final states are shown as ended

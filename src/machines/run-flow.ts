@@ -1,18 +1,49 @@
-import { createActor, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type ContextFrom, type EventFromLogic, type InspectionEvent, type Observer, type SnapshotFrom } from "xstate"
+import { createActor, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type ContextFrom, type EventFromLogic, type InspectionEvent, type Observer, type SnapshotFrom, type StateMachine } from "xstate"
 
 /**
- * The implementations of a machine's effects: each takes the flow's context and resolves with the
- * event that reports its outcome. An effect should not throw: it turns failures into events.
+ * The state metadata of a flow machine: the effect a state performs, named from the machine's own
+ * union of effect names (`setup({ types: { meta: {} as FlowMeta<"checkCsrf" | "authorize"> } })`).
  */
-export type FlowEffects<TMachine extends AnyStateMachine> = Record<
-  string,
-  (context: ContextFrom<TMachine>) => Promise<EventFromLogic<TMachine>> | EventFromLogic<TMachine>
->
+export interface FlowMeta<TEffect extends string = string> {
+  effect?: TEffect
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type StateMetaOf<TMachine> = TMachine extends StateMachine<any, any, any, any, any, any, any, any, any, any, any, any, infer TMeta, any, any> ? TMeta : never
+
+/**
+ * The effect names a machine's definition declares in its `meta` type.
+ *
+ * @example
+ * ```ts
+ * type Effects = EffectNameOf<typeof signOutMachine> // "checkCsrf" | "findSession" | "endSession"
+ * ```
+ */
+export type EffectNameOf<TMachine> = StateMetaOf<TMachine> extends FlowMeta<infer TEffect> ? TEffect : never
+
+/**
+ * The implementations of a machine's effects, keyed by the effect names its definition declares:
+ * a missing or misspelt effect is a compile error. Each takes the flow's context and resolves with
+ * the event that reports what it found. An effect does not throw and does not decide: it turns
+ * failures into events, and the machine's transitions and guards choose where the flow goes.
+ *
+ * @example
+ * ```ts
+ * const effects: FlowEffects<typeof signOutMachine> = { checkCsrf, findSession, endSession }
+ * ```
+ */
+export type FlowEffects<TMachine extends AnyStateMachine> = {
+  [TEffect in EffectNameOf<TMachine>]: (context: ContextFrom<TMachine>) => Promise<EventFromLogic<TMachine>> | EventFromLogic<TMachine>
+}
 
 /** Options of {@link runFlow}. */
 export interface FlowRunOptions<TMachine extends AnyStateMachine> {
   /** A persisted snapshot to resume from (already validated against the machine). */
   snapshot?: SnapshotFrom<TMachine>
+  /** The event that resumes a restored snapshot (the request it was waiting for has arrived). */
+  resume?: EventFromLogic<TMachine>
+  /** The actor's id: a flow spanning several requests uses the same id in each, so observers can join them. */
+  id?: string
   input?: unknown
   /** An xstate inspection observer that sees every event and snapshot of the flow. */
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void)
@@ -37,7 +68,8 @@ export function effectOf(snapshot: { getMeta(): Record<string, unknown> }): stri
 }
 
 /**
- * Runs a flow machine until it ends or waits: performs the effect each state names and sends the
+ * Runs a flow machine (from its start, or from a restored snapshot and the event that resumes it)
+ * until it ends or waits: performs the effect each state names and sends the
  * outcome back, until a final state (the flow ended) or a state without an effect (the flow waits
  * for another request; persist its snapshot). Nothing is ever in flight inside the machine, so a
  * persisted snapshot can be restored without repeating any effect.
@@ -58,17 +90,23 @@ export async function runFlow<TMachine extends AnyStateMachine>(
     ...(options.snapshot !== undefined && { snapshot: options.snapshot }),
     ...(options.input !== undefined && { input: options.input }),
     ...(options.inspect !== undefined && { inspect: options.inspect }),
+    ...(options.id !== undefined && { id: options.id }),
   })
   actor.subscribe({ error: (error) => void (failure = { error }) })
   actor.start()
   try {
+    if (options.resume !== undefined) {
+      const waiting = actor.getSnapshot() as AnyMachineSnapshot
+      if (!waiting.can(options.resume)) throw new Error(`${machine.id}: state ${JSON.stringify(waiting.value)} does not wait for "${(options.resume as { type: string }).type}"`)
+      actor.send(options.resume)
+    }
     for (;;) {
       const snapshot = actor.getSnapshot() as AnyMachineSnapshot
       if (failure) throw failure.error
       if (snapshot.status !== "active") return snapshot as SnapshotFrom<TMachine>
       const effect = effectOf(snapshot)
       if (effect === undefined) return snapshot as SnapshotFrom<TMachine>
-      const perform = effects[effect]
+      const perform = (effects as Record<string, FlowEffects<AnyStateMachine>[string] | undefined>)[effect]
       if (!perform) throw new Error(`${machine.id}: no implementation for effect "${effect}"`)
       const event = await perform(snapshot.context as ContextFrom<TMachine>)
       if (!snapshot.can(event)) {

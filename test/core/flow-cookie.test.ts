@@ -77,7 +77,7 @@ describe("flow cookie", () => {
     expect(browser.options.domain).toBeUndefined()
     expect(browser.value).toMatch(/^[0-9a-f]{32}$/)
 
-    const restored = await open(sealed.value, browser.value)
+    const { snapshot: restored } = await open(sealed.value, browser.value)
     const actor = createActor(waitingMachine, { snapshot: restored }).start()
     expect(actor.getSnapshot().context.verifier).toBe("v".repeat(43))
     actor.send({ type: "callback", code: "abc" })
@@ -115,7 +115,7 @@ describe("flow cookie", () => {
 
   it("opens with a rotated secret list", async () => {
     const { value, browser } = await sealedFlow()
-    const restored = await open(value, browser, { secret: ["newer-secret", secret] })
+    const { snapshot: restored } = await open(value, browser, { secret: ["newer-secret", secret] })
     expect(restored.value).toBe("waitingForCallback")
   })
 
@@ -139,13 +139,13 @@ describe("flow cookie", () => {
     const victim = await sealedFlow()
     expect((await refusal(open(attacker.value, undefined))).reason).toBe("foreign-browser")
     expect((await refusal(open(attacker.value, victim.browser))).reason).toBe("foreign-browser")
-    expect((await open(attacker.value, attacker.browser)).value).toBe("waitingForCallback")
+    expect((await open(attacker.value, attacker.browser)).snapshot.value).toBe("waitingForCallback")
   })
 
   it("resumes a flow once: a replay is refused while the flow is remembered, by every instance sharing the store", async () => {
     const { value, browser } = await sealedFlow()
     const store = memoryReplayStore()
-    expect((await open(value, browser, { store })).value).toBe("waitingForCallback")
+    expect((await open(value, browser, { store })).snapshot.value).toBe("waitingForCallback")
     expect((await refusal(open(value, browser, { store }))).reason).toBe("replayed")
     const racing = await sealedFlow()
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => open(racing.value, racing.browser, { store })))

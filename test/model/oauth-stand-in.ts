@@ -10,6 +10,7 @@ import { SignJWT, exportJWK, generateKeyPair } from "jose"
 export const clientId = "model-client"
 export const clientSecret = "model-client-secret"
 const keys = await generateKeyPair("RS256")
+const strangerKeys = await generateKeyPair("RS256")
 const jwk = { ...(await exportJWK(keys.publicKey)), kid: "model-key", alg: "RS256", use: "sig" }
 let issuers = 0
 
@@ -17,8 +18,13 @@ let issuers = 0
 export interface StandInFaults {
   /** `down`: discovery answers 500; `no-authorization-endpoint`: the document lacks it. */
   discovery?: "down" | "no-authorization-endpoint"
-  /** `invalid_grant`: the token endpoint refuses the code. */
-  token?: "invalid_grant"
+  /**
+   * `invalid_grant`: the token endpoint refuses the code; `unreachable`: the connection fails;
+   * `no-id-token`: an OpenID Provider answers without the ID token it owes.
+   */
+  token?: "invalid_grant" | "unreachable" | "no-id-token"
+  /** The ID token is signed by another key, or names another issuer, audience or nonce, or has expired. */
+  idToken?: "bad-signature" | "wrong-issuer" | "wrong-audience" | "expired" | "wrong-nonce"
 }
 
 /**
@@ -74,6 +80,7 @@ export class StandInOP {
       case `GET ${this.issuer}/jwks`:
         return Response.json({ keys: [jwk] })
       case `POST ${this.issuer}/token`:
+        if (this.faults.token === "unreachable") throw new TypeError("fetch failed: connect ECONNREFUSED")
         return this.#token(request)
       case `GET ${this.issuer}/userinfo`:
       {
@@ -100,15 +107,17 @@ export class StandInOP {
     grant.used = true
     if (form.get("redirect_uri") !== grant.redirectUri) return refuse("invalid_grant")
     if (createHash("sha256").update(form.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) return refuse("invalid_grant")
-    const idToken = await new SignJWT({ sub: grant.subject, name: "Ada Lovelace", ...(grant.nonce && { nonce: grant.nonce }) })
+    const fault = this.faults.idToken
+    const nonce = fault === "wrong-nonce" ? "another-nonce" : grant.nonce
+    const idToken = await new SignJWT({ sub: grant.subject, name: "Ada Lovelace", ...(nonce && { nonce }) })
       .setProtectedHeader({ alg: "RS256", kid: jwk.kid, typ: "JWT" })
-      .setIssuer(this.issuer)
-      .setAudience(clientId)
-      .setIssuedAt()
-      .setExpirationTime("10m")
-      .sign(keys.privateKey)
+      .setIssuer(fault === "wrong-issuer" ? "https://impostor.test" : this.issuer)
+      .setAudience(fault === "wrong-audience" ? "another-client" : clientId)
+      .setIssuedAt(fault === "expired" ? Math.floor(Date.now() / 1000) - 7200 : undefined)
+      .setExpirationTime(fault === "expired" ? Math.floor(Date.now() / 1000) - 3600 : "10m")
+      .sign(fault === "bad-signature" ? strangerKeys.privateKey : keys.privateKey)
     let accessToken = this.accessToken
     if (grant.subject !== this.subject) this.#otherTokens.set((accessToken = `at-${randomBytes(12).toString("base64url")}`), grant.subject)
-    return Response.json({ access_token: accessToken, token_type: "Bearer", expires_in: 3600, id_token: idToken }, { headers: { "cache-control": "no-store" } })
+    return Response.json({ access_token: accessToken, token_type: "Bearer", expires_in: 3600, ...(this.faults.token !== "no-id-token" && { id_token: idToken }) }, { headers: { "cache-control": "no-store" } })
   }
 }

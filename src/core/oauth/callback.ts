@@ -8,45 +8,51 @@ import { resolveTenantIssuer } from "./discovery.js"
 import { standardClaimsProfile, type OAuthProviderConfig, type TokenEndpointConfig, type TokenSet, type UserinfoEndpointConfig } from "../../providers/oauth.js"
 import type { Account, Profile, User } from "../../types.js"
 
-/** The outcome of checking the provider's redirect back to the callback. */
-export type CallbackCheck =
-  | { type: "valid"; params: URLSearchParams }
-  | { type: "providerError"; error: OAuthCallbackError }
-  | { type: "invalid"; error: Error }
-
 /**
- * Checks the authorization response: `state` must be the flow's, `iss` must be the issuer when it
- * is known (RFC 9207, the mix-up defence), and an `error` parameter is the provider refusing.
+ * The provider's redirect back, checked by oauth4webapi against the flow's `state` and the issuer
+ * (RFC 9207): the parameters to exchange, or the error it threw. The OAuth machine decides on the
+ * raw parameters itself; this is the second, complete check before the code is sent anywhere.
  *
  * @example
  * ```ts
- * const check = checkAuthorizationResponse(provider, server, new URLSearchParams(query), checks.state)
+ * const params = validatedResponse(provider, server, new URLSearchParams(query), checks.state)
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc9207
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2
  */
-export function checkAuthorizationResponse(
-  provider: OAuthProviderConfig,
-  server: o.AuthorizationServer,
-  params: URLSearchParams,
-  expectedState: string,
-): CallbackCheck {
+export function validatedResponse(provider: OAuthProviderConfig, server: o.AuthorizationServer, params: URLSearchParams, expectedState: string): URLSearchParams {
   const received = new URLSearchParams(params)
   // Without a configured or discovered issuer there is nothing to compare `iss` with.
   if (!provider.issuer) received.delete("iss")
-  try {
-    return { type: "valid", params: o.validateAuthResponse(server, clientOf(provider), received, expectedState) }
-  } catch (error) {
-    if (error instanceof o.AuthorizationResponseError) {
-      return {
-        type: "providerError",
-        error: new OAuthCallbackError("OAuth Provider returned an error", {
-          cause: { err: error, providerId: provider.id, error: error.error, error_description: error.error_description },
-        }),
-      }
-    }
-    return { type: "invalid", error: error instanceof Error ? error : new Error(String(error)) }
-  }
+  return o.validateAuthResponse(server, clientOf(provider), received, expectedState)
+}
+
+/**
+ * The issuer the provider's response must name, and whether it must name one: only when the
+ * provider has an issuer, and required when its metadata announces RFC 9207 support.
+ *
+ * @example
+ * ```ts
+ * const { expectedIssuer, issuerRequired } = issuerExpectation(provider, server)
+ * ```
+ */
+export function issuerExpectation(provider: OAuthProviderConfig, server: o.AuthorizationServer): { expectedIssuer?: string; issuerRequired: boolean } {
+  if (!provider.issuer) return { issuerRequired: false }
+  return { expectedIssuer: server.issuer, issuerRequired: server.authorization_response_iss_parameter_supported === true }
+}
+
+/**
+ * The error a provider's `error` response stands for, with its `error` and `error_description`.
+ *
+ * @example
+ * ```ts
+ * providerRefusal("github", authorizationResponseError) // OAuthCallbackError("OAuth Provider returned an error")
+ * ```
+ */
+export function providerRefusal(providerId: string, error: o.AuthorizationResponseError): OAuthCallbackError {
+  return new OAuthCallbackError("OAuth Provider returned an error", {
+    cause: { err: error, providerId, error: error.error, error_description: error.error_description },
+  })
 }
 
 async function withoutIdToken(response: Response): Promise<{ response: Response; idToken?: string }> {
@@ -63,27 +69,20 @@ export interface ExchangeResult {
 }
 
 /**
- * Exchanges the code for tokens and validates them: the ID token's signature against the issuer's
- * JWKS, and its `iss`, `aud`, `exp`, `iat` and `nonce`. Adds `expires_at` from `expires_in`.
+ * Sends the code to the token endpoint (with the provider's client authentication and the PKCE
+ * verifier) and returns its answer, after the provider's `token.conform` if it has one.
  *
  * @example
  * ```ts
- * const { tokens, claims } = await exchangeCode(provider, server, params, checks)
+ * const response = await requestTokens(provider, server, params, checks)
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3
- * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
-export async function exchangeCode(
-  provider: OAuthProviderConfig,
-  server: o.AuthorizationServer,
-  params: URLSearchParams,
-  checks: AuthorizationChecks,
-): Promise<ExchangeResult> {
+export async function requestTokens(provider: OAuthProviderConfig, server: o.AuthorizationServer, params: URLSearchParams, checks: AuthorizationChecks): Promise<Response> {
   if (!server.token_endpoint) throw new TypeError(`Provider "${provider.id}" has no token endpoint`)
-  const client = clientOf(provider)
-  let response = await o.authorizationCodeGrantRequest(
+  const response = await o.authorizationCodeGrantRequest(
     server,
-    client,
+    clientOf(provider),
     clientAuthentication(provider),
     params,
     checks.redirectUri,
@@ -91,23 +90,72 @@ export async function exchangeCode(
     httpOptions(provider, new URL(server.token_endpoint)),
   )
   const conform = typeof provider.token === "object" ? (provider.token as TokenEndpointConfig).conform : undefined
-  if (conform) response = (await conform(response)) ?? response
+  return (conform && (await conform(response))) || response
+}
 
-  // An OAuth 2 provider with no issuer may still send an ID token; it cannot be validated, so it is
-  // kept as it came instead of failing the sign-in.
+/**
+ * The refusal a token endpoint's error answer carries (`invalid_grant`…), as oauth4webapi reads it.
+ *
+ * @example
+ * ```ts
+ * if (!response.ok) throw await tokenRefusal(provider, server, response)
+ * ```
+ */
+export async function tokenRefusal(provider: OAuthProviderConfig, server: o.AuthorizationServer, response: Response): Promise<unknown> {
+  try {
+    await o.processAuthorizationCodeResponse(server, clientOf(provider), response)
+    return new TypeError(`Provider "${provider.id}": the token endpoint answered ${response.status}`)
+  } catch (error) {
+    return error
+  }
+}
+
+/** The token response processed: the tokens, and the response and issuer its ID token is verified against. */
+export interface ProcessedTokens {
+  processed: o.TokenEndpointResponse
+  response: Response
+  server: o.AuthorizationServer
+  unvalidatedIdToken?: string
+}
+
+/**
+ * Processes the token endpoint's answer: its shape, and the ID token's `iss`, `aud`, `exp`, `iat`
+ * and `nonce` (oauth4webapi throws with `cause.claim` naming the claim that failed). An OAuth 2
+ * provider without an issuer keeps an ID token it may send, unvalidated. The signature is checked
+ * next, by {@link verifyIdTokenSignature}.
+ *
+ * @example
+ * ```ts
+ * const processed = await processTokens(provider, server, response, checks)
+ * ```
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
+export async function processTokens(provider: OAuthProviderConfig, server: o.AuthorizationServer, response: Response, checks: AuthorizationChecks): Promise<ProcessedTokens> {
   let unvalidatedIdToken: string | undefined
   if (provider.type === "oauth" && !provider.issuer) ({ response, idToken: unvalidatedIdToken } = await withoutIdToken(response))
-
   // Multi-tenant issuers (Entra /common): the token's own tenant decides the issuer it must name.
   if (server.issuer.includes("{tenantid}")) {
     const body = (await response.clone().json().catch(() => undefined)) as { id_token?: unknown } | undefined
     const claims = typeof body?.id_token === "string" ? safeDecodeJwt(body.id_token) : undefined
     server = resolveTenantIssuer(server, claims?.tid)
   }
-  const processed = await o.processAuthorizationCodeResponse(server, client, response, {
+  const processed = await o.processAuthorizationCodeResponse(server, clientOf(provider), response, {
     expectedNonce: checks.nonce ?? o.expectNoNonce,
     requireIdToken: provider.type === "oidc",
   })
+  return unvalidatedIdToken ? { processed, response, server, unvalidatedIdToken } : { processed, response, server }
+}
+
+/**
+ * Verifies the ID token's signature (against the issuer's JWKS; HS256 tokens against the client
+ * secret) and returns the tokens with the validated claims, `expires_at` added from `expires_in`.
+ *
+ * @example
+ * ```ts
+ * const { tokens, claims } = await verifyIdTokenSignature(provider, await processTokens(provider, server, response, checks))
+ * ```
+ */
+export async function verifyIdTokenSignature(provider: OAuthProviderConfig, { processed, response, server, unvalidatedIdToken }: ProcessedTokens): Promise<ExchangeResult> {
   let claims: o.IDToken | undefined
   if (processed.id_token) {
     const { alg } = decodeProtectedHeader(processed.id_token)

@@ -87,7 +87,7 @@ export function resolveTenantIssuer(server: o.AuthorizationServer, tenantId: unk
   return { ...server, issuer: server.issuer.replace("{tenantid}", tenantId) }
 }
 
-/** Forget servers discovered through the global fetch (tests). */
-export function clearDiscoveryCache(): void {
-  discoveredByFetch.delete(globalFetchKey)
+/** Forget servers discovered through `fetch` (a provider's customFetch), or through the global fetch (tests). */
+export function clearDiscoveryCache(fetch?: object): void {
+  discoveredByFetch.delete(fetch ?? globalFetchKey)
 }

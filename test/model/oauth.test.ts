@@ -1,0 +1,346 @@
+/**
+ * The OAuth machine, one machine over two requests, driven through the real `Auth()` along every
+ * path the model generates: the sign-in request up to the sealed `awaitingCallback`, then the
+ * callback request that resumes it, with a stand-in OpenID Provider that can answer every way the
+ * machine tells apart.
+ */
+import { afterAll, describe, expect, it } from "vitest"
+import { customFetch } from "../../src/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { clearDiscoveryCache } from "../../src/core/oauth/discovery.js"
+import { oauthMachine, type OAuthCallbackPolicy, type OAuthEvent } from "../../src/machines/oauth.js"
+import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { coverageReport, modelPaths, signInDecisionOf, TransitionRecorder, type ModelPath } from "./harness.js"
+import { StandInOP, clientId, clientSecret, type StandInFaults } from "./oauth-stand-in.js"
+import type { OIDCConfig } from "../../src/providers/oauth.js"
+import type { AuthConfig, Provider } from "../../src/types.js"
+
+const flowCookie = "__Secure-authflow.flow"
+const sessionCookie = "__Secure-authjs.session-token"
+const flowCookieBudget = 1200
+const sealedSizes: number[] = []
+const ada = { name: "Ada Lovelace", email: "ada@example.test" }
+const issuer = "https://op.model"
+/** The signed-in user who started the sign-in, in the model (`startedBy`), and another one. */
+const starter = "signed-in-before"
+const latecomer = "signed-in-after"
+
+const policies: Record<"linking" | "noLinking" | "noAdapter", OAuthCallbackPolicy> = {
+  linking: { adapter: true, emailLinking: true },
+  noLinking: { adapter: true, emailLinking: false },
+  noAdapter: { adapter: false, emailLinking: false },
+}
+const received = (params: { state?: string; iss?: string; error?: string }) => ({ type: "response.received" as const, params, expectedIssuer: issuer, issuerRequired: true })
+
+/** Payload-carrying events: each is one way the real world can answer an effect. */
+const events: OAuthEvent[] = [
+  { type: "discovery.failed", error: "discovery answered 500" },
+  { type: "authorization.failed", error: "no authorization endpoint" },
+  { type: "authorization.ready", checks: { codeVerifier: "v", state: "S", nonce: "n", redirectUri: `${origin}/auth/callback/op`, callbackUrl: `${origin}/dashboard`, startedBy: starter } },
+  ...Object.values(policies).map((policy) => ({ type: "callback.received" as const, policy })),
+  received({ state: "S", iss: issuer }),
+  received({ state: "S" }),
+  received({ state: "S", iss: "https://impostor.test" }),
+  received({ state: "forged", iss: issuer }),
+  received({ state: "S", iss: issuer, error: "access_denied" }),
+  { type: "response.unreadable", error: "discovery down at the callback" },
+  { type: "code.refused", error: "invalid_grant" },
+  { type: "exchange.failed", error: "ECONNREFUSED" },
+  { type: "idToken.badSignature", error: "signed by another key" },
+  { type: "idToken.wrongIssuer", error: "iss" },
+  { type: "idToken.wrongAudience", error: "aud" },
+  { type: "idToken.expired", error: "exp" },
+  { type: "idToken.nonceMismatch", error: "nonce" },
+  { type: "tokens.invalid", error: "no id_token" },
+  { type: "profile.failed", error: "profile() threw" },
+  { type: "account.new.signedIn", userId: starter },
+  { type: "account.new.signedIn", userId: latecomer },
+  { type: "lookup.failed", error: "getUserByAccount threw" },
+  { type: "signIn.denied" },
+  { type: "signIn.denied", error: "the signIn callback threw" },
+  { type: "signIn.redirect", url: "/welcome" },
+  { type: "user.persisted", isNewUser: true },
+  { type: "user.persisted", isNewUser: false },
+  { type: "persist.failed", error: "linkAccount threw" },
+  { type: "session.failed", error: "the jwt callback threw" },
+]
+
+type Path = ModelPath<typeof oauthMachine>
+
+const find = <T extends OAuthEvent["type"]>(path: readonly OAuthEvent[], type: T) => path.find((event) => event.type === type) as Extract<OAuthEvent, { type: T }> | undefined
+
+/** Why the real world cannot produce a path the model generates, or undefined when it can. */
+function unreachable(path: readonly OAuthEvent[]): string | undefined {
+  const policy = find(path, "callback.received")?.policy
+  const account = path.find((event) => event.type.startsWith("account.") || event.type === "lookup.failed")
+  if (policy && !policy.adapter && account && account.type !== "account.new.noUser") return "without an adapter nothing is looked up: every account is new"
+  const persisted = find(path, "user.persisted")
+  if (persisted) {
+    const creates = account?.type === "account.new.noUser"
+    if (persisted.isNewUser !== creates) return "a user is new exactly when the sign-in creates it"
+  }
+  return undefined
+}
+
+/** The real configuration, database, browser and provider answers that make the engine meet exactly these events. */
+async function scenario(path: readonly OAuthEvent[]) {
+  const has = (type: OAuthEvent["type"]) => path.some((event) => event.type === type)
+  const policy = find(path, "callback.received")?.policy ?? policies.linking
+  const response = find(path, "response.received")
+  const idTokenFaults: Partial<Record<OAuthEvent["type"], StandInFaults["idToken"]>> = {
+    "idToken.badSignature": "bad-signature",
+    "idToken.wrongIssuer": "wrong-issuer",
+    "idToken.wrongAudience": "wrong-audience",
+    "idToken.expired": "expired",
+    "idToken.nonceMismatch": "wrong-nonce",
+  }
+  const idTokenFault = path.map((event) => idTokenFaults[event.type]).find(Boolean)
+  const faults: StandInFaults = {
+    ...(has("discovery.failed") && { discovery: "down" as const }),
+    ...(has("authorization.failed") && { discovery: "no-authorization-endpoint" as const }),
+    ...(has("code.refused") && { token: "invalid_grant" as const }),
+    ...(has("exchange.failed") && { token: "unreachable" as const }),
+    ...(has("tokens.invalid") && { token: "no-id-token" as const }),
+    ...(idTokenFault && { idToken: idTokenFault }),
+  }
+  const op = new StandInOP(faults)
+  const memory = MemoryAdapter()
+  const adapter = {
+    ...memory,
+    async getUserByAccount(account: Parameters<typeof memory.getUserByAccount>[0]) {
+      if (has("lookup.failed")) throw new Error("database unreachable")
+      return memory.getUserByAccount(account)
+    },
+    async linkAccount(account: Parameters<typeof memory.linkAccount>[0]) {
+      if (has("persist.failed")) throw new Error("database unreachable")
+      return memory.linkAccount(account)
+    },
+  }
+  const account = path.find((event) => event.type.startsWith("account.")) as OAuthEvent | undefined
+  // The database as this path finds it.
+  const other = policy.adapter ? await memory.createUser({ id: "", name: "Someone Else", email: "someone@example.test", emailVerified: null }) : undefined
+  // A returning user: the provider account is linked to them (and, for linkedToOther, the browser is signed in as someone else).
+  if (account?.type === "account.linkedToUser" || account?.type === "account.linkedToOther") {
+    const owner = await memory.createUser({ id: "", ...ada, emailVerified: null })
+    await memory.linkAccount({ userId: owner.id, type: "oidc", provider: "op", providerAccountId: op.subject })
+  }
+  if (account?.type === "account.new.emailTaken") await memory.createUser({ id: "", ...ada, emailVerified: null })
+
+  const provider: OIDCConfig = {
+    id: "op",
+    name: "Stand-in OP",
+    type: "oidc",
+    issuer: op.issuer,
+    clientId,
+    clientSecret,
+    allowDangerousEmailAccountLinking: policy.emailLinking,
+    [customFetch]: op.fetch,
+    profile(profile) {
+      if (has("profile.failed")) throw new Error("unexpected profile shape")
+      return { id: String(profile.sub), name: profile.name as string, email: profile.email as string }
+    },
+  }
+  const signInEvents: { isNewUser?: boolean }[] = []
+  const config: AuthConfig = {
+    secret: "model-secret",
+    trustHost: true,
+    providers: [provider as unknown as Provider],
+    ...(policy.adapter && { adapter, session: { strategy: has("session.failed") ? ("jwt" as const) : ("database" as const) } }),
+    pages: { newUser: "/welcome-aboard" },
+    callbacks: {
+      signIn: () => signInDecisionOf(path),
+      jwt({ token }) {
+        if (has("session.failed")) throw new Error("the jwt callback threw")
+        return token
+      },
+    },
+    events: { signIn: (message) => void signInEvents.push(message) },
+  }
+
+  /** Signs the browser in as `other` with a database session (what a signed-in visitor has). */
+  const signInAsOther = async (jar: CookieJar) => {
+    const sessionToken = `session-${Math.random()}`
+    await memory.createSession({ sessionToken, userId: other!.id, expires: new Date(Date.now() + 3600_000) })
+    jar.cookies.set(sessionCookie, sessionToken)
+  }
+  const signedInBefore = account?.type === "account.linkedToOther" || (account?.type === "account.new.signedIn" && account.userId === starter)
+  const signedInAfter = account?.type === "account.new.signedIn" && account.userId === latecomer
+
+  /** The provider's redirect back to the app, as this path has it. */
+  function redirectBack(authorizationUrl: URL): URLSearchParams {
+    const state = authorizationUrl.searchParams.get("state")!
+    const params = new URLSearchParams()
+    if (response?.params.error) params.set("error", response.params.error)
+    else params.set("code", op.authorize(authorizationUrl))
+    params.set("state", response?.params.state === "forged" ? "forged-state" : state)
+    if (response?.params.iss) params.set("iss", response.params.iss === issuer ? op.issuer : response.params.iss)
+    return params
+  }
+  /** Between the two requests: the provider goes down for a path whose callback cannot read it. */
+  function betweenRequests() {
+    if (has("response.unreadable")) {
+      op.faults.discovery = "down"
+      clearDiscoveryCache(op.fetch)
+    }
+  }
+  return { config, op, memory, signInEvents, redirectBack, betweenRequests, signInAsOther, signedInBefore, signedInAfter, other }
+}
+
+const recorder = new TransitionRecorder(oauthMachine)
+const allPaths = modelPaths(oauthMachine, events)
+const paths = allPaths.filter((path) => !unreachable(path.events))
+const skipped = allPaths.filter((path) => unreachable(path.events))
+const callbackRefusals = new Set(["providerRejected", "responseRejected", "tokensRejected", "idTokenRejected"])
+
+function flowCookieCleared(response: Response): boolean {
+  return response.headers.getSetCookie().some((header) => header.startsWith(`${flowCookie}=;`) && /max-age=0/i.test(header))
+}
+
+/** A path's events, short: the payloads that tell variants apart, nothing else. */
+function titleOf(path: Path): string {
+  return path.events
+    .map((event) => {
+      if (event.type === "callback.received") return `callback.received(${Object.entries(policies).find(([, policy]) => policy === event.policy)![0]})`
+      if (event.type === "response.received") return `response.received(${JSON.stringify(event.params)})`
+      if (event.type === "account.new.signedIn") return `account.new.signedIn(${event.userId})`
+      if (event.type === "user.persisted") return `user.persisted(${event.isNewUser ? "new" : "existing"})`
+      if (event.type === "signIn.denied" && event.error) return "signIn.denied(throws)"
+      return event.type
+    })
+    .join(" → ")
+}
+
+/** The states each request walks: the sign-in up to `awaitingCallback`, then the callback from there. */
+function statesPerRequest(path: Path): string[][] {
+  const waiting = path.states.indexOf(JSON.stringify("awaitingCallback"))
+  if (waiting < 0) return [path.states]
+  return [path.states.slice(0, waiting + 1), path.states.slice(waiting)]
+}
+
+describe("OAuth machine (one flow, two requests), driven through Auth()", () => {
+  it("the model yields a path to every final state, and says why the paths it skips cannot happen", () => {
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(
+      new Set([
+        "csrfRejected", "signInFailed", "providerRejected", "responseRejected", "tokensRejected", "idTokenRejected", "profileFailed",
+        "accountNotLinked", "signedIn", "accessDenied", "redirected", "persistFailed", "sessionFailed",
+      ]),
+    )
+    for (const path of skipped) expect(unreachable(path.events)).toBeTruthy()
+  })
+
+  for (const path of paths) {
+    it(`${titleOf(path)} ⇒ ${path.finalState}`, async () => {
+      const world = await scenario(path.events)
+      const { logger, errors } = recordingLogger()
+      const observed = { ...world.config, logger, inspect: recorder.inspect }
+      const jar = new CookieJar()
+      if (world.signedInBefore) await world.signInAsOther(jar)
+      const csrfToken = await csrfTokenFor(world.config, jar)
+      const csrfValid = !path.events.some((event) => event.type === "csrf.invalid")
+      recorder.resetVisits()
+      const signIn = await send(observed, jar, "/signin/op", { form: { callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) } })
+      expect(signIn.status).toBe(302)
+      const [first, second] = statesPerRequest(path)
+      expect(recorder.visited).toEqual([first])
+
+      if (!second) {
+        expect(jar.cookies.has(flowCookie)).toBe(false)
+        expect(signIn.headers.get("location")).toBe(`${origin}/auth/signin?error=${path.finalState === "csrfRejected" ? "MissingCSRF" : "Configuration"}`)
+        expect(errors.map((error) => error.name)).toEqual([path.finalState === "csrfRejected" ? "MissingCSRF" : "OAuthSignInError"])
+        return
+      }
+      // The user goes to the provider with PKCE, state and nonce; the flow waits in its cookie, which does not reveal them.
+      const query = new URL(signIn.headers.get("location")!).searchParams
+      expect(query.get("client_id")).toBe(clientId)
+      expect(query.get("redirect_uri")).toBe(`${origin}/auth/callback/op`)
+      expect(query.get("code_challenge_method")).toBe("S256")
+      for (const check of ["state", "nonce", "code_challenge"]) expect(query.get(check)).toMatch(/^[\w-]{32,}$/)
+      const sealed = jar.cookies.get(flowCookie)!
+      expect(sealed).not.toContain(query.get("state")!)
+      sealedSizes.push(Buffer.byteLength(sealed))
+      expect(Buffer.byteLength(sealed)).toBeLessThan(flowCookieBudget)
+
+      // The callback request resumes the same flow from its sealed waiting state.
+      world.betweenRequests()
+      if (world.signedInAfter) await world.signInAsOther(jar)
+      recorder.resetVisits()
+      const response = await send(observed, jar, `${origin}/auth/callback/op?${world.redirectBack(new URL(signIn.headers.get("location")!))}`)
+      expect(recorder.visited).toEqual([second])
+      expect(response.status).toBe(302)
+      expect(flowCookieCleared(response)).toBe(true)
+
+      const location = response.headers.get("location")
+      const exchanged = world.op.seen.includes(`POST ${world.op.issuer}/token`)
+      const linked = await world.memory.getUserByAccount({ provider: "op", providerAccountId: world.op.subject })
+      const errorNames = errors.map((error) => error.name)
+      const sessionSet = response.headers.getSetCookie().some((header) => header.startsWith(`${sessionCookie}=`) && !/max-age=0/i.test(header))
+      if (callbackRefusals.has(path.finalState)) {
+        expect(location).toBe(`${origin}/auth/signin?error=OAuthCallbackError`)
+        expect(errorNames).toEqual(["OAuthCallbackError"])
+        // Response refusals stop before the code is redeemed.
+        expect(exchanged).toBe(!["providerRejected", "responseRejected"].includes(path.finalState))
+      }
+      switch (path.finalState) {
+        case "signedIn": {
+          const isNewUser = find(path.events, "user.persisted")?.isNewUser ?? false
+          expect(location).toBe(isNewUser ? `/welcome-aboard?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}` : `${origin}/dashboard`)
+          expect(sessionSet).toBe(true)
+          expect(world.signInEvents).toEqual([expect.objectContaining({ isNewUser })])
+          expect(errors).toEqual([])
+          const account = path.events.find((event) => event.type.startsWith("account."))!
+          if (account.type === "account.new.signedIn") expect(linked?.id).toBe(world.other!.id)
+          else if (find(path.events, "callback.received")!.policy.adapter) expect(linked).toMatchObject(ada)
+          break
+        }
+        case "profileFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errorNames).toEqual(["OAuthProfileParseError"])
+          break
+        case "accessDenied":
+          expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
+          expect(errorNames).toEqual(["AccessDenied"])
+          break
+        case "redirected":
+          expect(location).toBe(`${origin}/welcome`)
+          expect(errors).toEqual([])
+          break
+        case "accountNotLinked": {
+          expect(location).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`)
+          const account = path.events.find((event) => event.type.startsWith("account."))!
+          // Refused links leave the provider account with whoever had it (nobody, or the other user).
+          if (account.type === "account.linkedToOther") expect(linked).toMatchObject(ada)
+          else expect(linked).toBeNull()
+          break
+        }
+        case "persistFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(new Set(errorNames)).toEqual(new Set(["AdapterError"]))
+          // Nothing half-written: a user created for the link is removed again.
+          expect(linked).toBeNull()
+          expect(await world.memory.getUserByEmail(ada.email)).toEqual(path.events.some((event) => event.type === "account.new.emailTaken") ? expect.objectContaining(ada) : null)
+          break
+        case "sessionFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errorNames).toEqual(["CallbackRouteError"])
+          break
+      }
+      if (path.finalState !== "signedIn") {
+        expect(sessionSet).toBe(false)
+        expect(world.signInEvents).toHaveLength(0)
+      }
+      // Nothing is written before the signIn callback allows it.
+      const returning = path.events.some((event) => event.type === "account.linkedToUser" || event.type === "account.linkedToOther")
+      if (!path.events.some((event) => event.type === "signIn.allowed") && !returning) {
+        expect(linked).toBeNull()
+      }
+    })
+  }
+
+  afterAll(() => {
+    console.log(`oauth flow cookie: max ${Math.max(0, ...sealedSizes)} bytes over ${sealedSizes.length} sealed (budget ${flowCookieBudget})`)
+    console.log(`oauth: ${paths.length} paths driven, ${skipped.length} generated paths the real world cannot produce`)
+    const { line, missing } = coverageReport(oauthMachine, recorder)
+    console.log(line)
+    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+  })
+})
