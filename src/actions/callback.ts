@@ -4,7 +4,8 @@ import { issueSession } from "../core/issue-session.js"
 import { oauthCallback } from "./oauth.js"
 import { emailCallback } from "./email.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
-import { credentialsSignInMachine } from "../machines/credentials-sign-in.js"
+import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
+import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, CredentialsConfig, InternalProvider, ResponseInternal } from "../types.js"
@@ -38,51 +39,63 @@ function authorizeRequest(options: AuthOptions, credentials: Record<string, unkn
   return new Request(options.request.url, { method: "POST", headers, body: JSON.stringify(credentials) })
 }
 
+/** What the credentials flow's effects share within one request. */
+interface CredentialsRun {
+  /** The account handed to the `signIn` callback, and the same object to the session. */
+  account?: Account
+}
+
 async function credentialsCallback(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
   const credentials = options.request.body ?? {}
-  let account: Account | undefined
+  const run: CredentialsRun = {}
   const effects: FlowEffects<typeof credentialsSignInMachine> = {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     authorize: async () => {
       try {
         const user = await provider.authorize(credentials, authorizeRequest(options, credentials))
-        if (!user || typeof user !== "object") return { type: "authorize.rejected" }
+        if (!user || typeof user !== "object") return { type: "authorize.returned", user: null }
         const id = user.id === undefined || user.id === null || user.id === "" ? randomUUID() : String(user.id)
-        return { type: "authorize.user", user: { ...user, id } }
+        return { type: "authorize.returned", user: { ...user, id } }
       } catch (error) {
-        if (error instanceof CredentialsSignin) return { type: "authorize.rejected", error }
-        return { type: "authorize.failed", error }
+        return { type: "authorize.threw", error }
       }
     },
     decideSignIn: async ({ user }) => {
-      account = { providerAccountId: user!.id!, type: "credentials", provider: provider.id }
-      return decideSignIn(options, { user: user!, account, credentials })
+      run.account = { providerAccountId: user!.id!, type: "credentials", provider: provider.id }
+      return decideSignIn(options, { user: user!, account: run.account, credentials })
     },
     issueSession: async ({ user }) => {
       try {
-        cookies.push(...(await issueSession(options, { user: user!, account: account! })))
+        cookies.push(...(await issueSession(options, { user: user!, account: run.account! })))
         return { type: "session.issued" }
       } catch (error) {
         return { type: "session.failed", error }
       }
     },
   }
-  const flow = await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect })
-  const { error, redirectTo } = flow.context
-  switch (flow.value) {
-    case "signedIn":
-      return { redirect: options.callbackUrl, cookies }
-    case "redirected":
-      return { redirect: redirectTo!, cookies }
-    case "csrfRejected":
-      throw new MissingCSRF("CSRF token was missing during an action callback")
-    case "credentialsRejected":
-      throw error instanceof CredentialsSignin ? error : new CredentialsSignin()
-    case "accessDenied":
-      throw error
-    default:
-      throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
+  const failed = ({ error }: CredentialsSignInContext): never => {
+    throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
   }
+  const outcomes: FlowOutcomes<typeof credentialsSignInMachine, ResponseInternal> = {
+    validatingInput: notAnOutcome,
+    authorizing: notAnOutcome,
+    checkingSignIn: notAnOutcome,
+    issuingSession: notAnOutcome,
+    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
+    csrfRejected: () => {
+      throw new MissingCSRF("CSRF token was missing during an action callback")
+    },
+    credentialsRejected: ({ error }) => {
+      throw error instanceof CredentialsSignin ? error : new CredentialsSignin()
+    },
+    accessDenied: ({ error }) => {
+      throw error
+    },
+    authorizeFailed: failed,
+    sessionFailed: failed,
+  }
+  return outcomeOf(await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect }), outcomes)
 }
 
 function asError(error: unknown): Error {

@@ -1,31 +1,28 @@
 import { assign, setup } from "xstate"
+import { CredentialsSignin } from "../core/errors.js"
+import { checkingSignInState, flowActions, issuingSessionStates, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import type { FlowMeta } from "./run-flow.js"
 import type { User } from "../types.js"
 
 /**
  * Events of the credentials sign-in flow. Each one is the outcome of the effect named by the state
- * that receives it (`meta.effect`), sent by the engine's flow runner.
+ * that receives it (`meta.effect`), sent by the engine's flow runner: what `authorize` returned or
+ * threw, as it was; the machine's guards decide what it means.
  */
 export type CredentialsSignInEvent =
   | { type: "csrf.valid" }
   | { type: "csrf.invalid" }
-  | { type: "authorize.user"; user: User }
-  | { type: "authorize.rejected"; error?: unknown }
-  | { type: "authorize.failed"; error: unknown }
-  | { type: "signIn.allowed" }
-  | { type: "signIn.denied"; error?: unknown }
-  | { type: "signIn.redirect"; url: string }
-  | { type: "session.issued" }
-  | { type: "session.failed"; error: unknown }
+  | { type: "authorize.returned"; user: User | null }
+  | { type: "authorize.threw"; error: unknown }
+  | SignInTailEvent
 
 /** Context of a credentials sign-in flow: the user once authorized, and what ended the flow. */
-export interface CredentialsSignInContext {
+export interface CredentialsSignInContext extends SignInOutcomeContext {
   user?: User
-  error?: unknown
-  redirectTo?: string
 }
 
 /** Effects the credentials sign-in machine names, in the order a successful flow meets them. */
-export type CredentialsSignInEffect = "checkCsrf" | "authorize" | "decideSignIn" | "issueSession"
+export type CredentialsSignInEffect = "checkCsrf" | "authorize" | Exclude<SignInTailEffect, "persistUser">
 
 /**
  * The credentials sign-in flow, POST `/callback/<id>`: check CSRF, authorize the credentials, ask
@@ -40,7 +37,7 @@ export type CredentialsSignInEffect = "checkCsrf" | "authorize" | "decideSignIn"
  * import { createActor } from "xstate"
  * const actor = createActor(credentialsSignInMachine).start()
  * actor.send({ type: "csrf.valid" })
- * actor.send({ type: "authorize.user", user: { id: "1" } })
+ * actor.send({ type: "authorize.returned", user: { id: "1" } })
  * actor.getSnapshot().value // "checkingSignIn"
  * ```
  */
@@ -48,6 +45,14 @@ export const credentialsSignInMachine = setup({
   types: {
     context: {} as CredentialsSignInContext,
     events: {} as CredentialsSignInEvent,
+    meta: {} as FlowMeta<CredentialsSignInEffect>,
+  },
+  actions: flowActions<CredentialsSignInContext, CredentialsSignInEvent>(),
+  guards: {
+    /** `authorize` returned a user object: these credentials are accepted. */
+    returnedUser: ({ event }) => event.type === "authorize.returned" && event.user !== null && typeof event.user === "object",
+    /** `authorize` threw a `CredentialsSignin`: the credentials are refused, with the app's code. */
+    threwCredentialsSignin: ({ event }) => event.type === "authorize.threw" && event.error instanceof CredentialsSignin,
   },
 }).createMachine({
   id: "credentials-sign-in",
@@ -61,32 +66,20 @@ export const credentialsSignInMachine = setup({
     authorizing: {
       meta: { effect: "authorize" },
       on: {
-        "authorize.user": { target: "checkingSignIn", actions: assign({ user: ({ event }) => event.user }) },
-        "authorize.rejected": { target: "credentialsRejected", actions: assign({ error: ({ event }) => event.error }) },
-        "authorize.failed": { target: "authorizeFailed", actions: assign({ error: ({ event }) => event.error }) },
+        "authorize.returned": [
+          { guard: "returnedUser", target: "checkingSignIn", actions: assign({ user: ({ event }) => event.user ?? undefined }) },
+          { target: "credentialsRejected" },
+        ],
+        "authorize.threw": [
+          { guard: "threwCredentialsSignin", target: "credentialsRejected", actions: "recordError" },
+          { target: "authorizeFailed", actions: "recordError" },
+        ],
       },
     },
-    checkingSignIn: {
-      meta: { effect: "decideSignIn" },
-      on: {
-        "signIn.allowed": "issuingSession",
-        "signIn.denied": { target: "accessDenied", actions: assign({ error: ({ event }) => event.error }) },
-        "signIn.redirect": { target: "redirected", actions: assign({ redirectTo: ({ event }) => event.url }) },
-      },
-    },
-    issuingSession: {
-      meta: { effect: "issueSession" },
-      on: {
-        "session.issued": "signedIn",
-        "session.failed": { target: "sessionFailed", actions: assign({ error: ({ event }) => event.error }) },
-      },
-    },
-    signedIn: { type: "final" },
+    checkingSignIn: checkingSignInState("issuingSession"),
+    ...issuingSessionStates,
     csrfRejected: { type: "final" },
     credentialsRejected: { type: "final" },
     authorizeFailed: { type: "final" },
-    accessDenied: { type: "final" },
-    redirected: { type: "final" },
-    sessionFailed: { type: "final" },
   },
 })

@@ -203,10 +203,10 @@ export function recordSignIns(inspector: { inspect: Observer<InspectionEvent> },
     const actor = createActor(credentialsSignInMachine, { inspect: inspector.inspect }).start()
     actor.send({ type: "csrf.valid" })
     if (i % 7 === 3) {
-      actor.send({ type: "authorize.rejected" })
+      actor.send({ type: "authorize.returned", user: null })
       continue
     }
-    actor.send({ type: "authorize.user", user: { id: `user-${i}`, name: `User ${i}`, email: `user${i}@example.test` } })
+    actor.send({ type: "authorize.returned", user: { id: `user-${i}`, name: `User ${i}`, email: `user${i}@example.test` } })
     actor.send({ type: "signIn.allowed" })
     actor.send({ type: "session.issued" })
   }

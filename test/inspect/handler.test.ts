@@ -17,7 +17,7 @@ afterEach(() => {
 function signIn(inspect: ReturnType<typeof createInspector>["inspect"]) {
   const actor = createActor(credentialsSignInMachine, { inspect }).start()
   actor.send({ type: "csrf.valid" })
-  actor.send({ type: "authorize.user", user: { id: "1", name: "Ada" } })
+  actor.send({ type: "authorize.returned", user: { id: "1", name: "Ada" } })
   actor.send({ type: "signIn.allowed" })
   actor.send({ type: "session.issued" })
 }

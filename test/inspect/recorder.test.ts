@@ -22,7 +22,7 @@ describe("the flow recorder", () => {
     expect(credentials.runs[0]!.steps.map((step) => [step.event.type, step.state, step.effect])).toEqual([
       ["xstate.init", "validatingInput", "checkCsrf"],
       ["csrf.valid", "authorizing", "authorize"],
-      ["authorize.user", "checkingSignIn", "decideSignIn"],
+      ["authorize.returned", "checkingSignIn", "decideSignIn"],
       ["signIn.allowed", "issuingSession", "issueSession"],
       ["session.issued", "signedIn", undefined],
     ])

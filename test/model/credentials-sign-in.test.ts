@@ -14,10 +14,10 @@ const ada: User = { id: "u1", name: "Ada Lovelace", email: "ada@example.test" }
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: CredentialsSignInEvent[] = [
-  { type: "authorize.user", user: ada },
-  { type: "authorize.rejected" },
-  { type: "authorize.rejected", error: "invalid_login" },
-  { type: "authorize.failed", error: "database down" },
+  { type: "authorize.returned", user: ada },
+  { type: "authorize.returned", user: null },
+  { type: "authorize.threw", error: new InvalidLogin() },
+  { type: "authorize.threw", error: new Error("database down") },
   { type: "signIn.denied" },
   { type: "signIn.denied", error: "callback threw" },
   { type: "signIn.redirect", url: "/welcome" },
@@ -35,13 +35,11 @@ function scenario(path: CredentialsSignInEvent[]) {
       Credentials({
         credentials: { username: { label: "Username" } },
         async authorize() {
-          const rejected = byType.get("authorize.rejected")
-          if (rejected) {
-            if ("error" in rejected && rejected.error) throw new InvalidLogin()
-            return null
-          }
-          if (byType.has("authorize.failed")) throw new Error("database down")
-          return { ...ada }
+          const returned = byType.get("authorize.returned")
+          if (returned && "user" in returned) return returned.user && { ...returned.user }
+          const threw = byType.get("authorize.threw")
+          if (threw && "error" in threw) throw threw.error instanceof InvalidLogin ? new InvalidLogin() : new Error("database down")
+          throw new Error("the path reaches no authorize outcome")
         },
       }),
     ],
@@ -56,7 +54,8 @@ function scenario(path: CredentialsSignInEvent[]) {
     },
     events: { signIn: (message) => void signInEvents.push(message) },
   }
-  return { config, csrfValid: !byType.has("csrf.invalid"), signInEvents, rejectedWithCode: byType.get("authorize.rejected") }
+  const threw = byType.get("authorize.threw")
+  return { config, csrfValid: !byType.has("csrf.invalid"), signInEvents, rejectedWithCode: threw && "error" in threw && threw.error instanceof InvalidLogin }
 }
 
 const recorder = new TransitionRecorder(credentialsSignInMachine)
@@ -101,7 +100,7 @@ describe("credentials sign-in machine, driven through Auth()", () => {
           expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
           break
         case "credentialsRejected": {
-          const code = rejectedWithCode && "error" in rejectedWithCode && rejectedWithCode.error ? "invalid_login" : "credentials"
+          const code = rejectedWithCode ? "invalid_login" : "credentials"
           expect(location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=${code}`)
           break
         }
