@@ -3,6 +3,7 @@ import { emitEvent } from "../core/events.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
 import { signOutMachine } from "../machines/sign-out.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 
@@ -21,28 +22,41 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
   const store = sessionStoreOf(options)
   const effects: FlowEffects<typeof signOutMachine> = {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
-    findSession: () => ({ type: store.value ? "session.found" : "session.none" }),
-    endSession: async () => {
+    findSession: () => (store.value ? { type: "session.found", strategy: options.session.strategy } : { type: "session.none" }),
+    decodeToken: async () => {
       try {
-        if (options.session.strategy === "jwt") {
-          const { jwt } = options
-          const token = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
-          await emitEvent(options.config, options.logger, "signOut", { token })
-        } else {
-          const session = await options.adapter!.deleteSession!(store.value!)
-          await emitEvent(options.config, options.logger, "signOut", { session })
-        }
-        return { type: "session.ended" }
+        const { jwt } = options
+        const token = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
+        await emitEvent(options.config, options.logger, "signOut", { token })
+        return { type: "token.decoded" }
       } catch (error) {
-        return { type: "session.endFailed", error }
+        return { type: "decode.failed", error }
+      }
+    },
+    deleteSession: async () => {
+      try {
+        const session = await options.adapter!.deleteSession!(store.value!)
+        await emitEvent(options.config, options.logger, "signOut", { session })
+        return { type: "session.deleted" }
+      } catch (error) {
+        return { type: "delete.failed", error }
       }
     },
   }
-  const flow = await runFlow(signOutMachine, effects, { inspect: options.config.inspect })
-  if (flow.value === "csrfRejected") throw new MissingCSRF("CSRF token was missing during an action signout")
-  if (flow.value === "endFailed") {
-    const { error } = flow.context
-    options.logger.error(new SignOutError(error instanceof Error ? error : new Error(String(error))))
+  const signedOut = (): ResponseInternal => ({ redirect: options.callbackUrl, cookies: [...cookies, ...store.clear()] })
+  const outcomes: FlowOutcomes<typeof signOutMachine, ResponseInternal> = {
+    validatingInput: notAnOutcome,
+    findingSession: notAnOutcome,
+    decodingToken: notAnOutcome,
+    deletingSession: notAnOutcome,
+    csrfRejected: () => {
+      throw new MissingCSRF("CSRF token was missing during an action signout")
+    },
+    signedOut,
+    endFailed: ({ error }) => {
+      options.logger.error(new SignOutError(error instanceof Error ? error : new Error(String(error))))
+      return signedOut()
+    },
   }
-  return { redirect: options.callbackUrl, cookies: [...cookies, ...store.clear()] }
+  return outcomeOf(await runFlow(signOutMachine, effects, { inspect: options.config.inspect }), outcomes)
 }

@@ -16,7 +16,7 @@ type StateMetaOf<TMachine> = TMachine extends StateMachine<any, any, any, any, a
  *
  * @example
  * ```ts
- * type Effects = EffectNameOf<typeof signOutMachine> // "checkCsrf" | "findSession" | "endSession"
+ * type Effects = EffectNameOf<typeof signOutMachine> // "checkCsrf" | "findSession" | "decodeToken" | "deleteSession"
  * ```
  */
 export type EffectNameOf<TMachine> = StateMetaOf<TMachine> extends FlowMeta<infer TEffect> ? TEffect : never
@@ -29,7 +29,7 @@ export type EffectNameOf<TMachine> = StateMetaOf<TMachine> extends FlowMeta<infe
  *
  * @example
  * ```ts
- * const effects: FlowEffects<typeof signOutMachine> = { checkCsrf, findSession, endSession }
+ * const effects: FlowEffects<typeof signOutMachine> = { checkCsrf, findSession, decodeToken, deleteSession }
  * ```
  */
 export type FlowEffects<TMachine extends AnyStateMachine> = {
@@ -76,7 +76,7 @@ export function effectOf(snapshot: { getMeta(): Record<string, unknown> }): stri
  *
  * @example
  * ```ts
- * const snapshot = await runFlow(signOutMachine, { checkCsrf, findSession, endSession }, { inspect })
+ * const snapshot = await runFlow(signOutMachine, { checkCsrf, findSession, decodeToken, deleteSession }, { inspect })
  * snapshot.value // "signedOut"
  * ```
  */
