@@ -4,9 +4,10 @@ import { emitEvent } from "../core/events.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
 import { afterSignIn, issueSession } from "../core/issue-session.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
-import { emailSignInMachine } from "../machines/email-sign-in.js"
+import { emailSignInMachine, type EmailSignInContext } from "../machines/email-sign-in.js"
 import { emailVerificationMachine } from "../machines/email-verification.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
 import { parseEmailAddress } from "../core/email-address.js"
 import type { AuthOptions } from "../core/options.js"
@@ -42,10 +43,17 @@ function originalRequest(options: AuthOptions): Request {
   return new Request(options.request.url, { method: options.request.method, headers })
 }
 
+/** What the email sign-in's effects share within one request: the link, which never enters the machine. */
+interface EmailSignInRun {
+  /** The token mailed in the link, and its hash as stored. */
+  token?: { plain: string; hashed: string; expires: Date }
+}
+
 /**
  * POST `/signin/<id>` for an email provider: runs the email sign-in machine. A malformed address
  * sends the user back to the sign-in page with `error=InvalidEmail` (and the address, to correct
- * it); a mailer failure with `error=EmailSignin`; success goes to the verify-request page.
+ * it); a token store or mailer failure with `error=EmailSignin`; success goes to the
+ * verify-request page.
  *
  * @example
  * ```ts
@@ -54,77 +62,97 @@ function originalRequest(options: AuthOptions): Request {
  */
 export async function emailSignIn(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
   const typed = options.request.body?.email
-  let email = ""
+  const run: EmailSignInRun = {}
   const effects: FlowEffects<typeof emailSignInMachine> = {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     normalizeEmail: () => {
       try {
-        // A user's normaliser is held to the same grammar as the default one: from here on `email`
-        // is the one canonical address that is looked up, stored with the token, linked and mailed.
-        const parsed = parseEmailAddress((provider.normalizeIdentifier ?? defaultNormalizer)(typeof typed === "string" ? typed : ""))
-        if (!parsed.ok) return { type: "email.invalid", error: new TypeError("Invalid email address format.", { cause: { problem: parsed.problem } }) }
-        email = parsed.address
-        return { type: "email.valid" }
+        const normalized = (provider.normalizeIdentifier ?? defaultNormalizer)(typeof typed === "string" ? typed : "")
+        return { type: "email.normalized", normalized }
       } catch (error) {
-        return { type: "email.invalid", error }
+        return { type: "normalizer.threw", error }
       }
     },
-    decideSignIn: async () => {
-      let user: AdapterUser
+    lookUpUser: async ({ email }) => {
       try {
-        user = (await options.adapter?.getUserByEmail?.(email)) ?? { id: randomUUID(), email, emailVerified: null }
+        return { type: "user.lookedUp", user: (await options.adapter?.getUserByEmail?.(email!)) ?? null }
       } catch (error) {
-        // The adapter failed before the callback could decide: the flow ends there (AdapterError, logged).
-        return { type: "signIn.denied", error }
+        return { type: "lookup.failed", error }
       }
-      return decideSignIn(options, { user, account: emailAccount(provider, email, user.id), email: { verificationRequest: true } })
     },
-    sendLink: async () => {
-      let stored: { identifier: string; token: string } | undefined
+    decideSignIn: ({ email, user }) => {
+      // Nobody has this address yet: the callback sees the user the link would create.
+      const asked = user ?? { id: randomUUID(), email: email!, emailVerified: null }
+      return decideSignIn(options, { user: asked, account: emailAccount(provider, email!, asked.id), email: { verificationRequest: true } })
+    },
+    storeToken: async ({ email }) => {
       try {
-        const token = (await provider.generateVerificationToken?.()) ?? randomHex(32)
-        const expires = new Date(Date.now() + (provider.maxAge ?? oneDay) * 1000)
-        const url = `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token, email })}`
+        const plain = (await provider.generateVerificationToken?.()) ?? randomHex(32)
+        const token = { plain, hashed: hashToken(options, provider, plain), expires: new Date(Date.now() + (provider.maxAge ?? oneDay) * 1000) }
         // Token first, then the mail (Auth.js does both at once): no link is ever mailed whose token
         // could not be stored, and none can be followed before its token exists.
-        const hashed = hashToken(options, provider, token)
-        await options.adapter!.createVerificationToken!({ identifier: email, token: hashed, expires })
-        stored = { identifier: email, token: hashed }
-        await provider.sendVerificationRequest({ identifier: email, token, expires, url, provider, theme: options.theme, request: originalRequest(options) })
+        await options.adapter!.createVerificationToken!({ identifier: email!, token: token.hashed, expires: token.expires })
+        run.token = token
+        return { type: "token.stored" }
+      } catch (error) {
+        return { type: "store.failed", error }
+      }
+    },
+    sendLink: async ({ email }) => {
+      const { plain, expires } = run.token!
+      try {
+        const url = `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token: plain, email: email! })}`
+        await provider.sendVerificationRequest({ identifier: email!, token: plain, expires, url, provider, theme: options.theme, request: originalRequest(options) })
         return { type: "link.sent" }
       } catch (error) {
-        // The user is told the mail could not be sent: the token of that link must not stay usable.
-        if (stored) {
-          try {
-            await options.adapter!.useVerificationToken!(stored)
-          } catch {
-            // Already logged as an AdapterError; the sign-in fails with the original error either way.
-          }
-        }
         return { type: "send.failed", error }
       }
     },
+    revokeToken: async ({ email }) => {
+      try {
+        await options.adapter!.useVerificationToken!({ identifier: email!, token: run.token!.hashed })
+        return { type: "token.revoked" }
+      } catch (error) {
+        return { type: "revoke.failed", error }
+      }
+    },
   }
-  const flow = await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect })
-  const { error, redirectTo } = flow.context
   const signInPage = options.pages.signIn ?? `${options.basePath}/signin`
   const back = (params: Record<string, string>) => `${options.origin}${signInPage}${signInPage.includes("?") ? "&" : "?"}${new URLSearchParams(params)}`
-  switch (flow.value) {
-    case "linkSent":
-      return { redirect: `${options.baseUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email" })}`, cookies }
-    case "csrfRejected":
-      throw new MissingCSRF("CSRF token was missing during an action signin")
-    case "emailRejected":
-      options.logger.debug("email-rejected", { reason: asError(error).message, ...problemOf(error) })
-      return { redirect: back({ error: "InvalidEmail", ...(typeof typed === "string" && { email: typed.slice(0, 320) }) }), cookies }
-    case "redirected":
-      return { redirect: redirectTo!, cookies }
-    case "sendFailed":
-      options.logger.error(new EmailSignInError(asError(error), { cause: { provider: provider.id } }))
-      return { redirect: back({ error: "EmailSignin" }), cookies }
-    default:
-      throw error
+  const mailFailed = ({ error }: EmailSignInContext): ResponseInternal => {
+    options.logger.error(new EmailSignInError(asError(error), { cause: { provider: provider.id } }))
+    return { redirect: back({ error: "EmailSignin" }), cookies }
   }
+  const outcomes: FlowOutcomes<typeof emailSignInMachine, ResponseInternal> = {
+    validatingInput: notAnOutcome,
+    normalizing: notAnOutcome,
+    lookingUpUser: notAnOutcome,
+    checkingSignIn: notAnOutcome,
+    storingToken: notAnOutcome,
+    sendingLink: notAnOutcome,
+    revokingToken: notAnOutcome,
+    linkSent: () => ({ redirect: `${options.baseUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email" })}`, cookies }),
+    csrfRejected: () => {
+      throw new MissingCSRF("CSRF token was missing during an action signin")
+    },
+    emailRejected: ({ error, problem }) => {
+      // Refused by the grammar (the machine's guard), or by the normaliser (which may say why).
+      const reason = problem !== undefined ? { reason: "Invalid email address format.", problem } : { reason: asError(error).message, ...problemOf(error) }
+      options.logger.debug("email-rejected", reason)
+      return { redirect: back({ error: "InvalidEmail", ...(typeof typed === "string" && { email: typed.slice(0, 320) }) }), cookies }
+    },
+    // The adapter failed before the callback could decide: AdapterError (logged), Configuration.
+    lookupFailed: ({ error }) => {
+      throw error
+    },
+    accessDenied: ({ error }) => {
+      throw error
+    },
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
+    storeFailed: mailFailed,
+    sendFailed: mailFailed,
+  }
+  return outcomeOf(await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect }), outcomes)
 }
 
 /**

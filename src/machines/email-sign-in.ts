@@ -1,36 +1,81 @@
 import { assign, setup } from "xstate"
+import { parseEmailAddress, type EmailAddressProblem } from "../core/email-address.js"
+import { checkingSignInState, flowActions, type SignInOutcomeContext, type SignInTailEvent } from "./sign-in-tail.js"
+import type { FlowMeta } from "./run-flow.js"
+import type { AdapterUser } from "../adapters.js"
 
-/** Events of the email sign-in machine, each the outcome of the effect its state names. */
+/**
+ * Events of the email sign-in machine, each the outcome of the effect its state names: what the
+ * normaliser returned or threw, what the database answered, what the mailer did. The machine's
+ * guards decide what they mean.
+ */
 export type EmailSignInEvent =
   | { type: "csrf.valid" }
   | { type: "csrf.invalid" }
-  | { type: "email.valid" }
-  | { type: "email.invalid"; error: unknown }
-  | { type: "signIn.allowed" }
-  | { type: "signIn.denied"; error?: unknown }
-  | { type: "signIn.redirect"; url: string }
+  | { type: "email.normalized"; normalized: string }
+  | { type: "normalizer.threw"; error: unknown }
+  | { type: "user.lookedUp"; user: AdapterUser | null }
+  | { type: "lookup.failed"; error: unknown }
+  | Extract<SignInTailEvent, { type: "signIn.allowed" | "signIn.denied" | "signIn.redirect" }>
+  | { type: "token.stored" }
+  | { type: "store.failed"; error: unknown }
   | { type: "link.sent" }
   | { type: "send.failed"; error: unknown }
-
-/** Context of the email sign-in machine: what ended it. The address and token stay out of it. */
-export interface EmailSignInContext {
-  error?: unknown
-  redirectTo?: string
-}
+  | { type: "token.revoked" }
+  | { type: "revoke.failed"; error: unknown }
 
 /**
- * Asking for a sign-in link, POST `/signin/<id>`: check CSRF, normalise the address, ask the
- * `signIn` callback (with `email.verificationRequest: true`), then store the hashed token and send
- * the link. The user is sent to the verify-request page.
+ * Context of the email sign-in machine: the canonical address once the grammar accepted it (or
+ * why it refused it), the user who has that address if there is one, and what ended the flow.
+ * The token never enters it.
+ */
+export interface EmailSignInContext extends SignInOutcomeContext {
+  email?: string
+  problem?: EmailAddressProblem
+  user?: AdapterUser
+}
+
+/** Effects the email sign-in machine names, in the order a successful flow meets them. */
+export type EmailSignInEffect = "checkCsrf" | "normalizeEmail" | "lookUpUser" | "decideSignIn" | "storeToken" | "sendLink" | "revokeToken"
+
+/**
+ * Asking for a sign-in link, POST `/signin/<id>`: check CSRF, normalise the address (the
+ * provider's normaliser; the machine holds its result to authflow's address grammar), look up
+ * who has it, ask the `signIn` callback (with `email.verificationRequest: true`), store the
+ * hashed token, then send the link. A link goes to an address nobody has yet, as with Auth.js:
+ * the `signIn` callback is where an app refuses strangers. A mail that could not be sent has its
+ * token revoked, so no link the user was told failed can be followed later.
  *
  * @example
  * ```ts
- * const done = await runFlow(emailSignInMachine, { checkCsrf, normalizeEmail, decideSignIn, sendLink })
+ * const done = await runFlow(emailSignInMachine, { checkCsrf, normalizeEmail, lookUpUser, decideSignIn, storeToken, sendLink, revokeToken })
  * done.value // "linkSent"
  * ```
  */
 export const emailSignInMachine = setup({
-  types: { context: {} as EmailSignInContext, events: {} as EmailSignInEvent },
+  types: {
+    context: {} as EmailSignInContext,
+    events: {} as EmailSignInEvent,
+    meta: {} as FlowMeta<EmailSignInEffect>,
+  },
+  actions: {
+    ...flowActions<EmailSignInContext, EmailSignInEvent>(),
+    recordAddress: assign(({ event }) => {
+      const parsed = event.type === "email.normalized" ? parseEmailAddress(event.normalized) : undefined
+      return parsed?.ok ? { email: parsed.address } : {}
+    }),
+    recordProblem: assign(({ event }) => {
+      const parsed = event.type === "email.normalized" ? parseEmailAddress(event.normalized) : undefined
+      return parsed && !parsed.ok ? { problem: parsed.problem } : {}
+    }),
+    recordUser: assign(({ event }) => (event.type === "user.lookedUp" && event.user ? { user: event.user } : {})),
+  },
+  guards: {
+    /** The normaliser's result is an address of authflow's grammar (a user's normaliser is held to it too). */
+    addressInGrammar: ({ event }) => event.type === "email.normalized" && parseEmailAddress(event.normalized).ok,
+    /** Someone already has this address. */
+    userExists: ({ event }) => event.type === "user.lookedUp" && event.user !== null,
+  },
 }).createMachine({
   id: "email-sign-in",
   context: {},
@@ -43,30 +88,51 @@ export const emailSignInMachine = setup({
     normalizing: {
       meta: { effect: "normalizeEmail" },
       on: {
-        "email.valid": "checkingSignIn",
-        "email.invalid": { target: "emailRejected", actions: assign({ error: ({ event }) => event.error }) },
+        "email.normalized": [
+          { guard: "addressInGrammar", target: "lookingUpUser", actions: "recordAddress" },
+          { target: "emailRejected", actions: "recordProblem" },
+        ],
+        "normalizer.threw": { target: "emailRejected", actions: "recordError" },
       },
     },
-    checkingSignIn: {
-      meta: { effect: "decideSignIn" },
+    lookingUpUser: {
+      meta: { effect: "lookUpUser" },
       on: {
-        "signIn.allowed": "sendingLink",
-        "signIn.denied": { target: "accessDenied", actions: assign({ error: ({ event }) => event.error }) },
-        "signIn.redirect": { target: "redirected", actions: assign({ redirectTo: ({ event }) => event.url }) },
+        // Either way the `signIn` callback decides: a link goes to a new address unless it refuses.
+        "user.lookedUp": [{ guard: "userExists", target: "checkingSignIn", actions: "recordUser" }, { target: "checkingSignIn" }],
+        "lookup.failed": { target: "lookupFailed", actions: "recordError" },
+      },
+    },
+    checkingSignIn: checkingSignInState("storingToken"),
+    storingToken: {
+      meta: { effect: "storeToken" },
+      on: {
+        "token.stored": "sendingLink",
+        "store.failed": { target: "storeFailed", actions: "recordError" },
       },
     },
     sendingLink: {
       meta: { effect: "sendLink" },
       on: {
         "link.sent": "linkSent",
-        "send.failed": { target: "sendFailed", actions: assign({ error: ({ event }) => event.error }) },
+        "send.failed": { target: "revokingToken", actions: "recordError" },
+      },
+    },
+    revokingToken: {
+      meta: { effect: "revokeToken" },
+      on: {
+        "token.revoked": "sendFailed",
+        // The mail's failure is what the user is told about; the revocation's is logged by the adapter.
+        "revoke.failed": "sendFailed",
       },
     },
     linkSent: { type: "final" },
     csrfRejected: { type: "final" },
     emailRejected: { type: "final" },
+    lookupFailed: { type: "final" },
     accessDenied: { type: "final" },
     redirected: { type: "final" },
+    storeFailed: { type: "final" },
     sendFailed: { type: "final" },
   },
 })

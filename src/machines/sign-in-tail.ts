@@ -45,13 +45,16 @@ export function flowActions<TContext extends SignInOutcomeContext, TEvent extend
   }
 }
 
-/** Where an allowed sign-in goes next: straight to the session, or through writing the user first. */
-type AllowedTransition = "persistingUser" | "issuingSession" | readonly { guard?: string; target: "persistingUser" | "issuingSession" }[]
+/**
+ * Where an allowed sign-in goes next: straight to the session, through writing the user first, or
+ * (asking for an email link, where nobody is signed in yet) to the machine's own next step.
+ */
+type AllowedTransition = string | readonly { guard?: string; target: string }[]
 
 /**
  * `checkingSignIn`: asks the `signIn` callback. A machine enters it when it knows who signs in.
  *
- * @param allowed - Where `signIn.allowed` leads: `"persistingUser"`, `"issuingSession"`, or guarded choices.
+ * @param allowed - Where `signIn.allowed` leads: `"persistingUser"`, `"issuingSession"`, another state of the machine, or guarded choices.
  * @example
  * ```ts
  * createMachine({ states: { checkingSignIn: checkingSignInState("issuingSession"), ...issuingSessionStates } })

@@ -2,22 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { emailSignInMachine, type EmailSignInEvent } from "../../src/machines/email-sign-in.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
-import type { Adapter, VerificationToken } from "../../src/adapters.js"
-import type { AuthConfig } from "../../src/types.js"
+import type { Adapter, AdapterUser, VerificationToken } from "../../src/adapters.js"
+import type { AuthConfig, User } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { startSmtp, type TestSmtp } from "../email/smtp.js"
 import { coverageReport, modelPaths, TransitionRecorder, signInDecisionOf } from "./harness.js"
 
 const ada = "ada@example.test"
+const hostile = "x<evil@evil.test>"
+const adaUser: AdapterUser = { id: "u-ada", name: "Ada", email: ada, emailVerified: null }
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: EmailSignInEvent[] = [
-  { type: "email.invalid", error: "not an address" },
+  { type: "email.normalized", normalized: ada },
+  // A user's normaliser that lets through what the grammar refuses.
+  { type: "email.normalized", normalized: hostile },
+  { type: "normalizer.threw", error: new TypeError("Invalid email address format.") },
+  { type: "user.lookedUp", user: adaUser },
+  { type: "user.lookedUp", user: null },
+  { type: "lookup.failed", error: new Error("user store down") },
   { type: "signIn.denied" },
   { type: "signIn.denied", error: "callback threw" },
   { type: "signIn.redirect", url: "/welcome" },
-  { type: "send.failed", error: "SMTP refused the recipient" },
-  { type: "send.failed", error: "token store down" },
+  { type: "store.failed", error: new Error("token store down") },
+  { type: "send.failed", error: new Error("SMTP refused the recipient") },
+  { type: "revoke.failed", error: new Error("token store down") },
 ]
 
 let smtp: TestSmtp
@@ -28,39 +37,57 @@ beforeAll(async () => {
 /** The real configuration and request that make the engine meet exactly these events. */
 function scenario(path: EmailSignInEvent[]) {
   const byType = new Map(path.map((event) => [event.type, event]))
-  const failure = byType.get("send.failed")
-  const smtpRefuses = failure && "error" in failure && failure.error === "SMTP refused the recipient"
-  const storeFails = failure && "error" in failure && failure.error === "token store down"
+  const normalized = byType.get("email.normalized")
+  const grammarRefuses = normalized !== undefined && "normalized" in normalized && normalized.normalized === hostile
+  const lookedUp = byType.get("user.lookedUp")
+  const existingUser = lookedUp !== undefined && "user" in lookedUp && lookedUp.user !== null
+  const smtpRefuses = byType.has("send.failed")
   const memory = MemoryAdapter()
   const storedTokens: VerificationToken[] = []
   const adapter: Adapter = {
     ...memory,
+    async getUserByEmail(email) {
+      if (byType.has("lookup.failed")) throw new Error("user store down")
+      return memory.getUserByEmail(email)
+    },
     async createVerificationToken(token) {
-      if (storeFails) throw new Error("token store down")
+      if (byType.has("store.failed")) throw new Error("token store down")
       storedTokens.push({ ...token })
       return memory.createVerificationToken(token)
     },
+    async useVerificationToken(params) {
+      if (byType.has("revoke.failed")) throw new Error("token store down")
+      return memory.useVerificationToken(params)
+    },
   }
   const address = smtpRefuses ? "bounce@example.test" : ada
+  const asked: User[] = []
   const config: AuthConfig = {
     secret: "model-secret",
     trustHost: true,
     adapter,
-    providers: [Nodemailer({ server: smtp.server, from: "login@app.test" })],
+    providers: [Nodemailer({ server: smtp.server, from: "login@app.test", ...(grammarRefuses && { normalizeIdentifier: (typed: string) => typed.trim() }) })],
     callbacks: {
-      signIn() {
+      signIn({ user }) {
+        asked.push(user)
         return signInDecisionOf(path)
       },
     },
   }
+  let typed = ` ${address.toUpperCase()} `
+  if (grammarRefuses) typed = ` ${hostile} `
+  if (byType.has("normalizer.threw")) typed = "ada＠example.test"
   return {
     config,
     memory,
     storedTokens,
     smtpRefuses,
+    existingUser,
     address,
-    typed: byType.has("email.invalid") ? "ada＠example.test" : ` ${address.toUpperCase()} `,
+    asked,
+    typed,
     csrfValid: !byType.has("csrf.invalid"),
+    revokeFails: byType.has("revoke.failed"),
   }
 }
 
@@ -70,22 +97,25 @@ const paths = modelPaths(emailSignInMachine, events)
 describe("email sign-in machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
-      new Set(["linkSent", "csrfRejected", "emailRejected", "accessDenied", "redirected", "sendFailed"]),
+      new Set(["linkSent", "csrfRejected", "emailRejected", "lookupFailed", "accessDenied", "redirected", "storeFailed", "sendFailed"]),
     )
   })
 
   for (const path of paths) {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
-      const { config, memory, storedTokens, smtpRefuses, address, typed, csrfValid } = scenario(path.events)
+      const s = scenario(path.events)
       smtp.messages.length = 0
       smtp.refused.clear()
-      if (smtpRefuses) smtp.refused.add(address)
-      const { logger, errors } = recordingLogger()
+      if (s.smtpRefuses) smtp.refused.add(s.address)
+      const existing = s.existingUser ? await s.memory.createUser({ ...adaUser, email: s.address }) : undefined
+      const { logger: recording, errors } = recordingLogger()
+      const debugs: [string, unknown][] = []
+      const logger = { ...recording, debug: (code: string, metadata?: unknown) => void debugs.push([code, metadata]) }
       recorder.resetVisits()
       const jar = new CookieJar()
-      const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
-      const response = await send({ ...config, logger, inspect: recorder.inspect }, jar, "/signin/nodemailer", {
-        form: { email: typed, callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) },
+      const csrfToken = await csrfTokenFor({ ...s.config, logger }, jar)
+      const response = await send({ ...s.config, logger, inspect: recorder.inspect }, jar, "/signin/nodemailer", {
+        form: { email: s.typed, callbackUrl: "/dashboard", ...(s.csrfValid && { csrfToken }) },
       })
 
       // The real run walked exactly the model's path.
@@ -93,6 +123,12 @@ describe("email sign-in machine, driven through Auth()", () => {
 
       expect(response.status).toBe(302)
       const location = response.headers.get("location")
+      if (s.asked.length) {
+        // The callback was asked about the user who has the address, or about the one the link would create.
+        const [user] = s.asked
+        if (existing) expect(user).toMatchObject({ id: existing.id, email: s.address })
+        else expect(user).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: s.address, emailVerified: null })
+      }
       // What the user sees in each final state.
       switch (path.finalState) {
         case "linkSent": {
@@ -102,9 +138,9 @@ describe("email sign-in machine, driven through Auth()", () => {
           expect(mail.envelopeTo).toEqual([ada])
           expect(mail.subject).toBe("Sign in to app.test")
           expect(new URL(mail.link).searchParams.get("email")).toBe(ada)
-          expect(storedTokens.map((token) => token.identifier)).toEqual([ada])
+          expect(s.storedTokens.map((token) => token.identifier)).toEqual([ada])
           // The page the user lands on.
-          const page = await send(config, jar, "/verify-request?provider=nodemailer&type=email")
+          const page = await send(s.config, jar, "/verify-request?provider=nodemailer&type=email")
           expect(await page.text()).toContain("Check your email")
           break
         }
@@ -112,7 +148,14 @@ describe("email sign-in machine, driven through Auth()", () => {
           expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
           break
         case "emailRejected":
-          expect(location).toBe(`${origin}/auth/signin?${new URLSearchParams({ error: "InvalidEmail", email: typed })}`)
+          expect(location).toBe(`${origin}/auth/signin?${new URLSearchParams({ error: "InvalidEmail", email: s.typed })}`)
+          expect(debugs).toContainEqual(["email-rejected", expect.objectContaining({ reason: "Invalid email address format." })])
+          if (s.typed.includes(hostile)) expect(debugs).toContainEqual(["email-rejected", expect.objectContaining({ problem: "syntax" })])
+          break
+        case "lookupFailed":
+          // The database failed before anyone could decide: the server's problem.
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errors.map((error) => error.name)).toContain("AdapterError")
           break
         case "accessDenied":
           expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
@@ -120,12 +163,20 @@ describe("email sign-in machine, driven through Auth()", () => {
         case "redirected":
           expect(location).toBe(`${origin}/welcome`)
           break
+        case "storeFailed":
         case "sendFailed": {
           expect(location).toBe(`${origin}/auth/signin?error=EmailSignin`)
           expect(errors.map((error) => error.name)).toContain("EmailSignInError")
-          // No link of this sign-in can be used: either no token was stored, or it was removed.
-          for (const token of storedTokens) expect(await memory.useVerificationToken(token)).toBeNull()
-          const page = await send(config, jar, "/signin?error=EmailSignin")
+          if (s.revokeFails) {
+            // The one case where a link the user was told failed stays usable: the adapter could not
+            // delete its token either (logged as an AdapterError).
+            expect(errors.map((error) => error.name)).toContain("AdapterError")
+            expect(await s.memory.useVerificationToken(s.storedTokens[0]!)).not.toBeNull()
+          } else {
+            // No link of this sign-in can be used: either no token was stored, or it was removed.
+            for (const token of s.storedTokens) expect(await s.memory.useVerificationToken(token)).toBeNull()
+          }
+          const page = await send(s.config, jar, "/signin?error=EmailSignin")
           expect(await page.text()).toContain("The e-mail could not be sent.")
           break
         }
@@ -133,7 +184,7 @@ describe("email sign-in machine, driven through Auth()", () => {
           throw new Error(`no expectation for state ${path.finalState}`)
       }
       if (path.finalState !== "linkSent") expect(smtp.messages).toHaveLength(0)
-      if (path.finalState !== "linkSent" && path.finalState !== "sendFailed") expect(storedTokens).toHaveLength(0)
+      if (path.finalState !== "linkSent" && path.finalState !== "sendFailed") expect(s.storedTokens).toHaveLength(0)
     })
   }
 

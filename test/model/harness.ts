@@ -107,7 +107,8 @@ function readable(this: unknown, _key: string, value: unknown): unknown {
 function describeEvent(event: { type: string }): string {
   const { type, ...payload } = event
   const keys = Object.keys(payload)
-  return keys.length ? `${type}(${keys.map((key) => `${key}=${JSON.stringify(payload[key as keyof typeof payload], readable)}`).join(",")})` : type
+  const show = (value: unknown) => (value instanceof Error ? (readable.call(undefined, "", value) as string) : JSON.stringify(value, readable))
+  return keys.length ? `${type}(${keys.map((key) => `${key}=${show(payload[key as keyof typeof payload])}`).join(",")})` : type
 }
 
 /** The shape of a machine: its state nodes (nested included, the root not), transitions, and how many of them have a guard. */
