@@ -24,14 +24,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
 ]
 
 /**
- * Which machine may take over a flow when another one ends after being resumed: the OAuth sign-in
- * machine, restored from its sealed cookie in the callback request, hands its checks to the OAuth
- * callback machine, which the engine starts right after.
- */
-export const handOffs: Readonly<Record<string, string>> = {}
-
-/**
  * Final states that mean the flow did what the user asked. Other final states are shown as ended
  * without success (a refusal or a failure); the state's name says which.
  */
-export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedOut", "linkSent", "handedOff"])
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedOut", "linkSent"])

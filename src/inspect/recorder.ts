@@ -1,7 +1,8 @@
 import type { AnyStateMachine, InspectionEvent, Observer } from "xstate"
 import { randomHex, sha256Hex } from "../core/crypto.js"
+import { effectOf } from "../machines/run-flow.js"
 import { activePaths } from "./describe.js"
-import { authflowMachines, handOffs, successStates } from "./machines.js"
+import { authflowMachines, successStates } from "./machines.js"
 import { redact, type RedactOptions } from "./redact.js"
 
 /**
@@ -31,11 +32,12 @@ export interface FlowStep {
 }
 
 /**
- * One actor's part of a flow: a machine run, or its continuation restored in a later request.
+ * One actor's part of a flow: a machine run, continued across requests when the flow is restored
+ * from its sealed snapshot (a `resumed` step marks where the later request picked it up).
  *
  * @example
  * ```ts
- * const [signIn, callback] = recorder.get(id)!.runs // oauth-sign-in (both requests), then oauth-callback
+ * const [oauth] = recorder.get(id)!.runs // the oauth machine, from validatingInput through awaitingCallback to signedIn
  * ```
  */
 export interface FlowRun {
@@ -68,7 +70,7 @@ export type FlowStatus = "running" | "waiting" | "succeeded" | "ended" | "error"
  * @example
  * ```ts
  * const flow = recorder.get("12")
- * flow?.runs.map((run) => run.machine) // ["oauth-sign-in", "oauth-callback"]
+ * flow?.runs.map((run) => run.machine) // ["oauth"]: one run over both requests
  * ```
  */
 export interface FlowRecord {
@@ -80,8 +82,9 @@ export interface FlowRecord {
   requests: number
   /**
    * `linked`: the flow was resumed from a sealed snapshot in a later request and joined to the run
-   * it came from. `unlinked`: a resumed flow whose start this inspector did not see (it began before
-   * the inspector started, in another process, or was evicted from the ring buffer).
+   * it came from (both requests gave the actor the same id). `unlinked`: a resumed flow whose start
+   * this inspector did not see (it began before the inspector started, in another process, or was
+   * evicted from the ring buffer).
    */
   resumed?: "linked" | "unlinked"
   runs: FlowRun[]
@@ -92,7 +95,7 @@ export interface FlowRecord {
  *
  * @example
  * ```ts
- * recorder.summary(recorder.get("12")!) // { machines: ["oauth-sign-in", "oauth-callback"], state: "signedIn", status: "succeeded", requests: 2, … }
+ * recorder.summary(recorder.get("12")!) // { machines: ["oauth"], state: "signedIn", status: "succeeded", requests: 2, … }
  * ```
  */
 export interface FlowSummary {
@@ -132,6 +135,8 @@ export interface FlowRecorderOptions {
 }
 
 interface ActorLike {
+  id?: unknown
+  sessionId?: unknown
   logic?: unknown
   options?: { snapshot?: unknown }
   _parent?: object
@@ -147,27 +152,16 @@ interface SnapshotLike {
 interface RunState {
   machine: string
   restored: boolean
+  /** Keyed digest of the actor's own id (a root actor given an `id`): what joins the requests of one flow. */
+  key?: string
+  /** The next snapshot is the first of a restored run: its step is marked `resumed`. */
+  resuming?: boolean
   run?: FlowRun
   flow?: FlowRecord
 }
 
-const correlationKeys = ["state", "codeVerifier", "nonce"]
-
 function isMachine(logic: unknown): logic is AnyStateMachine {
   return typeof logic === "object" && logic !== null && "root" in logic && typeof (logic as { id?: unknown }).id === "string"
-}
-
-function effectOfSnapshot(snapshot: SnapshotLike): string | undefined {
-  try {
-    const meta = snapshot.getMeta?.() ?? {}
-    for (const id in meta) {
-      const effect = (meta[id] as { effect?: unknown } | undefined)?.effect
-      if (typeof effect === "string") return effect
-    }
-  } catch {
-    // A snapshot without meta support has no effect to show.
-  }
-  return undefined
 }
 
 function stateText(value: unknown): string {
@@ -177,21 +171,10 @@ function stateText(value: unknown): string {
   return leaves.length === 1 ? leaves[0]! : JSON.stringify(value)
 }
 
-/** The first correlation value (`state`, then `codeVerifier`, then `nonce`) found in a context, at most three levels down. */
-function correlationValue(context: unknown, depth = 0): string | undefined {
-  if (!context || typeof context !== "object" || depth > 3) return undefined
-  for (const key of correlationKeys) {
-    const value = (context as Record<string, unknown>)[key]
-    if (typeof value === "string" && value.length >= 8) return value
-  }
-  for (const value of Object.values(context)) {
-    const found = correlationValue(value, depth + 1)
-    if (found) return found
-  }
-  return undefined
+/** A waiting state: the flow is active and names no effect, so it waits for another request. */
+function isWaiting(step: FlowStep): boolean {
+  return step.status === "active" && step.effect === undefined
 }
-
-const defer: (callback: () => void) => void = typeof setImmediate === "function" ? (callback) => void setImmediate(callback) : (callback) => void setTimeout(callback, 0)
 
 /**
  * Records flows from xstate inspection events, redacted as they arrive, in a ring buffer. Its
@@ -199,10 +182,11 @@ const defer: (callback: () => void) => void = typeof setImmediate === "function"
  * throws into the flow it watches.
  *
  * A flow that waits for another request (the OAuth sign-in, sealed into its cookie) is joined to
- * its continuation: when it waits, the recorder keeps a keyed SHA-256 digest of its `state` check
- * (under a random key of its own, in memory only); a run restored from a snapshot whose check has
- * the same digest continues that flow. The OAuth callback machine that the engine starts right
- * after the restored sign-in machine hands off joins the same flow.
+ * its continuation by its actor's id: the engine names the actor after the flow (the id sealed in
+ * the flow cookie) in every request, so the actor restored in the callback request carries the
+ * same `id` as the one that waited. When a run waits, the recorder keeps a keyed SHA-256 digest of
+ * that id (under a random key of its own, in memory only); a restored actor whose id has the same
+ * digest continues that flow, in the same run: one flow, one machine, both requests' steps.
  *
  * @example
  * ```ts
@@ -224,10 +208,8 @@ export class FlowRecorder {
   readonly #actors = new WeakMap<object, RunState>()
   readonly #machines = new Map<string, AnyStateMachine>()
   readonly #waiting = new Map<string, string>()
-  readonly #correlationKey = randomHex(32)
+  readonly #digestKey = randomHex(32)
   readonly #listeners = new Set<(flow: FlowRecord) => void>()
-  #handOffs: { flow: FlowRecord; machine: string }[] = []
-  #handOffExpiry = false
   #seq = 0
 
   constructor(options: FlowRecorderOptions = {}) {
@@ -311,7 +293,6 @@ export class FlowRecorder {
   clear(): void {
     this.#flows.clear()
     this.#waiting.clear()
-    this.#handOffs = []
   }
 
   #record(event: InspectionEvent): void {
@@ -339,48 +320,58 @@ export class FlowRecorder {
       status: snapshot.status === "done" ? "done" : snapshot.status === "error" ? "error" : "active",
       context: redact(snapshot.context, this.#redact),
     }
-    const effect = effectOfSnapshot(snapshot)
+    // Only machine actors get here, and a machine snapshot always answers getMeta.
+    const effect = typeof snapshot.getMeta === "function" ? effectOf(snapshot as Required<Pick<SnapshotLike, "getMeta">>) : undefined
     if (effect !== undefined) step.effect = effect
-    if (!state.flow) this.#placeRestored(state, snapshot, step)
+    if (state.resuming) {
+      step.resumed = true
+      state.resuming = false
+    }
     const { run, flow } = state as Required<RunState>
     run.steps.push(step)
     if (run.steps.length > this.#maxSteps) {
       run.steps.splice(1, 1)
       run.droppedSteps++
     }
-    if (step.status === "active" && effect === undefined) this.#rememberWaiting(snapshot.context, flow)
-    if (step.status === "done" && state.restored && handOffs[state.machine]) this.#offerHandOff(flow, handOffs[state.machine]!)
+    if (isWaiting(step) && state.key !== undefined) this.#rememberWaiting(state.key, flow)
     this.#changed(flow)
   }
 
+  /**
+   * A new actor: a child joins its parent's flow; a restored root actor continues the flow that
+   * waited under the same actor id (xstate announces the actor before it restores the snapshot, so
+   * the children it restores find their parent's flow); any other starts a flow.
+   */
   #startRun(actor: ActorLike & object): RunState {
     const machine = actor.logic as AnyStateMachine
     if (!this.#machines.has(machine.id)) this.#machines.set(machine.id, machine)
     const state: RunState = { machine: machine.id, restored: actor.options?.snapshot !== undefined }
     this.#actors.set(actor, state)
-    if (state.restored) return state // placed on its first snapshot, once its checks can be correlated
     const parent = actor._parent ? this.#actors.get(actor._parent)?.flow : undefined
-    const handOff = parent ? undefined : this.#takeHandOff(machine.id)
-    const flow = parent ?? handOff ?? this.#newFlow()
-    state.flow = flow
-    state.run = this.#newRun(flow, machine.id, false)
+    // Without an id of its own, an actor's id is its session id ("x:0" for every root actor): nothing to join by.
+    if (!actor._parent && typeof actor.id === "string" && actor.id !== actor.sessionId) state.key = this.#digest(actor.id)
+    if (state.restored) state.resuming = true
+    if (state.restored && !parent) {
+      this.#placeRestored(state)
+      return state
+    }
+    state.flow = parent ?? this.#newFlow()
+    state.run = this.#newRun(state.flow, machine.id, state.restored)
     return state
   }
 
-  /** A restored run continues the flow whose waiting checks it carries, or starts a flow marked as resumed. */
-  #placeRestored(state: RunState, snapshot: SnapshotLike, step: FlowStep): void {
-    step.resumed = true
-    const value = correlationValue(snapshot.context)
-    const key = value === undefined ? undefined : this.#digest(value)
-    const flowId = key === undefined ? undefined : this.#waiting.get(key)
+  /** A restored run continues the flow that waited under its actor id, or starts a flow marked as resumed. */
+  #placeRestored(state: RunState): void {
+    const flowId = state.key === undefined ? undefined : this.#waiting.get(state.key)
     const flow = flowId === undefined ? undefined : this.#flows.get(flowId)
-    if (key !== undefined) this.#waiting.delete(key)
+    if (state.key !== undefined) this.#waiting.delete(state.key)
     if (flow) {
       flow.requests++
       flow.resumed = "linked"
       const previous = flow.runs.at(-1)
-      // The same machine, picking up where it stopped: one run, with a "resumed" step in between.
-      const continues = previous && previous.machine === state.machine && previous.steps.at(-1)?.state === step.state
+      const last = previous?.steps.at(-1)
+      // The same machine, picking up where it waited: one run, with a "resumed" step in between.
+      const continues = previous && last && previous.machine === state.machine && isWaiting(last)
       state.flow = flow
       state.run = continues ? previous : this.#newRun(flow, state.machine, true)
       if (continues) previous.stopped = false
@@ -391,38 +382,15 @@ export class FlowRecorder {
     state.run = this.#newRun(state.flow, state.machine, true)
   }
 
-  #rememberWaiting(context: unknown, flow: FlowRecord): void {
-    const value = correlationValue(context)
-    if (value === undefined) return
-    this.#waiting.set(this.#digest(value), flow.id)
+  #rememberWaiting(key: string, flow: FlowRecord): void {
+    this.#waiting.delete(key)
+    this.#waiting.set(key, flow.id)
     while (this.#waiting.size > this.#maxFlows) this.#waiting.delete(this.#waiting.keys().next().value!)
   }
 
-  /**
-   * The engine starts the next machine in the same turn of the event loop as the restored one ends
-   * (only promise continuations in between), so an offer lasts until the next macrotask, and offers
-   * are taken in order: concurrent callbacks cannot swap flows.
-   */
-  #offerHandOff(flow: FlowRecord, machine: string): void {
-    this.#handOffs.push({ flow, machine })
-    if (this.#handOffExpiry) return
-    this.#handOffExpiry = true
-    defer(() => {
-      this.#handOffs = []
-      this.#handOffExpiry = false
-    })
-  }
-
-  #takeHandOff(machine: string): FlowRecord | undefined {
-    const index = this.#handOffs.findIndex((offer) => offer.machine === machine)
-    if (index === -1) return undefined
-    const [offer] = this.#handOffs.splice(index, 1)
-    return this.#flows.has(offer!.flow.id) ? offer!.flow : undefined
-  }
-
-  /** A keyed digest: the key is random, per recorder, and never leaves memory, so the digest reveals nothing. */
+  /** A keyed digest: the key is random, per recorder, and never leaves memory, so the digest reveals nothing of the flow's id. */
   #digest(value: string): string {
-    return sha256Hex(`${this.#correlationKey}:${value}`)
+    return sha256Hex(`${this.#digestKey}:${value}`)
   }
 
   #newFlow(): FlowRecord {

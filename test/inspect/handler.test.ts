@@ -56,7 +56,7 @@ describe("the inspector handler", () => {
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'; script-src 'self'; style-src 'self'")
     expect(page.headers.get("x-content-type-options")).toBe("nosniff")
     const texts = [await page.text()]
-    for (const asset of ["/assets/inspector.js", "/assets/inspector.css", "/api/machines/oauth-callback.svg"]) texts.push(await (await handler(new Request(`${origin}/inspect${asset}`))).text())
+    for (const asset of ["/assets/inspector.js", "/assets/inspector.css", "/api/machines/oauth.svg"]) texts.push(await (await handler(new Request(`${origin}/inspect${asset}`))).text())
     for (const text of texts) {
       expect(text).not.toMatch(/(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i)
       expect(text).not.toMatch(/url\(\s*["']?(?:https?:)?\/\//i)

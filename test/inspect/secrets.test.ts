@@ -87,8 +87,13 @@ describe("secrets never leave the inspector's observer", () => {
     const bytes = payloads.reduce((sum, [, text]) => sum + Buffer.byteLength(text), 0)
     console.log(`[inspect] ${secrets.values.size} known secrets, ${secrets.foundIn(rawText).length} of them in the raw inspection events; 0 in ${payloads.length} payloads (${bytes} bytes, event stream ${Buffer.byteLength(stream.text)} bytes)`)
     // And the redaction left the flows readable.
-    const oauth = payloads.find(([where, text]) => where.startsWith("/api/flows/") && text.includes("oauth-callback"))![1]
+    const oauth = payloads.find(([where, text]) => where.startsWith("/api/flows/") && text.includes('"machine":"oauth"'))![1]
     expect(oauth).toContain('"codeVerifier":"[redacted]"')
     expect(oauth).toContain('"callbackUrl":"https://app.test/dashboard"')
+    // One flow over both requests, its callback's checks visible as steps.
+    const record = JSON.parse(oauth) as { requests: number; runs: { machine: string; steps: { state: string }[] }[] }
+    expect(record.requests).toBe(2)
+    expect(record.runs.map((run) => run.machine)).toEqual(["oauth"])
+    expect(record.runs[0]!.steps.map((step) => step.state)).toEqual(expect.arrayContaining(["awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "resolvingAccount", "signedIn"]))
   })
 })

@@ -19,7 +19,7 @@ const { WebSocketServer } = (await import(wsModule)) as { WebSocketServer: new (
 async function loopbackServer() {
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0 })
   await new Promise<void>((resolve) => server.on("listening", resolve))
-  const messages: { type: string; name?: string; snapshot?: { value?: unknown }; event?: { type: string } }[] = []
+  const messages: { type: string; name?: string; definition?: string; snapshot?: { value?: unknown }; event?: { type: string } }[] = []
   const raw: string[] = []
   server.on("connection", (socket) => socket.on("message", (data) => {
     raw.push(data.toString())
@@ -57,13 +57,17 @@ describe("@statelyai/inspect through the same inspect option", () => {
     cleanups.push(() => stately.stop())
     await runEveryFlow(stately.inspect, new Secrets())
 
-    const names = () => new Set(server.messages.filter((m) => m.type === "@xstate.actor").map((m) => m.name))
-    await eventually(() => names().size >= 6 && server.messages.some((m) => m.type === "@xstate.snapshot" && m.snapshot?.value === "linkSent"))
-    expect([...names()].sort()).toEqual(["credentials-sign-in", "email-sign-in", "email-verification", "oauth-callback", "oauth-sign-in", "sign-out"])
+    const actors = () => server.messages.filter((m) => m.type === "@xstate.actor").map((m) => ({ name: m.name, machine: (JSON.parse(m.definition ?? "{}") as { id?: string }).id }))
+    await eventually(() => new Set(actors().map((actor) => actor.machine)).size >= 5 && server.messages.some((m) => m.type === "@xstate.snapshot" && m.snapshot?.value === "linkSent"))
+    expect([...new Set(actors().map((actor) => actor.machine))].sort()).toEqual(["credentials-sign-in", "email-sign-in", "email-verification", "oauth", "sign-out"])
+    // The OAuth machine runs in both requests under one actor id (the flow's): Stately names both after it.
+    const oauth = actors().filter((actor) => actor.machine === "oauth")
+    expect(oauth).toHaveLength(2)
+    expect(oauth[1]!.name).toBe(oauth[0]!.name)
     const values = server.messages.filter((m) => m.type === "@xstate.snapshot").map((m) => m.snapshot?.value)
-    expect(values).toEqual(expect.arrayContaining(["authorizing", "awaitingCallback", "handedOff", "exchangingCode", "signedIn", "signedOut", "linkSent", "credentialsRejected"]))
+    expect(values).toEqual(expect.arrayContaining(["authorizing", "awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "resolvingAccount", "signedIn", "signedOut", "linkSent", "credentialsRejected"]))
     const events = server.messages.filter((m) => m.type === "@xstate.event").map((m) => m.event?.type)
-    expect(events).toEqual(expect.arrayContaining(["csrf.valid", "authorization.ready", "callback.received", "tokens.valid", "session.issued", "link.sent", "token.valid"]))
+    expect(events).toEqual(expect.arrayContaining(["csrf.valid", "authorization.ready", "callback.received", "response.received", "code.exchanged", "tokens.valid", "session.issued", "link.sent"]))
   })
 
   it("with statelySanitizers, next to the authflow inspector, it gets the flows without their secrets", async () => {

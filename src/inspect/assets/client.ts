@@ -316,7 +316,7 @@ export const clientScript = String.raw`
       el("div", null, [el("dt", { text: "Steps" }), el("dd", { text: String(summary.steps) })]),
     ]);
     var notes = [];
-    if (flow.resumed === "linked") notes.push(el("p", { className: "note", text: "This flow spans " + flow.requests + " requests. Its sign-in waited for the provider with its snapshot sealed in the flow cookie; the callback request restored it, and the inspector joined the two by a keyed digest of the flow's state check, kept in server memory only (the check itself is never recorded). The machine that took over in the same request follows." }));
+    if (flow.resumed === "linked") notes.push(el("p", { className: "note", text: "This flow spans " + flow.requests + " requests. It waited (for the provider, say) with its snapshot sealed in the flow cookie; a later request restored it and the same machine carried on from where it waited. The inspector joins the requests by the actor id the engine gives the flow in each of them, kept in server memory only as a keyed digest (the id itself is never recorded)." }));
     if (flow.resumed === "unlinked") notes.push(el("p", { className: "note", text: "Resumed flow: this run was restored from a sealed snapshot (the flow cookie), but its first request was not recorded by this inspector: it started before the inspector did, in another process, or has left the ring buffer." }));
     viewEl.replaceChildren.apply(viewEl, [el("h2", { id: "flow-title", text: "Flow #" + flow.seq + ": " + summary.machines.join(" → ") }), facts].concat(notes, flow.runs.map(function (run, index) { return runSection(flow, run, index); })));
     if (focusKey) { var again = viewEl.querySelector('[data-key="' + CSS.escape(focusKey) + '"]'); if (again) again.focus(); }
