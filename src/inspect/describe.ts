@@ -1,4 +1,5 @@
 import type { AnyStateMachine } from "xstate"
+import { effectOf } from "../machines/run-flow.js"
 
 /**
  * One transition of a state: the event that takes it, its guard, where it goes.
@@ -103,10 +104,22 @@ export function eventLabel(event: string): string {
   return event
 }
 
+/** xstate's higher-order guards (`and`, `or`, `not`) and `stateIn` are functions carrying what they combine. */
+interface GuardFunction {
+  (...args: never[]): unknown
+  guards?: readonly unknown[]
+  stateValue?: unknown
+}
+
 function guardName(guard: unknown): string | undefined {
   if (guard === undefined || guard === null) return undefined
   if (typeof guard === "string") return guard
-  if (typeof guard === "function") return guard.name && guard.name !== "guard" ? guard.name : "inline guard"
+  if (typeof guard === "function") {
+    const { guards, stateValue } = guard as GuardFunction
+    if (Array.isArray(guards) && ["and", "or", "not"].includes(guard.name)) return `${guard.name}(${guards.map((inner) => guardName(inner) ?? "guard").join(", ")})`
+    if (guard.name === "stateIn" && stateValue !== undefined) return `stateIn(${typeof stateValue === "string" ? stateValue : JSON.stringify(stateValue)})`
+    return guard.name && guard.name !== "guard" ? guard.name : "inline guard"
+  }
   if (typeof guard === "object" && typeof (guard as { type?: unknown }).type === "string") return (guard as { type: string }).type
   return "guard"
 }
@@ -137,14 +150,10 @@ function transitionsOf(node: NodeLike): TransitionDescription[] {
   return transitions
 }
 
-function effectOfMeta(meta: unknown): string | undefined {
-  const effect = (meta as { effect?: unknown } | undefined)?.effect
-  return typeof effect === "string" ? effect : undefined
-}
-
 function describeState(node: NodeLike): StateDescription {
   const initial = node.initial?.target?.[0]
-  const effect = effectOfMeta(node.meta)
+  // The engine's own reading of `meta.effect`, given the one state node as a snapshot's meta.
+  const effect = effectOf({ getMeta: () => ({ [node.path.join(".")]: node.meta }) })
   return {
     path: node.path.join("."),
     key: node.key,

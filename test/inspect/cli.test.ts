@@ -16,12 +16,41 @@ describe("authflow machines", () => {
     const { status, stdout } = authflow("machines", "--format", "json")
     expect(status).toBe(0)
     const { machines } = JSON.parse(stdout) as { machines: { id: string; initial: string; states: { path: string; type: string; effect?: string; transitions: { event: string; guard?: string; targets: string[] }[] }[] }[] }
-    expect(machines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth-sign-in", "oauth-callback", "email-sign-in", "email-verification", "sign-out"])
-    const signIn = machines[1]!
-    expect(signIn.initial).toBe("validatingInput")
-    expect(signIn.states.find((state) => state.path === "awaitingCallback")).toEqual({ path: "awaitingCallback", key: "awaitingCallback", type: "atomic", states: [], transitions: [{ event: "callback.received", label: "callback.received", targets: ["handedOff"], actions: [] }] })
-    expect(signIn.states.find((state) => state.path === "discovering")!.effect).toBe("discover")
-    expect(signIn.states.filter((state) => state.type === "final").map((state) => state.path)).toEqual(["handedOff", "csrfRejected", "signInFailed"])
+    expect(machines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "sign-out"])
+    // One OAuth machine over both requests: the sign-in's states, the sealed wait, the callback's checks.
+    const oauth = machines[1]!
+    expect(oauth.initial).toBe("validatingInput")
+    const paths = oauth.states.map((state) => state.path)
+    for (const path of ["validatingInput", "discovering", "authorizing", "awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "fetchingProfile", "resolvingAccount", "checkingSignIn", "signedIn"]) expect(paths).toContain(path)
+    expect(oauth.states.find((state) => state.path === "awaitingCallback")).toEqual({ path: "awaitingCallback", key: "awaitingCallback", type: "atomic", states: [], transitions: [{ event: "callback.received", label: "callback.received", targets: ["checkingResponse"], actions: ["xstate.assign"] }] })
+    expect(oauth.states.find((state) => state.path === "discovering")!.effect).toBe("discover")
+    expect(oauth.states.find((state) => state.path === "awaitingCallback")!.effect).toBeUndefined()
+    const finals = oauth.states.filter((state) => state.type === "final").map((state) => state.path)
+    expect(finals).toEqual(expect.arrayContaining(["signedIn", "csrfRejected", "signInFailed", "providerRejected", "responseRejected", "tokensRejected", "idTokenRejected", "accountNotLinked"]))
+    expect(finals).not.toContain("handedOff")
+    // Guarded transitions carry their guard's name, in the order xstate tries them.
+    const checks = oauth.states.find((state) => state.path === "checkingResponse")!.transitions.filter((transition) => transition.event === "response.received")
+    expect(checks.map((transition) => [transition.guard ?? null, transition.targets])).toEqual([
+      ["issuerMissing", ["responseRejected"]],
+      ["issuerMismatch", ["responseRejected"]],
+      ["stateMismatch", ["responseRejected"]],
+      ["providerError", ["providerRejected"]],
+      [null, ["exchangingCode"]],
+    ])
+    const resolving = oauth.states.find((state) => state.path === "resolvingAccount")!.transitions
+    expect(resolving.filter((transition) => transition.guard).map((transition) => transition.guard)).toEqual(["startedBySignedInUser", "emailLinkingAllowed", "adapterPresent"])
+  })
+
+  it("--format mermaid and dot label guarded transitions with their guard", () => {
+    const mermaid = authflow("machines", "--format", "mermaid", "--machine", "oauth")
+    expect(mermaid.status).toBe(0)
+    expect(mermaid.stdout).toContain("oauth__authorizing --> oauth__awaitingCallback : authorization.ready")
+    expect(mermaid.stdout).toContain("oauth__awaitingCallback --> oauth__checkingResponse : callback.received")
+    expect(mermaid.stdout).toContain("oauth__checkingResponse --> oauth__responseRejected : response.received [stateMismatch]")
+    expect(mermaid.stdout).toContain("oauth__resolvingAccount --> oauth__checkingSignIn : account.new.emailTaken [emailLinkingAllowed]")
+    const dot = authflow("machines", "--format", "dot", "--machine", "oauth")
+    expect(dot.status).toBe(0)
+    expect(dot.stdout).toContain('"oauth/checkingResponse" -> "oauth/providerRejected" [label="response.received [providerError]"];')
   })
 
   it("--format mermaid prints a stateDiagram-v2, and --machine narrows it", () => {
@@ -36,7 +65,7 @@ describe("authflow machines", () => {
     const { status, stdout } = authflow("machines", "--format", "dot")
     expect(status).toBe(0)
     expect(stdout.startsWith("digraph authflow {")).toBe(true)
-    for (const id of ["credentials-sign-in", "oauth-callback", "email-verification"]) expect(stdout).toContain(`subgraph "cluster_${id}"`)
+    for (const id of ["credentials-sign-in", "oauth", "email-verification"]) expect(stdout).toContain(`subgraph "cluster_${id}"`)
     if (spawnSync("dot", ["-V"]).status === 0) expect(execFileSync("dot", ["-Tsvg"], { input: stdout }).toString()).toContain("</svg>")
   })
 

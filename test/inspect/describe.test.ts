@@ -1,9 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process"
-import { setup } from "xstate"
+import { and, not, or, setup, stateIn } from "xstate"
 import { describe, expect, it } from "vitest"
 import { activePaths, authflowMachines, describeMachine, eventLabel, layoutMachine, renderSvg, toDot, toMermaid } from "../../src/inspect/index.js"
+import { allStates } from "../../src/inspect/describe.js"
+import { effectOf } from "../../src/machines/run-flow.js"
 
-const nested = setup({ guards: { isAllowed: () => true } }).createMachine({
+const nested = setup({ guards: { isAllowed: () => true, isOwner: () => true, hasQuota: (_, params: { min: number }) => params.min > 0 } }).createMachine({
   id: "nested",
   initial: "outer",
   on: { RESET: ".outer" },
@@ -11,7 +13,14 @@ const nested = setup({ guards: { isAllowed: () => true } }).createMachine({
     outer: {
       initial: "first",
       meta: { effect: "load" },
-      on: { GO: [{ target: "parallel", guard: "isAllowed" }, { target: "end" }], PING: { actions: () => {} } },
+      on: {
+        GO: [{ target: "parallel", guard: "isAllowed" }, { target: "end" }],
+        PING: { actions: () => {} },
+        SHARE: [
+          { target: "end", guard: and(["isOwner", not("isAllowed")]) },
+          { target: "end", guard: or([{ type: "hasQuota", params: { min: 1 } }, stateIn("#nested.parallel")]) },
+        ],
+      },
       states: { first: { on: { NEXT: { target: "second", guard: { type: "isAllowed" } } } }, second: { always: "#nested.parallel" } },
     },
     parallel: {
@@ -27,7 +36,7 @@ const hasDot = spawnSync("dot", ["-V"]).status === 0
 
 describe("machine descriptions", () => {
   it("describe every authflow machine as JSON that round-trips: states, effects, transitions, finals", () => {
-    expect(authflowMachines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth-sign-in", "oauth-callback", "email-sign-in", "email-verification", "sign-out"])
+    expect(authflowMachines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "sign-out"])
     for (const machine of authflowMachines) {
       const description = describeMachine(machine)
       expect(JSON.parse(JSON.stringify(description))).toEqual(description)
@@ -43,6 +52,17 @@ describe("machine descriptions", () => {
     expect(credentials.states.find((state) => state.path === "signedIn")).toMatchObject({ type: "final", transitions: [] })
   })
 
+  it("read each state's effect as the engine does (one effectOf): the description and a snapshot in that state agree", () => {
+    for (const machine of authflowMachines) {
+      for (const state of allStates(describeMachine(machine))) {
+        if (state.type !== "atomic") continue
+        expect(state.effect, `${machine.id}: ${state.path}`).toBe(effectOf(machine.resolveState({ value: state.path, context: {} })))
+      }
+    }
+    const oauth = describeMachine(authflowMachines.find((machine) => machine.id === "oauth")!)
+    expect(allStates(oauth).filter((state) => state.type === "atomic" && state.effect === undefined).map((state) => state.path)).toEqual(["awaitingCallback"])
+  })
+
   it("describe nested, parallel, guarded, eventless, delayed and targetless transitions", () => {
     const description = describeMachine(nested)
     const outer = description.states[0]!
@@ -51,6 +71,8 @@ describe("machine descriptions", () => {
       ["GO", "isAllowed", ["parallel"]],
       ["GO", undefined, ["end"]],
       ["PING", undefined, []],
+      ["SHARE", "and(isOwner, not(isAllowed))", ["end"]],
+      ["SHARE", "or(hasQuota, stateIn(#nested.parallel))", ["end"]],
     ])
     expect(outer.states[0]!.transitions[0]).toMatchObject({ event: "NEXT", guard: "isAllowed", targets: ["outer.second"] })
     expect(outer.states[1]!.transitions[0]).toMatchObject({ label: "always", targets: ["parallel"] })
@@ -114,12 +136,15 @@ describe("statecharts", () => {
     }
   })
 
-  it("carry a text alternative naming every state, effect and transition", async () => {
-    const description = describeMachine(authflowMachines[5]!)
+  it("carry a text alternative naming every state, effect and transition, guards included", async () => {
+    const description = describeMachine(authflowMachines.find((machine) => machine.id === "oauth")!)
     const svg = renderSvg(description, await layoutMachine(description))
     const desc = /<desc[^>]*>([^<]*)<\/desc>/.exec(svg)![1]
+    expect(desc).toContain("Statechart of the oauth machine")
     expect(desc).toContain("Initial state: validatingInput.")
-    expect(desc).toContain("findingSession (effect findSession): session.found → endingSession; session.none → signedOut.")
-    expect(desc).toContain("Final states: signedOut, endFailed, csrfRejected.")
+    expect(desc).toContain("authorizing (effect authorize): authorization.ready → awaitingCallback; authorization.failed → signInFailed.")
+    expect(desc).toContain("awaitingCallback: callback.received → checkingResponse.")
+    expect(desc).toContain("checkingResponse (effect readResponse): response.received [issuerMissing] → responseRejected; response.received [issuerMismatch] → responseRejected; response.received [stateMismatch] → responseRejected; response.received [providerError] → providerRejected; response.received → exchangingCode;")
+    expect(desc).toMatch(/Final states: [^.]*\bsignedIn\b[^.]*\bidTokenRejected\b/)
   })
 })
