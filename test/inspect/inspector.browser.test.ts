@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { browserSuite, launchChromium } from "../e2e/browser.js"
-import { recordSignIns } from "./fixtures.js"
+import { CookieJar } from "../helpers.js"
+import { finishOAuth, flowsConfig, recordSignIns, Secrets, startOAuth } from "./fixtures.js"
 import { accounts, startInspectedServer, type InspectedServer } from "./server.js"
 
 const output = fileURLToPath(new URL("../../test-output/inspect/", import.meta.url))
@@ -61,10 +62,10 @@ browserSuite("the inspector in Chromium", () => {
     await current.waitFor()
     expect(await inspector.locator("svg.statechart .sc-state.is-current").count()).toBe(1)
     expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "authorizing", "checkingSignIn", "issuingSession", "signedIn"])
-    expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "authorize.user", "signIn.allowed", "session.issued"]))
+    expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "authorize.returned", "signIn.allowed", "session.issued"]))
     expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("Current state: signedIn (final)")
     const events = await inspector.locator("table.timeline tbody tr td:nth-child(3) > code").allInnerTexts()
-    expect(events).toEqual(["started", "csrf.valid", "authorize.user", "signIn.allowed", "session.issued"])
+    expect(events).toEqual(["started", "csrf.valid", "authorize.returned", "signIn.allowed", "session.issued"])
     // The password typed in the other tab is nowhere on the page.
     expect(await inspector.content()).not.toContain(accounts[0]!.password)
     // Tall enough to show the diagram and the timeline below it.
@@ -115,12 +116,38 @@ browserSuite("the inspector in Chromium", () => {
     await diagram.waitFor()
     const description = await diagram.evaluate((svg) => svg.getAttribute("aria-describedby")!.split(" ").map((id) => document.getElementById(id)?.textContent).join(" "))
     expect(description).toContain("ended in signedIn")
-    expect(description).toContain("authorizing (effect authorize): authorize.user → checkingSignIn")
+    expect(description).toContain("authorizing (effect authorize): authorize.returned [returnedUser] → checkingSignIn")
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("main")
     // The skip link moves focus to the details without losing the selected flow.
     await page.locator("a.skip").focus()
     await page.keyboard.press("Enter")
     expect(await page.evaluate(() => [document.activeElement?.id, location.hash])).toEqual(["main", `#/flows/${focused.id}`])
+    await page.close()
+  })
+
+  it("shows an OAuth sign-in as one flow on the oauth machine: both requests on one diagram, the callback's checks as steps", async () => {
+    const { config, op } = flowsConfig(server.inspector.inspect, new Secrets())
+    const jar = new CookieJar()
+    await finishOAuth(config, jar, op, await startOAuth(config, jar))
+    const page = await openInspector()
+    await page.locator("a.flow-link", { hasText: "oauth" }).filter({ hasText: "succeeded" }).first().click()
+    await page.locator('svg.statechart .sc-state.is-current[data-path="signedIn"]').waitFor()
+    expect(await page.locator("#flow-title").innerText()).toMatch(/^Flow #\d+: oauth$/)
+    expect(await page.locator("section.run").count()).toBe(1)
+    expect(await page.locator("section.run h3").innerText()).toBe("oauth")
+    expect(await page.locator("p.note").innerText()).toContain("This flow spans 2 requests")
+    expect(await page.locator("table.timeline tr.divider").allInnerTexts()).toEqual([expect.stringContaining("Next request: the flow was restored from its sealed snapshot")])
+    const events = await page.locator("table.timeline tbody tr td:nth-child(3) > code").allInnerTexts()
+    expect(events.slice(0, 8)).toEqual(["started", "csrf.valid", "discovery.done", "authorization.ready", "restored from the flow cookie", "callback.received", "response.received", "code.exchanged"])
+    expect(events.at(-1)).toBe("session.issued")
+    const visited = await page.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))
+    expect(visited).toEqual(expect.arrayContaining(["validatingInput", "discovering", "authorizing", "awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "fetchingProfile", "resolvingAccount", "checkingSignIn", "issuingSession", "signedIn"]))
+    expect(visited).not.toContain("responseRejected")
+    const taken = await page.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => `${edge.getAttribute("data-source")} ${edge.getAttribute("data-event")} ${edge.getAttribute("data-target")}`))
+    expect(taken).toEqual(expect.arrayContaining(["authorizing authorization.ready awaitingCallback", "awaitingCallback callback.received checkingResponse", "checkingResponse response.received exchangingCode"]))
+    expect(taken).not.toContain("checkingResponse response.received responseRejected")
+    await page.setViewportSize({ width: 1440, height: 1800 })
+    await page.screenshot({ path: `${output}inspector-oauth-flow.png` })
     await page.close()
   })
 
