@@ -5,11 +5,10 @@ import { decideSignIn } from "../core/sign-in-callback.js"
 import { afterSignIn, issueSession } from "../core/issue-session.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
 import { emailSignInMachine, type EmailSignInContext } from "../machines/email-sign-in.js"
-import { emailVerificationMachine } from "../machines/email-verification.js"
+import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { notAnOutcome, outcomeOf, type FlowOutcomes, type TopStateOf } from "./flow-outcomes.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
-import { parseEmailAddress } from "../core/email-address.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
 import type { AdapterUser } from "../adapters.js"
@@ -155,9 +154,15 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
   return outcomeOf(await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect }), outcomes)
 }
 
+/** What the email verification's effects share within one request: the user as written, which the session is issued for. */
+interface EmailVerificationRun {
+  user?: AdapterUser
+}
+
 /**
  * GET or POST `/callback/<id>?token&email` for an email provider: runs the email verification
- * machine. Expired, wrong and reused links end on the Verification error page (403).
+ * machine. A link without a token, and an unknown, used, expired or mismatched one, each end in
+ * their own state of the machine and all on the Verification error page (403).
  *
  * @example
  * ```ts
@@ -165,78 +170,93 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
  * ```
  */
 export async function emailCallback(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
-  const { query } = options.request
-  const token = query.token
-  const email = query.email
+  const { token, email } = options.request.query
   const adapter = options.adapter!
-  let user: AdapterUser
-  let identifier = ""
+  const run: EmailVerificationRun = {}
+  /** The user the flow signs in: as written once persisted, else who has the address, else who the link creates. */
+  const userOf = ({ user, identifier }: EmailVerificationContext): AdapterUser => (run.user ??= user ?? { id: randomUUID(), email: identifier!, emailVerified: null })
   const effects: FlowEffects<typeof emailVerificationMachine> = {
-    useToken: async () => {
-      if (!token) return { type: "token.invalid", error: new Verification("The link has no token") }
+    readLink: () => ({ type: "link.read", hasToken: Boolean(token), ...(email !== undefined && { email }) }),
+    useToken: async ({ linkEmail }) => {
       try {
-        const invite = await adapter.useVerificationToken!({ identifier: email ?? "", token: hashToken(options, provider, token) })
-        if (!invite) return { type: "token.invalid", error: new Verification("The link is unknown or was used already") }
-        if (invite.expires.valueOf() < Date.now()) return { type: "token.invalid", error: new Verification("The link has expired") }
-        if (email !== undefined && invite.identifier !== email) return { type: "token.invalid", error: new Verification("The link is for another address") }
-        // Tokens stored before the grammar existed (or by other code) may name an address no mail
-        // went to as written: nobody is signed in as it.
-        const parsed = parseEmailAddress(invite.identifier)
-        if (!parsed.ok || parsed.address !== invite.identifier) return { type: "token.invalid", error: new Verification("The link is for an address outside the email grammar") }
-        identifier = invite.identifier
-        return { type: "token.valid" }
+        const row = await adapter.useVerificationToken!({ identifier: linkEmail ?? "", token: hashToken(options, provider, token!) })
+        return { type: "token.used", row: row && { identifier: row.identifier, expires: row.expires }, checkedAt: new Date() }
       } catch (error) {
-        return { type: "token.invalid", error }
+        return { type: "token.failed", error }
       }
     },
-    lookUpUser: async () => {
+    lookUpUser: async ({ identifier }) => {
       try {
-        user = (await adapter.getUserByEmail!(identifier)) ?? { id: randomUUID(), email: identifier, emailVerified: null }
-        return { type: "user.looked-up" }
+        return { type: "user.lookedUp", user: await adapter.getUserByEmail!(identifier!) }
       } catch (error) {
         return { type: "lookup.failed", error }
       }
     },
-    decideSignIn: () => decideSignIn(options, { user, account: emailAccount(provider, identifier, user.id) }),
-    persistUser: async () => {
+    decideSignIn: (context) => {
+      const user = userOf(context)
+      return decideSignIn(options, { user, account: emailAccount(provider, context.identifier!, user.id) })
+    },
+    persistUser: async (context) => {
+      const writes: Record<EmailUserPlan, (user: AdapterUser) => Promise<boolean>> = {
+        verifyExistingUser: async (user) => {
+          await endOtherUsersSession(options, user.id)
+          run.user = await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
+          await emitEvent(options.config, options.logger, "updateUser", { user: run.user })
+          return false
+        },
+        createUser: async (user) => {
+          run.user = await adapter.createUser!({ ...user, emailVerified: new Date() })
+          await emitEvent(options.config, options.logger, "createUser", { user: run.user })
+          return true
+        },
+      }
       try {
-        const existing = await adapter.getUserByEmail!(identifier)
-        if (existing) {
-          await endOtherUsersSession(options, existing.id)
-          user = await adapter.updateUser!({ id: existing.id, emailVerified: new Date() })
-          await emitEvent(options.config, options.logger, "updateUser", { user })
-          return { type: "user.persisted", isNewUser: false }
-        }
-        user = await adapter.createUser!({ ...user, emailVerified: new Date() })
-        await emitEvent(options.config, options.logger, "createUser", { user })
-        return { type: "user.persisted", isNewUser: true }
+        return { type: "user.persisted", isNewUser: await writes[context.plan!](userOf(context)) }
       } catch (error) {
         return { type: "persist.failed", error }
       }
     },
-    issueSession: async ({ isNewUser }) => {
+    issueSession: async (context) => {
       try {
-        cookies.push(...(await issueSession(options, { user, account: emailAccount(provider, identifier, user.id), isNewUser: isNewUser ?? false })))
+        const user = userOf(context)
+        cookies.push(...(await issueSession(options, { user, account: emailAccount(provider, context.identifier!, user.id), isNewUser: context.isNewUser ?? false })))
         return { type: "session.issued" }
       } catch (error) {
         return { type: "session.failed", error }
       }
     },
   }
-  const flow = await runFlow(emailVerificationMachine, effects, { inspect: options.config.inspect })
-  const { error, isNewUser, redirectTo } = flow.context
-  switch (flow.value) {
-    case "signedIn":
-      return { redirect: afterSignIn(options, isNewUser, options.callbackUrl), cookies }
-    case "redirected":
-      return { redirect: redirectTo!, cookies }
-    case "verificationFailed":
-      // A failing adapter is a server problem (Configuration), not an invalid link.
-      if (error instanceof AuthError) throw error
-      throw new Verification(asError(error))
-    default:
-      throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
+  /** A refused link: the Verification page, with the machine's state as the cause the logs show. */
+  const refused = (refusal: TopStateOf<typeof emailVerificationMachine>, message: string) => (): never => {
+    throw new Verification(message, { cause: { refusal, provider: provider.id } })
   }
+  const failed = ({ error }: EmailVerificationContext): never => {
+    throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
+  }
+  const outcomes: FlowOutcomes<typeof emailVerificationMachine, ResponseInternal> = {
+    readingLink: notAnOutcome,
+    usingToken: notAnOutcome,
+    lookingUpUser: notAnOutcome,
+    checkingSignIn: notAnOutcome,
+    persistingUser: notAnOutcome,
+    issuingSession: notAnOutcome,
+    signedIn: ({ isNewUser }) => ({ redirect: afterSignIn(options, isNewUser, options.callbackUrl), cookies }),
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
+    linkIncomplete: refused("linkIncomplete", "The link has no token"),
+    tokenUnknown: refused("tokenUnknown", "The link is unknown or was used already"),
+    tokenExpired: refused("tokenExpired", "The link has expired"),
+    identifierMismatch: refused("identifierMismatch", "The link is for another address"),
+    identifierInvalid: refused("identifierInvalid", "The link is for an address outside the email grammar"),
+    // A failing database is a server problem (Configuration), not an invalid link.
+    tokenLookupFailed: ({ error }) => {
+      throw error instanceof AuthError ? error : new Verification(asError(error))
+    },
+    accessDenied: failed,
+    lookupFailed: failed,
+    persistFailed: failed,
+    sessionFailed: failed,
+  }
+  return outcomeOf(await runFlow(emailVerificationMachine, effects, { inspect: options.config.inspect }), outcomes)
 }
 
 /** With database sessions, a browser signed in as someone else is signed out of that session first. */

@@ -1,86 +1,146 @@
 import { assign, setup } from "xstate"
-
-/** Events of the email verification machine, each the outcome of the effect its state names. */
-export type EmailVerificationEvent =
-  | { type: "token.valid" }
-  | { type: "token.invalid"; error: unknown }
-  | { type: "user.looked-up" }
-  | { type: "lookup.failed"; error: unknown }
-  | { type: "signIn.allowed" }
-  | { type: "signIn.denied"; error?: unknown }
-  | { type: "signIn.redirect"; url: string }
-  | { type: "user.persisted"; isNewUser: boolean }
-  | { type: "persist.failed"; error: unknown }
-  | { type: "session.issued" }
-  | { type: "session.failed"; error: unknown }
-
-/** Context of the email verification machine. */
-export interface EmailVerificationContext {
-  isNewUser?: boolean
-  redirectTo?: string
-  error?: unknown
-}
+import { parseEmailAddress } from "../core/email-address.js"
+import { checkingSignInState, flowActions, issuingSessionStates, persistingUserStates, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import type { FlowMeta } from "./run-flow.js"
+import type { AdapterUser } from "../adapters.js"
 
 /**
- * Following a sign-in link, GET `/callback/<id>?token&email`: use the token (once; an expired, wrong
- * or reused one is refused), find the user by email, ask the `signIn` callback, create the user or
- * mark the address verified, issue the session. Nothing depends on a cookie from the browser that
- * asked for the link, so it works from another device.
+ * What the database answered for the link's token (`useVerificationToken`): the row it deleted,
+ * without the token hash, or `null` when it holds no row for that token and address. A used token
+ * was deleted by its first use, so a second use finds no row either: "unknown" and "used" are the
+ * same answer.
+ */
+export interface VerificationTokenRow {
+  identifier: string
+  expires: Date
+}
+
+/** What the sign-in will write once the `signIn` callback allows it. */
+export type EmailUserPlan = "verifyExistingUser" | "createUser"
+
+/**
+ * Events of the email verification machine, each the outcome of the effect its state names: what
+ * the link carries, what the database answered and when, who has the address. The machine's
+ * guards decide what they mean.
+ */
+export type EmailVerificationEvent =
+  | { type: "link.read"; hasToken: boolean; email?: string }
+  | { type: "token.used"; row: VerificationTokenRow | null; checkedAt: Date }
+  | { type: "token.failed"; error: unknown }
+  | { type: "user.lookedUp"; user: AdapterUser | null }
+  | { type: "lookup.failed"; error: unknown }
+  | SignInTailEvent
+
+/**
+ * Context of the email verification machine: the link's `email` parameter, the address the token
+ * was issued for once accepted, the user who has it (if anyone does), what the sign-in will write,
+ * and how the flow ended. The token never enters it.
+ */
+export interface EmailVerificationContext extends SignInOutcomeContext {
+  linkEmail?: string
+  identifier?: string
+  user?: AdapterUser
+  plan?: EmailUserPlan
+}
+
+/** Effects the email verification machine names, in the order a successful flow meets them. */
+export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | SignInTailEffect
+
+/**
+ * Following a sign-in link, GET `/callback/<id>?token&email`: read the link, use its token (once:
+ * the database deletes it), and refuse it, each refusal its own final state, when the link has no
+ * token (`linkIncomplete`), the database has no such token for that address, never issued or
+ * used already (`tokenUnknown`), it has expired (`tokenExpired`), it was issued for another
+ * address than the link's (`identifierMismatch`), or for an address outside the grammar
+ * (`identifierInvalid`). Then find who has the address (an existing user is marked verified, a new
+ * one created), and the shared tail: the `signIn` callback, the write, the session. Nothing
+ * depends on a cookie from the browser that asked for the link, so it works from another device.
  *
  * @example
  * ```ts
- * const done = await runFlow(emailVerificationMachine, effects)
+ * const done = await runFlow(emailVerificationMachine, { readLink, useToken, lookUpUser, decideSignIn, persistUser, issueSession })
  * done.value // "signedIn"
  * ```
  */
 export const emailVerificationMachine = setup({
-  types: { context: {} as EmailVerificationContext, events: {} as EmailVerificationEvent },
+  types: {
+    context: {} as EmailVerificationContext,
+    events: {} as EmailVerificationEvent,
+    meta: {} as FlowMeta<EmailVerificationEffect>,
+  },
+  actions: {
+    ...flowActions<EmailVerificationContext, EmailVerificationEvent>(),
+    recordLinkEmail: assign(({ event }) => (event.type === "link.read" && event.email !== undefined ? { linkEmail: event.email } : {})),
+    recordIdentifier: assign(({ event }) => (event.type === "token.used" && event.row ? { identifier: event.row.identifier } : {})),
+    plan: assign(({ event }, params: { plan: EmailUserPlan }) => ({
+      plan: params.plan,
+      ...(event.type === "user.lookedUp" && event.user && { user: event.user }),
+    })),
+  },
+  guards: {
+    /** The link carries a token to use. */
+    linkHasToken: ({ event }) => event.type === "link.read" && event.hasToken,
+    /** The database has no row for this token and address: never issued, or used already. */
+    noTokenRow: ({ event }) => event.type === "token.used" && event.row === null,
+    /** The token's `expires` is before the moment the database answered (or is no date at all). */
+    tokenExpired: ({ event }) => event.type === "token.used" && event.row !== null && !(new Date(event.row.expires).getTime() >= event.checkedAt.getTime()),
+    /** The link names an address and the token was issued for another one. */
+    identifierMismatch: ({ context, event }) => event.type === "token.used" && context.linkEmail !== undefined && event.row?.identifier !== context.linkEmail,
+    /**
+     * The token was issued for an address outside the grammar, or not in its canonical form (a
+     * token stored before the grammar existed, or by other code): nobody is signed in as it.
+     */
+    identifierOutsideGrammar: ({ event }) => {
+      if (event.type !== "token.used" || !event.row) return false
+      const parsed = parseEmailAddress(event.row.identifier)
+      return !parsed.ok || parsed.address !== event.row.identifier
+    },
+    /** Someone already has the address. */
+    userExists: ({ event }) => event.type === "user.lookedUp" && event.user !== null,
+  },
 }).createMachine({
   id: "email-verification",
   context: {},
-  initial: "validatingLink",
+  initial: "readingLink",
   states: {
-    validatingLink: {
+    readingLink: {
+      meta: { effect: "readLink" },
+      on: {
+        "link.read": [{ guard: "linkHasToken", target: "usingToken", actions: "recordLinkEmail" }, { target: "linkIncomplete" }],
+      },
+    },
+    usingToken: {
       meta: { effect: "useToken" },
       on: {
-        "token.valid": "lookingUpUser",
-        "token.invalid": { target: "verificationFailed", actions: assign({ error: ({ event }) => event.error }) },
+        "token.used": [
+          { guard: "noTokenRow", target: "tokenUnknown" },
+          { guard: "tokenExpired", target: "tokenExpired" },
+          { guard: "identifierMismatch", target: "identifierMismatch" },
+          { guard: "identifierOutsideGrammar", target: "identifierInvalid" },
+          { target: "lookingUpUser", actions: "recordIdentifier" },
+        ],
+        "token.failed": { target: "tokenLookupFailed", actions: "recordError" },
       },
     },
     lookingUpUser: {
       meta: { effect: "lookUpUser" },
       on: {
-        "user.looked-up": "checkingSignIn",
-        "lookup.failed": { target: "persistFailed", actions: assign({ error: ({ event }) => event.error }) },
+        "user.lookedUp": [
+          { guard: "userExists", target: "checkingSignIn", actions: { type: "plan", params: { plan: "verifyExistingUser" } } },
+          { target: "checkingSignIn", actions: { type: "plan", params: { plan: "createUser" } } },
+        ],
+        "lookup.failed": { target: "lookupFailed", actions: "recordError" },
       },
     },
-    checkingSignIn: {
-      meta: { effect: "decideSignIn" },
-      on: {
-        "signIn.allowed": "persistingUser",
-        "signIn.denied": { target: "accessDenied", actions: assign({ error: ({ event }) => event.error }) },
-        "signIn.redirect": { target: "redirected", actions: assign({ redirectTo: ({ event }) => event.url }) },
-      },
-    },
-    persistingUser: {
-      meta: { effect: "persistUser" },
-      on: {
-        "user.persisted": { target: "issuingSession", actions: assign({ isNewUser: ({ event }) => event.isNewUser }) },
-        "persist.failed": { target: "persistFailed", actions: assign({ error: ({ event }) => event.error }) },
-      },
-    },
-    issuingSession: {
-      meta: { effect: "issueSession" },
-      on: {
-        "session.issued": "signedIn",
-        "session.failed": { target: "sessionFailed", actions: assign({ error: ({ event }) => event.error }) },
-      },
-    },
-    signedIn: { type: "final" },
-    verificationFailed: { type: "final" },
-    accessDenied: { type: "final" },
-    redirected: { type: "final" },
-    persistFailed: { type: "final" },
-    sessionFailed: { type: "final" },
+    checkingSignIn: checkingSignInState("persistingUser"),
+    ...persistingUserStates,
+    ...issuingSessionStates,
+    linkIncomplete: { type: "final" },
+    tokenUnknown: { type: "final" },
+    tokenExpired: { type: "final" },
+    identifierMismatch: { type: "final" },
+    identifierInvalid: { type: "final" },
+    tokenLookupFailed: { type: "final" },
+    lookupFailed: { type: "final" },
   },
 })

@@ -1,56 +1,102 @@
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest"
+import type { InspectionEvent, SnapshotFrom } from "xstate"
 import { emailVerificationMachine, type EmailVerificationEvent } from "../../src/machines/email-verification.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
-import type { Adapter } from "../../src/adapters.js"
+import type { Adapter, AdapterUser } from "../../src/adapters.js"
 import type { AuthConfig, User } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport, modelPaths, TransitionRecorder, signInDecisionOf } from "./harness.js"
 
 const ada = "ada@example.test"
+const eve = "eve@example.test"
+/** An address outside the grammar, as an older version (or other code) may have stored a token for. */
+const hostile = "x<evil@evil.test>"
+const secret = "model-secret"
 const sessionCookie = "__Secure-authjs.session-token"
+const adaUser: AdapterUser = { id: "u-ada", name: "Ada", email: ada, emailVerified: null }
 
-/** Payload-carrying events: each is one way the real world can answer an effect. */
-const events: EmailVerificationEvent[] = [
-  { type: "token.invalid", error: "no token" },
-  { type: "token.invalid", error: "expired" },
-  { type: "token.invalid", error: "used already" },
-  { type: "token.invalid", error: "another address" },
-  { type: "token.invalid", error: "token store down" },
-  { type: "lookup.failed", error: "user store down" },
-  { type: "signIn.denied" },
-  { type: "signIn.denied", error: "callback threw" },
-  { type: "signIn.redirect", url: "/welcome" },
-  { type: "user.persisted", isNewUser: true },
-  { type: "user.persisted", isNewUser: false },
-  { type: "persist.failed", error: "createUser failed" },
-  { type: "persist.failed", error: "updateUser failed" },
-  { type: "session.failed", error: "jwt callback threw" },
-  { type: "session.failed", error: "createSession failed" },
-]
+// The model's clock: the guards compare the row's `expires` with the moment the database answered.
+const checkedAt = new Date("2026-01-01T00:00:00.000Z")
+const later = new Date(checkedAt.getTime() + 60_000)
+const earlier = new Date(checkedAt.getTime() - 1_000)
 
-function errorOf(event: EmailVerificationEvent | undefined): unknown {
-  return event && "error" in event ? event.error : undefined
+/**
+ * Payload-carrying events: each is one way the real world can answer an effect. What the database
+ * answers depends on the link (a link for a hostile address finds a hostile row), and what the
+ * write reports on what the machine planned.
+ */
+function events(snapshot: SnapshotFrom<typeof emailVerificationMachine>): EmailVerificationEvent[] {
+  const { linkEmail, plan } = snapshot.context
+  return [
+    { type: "link.read", hasToken: true, email: ada },
+    { type: "link.read", hasToken: true, email: hostile },
+    { type: "link.read", hasToken: false, email: ada },
+    ...(linkEmail === hostile
+      ? [{ type: "token.used" as const, row: { identifier: hostile, expires: later }, checkedAt }]
+      : [
+          { type: "token.used" as const, row: null, checkedAt },
+          { type: "token.used" as const, row: { identifier: ada, expires: earlier }, checkedAt },
+          { type: "token.used" as const, row: { identifier: eve, expires: later }, checkedAt },
+          { type: "token.used" as const, row: { identifier: ada, expires: later }, checkedAt },
+        ]),
+    { type: "token.failed", error: new Error("token store down") },
+    { type: "user.lookedUp", user: adaUser },
+    { type: "user.lookedUp", user: null },
+    { type: "lookup.failed", error: new Error("user store down") },
+    { type: "signIn.denied" },
+    { type: "signIn.denied", error: "callback threw" },
+    { type: "signIn.redirect", url: "/welcome" },
+    { type: "user.persisted", isNewUser: plan === "createUser" },
+    { type: "persist.failed", error: new Error(plan === "createUser" ? "createUser failed" : "updateUser failed") },
+    { type: "session.failed", error: new Error("jwt callback threw") },
+    { type: "session.failed", error: new Error("createSession failed") },
+  ]
+}
+
+function errorOf(event: EmailVerificationEvent | undefined): string | undefined {
+  return event && "error" in event && event.error instanceof Error ? event.error.message : undefined
 }
 
 /** The real configuration and request that make the engine meet exactly these events. */
 function scenario(path: EmailVerificationEvent[]) {
   const byType = new Map(path.map((event) => [event.type, event]))
-  const invalid = errorOf(byType.get("token.invalid"))
+  const link = byType.get("link.read") as Extract<EmailVerificationEvent, { type: "link.read" }>
+  const used = byType.get("token.used") as Extract<EmailVerificationEvent, { type: "token.used" }> | undefined
+  const refusal = !link.hasToken
+    ? "no token"
+    : used?.row === null
+      ? "used already"
+      : used?.row?.identifier === eve
+        ? "another address"
+        : used && used.row && used.row.expires < used.checkedAt
+          ? "expired"
+          : link.email === hostile
+            ? "hostile address"
+            : undefined
+  const lookedUp = byType.get("user.lookedUp")
+  const existingUser = lookedUp !== undefined && "user" in lookedUp && lookedUp.user !== null
   const persistFailure = errorOf(byType.get("persist.failed"))
   const sessionFailure = errorOf(byType.get("session.failed"))
-  const persisted = byType.get("user.persisted")
-  const existingUser = (persisted && "isNewUser" in persisted && !persisted.isNewUser) || persistFailure === "updateUser failed"
   const world = { followingLink: false }
   const links: string[] = []
   const signInEvents: { isNewUser?: boolean; user: User }[] = []
   const userEvents: string[] = []
+  /** Which address each stored hash was issued for, for the token-keyed adapter. */
+  const issuedFor = new Map<string, string>()
 
   const memory = MemoryAdapter()
   const adapter: Adapter = {
     ...memory,
+    async createVerificationToken(token) {
+      issuedFor.set(token.token, token.identifier)
+      return memory.createVerificationToken(token)
+    },
     async useVerificationToken(params) {
-      if (invalid === "token store down") throw new Error("token store down")
+      if (byType.has("token.failed")) throw new Error("token store down")
+      // An adapter that finds tokens by the token alone (the identifier is not part of its key):
+      // the machine, not the database, notices that the link names another address.
+      if (refusal === "another address") return memory.useVerificationToken({ ...params, identifier: issuedFor.get(params.token) ?? params.identifier })
       return memory.useVerificationToken(params)
     },
     async getUserByEmail(email) {
@@ -72,7 +118,7 @@ function scenario(path: EmailVerificationEvent[]) {
   }
 
   const config: AuthConfig = {
-    secret: "model-secret",
+    secret,
     trustHost: true,
     adapter,
     ...(sessionFailure === "jwt callback threw" && { session: { strategy: "jwt" as const } }),
@@ -97,29 +143,54 @@ function scenario(path: EmailVerificationEvent[]) {
 
   /** The link as the user follows it, after whatever happened to it first. */
   async function linkToFollow(): Promise<string> {
-    const link = new URL(links.at(-1)!)
-    switch (invalid) {
+    if (refusal === "hostile address") {
+      // A token stored for an address no mail can have gone to as written.
+      const token = "f".repeat(64)
+      const { createHash } = await import("node:crypto")
+      await memory.createVerificationToken({ identifier: hostile, token: createHash("sha256").update(`${token}${secret}`).digest("hex"), expires: new Date(Date.now() + 60_000) })
+      return `${origin}/auth/callback/nodemailer?${new URLSearchParams({ callbackUrl: `${origin}/dashboard`, token, email: hostile })}`
+    }
+    // The link is asked for in one browser…
+    const askingDevice = new CookieJar()
+    const csrfToken = await csrfTokenFor(config, askingDevice)
+    const asked = await send(config, askingDevice, "/signin/nodemailer", { form: { csrfToken, email: refusal === "another address" ? eve : ada, callbackUrl: "/dashboard" } })
+    expect(asked.headers.get("location")).toBe(`${origin}/auth/verify-request?provider=nodemailer&type=email`)
+    const url = new URL(links.at(-1)!)
+    switch (refusal) {
       case "no token":
-        link.searchParams.delete("token")
+        url.searchParams.delete("token")
         break
       case "another address":
-        link.searchParams.set("email", "eve@example.test")
+        // Eve's link, with Ada's address written in.
+        url.searchParams.set("email", ada)
         break
       case "expired":
         vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 61_000 })
         break
       case "used already": {
-        const used = await send(config, new CookieJar(), link.href)
-        expect(used.headers.get("location")).toBe(`${origin}/dashboard`)
+        const first = await send(config, new CookieJar(), url.href)
+        expect(first.headers.get("location")).toBe(`${origin}/dashboard`)
         signInEvents.length = 0
         userEvents.length = 0
         break
       }
     }
-    return link.href
+    return url.href
   }
 
-  return { config, memory, world, existingUser, invalid, persistFailure, sessionFailure, signInEvents, userEvents, linkToFollow }
+  return { config, memory, world, existingUser, refusal, persistFailure, sessionFailure, signInEvents, userEvents, linkToFollow }
+}
+
+/** The final state a request reaches, seen through the inspector. */
+async function finalStateOf(config: AuthConfig, url: string): Promise<unknown> {
+  let value: unknown
+  const inspect = (event: InspectionEvent) => {
+    if (event.type === "@xstate.snapshot" && (event.snapshot as { machine?: { id?: string } }).machine?.id === "email-verification") {
+      value = (event.snapshot as unknown as { value: unknown }).value
+    }
+  }
+  await send({ ...config, inspect }, new CookieJar(), url)
+  return value
 }
 
 const recorder = new TransitionRecorder(emailVerificationMachine)
@@ -132,7 +203,20 @@ describe("email verification machine, driven through Auth()", () => {
 
   it("the model yields a path to every final state", () => {
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
-      new Set(["signedIn", "verificationFailed", "accessDenied", "redirected", "persistFailed", "sessionFailed"]),
+      new Set([
+        "signedIn",
+        "linkIncomplete",
+        "tokenUnknown",
+        "tokenExpired",
+        "identifierMismatch",
+        "identifierInvalid",
+        "tokenLookupFailed",
+        "lookupFailed",
+        "accessDenied",
+        "redirected",
+        "persistFailed",
+        "sessionFailed",
+      ]),
     )
   })
 
@@ -140,13 +224,7 @@ describe("email verification machine, driven through Auth()", () => {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
       const s = scenario(path.events)
       const { logger, errors } = recordingLogger()
-      if (s.existingUser) await s.memory.createUser({ id: "", email: ada, emailVerified: null, name: "Ada" })
-
-      // The link is asked for in one browser…
-      const askingDevice = new CookieJar()
-      const csrfToken = await csrfTokenFor(s.config, askingDevice)
-      const asked = await send(s.config, askingDevice, "/signin/nodemailer", { form: { csrfToken, email: ada, callbackUrl: "/dashboard" } })
-      expect(asked.headers.get("location")).toBe(`${origin}/auth/verify-request?provider=nodemailer&type=email`)
+      if (s.existingUser) await s.memory.createUser({ ...adaUser, id: "" })
       const link = await s.linkToFollow()
 
       // …and followed in another.
@@ -174,17 +252,30 @@ describe("email verification machine, driven through Auth()", () => {
           expect(s.userEvents).toEqual([s.existingUser ? "updateUser" : "createUser"])
           break
         }
-        case "verificationFailed":
-          if (s.invalid === "token store down") {
-            // A failing database is the server's problem, not an invalid link.
-            expect(location).toBe(`${origin}/auth/error?error=Configuration`)
-            expect(errors.map((error) => error.name)).toContain("AdapterError")
-          } else {
-            expect(location).toBe(`${origin}/auth/error?error=Verification`)
-            const page = await send(s.config, jar, "/error?error=Verification")
-            expect(page.status).toBe(403)
-            expect(await page.text()).toContain("The sign in link is no longer valid.")
+        case "linkIncomplete":
+        case "tokenUnknown":
+        case "tokenExpired":
+        case "identifierMismatch":
+        case "identifierInvalid": {
+          // Each refusal is its own state and cause; the user sees the same page for all of them.
+          expect(location).toBe(`${origin}/auth/error?error=Verification`)
+          const page = await send(s.config, jar, "/error?error=Verification")
+          expect(page.status).toBe(403)
+          expect(await page.text()).toContain("The sign in link is no longer valid.")
+          expect(errors.find((error) => error.name === "Verification")?.cause).toMatchObject({ refusal: path.finalState })
+          if (path.finalState === "tokenUnknown") {
+            // A token never issued is the same answer as a used one: the database deleted the used row.
+            const never = new URL(link)
+            never.searchParams.set("token", "0".repeat(64))
+            expect(await finalStateOf(s.config, never.href)).toBe("tokenUnknown")
           }
+          if (path.finalState === "identifierInvalid") expect(await s.memory.getUserByEmail(hostile)).toBeNull()
+          break
+        }
+        case "tokenLookupFailed":
+          // A failing database is the server's problem, not an invalid link.
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errors.map((error) => error.name)).toContain("AdapterError")
           break
         case "accessDenied":
           expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
@@ -192,6 +283,7 @@ describe("email verification machine, driven through Auth()", () => {
         case "redirected":
           expect(location).toBe(`${origin}/welcome`)
           break
+        case "lookupFailed":
         case "persistFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
           expect(errors.map((error) => error.name)).toContain("AdapterError")
@@ -211,7 +303,7 @@ describe("email verification machine, driven through Auth()", () => {
         expect(jar.get(sessionCookie)).toBeUndefined()
         expect(s.signInEvents).toHaveLength(0)
       }
-      if (["verificationFailed", "accessDenied", "redirected", "persistFailed"].includes(path.finalState)) {
+      if (path.finalState !== "signedIn" && path.finalState !== "sessionFailed") {
         // This request marked nobody verified.
         expect(user?.emailVerified ?? null).toEqual(verifiedBefore)
       }

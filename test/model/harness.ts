@@ -1,5 +1,5 @@
 import { createTestModel } from "@xstate/graph"
-import type { AnyMachineSnapshot, AnyStateMachine, EventFromLogic, InspectionEvent } from "xstate"
+import type { AnyMachineSnapshot, AnyStateMachine, EventFromLogic, InspectionEvent, SnapshotFrom } from "xstate"
 
 /** One declared transition: `<source state id>:<event>:<index among that event's transitions>`. */
 export type TransitionKey = string
@@ -72,22 +72,33 @@ export interface ModelPath<TMachine extends AnyStateMachine> {
 
 /**
  * Every simple path through the machine, from `createTestModel` with the given payload-carrying
- * events (events without payload are derived by the model).
+ * events (events without payload are derived by the model). `events` may be a function of the
+ * state, for answers that depend on what the flow decided earlier (a write reports a new user only
+ * when the machine planned to create one).
  */
 export function modelPaths<TMachine extends AnyStateMachine>(
   machine: TMachine,
-  events: EventFromLogic<TMachine>[],
+  events: EventFromLogic<TMachine>[] | ((snapshot: SnapshotFrom<TMachine>) => EventFromLogic<TMachine>[]),
 ): ModelPath<TMachine>[] {
-  const model = createTestModel(machine, { events } as never)
+  // Events that differ only by the error they carry are different answers: serialise errors by
+  // class and message (the model's own deduplication would merge them, so it is done here).
+  const serialize = (value: unknown) => JSON.stringify(value, readable)
+  const model = createTestModel(machine, { events, serializeEvent: serialize } as never)
+  const initial = JSON.stringify(machine.getInitialSnapshot({} as never).value)
+  const generated = model.getSimplePaths({ allowDuplicatePaths: true } as never).map((path) => {
+    const steps = path.steps.filter((step) => step.event.type !== "xstate.init")
+    return { steps, keys: steps.map((step) => serialize(step.event)) }
+  })
+  // Keep the paths that are no prefix of another: each ends where the flow ends.
+  const isPrefix = (short: string[], long: string[]) => short.length < long.length && short.every((key, index) => key === long[index])
   const seen = new Set<string>()
   const paths: ModelPath<TMachine>[] = []
-  for (const path of model.getSimplePaths()) {
-    const steps = path.steps.filter((step) => step.event.type !== "xstate.init")
-    const eventsOfPath = steps.map((step) => step.event as EventFromLogic<TMachine>)
-    const key = JSON.stringify(eventsOfPath, readable)
-    if (seen.has(key)) continue
+  for (const { steps, keys } of generated) {
+    const key = keys.join("\n")
+    if (seen.has(key) || generated.some((other) => isPrefix(keys, other.keys))) continue
     seen.add(key)
-    const states = [JSON.stringify(machine.getInitialSnapshot({} as never).value), ...steps.map((step) => JSON.stringify((step.state as AnyMachineSnapshot).value))]
+    const eventsOfPath = steps.map((step) => step.event as EventFromLogic<TMachine>)
+    const states = [initial, ...steps.map((step) => JSON.stringify((step.state as AnyMachineSnapshot).value))]
     paths.push({
       description: eventsOfPath.map((event) => describeEvent(event)).join(" → "),
       events: eventsOfPath,
