@@ -3,6 +3,7 @@ import { AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountN
 import { withCookies } from "../core/error-cookies.js"
 import { newFlowId, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } from "../core/flow-cookie.js"
 import { isConfiguredOrigin } from "../core/origin.js"
+import { sha256Hex } from "../core/crypto.js"
 import { replayStoreOf } from "../core/replay-store.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
 import { afterSignIn, issueSession } from "../core/issue-session.js"
@@ -76,6 +77,14 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error))
 }
 
+
+/**
+ * The flow's actor id in both of its requests, so observers join them: derived from the flow id,
+ * which stays a secret between the cookie and the replay store.
+ */
+function actorIdOf(flowId: string): string {
+  return `oauth-${sha256Hex(`actor:${flowId}`).slice(0, 16)}`
+}
 
 /** What one request's effects find and pass on to the next effect, typed once instead of loose `let`s. */
 interface OAuthRun {
@@ -310,7 +319,7 @@ const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<Respons
 export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
   const run: OAuthRun = {}
   const flowId = newFlowId()
-  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: flowId })
+  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
   return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, run, cookies, flowId })
 }
 
@@ -377,7 +386,7 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
     inspect: options.config.inspect,
     snapshot: restored.snapshot,
     resume: { type: "callback.received", policy },
-    id: restored.flowId,
+    id: actorIdOf(restored.flowId),
   })
   return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, run, cookies, flowId: restored.flowId })
 }

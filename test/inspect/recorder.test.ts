@@ -52,7 +52,7 @@ describe("the flow recorder", () => {
     // the restored one is announced before its snapshot is restored, with the persisted one in its options.
     expect(announced).toHaveLength(2)
     const [first, second] = announced
-    expect(first).toMatchObject({ machine: "oauth", id: expect.stringMatching(/^[0-9a-f]{24}$/), restoredFrom: undefined, snapshotYet: false })
+    expect(first).toMatchObject({ machine: "oauth", id: expect.stringMatching(/^oauth-[0-9a-f]{16}$/), restoredFrom: undefined, snapshotYet: false })
     expect(second).toMatchObject({ machine: "oauth", id: first!.id, restoredFrom: "awaitingCallback", snapshotYet: false })
     expect(first!.id).not.toBe(first!.sessionId)
 
