@@ -1,0 +1,116 @@
+/**
+ * A browser as far as `Auth()` is concerned: a cookie jar, requests built the way a browser sends
+ * them, and a summary of each response that stays the same from run to run.
+ *
+ * @module
+ */
+import { Auth } from "../core/auth.js"
+import type { AuthConfig } from "../types.js"
+
+/** What a response did, reduced to what stays the same from run to run. */
+export interface ResponseSummary {
+  /** `METHOD /path` under the base path, without the query (`POST /signin/github`). */
+  request: string
+  status: number
+  /**
+   * Where the response redirects: origin-relative on the app's origin (`/auth/signin?error=…`),
+   * else origin and path without the query (a provider's authorization endpoint).
+   */
+  redirect?: string
+  /** Names of the cookies the response set. */
+  cookiesSet: string[]
+  /** Names of the cookies the response cleared. */
+  cookiesCleared: string[]
+}
+
+/** How a request is sent. */
+export interface SendInit {
+  method?: "GET" | "POST"
+  form?: Record<string, string>
+  /** Record the response in the path's outcome (default true). */
+  record?: boolean
+}
+
+/**
+ * A cookie jar and the requests of one browser, sent through `Auth()` with one configuration.
+ *
+ * @example
+ * ```ts
+ * const browser = new Browser(config, "https://app.test", "/auth")
+ * const csrfToken = await browser.csrfToken()
+ * await browser.send("/signin/github", { form: { csrfToken } })
+ * ```
+ */
+export class Browser {
+  readonly cookies = new Map<string, string>()
+  readonly responses: ResponseSummary[] = []
+
+  constructor(
+    readonly config: AuthConfig,
+    readonly origin: string,
+    readonly basePath: string,
+  ) {}
+
+  /** Sends a request (a path under the base path, or an absolute URL) and keeps the cookies it sets. */
+  async send(path: string, init: SendInit = {}): Promise<Response> {
+    const url = new URL(path.startsWith("http") ? path : `${this.origin}${this.basePath}${path}`)
+    const headers = new Headers()
+    if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "))
+    let body: string | undefined
+    if (init.form) {
+      headers.set("content-type", "application/x-www-form-urlencoded")
+      body = new URLSearchParams(init.form).toString()
+    }
+    const method = init.method ?? (body === undefined ? "GET" : "POST")
+    const response = await Auth(new Request(url, { method, headers, ...(body !== undefined && { body }) }), this.config)
+    const { set, cleared } = this.#take(response)
+    if (init.record !== false) {
+      const pathname = url.pathname.startsWith(this.basePath) ? url.pathname.slice(this.basePath.length) : url.pathname
+      const location = response.headers.get("location")
+      this.responses.push({
+        request: `${method} ${pathname}`,
+        status: response.status,
+        ...(location !== null && { redirect: this.#relative(location) }),
+        cookiesSet: set,
+        cookiesCleared: cleared,
+      })
+    }
+    return response
+  }
+
+  /** GET /csrf: the token for the next form (the jar keeps its cookie). Not recorded. */
+  async csrfToken(): Promise<string> {
+    const response = await this.send("/csrf", { record: false })
+    return ((await response.json()) as { csrfToken: string }).csrfToken
+  }
+
+  #take(response: Response): { set: string[]; cleared: string[] } {
+    const set = new Set<string>()
+    const cleared = new Set<string>()
+    for (const header of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = header.split(";")
+      const name = pair!.slice(0, pair!.indexOf("=")).trim()
+      const value = pair!.slice(pair!.indexOf("=") + 1)
+      const expired = attributes.some((attribute) => {
+        const [key, val] = attribute.trim().split("=")
+        return (key?.toLowerCase() === "max-age" && Number(val) <= 0) || (key?.toLowerCase() === "expires" && Date.parse(val ?? "") < Date.now())
+      })
+      if (expired || value === "") {
+        this.cookies.delete(name)
+        cleared.add(name)
+        set.delete(name)
+      } else {
+        this.cookies.set(name, value)
+        set.add(name)
+        cleared.delete(name)
+      }
+    }
+    return { set: [...set].sort(), cleared: [...cleared].sort() }
+  }
+
+  #relative(location: string): string {
+    const url = new URL(location, this.origin)
+    if (url.origin === this.origin) return `${url.pathname}${url.search}`
+    return `${url.origin}${url.pathname}`
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The credentials sign-in machine for one credentials provider: the credentials the fixtures give,
+ * typed into the form, answered by the provider's own `authorize`.
+ *
+ * @module
+ */
+import { credentialsSignInMachine } from "../../machines/credentials-sign-in.js"
+import { CredentialsSignin } from "../../core/errors.js"
+import { skipCSRFCheck } from "../../core/symbols.js"
+import { has, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import type { MachineEvent } from "../transitions.js"
+import { strategyOf } from "../world.js"
+import type { CredentialsFixture } from "../fixtures.js"
+import type { AuthConfig, CredentialsConfig } from "../../types.js"
+
+/**
+ * The driver of the credentials sign-in machine for one provider of `config`.
+ *
+ * @example
+ * ```ts
+ * credentialsDriver(config, provider, { accepted: { username: "ada", password: "lovelace" }, rejected: { username: "ada", password: "x" } }).target
+ * // "credentials-sign-in credentials"
+ * ```
+ */
+export function credentialsDriver(config: AuthConfig, provider: CredentialsConfig, fixture: CredentialsFixture | undefined): MachineDriver {
+  const strategy = strategyOf(config)
+  const callbacks = (config.callbacks ?? {}) as Record<string, unknown>
+  const decidedBy = `providers.${provider.id}.authorize`
+
+  function role(event: MachineEvent): EventRole {
+    switch (event.type) {
+      case "csrf.invalid":
+        return { condition: "csrf.invalid" }
+      case "authorize.returned":
+        return { condition: event.user ? "accepted credentials" : "rejected credentials", decidedBy }
+      case "authorize.threw":
+        return { condition: event.error instanceof CredentialsSignin ? "rejected credentials" : "failing credentials", decidedBy }
+      default:
+        return signInTailRole(event, strategy, (name) => typeof callbacks[name] === "function") ?? {}
+    }
+  }
+
+  return {
+    machine: credentialsSignInMachine,
+    target: `credentials-sign-in ${provider.id}`,
+    provider: provider.id,
+    events: [
+      { type: "authorize.returned", user: { id: "u1", name: "A User" } },
+      { type: "authorize.returned", user: null },
+      { type: "authorize.threw", error: new CredentialsSignin() },
+      { type: "authorize.threw", error: new Error("authorize threw") },
+      { type: "signIn.denied" },
+      { type: "signIn.redirect", url: "/elsewhere" },
+      { type: "session.failed", error: "issuing the session failed" },
+    ],
+    role,
+    unreachable(path) {
+      if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
+      const authorizes = path.some((event) => event.type.startsWith("authorize."))
+      if (authorizes && !fixture) return `no fixtures.credentials["${provider.id}"]: the kit does not know which credentials authorize accepts and refuses`
+      const failing = path.some((event) => event.type === "authorize.threw" && !(event.error instanceof CredentialsSignin))
+      if (failing && !fixture?.failing) return `no fixtures.credentials["${provider.id}"].failing: no credentials are known to make authorize throw`
+      return signInTailUnreachable(path, strategy, config)
+    },
+    async drive(scenario, world) {
+      const labels = new Set(scenario.conditions.map((event) => role(event).condition))
+      const typed = labels.has("failing credentials") ? fixture?.failing : labels.has("rejected credentials") ? fixture?.rejected : fixture?.accepted
+      if (has(scenario.conditions, "session.failed")) world.record.failing.add("createSession")
+      const csrfToken = await world.csrfToken()
+      await world.send(`/callback/${provider.id}`, {
+        form: { ...typed, callbackUrl: world.callbackUrl, ...(!labels.has("csrf.invalid") && { csrfToken }) },
+      })
+    },
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The drivers a configuration needs: one per provider for the sign-in machines, one for sign-out.
+ *
+ * @module
+ */
+import { credentialsDriver } from "./credentials.js"
+import { oauthDriver } from "./oauth.js"
+import { signOutDriver } from "./sign-out.js"
+import { configuredProviders } from "../world.js"
+import type { MachineDriver } from "./driver.js"
+import type { AuthflowFixtures } from "../fixtures.js"
+import type { OAuthProviderConfig } from "../../providers/oauth.js"
+import type { AuthConfig, CredentialsConfig } from "../../types.js"
+
+/**
+ * The drivers for every machine `config` uses, and the machines it does not use, with why.
+ *
+ * @example
+ * ```ts
+ * const { drivers, unused } = driversFor(config, fixtures)
+ * drivers.map((driver) => driver.target) // ["oauth github", "credentials-sign-in credentials", "sign-out"]
+ * ```
+ */
+export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { drivers: MachineDriver[]; unused: { name: string; why: string }[] } {
+  const drivers: MachineDriver[] = []
+  const providers = configuredProviders(config)
+  for (const provider of providers) {
+    if (provider.type === "credentials") drivers.push(credentialsDriver(config, provider as CredentialsConfig, fixtures.credentials?.[provider.id]))
+  }
+  for (const provider of providers) {
+    if (provider.type === "oauth" || provider.type === "oidc") drivers.push(oauthDriver(config, provider as OAuthProviderConfig))
+  }
+  drivers.push(signOutDriver(config))
+  const unused: { name: string; why: string }[] = []
+  const kinds = new Set(providers.map((provider) => provider.type))
+  if (!kinds.has("credentials")) unused.push({ name: "credentials-sign-in", why: "no credentials provider" })
+  if (!kinds.has("oauth") && !kinds.has("oidc")) unused.push({ name: "oauth", why: "no OAuth or OpenID Connect provider" })
+  if (!kinds.has("email")) {
+    unused.push({ name: "email-sign-in", why: "no email provider" })
+    unused.push({ name: "email-verification", why: "no email provider" })
+  }
+  return { drivers, unused }
+}

@@ -1,0 +1,24 @@
+/**
+ * `authflow/testing`: model-based regression tests of your own auth configuration. Every path
+ * through every flow machine your configuration uses is driven through the real `Auth()`, with
+ * the outside world (OAuth providers, mail) replaced by stand-ins and your own code untouched;
+ * each path's outcome is kept in a snapshot file, so a change that alters who gets in fails as a
+ * named path.
+ *
+ * @example
+ * ```ts
+ * import { authflowModelTests } from "authflow/testing"
+ * const suite = await authflowModelTests(config, fixtures, { snapshotFile: "auth.snap.json" })
+ * for (const { name, run } of suite.cases) test(name, async () => assert.equal((await run()).difference, undefined))
+ * ```
+ * @module
+ */
+export { authflowModelTests } from "./suite.js"
+export type { CaseResult, FinishReport, MachineCoverage, ModelTestCase, ModelTestOptions, ModelTestSuite, UnreachablePath } from "./suite.js"
+export type { AuthflowFixtures, CredentialsFixture } from "./fixtures.js"
+export type { CaseOutcome } from "./outcome.js"
+export { describeDifference, stableJson } from "./outcome.js"
+export type { ResponseSummary } from "./browser.js"
+export { StandInProvider } from "./stand-in.js"
+export type { RedirectBackOptions, StandInFaults, StandInOptions } from "./stand-in.js"
+export { formatCoverage } from "./report.js"

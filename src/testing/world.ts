@@ -1,0 +1,206 @@
+/**
+ * The world one path runs in: the user's configuration with the outside world replaced (OAuth
+ * providers by stand-ins, mail by a capturing sender), a fresh database where the fixtures give
+ * one, a browser, and the record of what the path did.
+ *
+ * @module
+ */
+import { randomUUID } from "node:crypto"
+import { Browser, type SendInit } from "./browser.js"
+import { PathRecord } from "./recording.js"
+import { StandInProvider } from "./stand-in.js"
+import { usersOf, type AuthflowFixtures } from "./fixtures.js"
+import { providerConfigs } from "../core/providers.js"
+import { resolveCookies } from "../core/cookies/defaults.js"
+import { encode } from "../core/jwt/encode.js"
+import type { TransitionRecorder } from "./transitions.js"
+import type { Adapter, AdapterUser } from "../adapters.js"
+import type { OAuthProviderConfig } from "../providers/oauth.js"
+import type { EmailConfig } from "../providers/email-config.js"
+import type { AuthConfig, ProviderConfig } from "../types.js"
+
+/** A secret for configurations that take theirs from the environment at run time. */
+const testSecret = "authflow/testing: a secret for tests only, never for an app"
+
+/** A sign-in link the capturing mailer received. */
+export interface CapturedMail {
+  identifier: string
+  url: string
+}
+
+/** The configuration's providers as configs, the way `Auth()` resolves them. */
+export function configuredProviders(config: AuthConfig): ProviderConfig[] {
+  return providerConfigs(config.providers)
+}
+
+/** The session strategy a configuration uses. */
+export function strategyOf(config: AuthConfig): "jwt" | "database" {
+  return config.session?.strategy ?? (config.adapter ? "database" : "jwt")
+}
+
+/** The default claims of a stand-in's user: the usual shapes, so most `profile()` functions find what they read. */
+function claimsFor(fixtures: AuthflowFixtures, providerId: string): Record<string, unknown> {
+  return {
+    id: "stand-in-subject",
+    login: "stand-in-user",
+    name: "Stand-in User",
+    preferred_username: "stand-in-user",
+    email: usersOf(fixtures).newEmail,
+    email_verified: true,
+    ...fixtures.profiles?.[providerId],
+  }
+}
+
+/**
+ * One path's world. Create it with {@link World.create}; send the path's requests with
+ * {@link send}, which records them; set the world up with the raw {@link database} and
+ * {@link signInAs}, which leave no trace in the record.
+ */
+export class World {
+  readonly record = new PathRecord()
+  readonly standIns = new Map<string, StandInProvider>()
+  readonly mail: CapturedMail[] = []
+  /** Make the capturing mailer throw, as a mail service that is down would. */
+  mailFails = false
+  readonly browser: Browser
+  readonly config: AuthConfig
+  readonly origin: string
+  readonly users: ReturnType<typeof usersOf>
+  readonly callbackUrl: string
+
+  private constructor(
+    readonly userConfig: AuthConfig,
+    readonly fixtures: AuthflowFixtures,
+    /** The database as the path finds it, unrecorded: for setting the world up. */
+    readonly database: Adapter | undefined,
+    recorder: TransitionRecorder,
+  ) {
+    this.origin = (fixtures.origin ?? userConfig.origin ?? "https://app.test").replace(/\/+$/, "")
+    this.users = usersOf(fixtures)
+    this.callbackUrl = fixtures.callbackUrl ?? "/"
+    const providers = configuredProviders(userConfig).map((provider) => this.#replaceOutside(provider))
+    this.config = {
+      ...userConfig,
+      providers,
+      secret: userConfig.secret ?? process.env.AUTH_SECRET ?? testSecret,
+      ...(userConfig.origin === undefined && { trustHost: true }),
+      ...(database && { adapter: this.record.wrapAdapter(database) }),
+      events: this.record.wrapEvents(userConfig.events),
+      logger: this.record.logger(),
+      inspect: recorder.inspect,
+    }
+    this.browser = new Browser(this.config, this.origin, userConfig.basePath ?? "/auth")
+  }
+
+  /** A world for one path: a fresh adapter when the fixtures give one, stand-ins for every OAuth provider. */
+  static async create(config: AuthConfig, fixtures: AuthflowFixtures, recorder: TransitionRecorder): Promise<World> {
+    const database = config.adapter ? ((await fixtures.freshAdapter?.()) ?? config.adapter) : undefined
+    return new World(config, fixtures, database, recorder)
+  }
+
+  #replaceOutside(provider: ProviderConfig): ProviderConfig {
+    if (provider.type === "oauth" || provider.type === "oidc") {
+      const oauth = provider as OAuthProviderConfig
+      const clientId = oauth.clientId ?? "stand-in-client"
+      const clientSecret = oauth.clientSecret ?? "stand-in-secret"
+      const standIn = new StandInProvider({
+        id: provider.id,
+        type: provider.type,
+        clientId,
+        clientSecret,
+        ...(oauth.client?.token_endpoint_auth_method && { tokenEndpointAuthMethod: oauth.client.token_endpoint_auth_method }),
+        claims: claimsFor(this.fixtures, provider.id),
+      })
+      this.standIns.set(provider.id, standIn)
+      return standIn.install({ ...oauth, clientId, clientSecret }) as ProviderConfig
+    }
+    if (provider.type === "email") {
+      const email: EmailConfig = {
+        ...provider,
+        sendVerificationRequest: ({ identifier, url }) => {
+          if (this.mailFails) throw new Error("The mail service is unreachable (authflow/testing made it fail)")
+          this.mail.push({ identifier, url })
+        },
+      }
+      return email
+    }
+    return provider
+  }
+
+  /** The stand-in of an OAuth provider. */
+  standIn(providerId: string): StandInProvider {
+    const standIn = this.standIns.get(providerId)
+    if (!standIn) throw new Error(`authflow/testing: no stand-in for provider "${providerId}"`)
+    return standIn
+  }
+
+  /** The session strategy of the configuration. */
+  get strategy(): "jwt" | "database" {
+    return strategyOf(this.userConfig)
+  }
+
+  /** The session cookie's name for the origin requests go to. */
+  get sessionCookie(): string {
+    return resolveCookies(this.config.useSecureCookies ?? this.origin.startsWith("https:"), this.config.cookies).sessionToken.name
+  }
+
+  /** Sends one of the path's requests: its response, events, adapter writes and logged errors are recorded. */
+  async send(path: string, init: Omit<SendInit, "record"> = {}): Promise<Response> {
+    this.record.recording = true
+    try {
+      return await this.browser.send(path, init)
+    } finally {
+      this.record.recording = false
+    }
+  }
+
+  /** A CSRF token for the browser (not recorded). */
+  csrfToken(): Promise<string> {
+    return this.browser.csrfToken()
+  }
+
+  /** The existing user of the fixtures, created when the database lacks them. */
+  async existingUser(): Promise<AdapterUser> {
+    const { email, name } = this.users.existing
+    // Without a database, a JWT session names the user by itself.
+    if (!this.database) return { id: "existing-user", email, name, emailVerified: null }
+    return this.ensureUser(email, name)
+  }
+
+  /** The user with this address, created when the database lacks them (not recorded). */
+  async ensureUser(email: string, name: string): Promise<AdapterUser> {
+    const database = this.#database()
+    return (await database.getUserByEmail!(email)) ?? database.createUser!({ id: randomUUID(), name, email, emailVerified: null })
+  }
+
+  /** Signs the browser in as `user`, the way the configuration keeps sessions (not recorded). */
+  async signInAs(user: AdapterUser): Promise<void> {
+    const name = this.sessionCookie
+    if (this.strategy === "database") {
+      const sessionToken = randomUUID()
+      await this.#database().createSession!({ sessionToken, userId: user.id, expires: new Date(Date.now() + 3600_000) })
+      this.browser.cookies.set(name, sessionToken)
+      return
+    }
+    const secret = this.config.secret!
+    const token = { name: user.name, email: user.email, sub: user.id }
+    this.browser.cookies.set(name, await (this.config.jwt?.encode ?? encode)({ token, secret, salt: name }))
+  }
+
+  /** What `/session` answers now: who is signed in (name, email) and which fields the session has. Not recorded. */
+  async session(): Promise<{ user: { name: string | null; email: string | null } | null; fields: string[] } | null> {
+    const response = await this.browser.send("/session", { record: false })
+    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null
+    if (!body || typeof body !== "object") return null
+    const user = body.user as { name?: string | null; email?: string | null } | undefined
+    return {
+      user: user ? { name: user.name ?? null, email: user.email ?? null } : null,
+      fields: Object.keys(body).sort(),
+    }
+  }
+
+  #database(): Adapter {
+    if (!this.database) throw new Error("authflow/testing: this path needs a database, and the configuration has no adapter")
+    return this.database
+  }
+}
