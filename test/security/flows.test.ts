@@ -31,6 +31,19 @@ async function linkedUserOf(app: ReturnType<typeof oauthApp>, subject: string) {
   return app.memory.getUserByAccount!({ provider: "op", providerAccountId: subject })
 }
 
+/**
+ * A sign-in started on `startOn` and finished there as `first`, and a browser holding copies of the
+ * flow cookies taken before the callback: what a replay sends.
+ */
+async function finishedFlowAndCopies(startOn: ReturnType<typeof oauthApp>, finishOn = startOn) {
+  const browser = new CookieJar()
+  const authorizationUrl = await startSignIn(startOn.config, browser)
+  const replay = new CookieJar()
+  for (const [name, value] of browser.cookies) replay.cookies.set(name, value)
+  await send(finishOn.config, browser, consent(finishOn.op, authorizationUrl, "first"))
+  return { browser, replay, authorizationUrl }
+}
+
 describe("finding 3: a planted flow cookie links nothing", () => {
   it("a flow cookie planted in a signed-in victim's browser is refused: it lacks the binding of the browser that started it", async () => {
     const app = oauthApp()
@@ -75,14 +88,9 @@ describe("finding 3: a planted flow cookie links nothing", () => {
 describe("finding 4: a flow is used once", () => {
   it("a saved copy of the flow cookies does not resume again, with the same code or a fresh one for the same authorization request", async () => {
     const app = oauthApp()
-    const browser = new CookieJar()
-    const authorizationUrl = await startSignIn(app.config, browser)
-    const saved = new Map(browser.cookies)
-    await send(app.config, browser, consent(app.op, authorizationUrl, "first"))
+    const { browser, replay, authorizationUrl } = await finishedFlowAndCopies(app)
     expect(await sessionUserOf(app.config, browser)).toMatchObject({ email: "first@example.test" })
 
-    const replay = new CookieJar()
-    for (const [name, value] of saved) replay.cookies.set(name, value)
     const exchanges = app.op.seen.filter((route) => route.endsWith("/token")).length
     const cause = refusedWith(await send(app.config, replay, consent(app.op, authorizationUrl, "second")), app.errors)
     expect((cause as FlowCookieRefused).reason).toBe("replayed")
@@ -95,12 +103,7 @@ describe("finding 4: a flow is used once", () => {
     const op = oauthApp().op
     const first = oauthApp({}, op)
     const second = oauthApp({}, op)
-    const browser = new CookieJar()
-    const authorizationUrl = await startSignIn(first.config, browser)
-    const saved = new Map(browser.cookies)
-    await send(first.config, browser, consent(op, authorizationUrl, "first"))
-    const replay = new CookieJar()
-    for (const [name, value] of saved) replay.cookies.set(name, value)
+    const { replay, authorizationUrl } = await finishedFlowAndCopies(first)
     const cause = refusedWith(await send(second.config, replay, consent(op, authorizationUrl, "second")), second.errors)
     expect((cause as FlowCookieRefused).reason).toBe("replayed")
   })
@@ -109,12 +112,7 @@ describe("finding 4: a flow is used once", () => {
     const op = oauthApp().op
     const first = oauthApp({ replayStore: memoryReplayStore() }, op)
     const second = oauthApp({ replayStore: memoryReplayStore() }, op)
-    const browser = new CookieJar()
-    const authorizationUrl = await startSignIn(first.config, browser)
-    const saved = new Map(browser.cookies)
-    await send(first.config, browser, consent(op, authorizationUrl, "first"))
-    const replay = new CookieJar()
-    for (const [name, value] of saved) replay.cookies.set(name, value)
+    const { replay, authorizationUrl } = await finishedFlowAndCopies(first)
     await send(second.config, replay, consent(op, authorizationUrl, "second"))
     expect(await sessionUserOf(second.config, replay)).toMatchObject({ email: "second@example.test" })
   })
@@ -152,15 +150,10 @@ describe.skipIf(redisUnreachable !== null && !ci)("finding 4 across instances: a
     const op = oauthApp().op
     const first = oauthApp({ replayStore: redisReplayStore(client(), { prefix }) }, op)
     const second = oauthApp({ replayStore: redisReplayStore(client(), { prefix }) }, op)
-    const browser = new CookieJar()
-    const authorizationUrl = await startSignIn(second.config, browser)
-    const saved = new Map(browser.cookies)
     // Started on the second instance, finished on the first.
-    await send(first.config, browser, consent(op, authorizationUrl, "first"))
+    const { browser, replay, authorizationUrl } = await finishedFlowAndCopies(second, first)
     expect(await sessionUserOf(first.config, browser)).toMatchObject({ email: "first@example.test" })
 
-    const replay = new CookieJar()
-    for (const [name, value] of saved) replay.cookies.set(name, value)
     const cause = refusedWith(await send(second.config, replay, consent(op, authorizationUrl, "second")), second.errors)
     expect((cause as FlowCookieRefused).reason).toBe("replayed")
     expect(await second.memory.getUserByAccount!({ provider: "op", providerAccountId: "second" })).toBeNull()
