@@ -183,6 +183,37 @@ describe("finding 1: the redirect proxy forwards only to configured origins", ()
     expect(proxy.errors.at(-1)!.message).toMatch(/does not forward to https:\/\/evil\.example: list that origin in `trustedOrigins`/)
   })
 
+  it("through authflow/node: a preview deployment on node:http (origin from the Host) cannot make the proxy forward to evil.example", async () => {
+    const { proxy, app, op } = deployments()
+    const server = await listen(app.config, (req) => toWebRequest(req))
+    try {
+      const csrf = await rawRequest(server, "GET", "/auth/csrf", { host: "evil.example" })
+      const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string }
+      const cookie = csrf.cookies.map((header) => header.split(";")[0]).join("; ")
+      const form = new URLSearchParams({ csrfToken }).toString()
+      const signIn = await rawRequest(server, "POST", "/auth/signin/op", { host: "evil.example", cookie, "content-type": "application/x-www-form-urlencoded" }, form)
+      const authorizationUrl = new URL(String(signIn.headers.location))
+      expect(authorizationUrl.searchParams.get("redirect_uri")).toBe(`${proxyOrigin}/auth/callback/op`)
+      const atProxy = await send(proxy.config, new CookieJar(), consent(op, authorizationUrl, "victim"))
+      expect(atProxy.headers.get("location")).toBe(`${proxyOrigin}/auth/error?error=Configuration`)
+    } finally {
+      server.close()
+    }
+  })
+
+  it("through the SvelteKit wrapper: with AUTH_URL, a sign-in named with Host: evil.example is forwarded to the AUTH_URL origin only", async () => {
+    const { proxy, op } = deployments()
+    const provider = oauthApp({}, op).config.providers[0]!
+    const { handle } = SvelteKitAuth(
+      { providers: [provider], logger: recordingLogger().logger, redirectProxyUrl: `${proxyOrigin}/auth` },
+      { env: { AUTH_SECRET: "security-test-secret", AUTH_URL: "https://pr-1.preview.test/auth" } },
+    )
+    const signIn = await handle({ event: svelteEvent("https://evil.example/auth/signin/op", new URLSearchParams()), resolve: async () => new Response("page") })
+    const authorizationUrl = new URL(signIn.headers.get("location")!)
+    const atProxy = await send(proxy.config, new CookieJar(), consent(op, authorizationUrl, "victim"))
+    expect(new URL(atProxy.headers.get("location")!).origin).toBe("https://pr-1.preview.test")
+  })
+
   it("with its origin configured, a deployment binds the flow to that origin whatever Host the sign-in named", async () => {
     const { proxy, app, op } = deployments({ origin: "https://pr-1.preview.test" })
     const attacker = new CookieJar()
