@@ -12,6 +12,8 @@ import type { AuthError } from "./core/errors.js"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { OAuthConfig, OIDCConfig } from "./providers/oauth.js"
 import type { EmailConfig } from "./providers/email-config.js"
+import type { WebAuthnConfig } from "./providers/webauthn-config.js"
+export type { WebAuthnConfig } from "./providers/webauthn-config.js"
 import type { ReplayStore } from "./core/replay-store.js"
 
 /** A value, or a promise of it. */
@@ -310,26 +312,6 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    * The user's `id` becomes the account's `providerAccountId`.
    */
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
-}
-
-/**
- * A WebAuthn (passkey) provider, as Auth.js v5 configurations declare one. authflow does not
- * implement WebAuthn yet: a configuration with such a provider is refused with a configuration error
- * (`ExperimentalFeatureNotEnabled` without `experimental.enableWebAuthn`, `InvalidProvider` with it).
- * The type exists so that such configurations type-check; its other options are not read.
- *
- * @example
- * ```ts
- * const passkey: WebAuthnConfig = { id: "passkey", name: "Passkey", type: "webauthn" }
- * ```
- * @see https://www.w3.org/TR/webauthn-3/
- */
-export interface WebAuthnConfig extends CommonProviderOptions {
-  type: "webauthn"
-  /** The fields of the passkey form. */
-  formFields?: Record<string, CredentialInput>
-  /** Auth.js's other WebAuthn options (`relayingParty`, `simpleWebAuthn`, …), accepted and unused. */
-  [option: string]: unknown
 }
 
 /**

@@ -183,7 +183,7 @@ function withEnvCredentials(provider: Provider, env: EnvObject): ProviderConfig 
       : resolved.type === "email"
         ? ["apiKey"]
         : []
-  const fields = resolved as Record<string, unknown>
+  const fields = resolved as unknown as Record<string, unknown>
   let copy: Record<string, unknown> | undefined
   for (const key of keys) {
     const value = credentials[key]

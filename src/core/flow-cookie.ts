@@ -122,24 +122,34 @@ export async function sealFlow<TMachine extends AnyStateMachine>(
   ]
 }
 
+/** A flow cookie that passed every check but the replay check: claim it with {@link claimFlow} before resuming. */
+export interface OpenedFlow<TMachine extends AnyStateMachine> {
+  snapshot: SnapshotFrom<TMachine>
+  flowId: string
+  /** The replay store's key of the flow. */
+  replayKey: string
+  /** When the sealed flow expires (epoch milliseconds): the replay store keeps the key until then. */
+  expiresAt: number
+}
+
 /**
- * Opens a flow cookie and returns the snapshot to resume (and the flow's id), after checking everything it is bound
- * to (machine, version, provider, issuer, the browser's binding cookie), that its state is a
- * waiting state of this machine, and finally that it was never resumed before: the flow is marked
- * used in `replayStore`. Anything else throws {@link FlowCookieRefused}: such a flow is never resumed.
+ * Opens a flow cookie after checking everything it is bound to (machine, version, provider,
+ * issuer, the browser's binding cookie) and that its state is a waiting state of this machine.
+ * It does not mark the flow used: {@link claimFlow} does, as a step the flow's machine can name
+ * (the WebAuthn machine's `claimingChallenge`). Anything wrong throws {@link FlowCookieRefused}.
  *
  * @example
  * ```ts
- * const { snapshot, flowId } = await unsealFlow(request.cookies, binding, secret, { flow: options.cookies.flow, binding: options.cookies.flowBinding }, store)
+ * const opened = await openFlow(request.cookies, binding, secret, cookies)
+ * if (!(await claimFlow(opened, store))) throw new FlowCookieRefused("replayed", "used before")
  * ```
  */
-export async function unsealFlow<TMachine extends AnyStateMachine>(
+export async function openFlow<TMachine extends AnyStateMachine>(
   requestCookies: Record<string, string>,
   binding: FlowBinding & { machine: TMachine },
   secret: string | string[],
   cookies: FlowCookies,
-  replayStore: ReplayStore,
-): Promise<{ snapshot: SnapshotFrom<TMachine>; flowId: string }> {
+): Promise<OpenedFlow<TMachine>> {
   const value = requestCookies[cookies.flow.name]
   if (!value) throw new FlowCookieRefused("missing", "the flow cookie is missing (was the flow started in another browser?)")
   let payload: SealedPayload | null
@@ -171,9 +181,45 @@ export async function unsealFlow<TMachine extends AnyStateMachine>(
   if (resolved.status !== "active" || effectOf(resolved) !== undefined) {
     throw new FlowCookieRefused("invalid-state", "the flow's state is not one that waits for a request")
   }
+  if (typeof payload.j !== "string") throw new FlowCookieRefused("undecodable", "the flow has no id")
   const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + FLOW_MAX_AGE * 1000
-  if (typeof payload.j !== "string" || !(await replayStore.markUsed(`${payload.m}:${payload.j}`, expiresAt))) {
+  return { snapshot: persisted as SnapshotFrom<TMachine>, flowId: payload.j, replayKey: `${payload.m}:${payload.j}`, expiresAt }
+}
+
+/**
+ * Marks an opened flow used in `replayStore`: `true` the first time, `false` when it was resumed
+ * before (here, or on any instance sharing the store). A store that fails rejects.
+ *
+ * @example
+ * ```ts
+ * const fresh = await claimFlow(opened, replayStoreOf(config))
+ * ```
+ */
+export async function claimFlow(opened: Pick<OpenedFlow<AnyStateMachine>, "replayKey" | "expiresAt">, replayStore: ReplayStore): Promise<boolean> {
+  return replayStore.markUsed(opened.replayKey, opened.expiresAt)
+}
+
+/**
+ * Opens a flow cookie and returns the snapshot to resume (and the flow's id), after checking everything it is bound
+ * to (machine, version, provider, issuer, the browser's binding cookie), that its state is a
+ * waiting state of this machine, and finally that it was never resumed before: the flow is marked
+ * used in `replayStore`. Anything else throws {@link FlowCookieRefused}: such a flow is never resumed.
+ *
+ * @example
+ * ```ts
+ * const { snapshot, flowId } = await unsealFlow(request.cookies, binding, secret, { flow: options.cookies.flow, binding: options.cookies.flowBinding }, store)
+ * ```
+ */
+export async function unsealFlow<TMachine extends AnyStateMachine>(
+  requestCookies: Record<string, string>,
+  binding: FlowBinding & { machine: TMachine },
+  secret: string | string[],
+  cookies: FlowCookies,
+  replayStore: ReplayStore,
+): Promise<{ snapshot: SnapshotFrom<TMachine>; flowId: string }> {
+  const opened = await openFlow(requestCookies, binding, secret, cookies)
+  if (!(await claimFlow(opened, replayStore))) {
     throw new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once")
   }
-  return { snapshot: persisted as SnapshotFrom<TMachine>, flowId: payload.j }
+  return { snapshot: opened.snapshot, flowId: opened.flowId }
 }

@@ -1,0 +1,323 @@
+import { assign, setup } from "xstate"
+import { checkingSignInState, flowActions, issuingSessionStates, persistingUserStates, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import type { FlowMeta } from "./run-flow.js"
+
+/** The two WebAuthn ceremonies: create a credential, or prove possession of one. */
+export type WebAuthnCeremony = "register" | "authenticate"
+
+/** The user an options request is about: signed in, known by the email given, or new. */
+export interface WebAuthnCandidate {
+  /** Set for an existing user (signed in, or found by email); absent for a user to create. */
+  id?: string
+  email: string
+  name?: string | null
+}
+
+/**
+ * What a waiting WebAuthn flow keeps for the browser's answer, sealed in the challenge cookie:
+ * the ceremony, its challenge, and for a registration the user the credential is for. Nothing is
+ * kept on the server.
+ */
+export interface WebAuthnFlow {
+  ceremony: WebAuthnCeremony
+  /** base64url, as `@simplewebauthn/server` generated it. */
+  challenge: string
+  user?: WebAuthnCandidate
+}
+
+/**
+ * What the verification effect read from the browser's response and what the library said of it.
+ * Guards decide on these, in the order the fields are listed.
+ */
+export interface CeremonyFindings {
+  /** `clientDataJSON.type`: `webauthn.create` for a registration, `webauthn.get` for an assertion. */
+  type: string
+  /** `clientDataJSON.challenge`. */
+  challenge: string
+  /** `clientDataJSON.origin`, for the logs. */
+  origin: string
+  /** The origin is one the relying party lists. */
+  originExpected: boolean
+  /** The authenticator data's RP ID hash is the hash of one of the relying party's ids. */
+  rpIdExpected: boolean
+  /** The UP flag of the authenticator data. */
+  userPresent: boolean
+  /** The UV flag of the authenticator data. */
+  userVerified: boolean
+  /** The provider requires user verification (`requireUserVerification`, true unless set false). */
+  userVerificationRequired: boolean
+  /** The signature counter in the response. */
+  counter: number
+  /** The counter stored with the credential (assertions only). */
+  storedCounter?: number
+  /** `@simplewebauthn/server`'s verdict on the whole response: signature, attestation, the checks above. */
+  verified: boolean
+  /** Registrations: the credential is registered already. */
+  credentialTaken?: boolean
+  /** The user this browser is signed in as now. */
+  signedInAs?: string
+  /** Assertions: the user the credential belongs to. */
+  credentialOwner?: string
+}
+
+/** Which check refused the response, for the logs and the inspector. */
+export type WebAuthnFailedCheck = "action" | "type" | "user-presence" | "user-verification" | "credential-taken" | "signed-in-user"
+
+/** Events of the WebAuthn machine, each the outcome of the effect its state names (or the answer arriving). */
+export type WebAuthnEvent =
+  | { type: "options.requested"; action?: string }
+  | { type: "user.found"; signedIn: boolean; exists: boolean; user?: WebAuthnCandidate }
+  | { type: "lookup.failed"; error: unknown }
+  | { type: "options.ready"; challenge: string }
+  | { type: "options.failed"; error: unknown }
+  | { type: "ceremony.received"; action?: string }
+  | { type: "csrf.valid" }
+  | { type: "csrf.invalid" }
+  | { type: "challenge.fresh" }
+  | { type: "challenge.replayed"; error?: unknown }
+  | { type: "response.malformed"; error: unknown }
+  | { type: "credential.unknown"; error: unknown }
+  | { type: "response.checked"; findings: CeremonyFindings; error?: unknown }
+  | { type: "counter.updated" }
+  | { type: "counter.failed"; error: unknown }
+  | SignInTailEvent
+
+/** The effects the WebAuthn machine names. */
+export type WebAuthnEffect =
+  | "readRequest"
+  | "findUser"
+  | "prepareRegistration"
+  | "prepareAuthentication"
+  | "checkCsrf"
+  | "claimChallenge"
+  | "verifyRegistration"
+  | "verifyAuthentication"
+  | "updateCounter"
+  | SignInTailEffect
+
+/** Context of the WebAuthn machine. `flow` is what the challenge cookie carries between the requests. */
+export interface WebAuthnContext extends SignInOutcomeContext {
+  /** The action the options request asked for (`register`, `authenticate`, or none). */
+  requested?: WebAuthnCeremony
+  /** The user the options request is about (dropped once the options are issued, unless registering). */
+  user?: WebAuthnCandidate
+  flow?: WebAuthnFlow
+  /** The action the answer was posted with. */
+  postedAction?: string
+  findings?: CeremonyFindings
+  failedCheck?: WebAuthnFailedCheck
+}
+
+const ceremonyTypes: Record<WebAuthnCeremony, string> = { register: "webauthn.create", authenticate: "webauthn.get" }
+
+const findingsOf = (event: WebAuthnEvent): CeremonyFindings | undefined => (event.type === "response.checked" ? event.findings : undefined)
+
+const refused = (check?: WebAuthnFailedCheck) => (check ? [{ type: "recordFailedCheck", params: { check } }, "recordError"] as const : ["recordError"] as const)
+
+/**
+ * The checks of a verified response, in order: each refusal is its own final state. The library
+ * ran the same checks; a response every named check accepts but the library refuses has a bad
+ * signature (or attestation).
+ */
+const responseChecks = (next: string) =>
+  [
+    { guard: "wrongCeremonyType", target: "wrongCeremony", actions: [...refused("type"), "recordFindings"] },
+    { guard: "challengeMismatch", target: "challengeMismatch", actions: ["recordError", "recordFindings"] },
+    { guard: "wrongOrigin", target: "wrongOrigin", actions: ["recordError", "recordFindings"] },
+    { guard: "wrongRpId", target: "wrongRpId", actions: ["recordError", "recordFindings"] },
+    { guard: "userNotPresent", target: "userVerificationMissing", actions: [...refused("user-presence"), "recordFindings"] },
+    { guard: "userNotVerified", target: "userVerificationMissing", actions: [...refused("user-verification"), "recordFindings"] },
+    { guard: "counterRegressed", target: "counterRegressed", actions: ["recordError", "recordFindings"] },
+    { guard: "notVerified", target: "badSignature", actions: ["recordError", "recordFindings"] },
+    { guard: "credentialTaken", target: "accountNotLinked", actions: [...refused("credential-taken"), "recordFindings"] },
+    { guard: "signedInAsOther", target: "accountNotLinked", actions: [...refused("signed-in-user"), "recordFindings"] },
+    { target: next, actions: "recordFindings" },
+  ] as const
+
+/**
+ * A WebAuthn (passkey) sign-in or registration, from GET `/webauthn-options/<id>` to the session,
+ * as one machine over two requests:
+ *
+ * 1. The options request: read the requested action (a bad one is refused), find who it is about
+ *    (the signed-in user, the owner of the email given, a new user, or nobody), and decide as
+ *    Auth.js v5 does: an explicit `authenticate` authenticates; `register` registers for a
+ *    signed-in user adding an authenticator or for an unknown email; without an action an unknown
+ *    email registers, a known one authenticates with its credentials, and no email authenticates
+ *    with discoverable credentials. The options are generated and the flow waits in
+ *    `awaitingCeremony`; that snapshot (the ceremony, the challenge, the user being registered) is
+ *    sealed into the challenge cookie.
+ * 2. The callback request restores it and sends `ceremony.received`: CSRF, then the challenge is
+ *    claimed (used once, through the replay store), the response verified, and guards name what is
+ *    wrong with it (ceremony type, challenge, origin, RP ID, user presence or verification,
+ *    counter, signature). An assertion records the new counter; then the shared tail.
+ *
+ * @example
+ * ```ts
+ * const waiting = await runFlow(webAuthnMachine, optionsEffects)
+ * waiting.value // "awaitingCeremony"
+ * ```
+ * @see https://www.w3.org/TR/webauthn-3/#sctn-rp-operations
+ */
+export const webAuthnMachine = setup({
+  types: {
+    context: {} as WebAuthnContext,
+    events: {} as WebAuthnEvent,
+    meta: {} as FlowMeta<WebAuthnEffect>,
+  },
+  actions: {
+    ...flowActions<WebAuthnContext, WebAuthnEvent>(),
+    recordFailedCheck: assign((_, params: { check: WebAuthnFailedCheck }) => ({ failedCheck: params.check })),
+    recordFindings: assign(({ event }) => ({ findings: findingsOf(event) })),
+    issue: assign(({ context, event }, params: { ceremony: WebAuthnCeremony }) => {
+      const challenge = event.type === "options.ready" ? event.challenge : ""
+      const flow: WebAuthnFlow = params.ceremony === "register" && context.user ? { ceremony: "register", challenge, user: context.user } : { ceremony: params.ceremony, challenge }
+      return { flow, user: undefined, requested: undefined }
+    }),
+  },
+  guards: {
+    /** The options request asked for something else than `register` or `authenticate`. */
+    actionInvalid: ({ event }) => event.type === "options.requested" && event.action !== undefined && event.action !== "register" && event.action !== "authenticate",
+    /** `authenticate` was asked for explicitly: always allowed. */
+    authenticateAsked: ({ context }) => context.requested === "authenticate",
+    /** `register` was asked for, by a signed-in user adding an authenticator or for an email nobody has. */
+    registerAllowed: ({ context, event }) =>
+      context.requested === "register" && event.type === "user.found" && event.user !== undefined && event.signedIn === event.exists && typeof event.user.email === "string" && event.user.email !== "",
+    /** `register` was asked for and is not allowed (no user, or an existing user who is not signed in). */
+    registerAsked: ({ context }) => context.requested === "register",
+    /** No action, and someone is signed in: they must say what they want. */
+    signedInWithoutAction: ({ event }) => event.type === "user.found" && event.signedIn,
+    /** No action, and the email given belongs to nobody: register it. */
+    newEmail: ({ event }) => event.type === "user.found" && event.user !== undefined && !event.exists && event.user.email !== "",
+    /** The answer was posted for the other ceremony than the one the options were issued for. */
+    actionMismatch: ({ context }) => context.postedAction !== context.flow?.ceremony,
+    registering: ({ context }) => context.flow?.ceremony === "register",
+    wrongCeremonyType: ({ context, event }) => findingsOf(event)?.type !== ceremonyTypes[context.flow!.ceremony],
+    challengeMismatch: ({ context, event }) => findingsOf(event)?.challenge !== context.flow!.challenge,
+    wrongOrigin: ({ event }) => findingsOf(event)?.originExpected !== true,
+    wrongRpId: ({ event }) => findingsOf(event)?.rpIdExpected !== true,
+    userNotPresent: ({ event }) => findingsOf(event)?.userPresent !== true,
+    userNotVerified: ({ event }) => {
+      const found = findingsOf(event)
+      return found !== undefined && found.userVerificationRequired && !found.userVerified
+    },
+    /** A counting authenticator's counter must grow; one that never counts (0 and 0) is allowed. */
+    counterRegressed: ({ event }) => {
+      const found = findingsOf(event)
+      if (found?.storedCounter === undefined) return false
+      return (found.storedCounter > 0 || found.counter > 0) && found.counter <= found.storedCounter
+    },
+    notVerified: ({ event }) => findingsOf(event)?.verified !== true,
+    credentialTaken: ({ event }) => findingsOf(event)?.credentialTaken === true,
+    /**
+     * A registration finishes in a browser signed in as someone else than the user it was started
+     * for (or signed in at all, for a new user); an assertion, in a browser signed in as someone
+     * else than the credential's owner.
+     */
+    signedInAsOther: ({ context, event }) => {
+      const found = findingsOf(event)
+      if (context.flow?.ceremony === "register") return found?.signedInAs !== context.flow.user?.id
+      return found?.signedInAs !== undefined && found.signedInAs !== found.credentialOwner
+    },
+  },
+}).createMachine({
+  id: "webauthn",
+  context: {},
+  initial: "readingRequest",
+  states: {
+    readingRequest: {
+      meta: { effect: "readRequest" },
+      on: {
+        "options.requested": [
+          { guard: "actionInvalid", target: "invalidAction" },
+          { target: "findingUser", actions: assign({ requested: ({ event }) => event.action as WebAuthnCeremony | undefined }) },
+        ],
+      },
+    },
+    findingUser: {
+      meta: { effect: "findUser" },
+      on: {
+        "user.found": [
+          { guard: "authenticateAsked", target: "preparingAuthentication", actions: assign({ user: ({ event }) => event.user }) },
+          { guard: "registerAllowed", target: "preparingRegistration", actions: assign({ user: ({ event }) => event.user }) },
+          { guard: "registerAsked", target: "invalidRequest" },
+          { guard: "signedInWithoutAction", target: "invalidRequest" },
+          { guard: "newEmail", target: "preparingRegistration", actions: assign({ user: ({ event }) => event.user }) },
+          { target: "preparingAuthentication", actions: assign({ user: ({ event }) => event.user }) },
+        ],
+        "lookup.failed": { target: "optionsFailed", actions: "recordError" },
+      },
+    },
+    preparingRegistration: {
+      meta: { effect: "prepareRegistration" },
+      on: {
+        "options.ready": { target: "awaitingCeremony", actions: { type: "issue", params: { ceremony: "register" } } },
+        "options.failed": { target: "optionsFailed", actions: "recordError" },
+      },
+    },
+    preparingAuthentication: {
+      meta: { effect: "prepareAuthentication" },
+      on: {
+        "options.ready": { target: "awaitingCeremony", actions: { type: "issue", params: { ceremony: "authenticate" } } },
+        "options.failed": { target: "optionsFailed", actions: "recordError" },
+      },
+    },
+    awaitingCeremony: {
+      on: { "ceremony.received": { target: "validatingInput", actions: assign({ postedAction: ({ event }) => event.action }) } },
+    },
+    validatingInput: {
+      meta: { effect: "checkCsrf" },
+      on: { "csrf.valid": "claimingChallenge", "csrf.invalid": "csrfRejected" },
+    },
+    claimingChallenge: {
+      meta: { effect: "claimChallenge" },
+      on: {
+        "challenge.fresh": [
+          { guard: "actionMismatch", target: "wrongCeremony", actions: { type: "recordFailedCheck", params: { check: "action" } } },
+          { guard: "registering", target: "verifyingRegistration" },
+          { target: "verifyingAuthentication" },
+        ],
+        "challenge.replayed": { target: "challengeReplayed", actions: "recordError" },
+      },
+    },
+    verifyingRegistration: {
+      meta: { effect: "verifyRegistration" },
+      on: {
+        "response.malformed": { target: "responseMalformed", actions: "recordError" },
+        "response.checked": responseChecks("checkingSignIn"),
+      },
+    },
+    verifyingAuthentication: {
+      meta: { effect: "verifyAuthentication" },
+      on: {
+        "response.malformed": { target: "responseMalformed", actions: "recordError" },
+        "credential.unknown": { target: "unknownCredential", actions: "recordError" },
+        "response.checked": responseChecks("recordingCounter"),
+      },
+    },
+    recordingCounter: {
+      meta: { effect: "updateCounter" },
+      on: {
+        "counter.updated": "checkingSignIn",
+        "counter.failed": { target: "persistFailed", actions: "recordError" },
+      },
+    },
+    checkingSignIn: checkingSignInState([{ guard: "registering", target: "persistingUser" }, { target: "issuingSession" }]),
+    ...persistingUserStates,
+    ...issuingSessionStates,
+    invalidAction: { type: "final" },
+    invalidRequest: { type: "final" },
+    optionsFailed: { type: "final" },
+    csrfRejected: { type: "final" },
+    challengeReplayed: { type: "final" },
+    wrongCeremony: { type: "final" },
+    responseMalformed: { type: "final" },
+    unknownCredential: { type: "final" },
+    challengeMismatch: { type: "final" },
+    wrongOrigin: { type: "final" },
+    wrongRpId: { type: "final" },
+    userVerificationMissing: { type: "final" },
+    counterRegressed: { type: "final" },
+    badSignature: { type: "final" },
+    accountNotLinked: { type: "final" },
+  },
+})
