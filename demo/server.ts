@@ -11,26 +11,13 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
-import { randomBytes, timingSafeEqual } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { Auth } from "../src/index.js"
-import Credentials from "../src/providers/credentials.js"
-import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../src/adapters/kysely/index.js"
 import { sendWebResponse, toWebRequest } from "../src/frameworks/node.js"
 import { startOidcProvider, type RunningProvider } from "./oidc-provider.js"
 import { createInspector } from "../src/inspect/index.js"
-import type { Adapter } from "../src/adapters.js"
+import { demoAuthConfig, demoDatabase } from "./auth.config.js"
 import type { AuthConfig, Session } from "../src/types.js"
-
-const accounts = [
-  { id: "demo-ada", username: "ada", password: "lovelace", name: "Ada Lovelace", email: "ada@example.test" },
-  { id: "demo-grace", username: "grace", password: "hopper", name: "Grace Hopper", email: "grace@example.test" },
-]
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
-}
 
 /** Options of {@link startDemo}. */
 export interface DemoOptions {
@@ -53,13 +40,6 @@ export interface Demo {
   close(): Promise<void>
 }
 
-async function seedAccounts(adapter: Adapter): Promise<void> {
-  for (const account of accounts) {
-    if (await adapter.getUser!(account.id)) continue
-    await adapter.createUser!({ id: account.id, name: account.name, email: account.email, emailVerified: null })
-  }
-}
-
 /**
  * Starts the demo: the database, the app server, and the OpenID Provider it signs in with.
  *
@@ -73,10 +53,7 @@ async function seedAccounts(adapter: Adapter): Promise<void> {
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const databaseFile = options.databaseFile ?? ".data/authflow-demo.sqlite"
   if (databaseFile !== ":memory:") mkdirSync(dirname(databaseFile), { recursive: true })
-  const db = createSqliteDatabase(databaseFile)
-  await migrateToLatest(db)
-  const adapter = KyselyAdapter(db)
-  await seedAccounts(adapter)
+  const database = await demoDatabase(databaseFile)
 
   let handle: (request: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
   const server = createServer(async (req, res) => {
@@ -105,34 +82,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   // Every flow, live, at /inspect (refused when NODE_ENV is production: the inspector's safe default).
   const inspector = createInspector({ basePath: "/inspect" })
 
-  const config: AuthConfig = {
-    secret: process.env.AUTH_SECRET ?? randomBytes(32).toString("base64url"),
-    trustHost: true,
-    adapter,
-    providers: [
-      { id: "demo-idp", name: "Demo OpenID Provider", type: "oidc", issuer: identityProvider.issuer, clientId: "authflow-demo", clientSecret },
-      {
-        id: "email",
-        name: "Email",
-        type: "email",
-        sendVerificationRequest: ({ identifier, url }: { identifier: string; url: string }) => onSignInLink(identifier, url),
-      },
-      Credentials({
-        name: "Demo account",
-        credentials: {
-          username: { label: "Username", autocomplete: "username", required: true },
-          password: { label: "Password", type: "password", autocomplete: "current-password", required: true },
-        },
-        authorize({ username, password }) {
-          const account = accounts.find((candidate) => candidate.username === String(username ?? ""))
-          if (!account || !sameText(account.password, String(password ?? ""))) return null
-          return { id: account.id, name: account.name, email: account.email }
-        },
-      }),
-    ],
-    theme: { brandColor: "#4f46e5" },
-    inspect: inspector.inspect,
-  }
+  const config: AuthConfig = demoAuthConfig({ adapter: database.adapter, issuer: identityProvider.issuer, clientSecret, onSignInLink, inspect: inspector.inspect })
 
   handle = async (request) => {
     const url = new URL(request.url)
@@ -154,7 +104,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     async close() {
       await new Promise((resolve) => server.close(resolve))
       await identityProvider.close()
-      await db.destroy()
+      await database.close()
     },
   }
 }

@@ -3,10 +3,14 @@
  * The `authflow` command.
  *
  *   authflow machines [--format json|mermaid|dot] [--machine <id>]…
+ *   authflow test <config module> [--update]
  *
  * prints the flow machines' definitions: `json`, a serialisable description (states, nested
  * states, transitions with event, guard and target, effects); `mermaid`, a `stateDiagram-v2`;
  * `dot`, a Graphviz digraph (`authflow machines --format dot | dot -Tsvg > machines.svg`).
+ *
+ * `test` runs the model-based regression tests of `authflow/testing` on a configuration module
+ * and compares every path's outcome with its snapshot file (see `src/testing/cli.ts`).
  *
  * @example
  * ```sh
@@ -28,6 +32,11 @@ Prints the definitions of authflow's flow machines.
              mermaid: a Mermaid stateDiagram-v2
              dot: a Graphviz digraph
   --machine  only this machine (repeatable): ${authflowMachines.map((machine) => machine.id).join(", ")}
+
+       authflow test <config module> [--update]
+
+Drives every path of every flow machine the configuration uses through Auth() and compares the
+outcomes with the module's snapshot file (authflow test --help says more).
 `
 
 class UsageError extends Error {}
@@ -83,4 +92,12 @@ function main(args: string[]): number {
   return 0
 }
 
-process.exitCode = main(process.argv.slice(2))
+const [command, ...rest] = process.argv.slice(2)
+if (command === "test") {
+  // Loaded only for this command: it brings the model-test machinery along.
+  const { testCommand } = await import("./testing/cli.js")
+  // Exit explicitly: a configuration may hold connections (a database pool) open.
+  process.exit(await testCommand(rest))
+} else {
+  process.exitCode = main(process.argv.slice(2))
+}

@@ -23,7 +23,12 @@ export interface CaseOutcome {
   adapterWrites: Record<string, number>
   /** Names of the errors logged. */
   errors: string[]
+  /** Why the path's own flow did not run, when it did not (`asking for the link ended in accessDenied`). */
+  note?: string
 }
+
+/** The fields of an outcome in the order a difference lists them. */
+const fieldOrder: (keyof CaseOutcome)[] = ["final", "note", "states", "responses", "session", "events", "adapterWrites", "errors"]
 
 /**
  * JSON with keys in sorted order at every level, indented: the same outcome always gives the same
@@ -51,7 +56,7 @@ function leaves(value: unknown, path = "", into = new Map<string, string>()): Ma
   const plainArray = Array.isArray(value) && value.every((item) => item === null || typeof item !== "object")
   if (value && typeof value === "object" && !plainArray) {
     const entries = Array.isArray(value) ? value.map((item, index) => [`[${index}]`, item] as const) : Object.entries(value).map(([key, item]) => [path ? `.${key}` : key, item] as const)
-    if (entries.length === 0) into.set(path, JSON.stringify(value))
+    // An empty container says nothing its counterpart's leaves do not.
     for (const [key, item] of entries) leaves(item, `${path}${key}`, into)
     return into
   }
@@ -113,6 +118,9 @@ function ending(final: string): string {
 
 /** What to look at first when an outcome changed, and the headline that says what changed. */
 function headline(machine: AnyStateMachine, provider: string | undefined, before: CaseOutcome, after: CaseOutcome): string {
+  if (after.note !== undefined && after.note !== before.note) {
+    return `now ${after.note} (was ${before.note ?? before.final}): ${/accessDenied|redirected/.test(after.note) ? "callbacks.signIn changed?" : `${provider ? `providers.${provider}` : "the provider"} changed?`}`
+  }
   if (before.final !== after.final || before.states.join() !== after.states.join()) {
     let common = 0
     while (common < before.states.length && before.states[common] === after.states[common]) common++
@@ -143,12 +151,18 @@ function headline(machine: AnyStateMachine, provider: string | undefined, before
  * ```
  */
 export function describeDifference(machine: AnyStateMachine, provider: string | undefined, name: string, before: CaseOutcome, after: CaseOutcome): string | undefined {
-  const was = leaves(sorted(before))
-  const now = leaves(sorted(after))
+  const ordered = (outcome: CaseOutcome) => Object.fromEntries(fieldOrder.filter((key) => outcome[key] !== undefined).map((key) => [key, sorted(outcome[key])]))
+  const was = leaves(ordered(before))
+  const now = leaves(ordered(after))
+  const rank = (key: string) => fieldOrder.indexOf(/^\w+/.exec(key)?.[0] as keyof CaseOutcome)
+  const keys = [...new Set([...was.keys(), ...now.keys()])].sort((a, b) => rank(a) - rank(b))
   const lines: string[] = []
-  for (const key of new Set([...was.keys(), ...now.keys()])) {
-    if (was.get(key) === now.get(key)) continue
-    lines.push(`  ${key}: ${was.get(key) ?? "(none)"} → ${now.get(key) ?? "(none)"}`)
+  for (const key of keys) {
+    const [from, to] = [was.get(key), now.get(key)]
+    if (from === to) continue
+    // An empty container on one side only: the other side's own lines say it.
+    if ((from === undefined && (to === "[]" || to === "{}")) || (to === undefined && (from === "[]" || from === "{}"))) continue
+    lines.push(`  ${key}: ${from ?? "(none)"} → ${to ?? "(none)"}`)
   }
   if (lines.length === 0) return undefined
   return [`${name} → ${headline(machine, provider, before, after)}`, ...lines].join("\n")

@@ -48,6 +48,11 @@ export class PathRecord {
   readonly errors: string[] = []
   /** Adapter methods that throw when called, as a database that is down would. */
   readonly failing = new Set<string>()
+  /**
+   * Store verification tokens already expired, as if the link were followed after its lifetime:
+   * the kit has no clock (the engine reads the system's), so time passes in the database.
+   */
+  expireTokens = false
 
   /**
    * The adapter as the path uses it: every call goes to `adapter`; writes made while recording
@@ -60,6 +65,7 @@ export class PathRecord {
       wrapped[name] = async (...args) => {
         if (this.failing.has(name)) throw new Error(`The database is unreachable (authflow/testing made ${name} fail)`)
         if (this.recording && (adapterWrites as readonly string[]).includes(name)) this.writes.set(name, (this.writes.get(name) ?? 0) + 1)
+        if (name === "createVerificationToken" && this.expireTokens) args = [{ ...(args[0] as object), expires: new Date(Date.now() - 60_000) }]
         return method.apply(adapter, args)
       }
     }

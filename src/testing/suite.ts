@@ -205,13 +205,14 @@ export async function authflowModelTests(config: AuthConfig, fixtures: AuthflowF
       for (const state of run.states) if (states[states.length - 1] !== state) states.push(state)
     }
     const outcome: CaseOutcome = {
-      final: states[states.length - 1] ?? "(no flow ran)",
+      final: states[states.length - 1] ?? "(none)",
       states,
       responses: world.browser.responses,
       session,
       events: world.record.events,
       adapterWrites: Object.fromEntries([...world.record.writes].sort(([a], [b]) => a.localeCompare(b))),
       errors: world.record.errors,
+      ...(world.note !== undefined && { note: world.note }),
     }
     const previous = snapshot?.paths[scenario.name]
     let result: CaseResult

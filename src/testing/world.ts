@@ -60,6 +60,8 @@ export class World {
   readonly record = new PathRecord()
   readonly standIns = new Map<string, StandInProvider>()
   readonly mail: CapturedMail[] = []
+  /** Set by a driver when the path's own flow could not be started, and why. */
+  note?: string
   /** Make the capturing mailer throw, as a mail service that is down would. */
   mailFails = false
   readonly browser: Browser
@@ -73,7 +75,8 @@ export class World {
     readonly fixtures: AuthflowFixtures,
     /** The database as the path finds it, unrecorded: for setting the world up. */
     readonly database: Adapter | undefined,
-    recorder: TransitionRecorder,
+    /** What the flows of this world did, from their inspection events. */
+    readonly recorder: TransitionRecorder,
   ) {
     this.origin = (fixtures.origin ?? userConfig.origin ?? "https://app.test").replace(/\/+$/, "")
     this.users = usersOf(fixtures)

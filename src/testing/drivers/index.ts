@@ -6,10 +6,13 @@
 import { credentialsDriver } from "./credentials.js"
 import { oauthDriver } from "./oauth.js"
 import { signOutDriver } from "./sign-out.js"
+import { emailSignInDriver } from "./email-sign-in.js"
+import { emailVerificationDriver } from "./email-verification.js"
 import { configuredProviders } from "../world.js"
 import type { MachineDriver } from "./driver.js"
 import type { AuthflowFixtures } from "../fixtures.js"
 import type { OAuthProviderConfig } from "../../providers/oauth.js"
+import type { EmailConfig } from "../../providers/email-config.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
 /**
@@ -29,6 +32,9 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   }
   for (const provider of providers) {
     if (provider.type === "oauth" || provider.type === "oidc") drivers.push(oauthDriver(config, provider as OAuthProviderConfig))
+  }
+  for (const provider of providers) {
+    if (provider.type === "email") drivers.push(emailSignInDriver(config, provider as EmailConfig), emailVerificationDriver(config, provider as EmailConfig))
   }
   drivers.push(signOutDriver(config))
   const unused: { name: string; why: string }[] = []

@@ -1,0 +1,83 @@
+/**
+ * The email sign-in machine for one email provider: an address typed into the form (a new one,
+ * an existing user's, one the normaliser refuses), the database and the mailer answering.
+ *
+ * @module
+ */
+import { emailSignInMachine } from "../../machines/email-sign-in.js"
+import { skipCSRFCheck } from "../../core/symbols.js"
+import { has, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { strategyOf } from "../world.js"
+import type { MachineEvent } from "../transitions.js"
+import type { EmailConfig } from "../../providers/email-config.js"
+import type { AuthConfig } from "../../types.js"
+
+/** What the kit types for an address the normaliser (or authflow's grammar) refuses. */
+export const invalidAddress = "not an address"
+
+/**
+ * The driver of the email sign-in machine for one email provider of `config`.
+ *
+ * @example
+ * ```ts
+ * emailSignInDriver(config, provider).target // "email-sign-in email"
+ * ```
+ */
+export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): MachineDriver {
+  const strategy = strategyOf(config)
+  const callbacks = (config.callbacks ?? {}) as Record<string, unknown>
+  const normalizer = `providers.${provider.id}.normalizeIdentifier`
+
+  function role(event: MachineEvent): EventRole {
+    switch (event.type) {
+      case "csrf.invalid":
+      case "lookup.failed":
+      case "store.failed":
+      case "send.failed":
+      case "revoke.failed":
+        return { condition: event.type }
+      case "email.normalized":
+        return event.normalized === invalidAddress ? { condition: "invalid address", decidedBy: normalizer } : {}
+      case "normalizer.threw":
+        return { condition: "invalid address", decidedBy: normalizer }
+      case "user.lookedUp":
+        return { condition: event.user ? "address of an existing user" : "new address" }
+      default:
+        return signInTailRole(event, strategy, (name) => typeof callbacks[name] === "function") ?? {}
+    }
+  }
+
+  return {
+    machine: emailSignInMachine,
+    target: `email-sign-in ${provider.id}`,
+    provider: provider.id,
+    events: [
+      { type: "email.normalized", normalized: "someone@example.test" },
+      { type: "email.normalized", normalized: invalidAddress },
+      { type: "normalizer.threw", error: "Invalid email address format." },
+      { type: "user.lookedUp", user: { id: "u1", email: "someone@example.test", emailVerified: null } },
+      { type: "user.lookedUp", user: null },
+      { type: "lookup.failed", error: "getUserByEmail threw" },
+      { type: "signIn.denied" },
+      { type: "signIn.redirect", url: "/elsewhere" },
+      { type: "store.failed", error: "createVerificationToken threw" },
+      { type: "send.failed", error: "the mail service is down" },
+      { type: "revoke.failed", error: "useVerificationToken threw" },
+    ],
+    role,
+    unreachable(path) {
+      if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
+      return signInTailUnreachable(path, strategy, config)
+    },
+    async drive(scenario, world) {
+      const labels = new Set(scenario.conditions.map((event) => role(event).condition))
+      const email = labels.has("invalid address") ? invalidAddress : labels.has("address of an existing user") ? (await world.existingUser()).email : world.users.newEmail
+      if (labels.has("lookup.failed")) world.record.failing.add("getUserByEmail")
+      if (labels.has("store.failed")) world.record.failing.add("createVerificationToken")
+      if (labels.has("revoke.failed")) world.record.failing.add("useVerificationToken")
+      world.mailFails = labels.has("send.failed")
+      const csrfToken = await world.csrfToken()
+      await world.send(`/signin/${provider.id}`, { form: { email, callbackUrl: world.callbackUrl, ...(!labels.has("csrf.invalid") && { csrfToken }) } })
+    },
+  }
+}
