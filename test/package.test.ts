@@ -50,6 +50,10 @@ describe("the published package", () => {
     expect(exportsOf("authflow/errors")).toEqual(expect.arrayContaining(["AuthError", "CredentialsSignin", "MissingSecret", "AccessDenied"]))
   })
 
+  it("authflow/testing exposes the model-test kit", () => {
+    expect(exportsOf("authflow/testing")).toEqual(expect.arrayContaining(["authflowModelTests", "StandInProvider", "describeDifference", "formatCoverage", "stableJson"]))
+  })
+
   it("providers are default-exported factories", () => {
     expect(exportsOf("authflow/providers/credentials")).toEqual(["default"])
   })

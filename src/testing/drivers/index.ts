@@ -45,5 +45,6 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
     unused.push({ name: "email-sign-in", why: "no email provider" })
     unused.push({ name: "email-verification", why: "no email provider" })
   }
+  if (kinds.has("webauthn")) unused.push({ name: "webauthn", why: "WebAuthn flows are not driven by authflow/testing yet" })
   return { drivers, unused }
 }
