@@ -36,6 +36,7 @@ export interface AuthflowTestModule {
   snapshotFile?: string
 }
 
+/** The help text of `authflow test`. */
 export const testUsage = `Usage: authflow test <config module> [--update]
 
 Drives every path of every flow machine the configuration uses through Auth(), with the OAuth
@@ -46,7 +47,14 @@ The module's default export: { config, fixtures?, snapshotFile? }, or a function
 A .ts module needs tsx in its project (npm install -D tsx), or compile it to .js first.
 `
 
-/** Where the snapshot of a configuration module goes by default. */
+/**
+ * Where the snapshot of a configuration module goes by default.
+ *
+ * @example
+ * ```ts
+ * defaultSnapshotFile("/app/auth.config.ts") // "/app/auth.snap.json"
+ * ```
+ */
 export function defaultSnapshotFile(modulePath: string): string {
   const name = basename(modulePath).replace(/\.[cm]?[jt]s$/, "").replace(/\.config$/, "")
   return resolve(dirname(modulePath), `${name}.snap.json`)
@@ -119,6 +127,7 @@ export async function testCommand(args: string[]): Promise<number> {
     if (result.difference) differences.push(result.difference)
   }
   process.stdout.write(`${formatCoverage(suite.coverage(), suite.unreachable)}\n\n`)
+  for (const warning of suite.warnings) process.stdout.write(`warning: ${warning}\n\n`)
   try {
     const report = await suite.finish()
     const what = update ? "updated" : existed ? "unchanged" : "recorded"

@@ -79,6 +79,8 @@ export interface FinishReport {
 export interface ModelTestSuite {
   cases: ModelTestCase[]
   unreachable: UnreachablePath[]
+  /** What may make the outcomes less telling (no fresh adapter per path, say). */
+  warnings: string[]
   /** The coverage per machine of the cases run so far. */
   coverage(): MachineCoverage[]
   /**
@@ -280,5 +282,9 @@ export async function authflowModelTests(config: AuthConfig, fixtures: AuthflowF
     return { differences, written: false }
   }
 
-  return { cases, unreachable: [...unreachable].map(([name, why]) => ({ name, why })), coverage, finish }
+  const warnings: string[] = []
+  if (config.adapter && !fixtures.freshAdapter) {
+    warnings.push("no fixtures.freshAdapter: every path uses the configuration's own adapter, so the rows one path writes are there for the next (outcomes may depend on the order the paths run in)")
+  }
+  return { cases, unreachable: [...unreachable].map(([name, why]) => ({ name, why })), warnings, coverage, finish }
 }

@@ -45,9 +45,10 @@ function claimsFor(fixtures: AuthflowFixtures, providerId: string): Record<strin
     login: "stand-in-user",
     name: "Stand-in User",
     preferred_username: "stand-in-user",
-    email: usersOf(fixtures).newEmail,
     email_verified: true,
     ...fixtures.profiles?.[providerId],
+    // Each path decides whose address the provider reports.
+    email: usersOf(fixtures).newEmail,
   }
 }
 
