@@ -172,9 +172,9 @@ export async function authflowModelTests(config: AuthConfig, fixtures: AuthflowF
     // takes it: first by paths whose offending event takes it, then by paths it lies behind.
     const explained = new Set<TransitionKey>()
     const notes = (path: ModelPath) => path.events.reduce((count, event) => count + (driver.role(event).note?.split(", ").length ?? 0), 0)
-    const byLength = refused.sort((a, b) => notes(a.path) - notes(b.path) || a.path.events.length - b.path.events.length)
+    const ordered = refused.sort((a, b) => notes(a.path) - notes(b.path) || a.path.events.length - b.path.events.length)
     for (const direct of [true, false]) {
-      for (const { path, why } of byLength) {
+      for (const { path, why } of ordered) {
         let culprit = 0
         while (culprit < path.events.length - 1 && driver.unreachable(path.events.slice(0, culprit + 1)) === undefined) culprit++
         const steps = direct ? [culprit] : path.transitions.map((_, index) => index).filter((index) => index >= culprit)
