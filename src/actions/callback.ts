@@ -3,6 +3,7 @@ import { randomUUID } from "../core/crypto.js"
 import { issueSession } from "../core/issue-session.js"
 import { oauthCallback } from "./oauth.js"
 import { emailCallback } from "./email.js"
+import { webAuthnCallback } from "./webauthn.js"
 import { decideSignIn } from "../core/sign-in-callback.js"
 import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
@@ -15,7 +16,8 @@ import type { EmailConfig } from "../providers/email-config.js"
 /**
  * `/callback/<id>`: finishes a sign-in. Credentials providers are served on POST, through the
  * credentials sign-in machine; OAuth and OIDC providers on GET and POST, through the OAuth callback
- * machine; email providers on GET and POST, through the email verification machine.
+ * machine; email providers on GET and POST, through the email verification machine; WebAuthn
+ * providers on POST, through the WebAuthn machine (resumed from the challenge cookie).
  *
  * @example
  * ```ts
@@ -29,6 +31,7 @@ export async function callbackAction(options: AuthOptions, cookies: Cookie[]): P
   }
   if (provider.type === "oauth" || provider.type === "oidc") return oauthCallback(options, provider as unknown as InternalProvider<OAuthProviderConfig>, cookies)
   if (provider.type === "email") return emailCallback(options, provider as unknown as InternalProvider<EmailConfig>, cookies)
+  if (provider.type === "webauthn" && options.request.method === "POST") return webAuthnCallback(options, provider, cookies)
   throw new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`)
 }
 

@@ -1,13 +1,15 @@
 import {
+  AuthError as PlainAuthError,
+  DuplicateConditionalUI,
   ExperimentalFeatureNotEnabled,
   InvalidCallbackUrl,
   InvalidEndpoints,
-  InvalidProvider,
   MissingAdapter,
   MissingAdapterMethods,
   MissingAuthorize,
   MissingClientId,
   MissingSecret,
+  MissingWebAuthnAutocomplete,
   UnsupportedStrategy,
   type AuthError,
 } from "./errors.js"
@@ -17,6 +19,7 @@ import type { ResolvedConfig } from "./options.js"
 import type { AuthConfig, CredentialsConfig, Provider, ProviderConfig, WarningCode } from "../types.js"
 import type { OAuthConfig, OIDCConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
+import type { WebAuthnConfig } from "../providers/webauthn-config.js"
 import type { Adapter } from "../adapters.js"
 
 /** An absolute http(s) URL, or a path starting with "/" (resolved against the origin). */
@@ -38,6 +41,11 @@ const databaseSessionMethods: (keyof Adapter)[] = [
   "createSession", "getSessionAndUser", "updateSession", "deleteSession",
 ]
 const emailMethods: (keyof Adapter)[] = ["createVerificationToken", "useVerificationToken", "getUserByEmail"]
+// Auth.js's list, and getUserByEmail: the default getUserInfo looks the email up with it.
+const webAuthnMethods: (keyof Adapter)[] = [
+  "createUser", "getUser", "getUserByEmail", "linkAccount", "getAccount",
+  "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+]
 
 /**
  * An OAuth or OIDC provider that passed the configuration checks: it has a client id. No client
@@ -53,8 +61,8 @@ export type CheckedOAuthConfig = (OAuthConfig<any> | OIDCConfig<any>) & { client
 
 /**
  * A provider that passed the configuration checks: a credentials provider (with `authorize`), an
- * OAuth/OIDC provider with a `clientId`, or an email provider. WebAuthn providers never pass (not
- * implemented). Narrow it on `type`.
+ * OAuth/OIDC provider with a `clientId`, an email provider, or a WebAuthn provider (with
+ * `experimental.enableWebAuthn` and an adapter that stores authenticators). Narrow it on `type`.
  *
  * @example
  * ```ts
@@ -62,7 +70,7 @@ export type CheckedOAuthConfig = (OAuthConfig<any> | OIDCConfig<any>) & { client
  * ```
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type CheckedProviderConfig = CredentialsConfig<any> | CheckedOAuthConfig | EmailConfig
+export type CheckedProviderConfig = CredentialsConfig<any> | CheckedOAuthConfig | EmailConfig | WebAuthnConfig
 
 /**
  * What checking a configuration found: its checked providers, or the first error; and warnings to
@@ -137,6 +145,7 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
   const checked: CheckedProviderConfig[] = []
   let hasEmail = false
   let webAuthn: string | undefined
+  let conditionalUI = 0
   for (const [index, provider] of providers.entries()) {
     switch (provider.type) {
       case "oauth":
@@ -162,9 +171,22 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
         hasEmail = true
         checked.push(provider)
         break
-      case "webauthn":
+      case "webauthn": {
         webAuthn ??= provider.id
+        const version = provider.simpleWebAuthnBrowserVersion
+        if (version !== undefined && version !== false && !/^v\d+(?:\.\d+){0,2}$/.test(version)) {
+          return refuse(new PlainAuthError(`Invalid provider config for "${provider.id}": simpleWebAuthnBrowserVersion "${version}" must be like v1, v1.2 or v1.2.3`))
+        }
+        if (provider.enableConditionalUI) {
+          if (++conditionalUI > 1) return refuse(new DuplicateConditionalUI("Multiple webauthn providers have 'enableConditionalUI' set to True. Only one provider can have this option enabled at a time"))
+          const autocompletes = Object.values(provider.formFields ?? {}).map((field) => field.autocomplete)
+          if (!autocompletes.some((value) => typeof value === "string" && value.includes("webauthn"))) {
+            return refuse(new MissingWebAuthnAutocomplete(`Provider "${provider.id}" has 'enableConditionalUI' set to True, but none of its formFields have 'webauthn' in their autocomplete param`))
+          }
+        }
+        checked.push(provider)
         break
+      }
     }
   }
 
@@ -182,7 +204,8 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
     if (!config.experimental?.enableWebAuthn) {
       return refuse(new ExperimentalFeatureNotEnabled("WebAuthn is an experimental feature: enable it with experimental.enableWebAuthn"))
     }
-    return refuse(new InvalidProvider(`Provider "${webAuthn}": authflow does not implement WebAuthn yet; remove the provider`))
+    if (!adapter) return refuse(new MissingAdapter("WebAuthn requires an adapter"))
+    for (const method of webAuthnMethods) required.add(method)
   }
   if (adapter) {
     const missing = [...required].filter((method) => typeof adapter[method] !== "function")

@@ -1,4 +1,4 @@
-import { AuthError, CredentialsSignin, ErrorPageLoop, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
+import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidProvider, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
 import { checkRequest } from "./assert.js"
 import { cookiesOf } from "./error-cookies.js"
 import { serializeCookie } from "./cookies/serialize.js"
@@ -11,6 +11,7 @@ import { raw } from "./symbols.js"
 import { callbackAction } from "../actions/callback.js"
 import { oauthSignIn } from "../actions/oauth.js"
 import { emailSignIn } from "../actions/email.js"
+import { webAuthnOptions } from "../actions/webauthn.js"
 import { csrfAction } from "../actions/csrf.js"
 import { builtInErrorPage, errorPage, signInPage, signOutPage, verifyRequestPage } from "../actions/pages.js"
 import { listProviders } from "../actions/providers.js"
@@ -110,6 +111,11 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         return verifyRequestPage(options, cookies)
       case "callback":
         return callbackAction(options, cookies)
+      case "webauthn-options": {
+        const provider = options.provider
+        if (provider?.type !== "webauthn") throw new InvalidProvider("Provider must be WebAuthn")
+        return webAuthnOptions(options, provider, cookies)
+      }
     }
   } else {
     switch (action) {

@@ -30,7 +30,8 @@ export const simpleWebAuthn: WebAuthnLibrary = {
 /**
  * A WebAuthn provider (id `webauthn`): `GET /webauthn-options/webauthn` hands out a challenge,
  * `POST /callback/webauthn` verifies the browser's answer, registering a new authenticator or
- * signing in with a known one. The user's options are deep-merged over the defaults.
+ * signing in with a known one. The user's options are deep-merged over the defaults, except
+ * `formFields`, which replaces the default form whole.
  *
  * @example
  * ```ts
@@ -61,5 +62,6 @@ export default function WebAuthn(options: WebAuthnUserConfig = {}): WebAuthnConf
     getUserInfo: defaultGetUserInfo,
     getRelayingParty: ({ provider, url }) => relayingPartyOf(provider, url),
   }
-  return { ...merge(defaults, options), type: "webauthn" }
+  // The form is replaced whole, not merged: a form without the email field must stay without it.
+  return { ...merge(defaults, options), formFields: options.formFields ?? defaults.formFields!, type: "webauthn" }
 }

@@ -1,0 +1,497 @@
+import { AccountNotLinked, AuthError, CallbackRouteError, MissingCSRF, WebAuthnVerificationError } from "../core/errors.js"
+import { withCookies } from "../core/error-cookies.js"
+import { claimFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCookies, type OpenedFlow } from "../core/flow-cookie.js"
+import { randomUUID, sha256Hex } from "../core/crypto.js"
+import { replayStoreOf } from "../core/replay-store.js"
+import { decideSignIn } from "../core/sign-in-callback.js"
+import { afterSignIn, issueSession } from "../core/issue-session.js"
+import { signedInUser } from "../core/account-linking.js"
+import { emitEvent } from "../core/events.js"
+import {
+  attestedAuthData,
+  credentialIdForBrowser,
+  fromBase64Url,
+  readAuthenticatorData,
+  readClientData,
+  rpIdHashMatches,
+  storedCredentialId,
+  toBase64,
+} from "../core/webauthn/response.js"
+import { webAuthnMachine, type CeremonyFindings, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
+import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import type { FlowOutcomes } from "./flow-outcomes.js"
+import { notAnOutcome } from "./flow-outcomes.js"
+import { defaultGetUserInfo, relayingPartyOf, type WebAuthnConfig, type WebAuthnLibrary, type WebAuthnProviderContext, type WebAuthnRequestInfo } from "../providers/webauthn-config.js"
+import type { AuthOptions } from "../core/options.js"
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
+import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
+
+/** Bump when the WebAuthn machine's waiting state or context change shape: older challenge cookies are then refused. */
+export const WEBAUTHN_FLOW_VERSION = 1
+
+type Provider = InternalProvider<WebAuthnConfig>
+
+function bindingOf(provider: Provider): FlowBinding & { machine: typeof webAuthnMachine } {
+  return { machine: webAuthnMachine, version: WEBAUTHN_FLOW_VERSION, providerId: provider.id }
+}
+
+/**
+ * The challenge cookie (Auth.js's `webauthnChallenge`, holding the sealed flow) and its browser
+ * binding. The binding has its own name, so that a passkey prompt on the sign-in page and an OAuth
+ * sign-in in the same browser do not overwrite each other's.
+ */
+function flowCookiesOf(options: AuthOptions): FlowCookies {
+  const { webauthnChallenge, flowBinding } = options.cookies
+  return { flow: webauthnChallenge, binding: { name: `${flowBinding.name}.webauthn`, options: flowBinding.options } }
+}
+
+function clearFlowCookies(cookies: FlowCookies): Cookie[] {
+  return [cookies.flow, cookies.binding].map(({ name, options }) => ({ name, value: "", options: { ...options, maxAge: 0 } }))
+}
+
+function actorIdOf(flowId: string): string {
+  return `webauthn-${sha256Hex(`actor:${flowId}`).slice(0, 16)}`
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+function libraryOf(provider: Provider): WebAuthnLibrary {
+  if (!provider.simpleWebAuthn) throw new TypeError(`Provider "${provider.id}" has no simpleWebAuthn functions: build it with WebAuthn() or Passkey()`)
+  return provider.simpleWebAuthn
+}
+
+function providerContext(options: AuthOptions, provider: Provider): WebAuthnProviderContext {
+  return { ...(options.adapter && { adapter: options.adapter }), provider, url: options.request.url }
+}
+
+function requestInfo(options: AuthOptions): WebAuthnRequestInfo {
+  const { method, query, body } = options.request
+  return { method, query, ...(body && { body }) }
+}
+
+function listOf(value: string | string[] | undefined): string[] | undefined {
+  return value === undefined ? undefined : Array.isArray(value) ? value : [value]
+}
+
+/** The relying party for options (one of each) and for verification (every configured id and origin). */
+function relyingParty(options: AuthOptions, provider: Provider) {
+  const party = provider.getRelayingParty?.(providerContext(options, provider), requestInfo(options)) ?? relayingPartyOf(provider, options.request.url)
+  return {
+    party,
+    ids: listOf(provider.relayingParty?.id) ?? [party.id],
+    origins: listOf(provider.relayingParty?.origin) ?? [party.origin],
+  }
+}
+
+function transportsOf(value: string | null | undefined): string[] | undefined {
+  return value ? value.split(",") : undefined
+}
+
+/** What the effects of one request find and pass on. */
+interface WebAuthnRun {
+  /** The generated options, answered to the browser. */
+  optionsJson?: unknown
+  user?: AdapterUser
+  account?: Account
+  authenticator?: AdapterAuthenticator
+  /** A registration's new authenticator, without its user. */
+  registered?: Omit<AdapterAuthenticator, "userId">
+  opened?: OpenedFlow<typeof webAuthnMachine>
+}
+
+function responseOf(options: AuthOptions): Record<string, unknown> {
+  const data = options.request.body?.data
+  const parsed: unknown = typeof data === "string" ? JSON.parse(data) : data
+  if (!parsed || typeof parsed !== "object" || typeof (parsed as { id?: unknown }).id !== "string") throw new TypeError("data is not a WebAuthn response")
+  const inner = (parsed as { response?: unknown }).response
+  if (!inner || typeof inner !== "object") throw new TypeError("data has no response")
+  return parsed as Record<string, unknown>
+}
+
+function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthnRun, cookies: Cookie[]): FlowEffects<typeof webAuthnMachine> {
+  const adapter = options.adapter!
+  const requireUv = (value: boolean | undefined) => value ?? true
+  return {
+    readRequest: () => {
+      const action = options.request.query.action
+      return { type: "options.requested", ...(action !== undefined && { action }) }
+    },
+    findUser: async () => {
+      try {
+        const signedIn = await signedInUser(options)
+        if (signedIn) return { type: "user.found", signedIn: true, exists: true, user: { id: signedIn.id, email: signedIn.email, name: signedIn.name ?? null } }
+        const getUserInfo = provider.getUserInfo ?? defaultGetUserInfo
+        const info = await getUserInfo(providerContext(options, provider), requestInfo(options))
+        if (!info) return { type: "user.found", signedIn: false, exists: false }
+        const { id, email, name } = info.user
+        return { type: "user.found", signedIn: false, exists: info.exists, user: { ...(info.exists && id && { id }), email, ...(name != null && { name }) } }
+      } catch (error) {
+        return { type: "lookup.failed", error }
+      }
+    },
+    prepareRegistration: async ({ user }) => {
+      try {
+        const existing = user?.id ? await adapter.listAuthenticatorsByUserId!(user.id) : []
+        const { party } = relyingParty(options, provider)
+        // A random user handle: credentials are linked to users through the authenticator rows.
+        const userID = globalThis.crypto.getRandomValues(new Uint8Array(32))
+        const generated = await libraryOf(provider).generateRegistrationOptions({
+          ...provider.registrationOptions,
+          rpName: party.name,
+          rpID: party.id,
+          userID,
+          userName: user!.email,
+          ...(user?.name && { userDisplayName: user.name }),
+          excludeCredentials: existing.map((a) => ({ id: credentialIdForBrowser(a.credentialID), ...(a.transports && { transports: transportsOf(a.transports) }) })),
+        })
+        run.optionsJson = generated
+        return { type: "options.ready", challenge: generated.challenge }
+      } catch (error) {
+        return { type: "options.failed", error }
+      }
+    },
+    prepareAuthentication: async ({ user }) => {
+      try {
+        const existing = user?.id ? await adapter.listAuthenticatorsByUserId!(user.id) : undefined
+        const { party } = relyingParty(options, provider)
+        const generated = await libraryOf(provider).generateAuthenticationOptions({
+          ...provider.authenticationOptions,
+          rpID: party.id,
+          ...(existing && { allowCredentials: existing.map((a) => ({ id: credentialIdForBrowser(a.credentialID), ...(a.transports && { transports: transportsOf(a.transports) }) })) }),
+        })
+        run.optionsJson = generated
+        return { type: "options.ready", challenge: generated.challenge }
+      } catch (error) {
+        return { type: "options.failed", error }
+      }
+    },
+    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    claimChallenge: async () => {
+      try {
+        return (await claimFlow(run.opened!, replayStoreOf(options.config))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
+      } catch (error) {
+        // A replay store that cannot answer refuses the flow: fail closed.
+        return { type: "challenge.replayed", error }
+      }
+    },
+    verifyRegistration: async ({ flow }) => {
+      let response: Record<string, unknown>
+      let findings: CeremonyFindings
+      try {
+        response = responseOf(options)
+        const inner = response.response as { clientDataJSON?: unknown; attestationObject?: unknown; transports?: unknown }
+        const clientData = readClientData(inner.clientDataJSON)
+        if (typeof inner.attestationObject !== "string") throw new TypeError("attestationObject is missing")
+        const data = readAuthenticatorData(attestedAuthData(fromBase64Url(inner.attestationObject)))
+        const { ids, origins } = relyingParty(options, provider)
+        const [taken, signedIn] = await Promise.all([adapter.getAuthenticator!(storedCredentialId(response.id as string)), signedInUser(options)])
+        findings = {
+          type: clientData.type,
+          challenge: clientData.challenge,
+          origin: clientData.origin,
+          originExpected: origins.includes(clientData.origin),
+          rpIdExpected: rpIdHashMatches(data.rpIdHash, ids),
+          userPresent: data.userPresent,
+          userVerified: data.userVerified,
+          userVerificationRequired: requireUv(provider.verifyRegistrationOptions?.requireUserVerification),
+          counter: data.counter,
+          verified: false,
+          credentialTaken: taken !== null,
+          ...(signedIn && { signedInAs: signedIn.id }),
+        }
+      } catch (error) {
+        return { type: "response.malformed", error }
+      }
+      try {
+        const { ids, origins } = relyingParty(options, provider)
+        const verification = await libraryOf(provider).verifyRegistrationResponse({
+          ...provider.verifyRegistrationOptions,
+          response,
+          expectedChallenge: flow!.challenge,
+          expectedOrigin: origins,
+          expectedRPID: ids,
+        })
+        const info = verification.registrationInfo
+        if (verification.verified && info) {
+          const credentialID = storedCredentialId(info.credential.id)
+          const transports = (response.response as { transports?: unknown }).transports
+          run.registered = {
+            providerAccountId: credentialID,
+            credentialID,
+            credentialPublicKey: toBase64(info.credential.publicKey),
+            counter: info.credential.counter,
+            credentialBackedUp: info.credentialBackedUp,
+            credentialDeviceType: info.credentialDeviceType,
+            transports: Array.isArray(transports) && transports.length ? transports.join(",") : null,
+          }
+          return { type: "response.checked", findings: { ...findings, verified: true } }
+        }
+        return { type: "response.checked", findings }
+      } catch (error) {
+        return { type: "response.checked", findings, error }
+      }
+    },
+    verifyAuthentication: async ({ flow }) => {
+      let response: Record<string, unknown>
+      let inner: { clientDataJSON?: unknown; authenticatorData?: unknown }
+      try {
+        response = responseOf(options)
+        inner = response.response as typeof inner
+        if (typeof inner.authenticatorData !== "string") throw new TypeError("authenticatorData is missing")
+      } catch (error) {
+        return { type: "response.malformed", error }
+      }
+      const credentialID = storedCredentialId(response.id as string)
+      const authenticator = await adapter.getAuthenticator!(credentialID)
+      const account = authenticator ? await adapter.getAccount!(authenticator.providerAccountId, provider.id) : null
+      const user = account ? await adapter.getUser!(account.userId) : null
+      if (!authenticator || !account || !user) {
+        const missing = !authenticator ? "authenticator" : !account ? "account" : "user"
+        return { type: "credential.unknown", error: new Error(`No ${missing} for credential ${credentialID}`) }
+      }
+      run.authenticator = authenticator
+      run.account = account
+      run.user = user
+      let findings: CeremonyFindings
+      try {
+        const clientData = readClientData(inner.clientDataJSON)
+        const data = readAuthenticatorData(fromBase64Url(inner.authenticatorData as string))
+        const { ids, origins } = relyingParty(options, provider)
+        const signedIn = await signedInUser(options)
+        findings = {
+          type: clientData.type,
+          challenge: clientData.challenge,
+          origin: clientData.origin,
+          originExpected: origins.includes(clientData.origin),
+          rpIdExpected: rpIdHashMatches(data.rpIdHash, ids),
+          userPresent: data.userPresent,
+          userVerified: data.userVerified,
+          userVerificationRequired: requireUv(provider.verifyAuthenticationOptions?.requireUserVerification),
+          counter: data.counter,
+          storedCounter: authenticator.counter,
+          verified: false,
+          credentialOwner: user.id,
+          ...(signedIn && { signedInAs: signedIn.id }),
+        }
+      } catch (error) {
+        return { type: "response.malformed", error }
+      }
+      try {
+        const { ids, origins } = relyingParty(options, provider)
+        const verification = await libraryOf(provider).verifyAuthenticationResponse({
+          ...provider.verifyAuthenticationOptions,
+          response,
+          expectedChallenge: flow!.challenge,
+          expectedOrigin: origins,
+          expectedRPID: ids,
+          credential: {
+            id: credentialIdForBrowser(authenticator.credentialID),
+            publicKey: fromBase64Url(authenticator.credentialPublicKey),
+            counter: authenticator.counter,
+            ...(authenticator.transports && { transports: transportsOf(authenticator.transports)! }),
+          },
+        })
+        return { type: "response.checked", findings: { ...findings, verified: verification.verified } }
+      } catch (error) {
+        return { type: "response.checked", findings, error }
+      }
+    },
+    updateCounter: async ({ findings }) => {
+      try {
+        await adapter.updateAuthenticatorCounter!(run.authenticator!.credentialID, findings!.counter)
+        return { type: "counter.updated" }
+      } catch (error) {
+        return { type: "counter.failed", error }
+      }
+    },
+    decideSignIn: ({ flow }) => {
+      if (flow!.ceremony === "authenticate") return decideSignIn(options, { user: run.user!, account: run.account! })
+      const registered = run.registered!
+      run.account = { providerAccountId: registered.providerAccountId, provider: provider.id, type: "webauthn" }
+      return decideSignIn(options, { user: flow!.user!, account: run.account })
+    },
+    persistUser: async ({ flow }) => {
+      const candidate = flow!.user!
+      let created: AdapterUser | undefined
+      try {
+        const user = candidate.id
+          ? await adapter.getUser!(candidate.id)
+          : (created = await adapter.createUser!({ id: randomUUID(), email: candidate.email, emailVerified: null, ...(candidate.name != null && { name: candidate.name }) }))
+        if (!user) throw new Error(`The user ${candidate.id} the registration was started for no longer exists`)
+        const account: AdapterAccount = { ...(run.account as AdapterAccount), userId: user.id }
+        await adapter.linkAccount!(account)
+        await adapter.createAuthenticator!({ ...run.registered!, userId: user.id })
+        run.user = user
+        run.account = account
+        if (created) await emitEvent(options.config, options.logger, "createUser", { user: created })
+        await emitEvent(options.config, options.logger, "linkAccount", { user, account, profile: user })
+        return { type: "user.persisted", isNewUser: created !== undefined }
+      } catch (error) {
+        // Nothing half-written survives: a user created for this registration goes with it.
+        if (created) await adapter.deleteUser?.(created.id)
+        return { type: "persist.failed", error }
+      }
+    },
+    issueSession: async ({ isNewUser }) => {
+      try {
+        cookies.push(...(await issueSession(options, { user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })))
+        return { type: "session.issued" }
+      } catch (error) {
+        return { type: "session.failed", error }
+      }
+    },
+  }
+}
+
+const json = (status: number, body: unknown, cookies: Cookie[]): ResponseInternal => ({ status, body, headers: { "Content-Type": "application/json" }, cookies })
+
+/** Messages of the verification refusals, by final state. */
+const refusals = {
+  challengeReplayed: "The challenge was used before: a challenge is used once",
+  wrongCeremony: "The response is for another ceremony than the one started",
+  responseMalformed: "The WebAuthn response could not be read",
+  unknownCredential: "The credential is not registered",
+  challengeMismatch: "The response answers another challenge",
+  wrongOrigin: "The response comes from an origin the relying party does not list",
+  wrongRpId: "The response is scoped to another relying party ID",
+  userVerificationMissing: "The authenticator did not verify the user",
+  counterRegressed: "The authenticator's signature counter went backwards: the credential may be cloned",
+  badSignature: "The response's signature or attestation did not verify",
+} as const
+
+interface OutcomeInput {
+  options: AuthOptions
+  provider: Provider
+  run: WebAuthnRun
+  cookies: Cookie[]
+  flowId: string
+  snapshot: Awaited<ReturnType<typeof runFlow<typeof webAuthnMachine>>>
+}
+
+function refused(state: keyof typeof refusals) {
+  return ({ context }: { context: WebAuthnContext }, input: OutcomeInput): never => {
+    const { findings, failedCheck, error } = context
+    const cause = {
+      provider: input.provider.id,
+      check: failedCheck ?? state,
+      ...(error !== undefined && { err: asError(error) }),
+      ...(findings && { origin: findings.origin, type: findings.type }),
+    }
+    throw withCookies(new WebAuthnVerificationError(refusals[state], { cause }), input.cookies)
+  }
+}
+
+function failedWith(input: OutcomeInput, error: unknown): never {
+  throw withCookies(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: input.provider.id } }), input.cookies)
+}
+
+type Outcome = (flow: { context: WebAuthnContext }, input: OutcomeInput) => Promise<ResponseInternal> | ResponseInternal
+type WebAuthnOutcomes = FlowOutcomes<typeof webAuthnMachine, never> extends Record<infer K, unknown> ? Record<K, Outcome> : never
+
+/** How each state of the WebAuthn machine answers the request that ends there. */
+const outcomes: WebAuthnOutcomes = {
+  awaitingCeremony: async ({ context }, { options, snapshot, run, cookies, flowId, provider }) => {
+    const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options), flowId)
+    return json(200, { action: context.flow!.ceremony, options: run.optionsJson }, [...cookies, ...sealed])
+  },
+  invalidAction: (_, { cookies }) => json(400, { error: "Invalid action" }, cookies),
+  invalidRequest: (_, { cookies }) => json(400, { error: "Invalid request" }, cookies),
+  optionsFailed: ({ context }, input) => failedWith(input, context.error),
+  csrfRejected: (_, { cookies }) => {
+    throw withCookies(new MissingCSRF("CSRF token was missing during an action callback"), cookies)
+  },
+  challengeReplayed: refused("challengeReplayed"),
+  wrongCeremony: refused("wrongCeremony"),
+  responseMalformed: refused("responseMalformed"),
+  unknownCredential: refused("unknownCredential"),
+  challengeMismatch: refused("challengeMismatch"),
+  wrongOrigin: refused("wrongOrigin"),
+  wrongRpId: refused("wrongRpId"),
+  userVerificationMissing: refused("userVerificationMissing"),
+  counterRegressed: refused("counterRegressed"),
+  badSignature: refused("badSignature"),
+  accountNotLinked: ({ context }, input) =>
+    failedWith(
+      input,
+      new AccountNotLinked(context.failedCheck === "credential-taken" ? "The credential is already registered" : "The account is already associated with another user", {
+        cause: { provider: input.provider.id, check: context.failedCheck ?? "signed-in-user" },
+      }),
+    ),
+  signedIn: ({ context }, { options, cookies }) => ({ redirect: afterSignIn(options, context.isNewUser, options.callbackUrl), cookies }),
+  redirected: ({ context }, { cookies }) => ({ redirect: context.redirectTo!, cookies }),
+  accessDenied: ({ context }, input) => failedWith(input, context.error),
+  persistFailed: ({ context }, input) => failedWith(input, context.error),
+  sessionFailed: ({ context }, input) => failedWith(input, context.error),
+  readingRequest: notAnOutcome,
+  findingUser: notAnOutcome,
+  preparingRegistration: notAnOutcome,
+  preparingAuthentication: notAnOutcome,
+  validatingInput: notAnOutcome,
+  claimingChallenge: notAnOutcome,
+  verifyingRegistration: notAnOutcome,
+  verifyingAuthentication: notAnOutcome,
+  recordingCounter: notAnOutcome,
+  checkingSignIn: notAnOutcome,
+  persistingUser: notAnOutcome,
+  issuingSession: notAnOutcome,
+}
+
+function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "snapshot">) {
+  return outcomes[snapshot.value as keyof WebAuthnOutcomes]({ context: snapshot.context }, { ...input, snapshot })
+}
+
+/**
+ * GET `/webauthn-options/<id>?action=register|authenticate[&email=]`: runs the WebAuthn machine
+ * up to `awaitingCeremony`, seals that snapshot into the challenge cookie, and answers
+ * `{ action, options }` (the JSON the browser passes to `startRegistration` or
+ * `startAuthentication`). A bad action is 400 `{ error: "Invalid action" }`; a request nothing can
+ * be decided for (`register` for a known email while signed out, no action while signed in) is 400
+ * `{ error: "Invalid request" }`.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/webauthn-options/passkey?action=register&email=ada@example.test
+ * // → 200 { action: "register", options: { challenge, rp, user, … } } + the challenge cookie
+ * ```
+ */
+export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
+  const run: WebAuthnRun = {}
+  const flowId = newFlowId()
+  const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
+  return answer(snapshot, { options, provider, run, cookies, flowId })
+}
+
+/**
+ * POST `/callback/<id>` of a WebAuthn provider, with `action`, `data` (the browser's response as
+ * JSON), `csrfToken` and `callbackUrl`: restores the sealed flow (a missing, expired, tampered or
+ * foreign one is refused; a replayed one is the machine's `challengeReplayed`), resumes the machine
+ * with `ceremony.received`, and redirects to the callback URL signed in. The challenge cookies are
+ * cleared whatever happens.
+ *
+ * @example
+ * ```ts
+ * // POST /auth/callback/passkey  action=authenticate&data={…}&csrfToken=…  → 302 to the callback URL
+ * ```
+ */
+export async function webAuthnCallback(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
+  const flowCookies = flowCookiesOf(options)
+  cookies.push(...clearFlowCookies(flowCookies))
+  let opened: OpenedFlow<typeof webAuthnMachine>
+  try {
+    opened = await openFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies)
+  } catch (error) {
+    throw withCookies(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: asError(error), provider: provider.id } }), cookies)
+  }
+  const run: WebAuthnRun = { opened }
+  const action = options.request.body?.action
+  const resume: WebAuthnEvent = { type: "ceremony.received", ...(typeof action === "string" && { action }) }
+  const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), {
+    inspect: options.config.inspect,
+    snapshot: opened.snapshot,
+    resume,
+    id: actorIdOf(opened.flowId),
+  })
+  return answer(snapshot, { options, provider, run, cookies, flowId: opened.flowId })
+}

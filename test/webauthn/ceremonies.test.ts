@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest"
+import { CookieJar, SoftCredential, authenticate, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "./flow.js"
+
+describe("passkeys through Auth()", () => {
+  for (const strategy of ["jwt", "database"] as const) {
+    it(`registers a new user, signs out, signs in with the passkey (${strategy} sessions)`, async () => {
+      const config = passkeyConfig({ session: { strategy } })
+      const jar = new CookieJar()
+      const { response, credential } = await register(config, jar, "ada@example.test")
+      expect(response.status).toBe(302)
+      expect(response.headers.get("location")).toBe(`${origin}/dashboard`)
+      expect((await sessionOf(config, jar))?.user?.email).toBe("ada@example.test")
+      const user = await config.adapter.getUserByEmail("ada@example.test")
+      const stored = await config.adapter.getAuthenticator(Buffer.from(credential.id).toString("base64"))
+      expect(stored).toMatchObject({ userId: user!.id, providerAccountId: Buffer.from(credential.id).toString("base64"), counter: 0, transports: "internal,hybrid" })
+      expect(await config.adapter.getAccount(stored!.providerAccountId, "passkey")).toMatchObject({ type: "webauthn", userId: user!.id })
+
+      const browser = new CookieJar()
+      const signIn = await authenticate(config, browser, credential)
+      expect(signIn.options.allowCredentials ?? []).toEqual([])
+      expect(signIn.response.status).toBe(302)
+      expect(signIn.response.headers.get("location")).toBe(`${origin}/dashboard`)
+      expect((await sessionOf(config, browser))?.user?.email).toBe("ada@example.test")
+      expect((await config.adapter.getAuthenticator(stored!.credentialID))?.counter).toBe(1)
+      expect(config.errors).toEqual([])
+    })
+  }
+})
