@@ -4,6 +4,7 @@ import { emailSignInMachine } from "../machines/email-sign-in.js"
 import { emailVerificationMachine } from "../machines/email-verification.js"
 import { oauthMachine } from "../machines/oauth.js"
 import { signOutMachine } from "../machines/sign-out.js"
+import { webAuthnMachine } from "../machines/webauthn.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -20,6 +21,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   oauthMachine,
   emailSignInMachine,
   emailVerificationMachine,
+  webAuthnMachine,
   signOutMachine,
 ]
 

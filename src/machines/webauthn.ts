@@ -117,22 +117,25 @@ const refused = (check?: WebAuthnFailedCheck) => (check ? [{ type: "recordFailed
 /**
  * The checks of a verified response, in order: each refusal is its own final state. The library
  * ran the same checks; a response every named check accepts but the library refuses has a bad
- * signature (or attestation).
+ * signature (or attestation). Only assertions have a stored counter; only registrations can meet
+ * a credential registered already.
  */
-const responseChecks = (next: string) =>
-  [
+const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCeremony, next: string) => {
+  const checks = [
     { guard: "wrongCeremonyType", target: "wrongCeremony", actions: [...refused("type"), "recordFindings"] },
     { guard: "challengeMismatch", target: "challengeMismatch", actions: ["recordError", "recordFindings"] },
     { guard: "wrongOrigin", target: "wrongOrigin", actions: ["recordError", "recordFindings"] },
     { guard: "wrongRpId", target: "wrongRpId", actions: ["recordError", "recordFindings"] },
     { guard: "userNotPresent", target: "userVerificationMissing", actions: [...refused("user-presence"), "recordFindings"] },
     { guard: "userNotVerified", target: "userVerificationMissing", actions: [...refused("user-verification"), "recordFindings"] },
-    { guard: "counterRegressed", target: "counterRegressed", actions: ["recordError", "recordFindings"] },
+    ...(ceremony === "authenticate" ? ([{ guard: "counterRegressed", target: "counterRegressed", actions: ["recordError", "recordFindings"] }] as const) : []),
     { guard: "notVerified", target: "badSignature", actions: ["recordError", "recordFindings"] },
-    { guard: "credentialTaken", target: "accountNotLinked", actions: [...refused("credential-taken"), "recordFindings"] },
+    ...(ceremony === "register" ? ([{ guard: "credentialTaken", target: "accountNotLinked", actions: [...refused("credential-taken"), "recordFindings"] }] as const) : []),
     { guard: "signedInAsOther", target: "accountNotLinked", actions: [...refused("signed-in-user"), "recordFindings"] },
     { target: next, actions: "recordFindings" },
   ] as const
+  return checks
+}
 
 /**
  * A WebAuthn (passkey) sign-in or registration, from GET `/webauthn-options/<id>` to the session,
@@ -283,7 +286,7 @@ export const webAuthnMachine = setup({
       meta: { effect: "verifyRegistration" },
       on: {
         "response.malformed": { target: "responseMalformed", actions: "recordError" },
-        "response.checked": responseChecks("checkingSignIn"),
+        "response.checked": responseChecks("register", "checkingSignIn"),
       },
     },
     verifyingAuthentication: {
@@ -291,7 +294,7 @@ export const webAuthnMachine = setup({
       on: {
         "response.malformed": { target: "responseMalformed", actions: "recordError" },
         "credential.unknown": { target: "unknownCredential", actions: "recordError" },
-        "response.checked": responseChecks("recordingCounter"),
+        "response.checked": responseChecks("authenticate", "recordingCounter"),
       },
     },
     recordingCounter: {

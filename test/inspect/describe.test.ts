@@ -36,7 +36,7 @@ const hasDot = spawnSync("dot", ["-V"]).status === 0
 
 describe("machine descriptions", () => {
   it("describe every authflow machine as JSON that round-trips: states, effects, transitions, finals", () => {
-    expect(authflowMachines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "sign-out"])
+    expect(authflowMachines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "sign-out"])
     for (const machine of authflowMachines) {
       const description = describeMachine(machine)
       expect(JSON.parse(JSON.stringify(description))).toEqual(description)
