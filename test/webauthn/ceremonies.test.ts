@@ -26,3 +26,16 @@ describe("passkeys through Auth()", () => {
     })
   }
 })
+
+describe("sizes", () => {
+  it("the sealed challenge cookie stays under 1 KB, the options payloads small", async () => {
+    const config = passkeyConfig()
+    const challengeCookie = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("__Secure-authjs.challenge="))!.split(";")[0]!
+    const registration = await getOptions(config, new CookieJar(), { action: "register", email: "a-rather-long-address-for-budgets@example.test" })
+    const authentication = await getOptions(config, new CookieJar(), { action: "authenticate" })
+    expect(challengeCookie(registration.response).length).toBeLessThanOrEqual(1024)
+    expect(challengeCookie(authentication.response).length).toBeLessThanOrEqual(900)
+    expect(registration.bytes).toBeLessThanOrEqual(700)
+    expect(authentication.bytes).toBeLessThanOrEqual(200)
+  })
+})
