@@ -14,7 +14,9 @@
  * @module
  */
 export { authflowModelTests } from "./suite.js"
-export type { CaseResult, FinishReport, MachineCoverage, ModelTestCase, ModelTestOptions, ModelTestSuite, UnreachablePath } from "./suite.js"
+export type { ModelTestCase, ModelTestOptions, ModelTestSuite, UnreachablePath } from "./suite.js"
+export type { CaseResult, FinishReport } from "./compare.js"
+export type { MachineCoverage } from "./coverage.js"
 export type { AuthflowFixtures, CredentialsFixture } from "./fixtures.js"
 export type { CaseOutcome } from "./outcome.js"
 export { describeDifference, stableJson } from "./outcome.js"

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { MachineCoverage, UnreachablePath } from "./suite.js"
+import type { MachineCoverage } from "./coverage.js"
+import type { UnreachablePath } from "./suite.js"
 
 /**
  * One line per machine: `<machine>  <covered>/<reachable> reachable transitions (<transitions> declared, <guarded> guarded), <states> states`,
