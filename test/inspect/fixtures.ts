@@ -2,21 +2,17 @@
  * Real flows through `Auth()` with known secret values, shared by the inspector tests: a stand-in
  * OpenID Provider reached through `customFetch`, credentials, sign-out and email link sign-in.
  */
-import { createHash, randomBytes } from "node:crypto"
-import { SignJWT, exportJWK, generateKeyPair } from "jose"
+import { randomBytes } from "node:crypto"
 import { createActor, type InspectionEvent, type Observer } from "xstate"
 import { credentialsSignInMachine } from "../../src/machines/credentials-sign-in.js"
 import { customFetch } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
+import { StandInProvider } from "../../src/testing/stand-in.js"
 import { CookieJar, csrfTokenFor, origin, send } from "../helpers.js"
 import type { OIDCConfig } from "../../src/providers/oauth.js"
 import type { EmailConfig } from "../../src/providers/email-config.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
-
-const keys = await generateKeyPair("RS256")
-const jwk = { ...(await exportJWK(keys.publicKey)), kid: "inspect-key", alg: "RS256", use: "sig" }
-let issuers = 0
 
 /** Every secret value the flows below meet: none of them may ever reach the inspector's output. */
 export class Secrets {
@@ -30,79 +26,50 @@ export class Secrets {
   }
 }
 
-/** An OpenID Provider in memory: discovery, JWKS, codes, a PKCE-checking token endpoint, userinfo. */
+/**
+ * authflow/testing's stand-in OpenID Provider (src/testing/stand-in.ts) as provider `op`, with
+ * every secret it is sent or hands out added to the {@link Secrets}: the client secret, each
+ * authorization request's state, nonce and PKCE challenge, each code, verifier and client
+ * authentication, each access, refresh and ID token.
+ */
 export class StandInOP {
-  readonly issuer = `https://op-inspect-${++issuers}.test`
   readonly clientId = "inspect-client"
   readonly clientSecret = `client-secret-${randomBytes(16).toString("hex")}`
-  readonly subject = "op-user-1"
-  readonly #grants = new Map<string, { nonce: string | null; challenge: string | null }>()
+  readonly standIn = new StandInProvider({
+    id: "op",
+    type: "oidc",
+    clientId: this.clientId,
+    clientSecret: this.clientSecret,
+    claims: { name: "Ada Lovelace", email: "ada@example.test" },
+    emailInIdToken: false,
+    refreshToken: true,
+  })
+  readonly subject = this.standIn.subject
   constructor(readonly secrets: Secrets) {
-    secrets.add(this.clientSecret)
+    secrets.add(this.clientSecret, this.standIn.accessToken)
   }
 
-  /** The user consents at the authorization endpoint: a code is minted. */
-  authorize(authorizationUrl: URL): string {
+  /** The user consents at the authorization endpoint: the parameters of the redirect back to the app. */
+  redirectBack(authorizationUrl: URL): URLSearchParams {
     const q = authorizationUrl.searchParams
-    const code = `code-${randomBytes(16).toString("base64url")}`
-    this.secrets.add(code, q.get("state"), q.get("nonce"), q.get("code_challenge"))
-    this.#grants.set(code, { nonce: q.get("nonce"), challenge: q.get("code_challenge") })
-    return code
+    const params = this.standIn.redirectBack(authorizationUrl)
+    this.secrets.add(params.get("code"), q.get("state"), q.get("nonce"), q.get("code_challenge"))
+    return params
   }
 
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init)
-    const url = new URL(request.url)
-    switch (`${request.method} ${url.origin}${url.pathname}`) {
-      case `GET ${this.issuer}/.well-known/openid-configuration`:
-        return Response.json({
-          issuer: this.issuer,
-          authorization_endpoint: `${this.issuer}/authorize`,
-          token_endpoint: `${this.issuer}/token`,
-          userinfo_endpoint: `${this.issuer}/userinfo`,
-          jwks_uri: `${this.issuer}/jwks`,
-          response_types_supported: ["code"],
-          subject_types_supported: ["public"],
-          id_token_signing_alg_values_supported: ["RS256"],
-          code_challenge_methods_supported: ["S256"],
-        })
-      case `GET ${this.issuer}/jwks`:
-        return Response.json({ keys: [jwk] })
-      case `POST ${this.issuer}/token`: {
-        const form = new URLSearchParams(await request.text())
-        const verifier = form.get("code_verifier") ?? ""
-        this.secrets.add(verifier, request.headers.get("authorization"))
-        const grant = this.#grants.get(form.get("code") ?? "")
-        if (!grant || createHash("sha256").update(verifier).digest("base64url") !== grant.challenge) return Response.json({ error: "invalid_grant" }, { status: 400 })
-        const idToken = await new SignJWT({ sub: this.subject, name: "Ada Lovelace", ...(grant.nonce && { nonce: grant.nonce }) })
-          .setProtectedHeader({ alg: "RS256", kid: jwk.kid, typ: "JWT" })
-          .setIssuer(this.issuer)
-          .setAudience(this.clientId)
-          .setIssuedAt()
-          .setExpirationTime("10m")
-          .sign(keys.privateKey)
-        const accessToken = `at-${randomBytes(16).toString("base64url")}`
-        const refreshToken = `rt-${randomBytes(16).toString("base64url")}`
-        this.secrets.add(idToken, accessToken, refreshToken)
-        return Response.json({ access_token: accessToken, refresh_token: refreshToken, token_type: "Bearer", expires_in: 3600, id_token: idToken })
-      }
-      case `GET ${this.issuer}/userinfo`:
-        return Response.json({ sub: this.subject, name: "Ada Lovelace", email: "ada@example.test" })
-      default:
-        return new Response("not found", { status: 404 })
+    if (request.method === "POST") this.secrets.add(new URLSearchParams(await request.clone().text()).get("code_verifier"), request.headers.get("authorization"))
+    const response = await this.standIn.fetch(request)
+    if (request.method === "POST" && response.ok) {
+      const tokens = (await response.clone().json()) as Record<string, string | undefined>
+      this.secrets.add(tokens.access_token, tokens.refresh_token, tokens.id_token)
     }
+    return response
   }
 
   provider(): Provider {
-    const provider: OIDCConfig = {
-      id: "op",
-      name: "Stand-in OP",
-      type: "oidc",
-      issuer: this.issuer,
-      clientId: this.clientId,
-      clientSecret: this.clientSecret,
-      [customFetch]: this.fetch,
-    }
+    const provider: OIDCConfig = { ...this.standIn.install({ id: "op", name: "Stand-in OP", type: "oidc", clientId: this.clientId, clientSecret: this.clientSecret }), [customFetch]: this.fetch }
     return provider as unknown as Provider
   }
 }
@@ -170,9 +137,7 @@ export async function runEveryFlow(inspect: AuthConfig["inspect"], secrets: Secr
 
   const oauth = await send(config, jar, "/signin/op", { form: { csrfToken, callbackUrl: "/dashboard" } })
   remember(jar, secrets)
-  const authorizationUrl = new URL(oauth.headers.get("location")!)
-  const code = op.authorize(authorizationUrl)
-  const callback = await send(config, jar, `${origin}/auth/callback/op?${new URLSearchParams({ code, state: authorizationUrl.searchParams.get("state")! })}`)
+  const callback = await send(config, jar, `${origin}/auth/callback/op?${op.redirectBack(new URL(oauth.headers.get("location")!))}`)
   remember(jar, secrets)
 
   await send(config, jar, "/signin/email", { form: { csrfToken, email: "grace@example.test" } })
@@ -192,8 +157,8 @@ export async function startOAuth(config: AuthConfig, jar: CookieJar, callbackUrl
 
 /** Comes back from the provider to the callback, with a real code or a forged one. */
 export async function finishOAuth(config: AuthConfig, jar: CookieJar, op: StandInOP, authorizationUrl: URL, forgeCode = false): Promise<Response> {
-  const code = forgeCode ? "forged-code" : op.authorize(authorizationUrl)
-  const params = new URLSearchParams({ code, state: authorizationUrl.searchParams.get("state")! })
+  const params = op.redirectBack(authorizationUrl)
+  if (forgeCode) params.set("code", "forged-code")
   return send(config, jar, `${origin}/auth/callback/op?${params}`)
 }
 

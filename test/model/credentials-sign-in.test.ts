@@ -3,7 +3,10 @@ import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src
 import { CredentialsSignin } from "../../src/errors.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport, modelPaths, TransitionRecorder, signInDecisionOf } from "./harness.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { signInDecisionOf, signInDecisions } from "./harness.js"
 import type { AuthConfig, User } from "../../src/types.js"
 
 class InvalidLogin extends CredentialsSignin {
@@ -18,9 +21,7 @@ const events: CredentialsSignInEvent[] = [
   { type: "authorize.returned", user: null },
   { type: "authorize.threw", error: new InvalidLogin() },
   { type: "authorize.threw", error: new Error("database down") },
-  { type: "signIn.denied" },
-  { type: "signIn.denied", error: "callback threw" },
-  { type: "signIn.redirect", url: "/welcome" },
+  ...signInDecisions,
   { type: "session.failed", error: "jwt callback threw" },
 ]
 
@@ -58,7 +59,7 @@ function scenario(path: CredentialsSignInEvent[]) {
   return { config, csrfValid: !byType.has("csrf.invalid"), signInEvents, rejectedWithCode: threw && "error" in threw && threw.error instanceof InvalidLogin }
 }
 
-const recorder = new TransitionRecorder(credentialsSignInMachine)
+const recorder = new TransitionRecorder([credentialsSignInMachine])
 const paths = modelPaths(credentialsSignInMachine, events)
 
 describe("credentials sign-in machine, driven through Auth()", () => {
@@ -73,7 +74,7 @@ describe("credentials sign-in machine, driven through Auth()", () => {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
       const { config, csrfValid, signInEvents, rejectedWithCode } = scenario(path.events)
       const { logger, errors } = recordingLogger()
-      recorder.resetVisits()
+      recorder.reset()
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
       const response = await send({ ...config, logger, inspect: recorder.inspect }, jar, "/callback/credentials", {
@@ -81,7 +82,7 @@ describe("credentials sign-in machine, driven through Auth()", () => {
       })
 
       // The real run walked exactly the model's path.
-      expect(recorder.visited).toEqual([path.states])
+      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
 
       const location = response.headers.get("location")
       const sessionCookie = jar.get("__Secure-authjs.session-token")

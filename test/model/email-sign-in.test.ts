@@ -6,7 +6,10 @@ import type { Adapter, AdapterUser, VerificationToken } from "../../src/adapters
 import type { AuthConfig, User } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { startSmtp, type TestSmtp } from "../email/smtp.js"
-import { coverageReport, modelPaths, TransitionRecorder, signInDecisionOf } from "./harness.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { signInDecisionOf, signInDecisions } from "./harness.js"
 
 const ada = "ada@example.test"
 const hostile = "x<evil@evil.test>"
@@ -21,9 +24,7 @@ const events: EmailSignInEvent[] = [
   { type: "user.lookedUp", user: adaUser },
   { type: "user.lookedUp", user: null },
   { type: "lookup.failed", error: new Error("user store down") },
-  { type: "signIn.denied" },
-  { type: "signIn.denied", error: "callback threw" },
-  { type: "signIn.redirect", url: "/welcome" },
+  ...signInDecisions,
   { type: "store.failed", error: new Error("token store down") },
   { type: "send.failed", error: new Error("SMTP refused the recipient") },
   { type: "revoke.failed", error: new Error("token store down") },
@@ -91,7 +92,7 @@ function scenario(path: EmailSignInEvent[]) {
   }
 }
 
-const recorder = new TransitionRecorder(emailSignInMachine)
+const recorder = new TransitionRecorder([emailSignInMachine])
 const paths = modelPaths(emailSignInMachine, events)
 
 describe("email sign-in machine, driven through Auth()", () => {
@@ -111,7 +112,7 @@ describe("email sign-in machine, driven through Auth()", () => {
       const { logger: recording, errors } = recordingLogger()
       const debugs: [string, unknown][] = []
       const logger = { ...recording, debug: (code: string, metadata?: unknown) => void debugs.push([code, metadata]) }
-      recorder.resetVisits()
+      recorder.reset()
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor({ ...s.config, logger }, jar)
       const response = await send({ ...s.config, logger, inspect: recorder.inspect }, jar, "/signin/nodemailer", {
@@ -119,7 +120,7 @@ describe("email sign-in machine, driven through Auth()", () => {
       })
 
       // The real run walked exactly the model's path.
-      expect(recorder.visited).toEqual([path.states])
+      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
 
       expect(response.status).toBe(302)
       const location = response.headers.get("location")

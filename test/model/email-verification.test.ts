@@ -6,7 +6,10 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import type { Adapter, AdapterUser } from "../../src/adapters.js"
 import type { AuthConfig, User } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport, modelPaths, TransitionRecorder, signInDecisionOf } from "./harness.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { signInDecisionOf, signInDecisions } from "./harness.js"
 
 const ada = "ada@example.test"
 const eve = "eve@example.test"
@@ -44,9 +47,7 @@ function events(snapshot: SnapshotFrom<typeof emailVerificationMachine>): EmailV
     { type: "user.lookedUp", user: adaUser },
     { type: "user.lookedUp", user: null },
     { type: "lookup.failed", error: new Error("user store down") },
-    { type: "signIn.denied" },
-    { type: "signIn.denied", error: "callback threw" },
-    { type: "signIn.redirect", url: "/welcome" },
+    ...signInDecisions,
     { type: "user.persisted", isNewUser: plan === "createUser" },
     { type: "persist.failed", error: new Error(plan === "createUser" ? "createUser failed" : "updateUser failed") },
     { type: "session.failed", error: new Error("jwt callback threw") },
@@ -193,7 +194,7 @@ async function finalStateOf(config: AuthConfig, url: string): Promise<unknown> {
   return value
 }
 
-const recorder = new TransitionRecorder(emailVerificationMachine)
+const recorder = new TransitionRecorder([emailVerificationMachine])
 const paths = modelPaths(emailVerificationMachine, events)
 
 describe("email verification machine, driven through Auth()", () => {
@@ -230,12 +231,12 @@ describe("email verification machine, driven through Auth()", () => {
       // …and followed in another.
       const verifiedBefore = (await s.memory.getUserByEmail(ada))?.emailVerified ?? null
       s.world.followingLink = true
-      recorder.resetVisits()
+      recorder.reset()
       const jar = new CookieJar()
       const response = await send({ ...s.config, logger, inspect: recorder.inspect }, jar, link)
 
       // The real run walked exactly the model's path.
-      expect(recorder.visited).toEqual([path.states])
+      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
 
       expect(response.status).toBe(302)
       const location = response.headers.get("location")

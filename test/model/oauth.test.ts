@@ -5,15 +5,17 @@
  * machine tells apart.
  */
 import { afterAll, describe, expect, it } from "vitest"
-import { customFetch } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { clearDiscoveryCache } from "../../src/core/oauth/discovery.js"
 import { oauthMachine, type OAuthCallbackPolicy, type OAuthEvent } from "../../src/machines/oauth.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport, modelPaths, signInDecisionOf, TransitionRecorder, type ModelPath } from "./harness.js"
-import { StandInOP, clientId, clientSecret, type StandInFaults } from "./oauth-stand-in.js"
-import type { OIDCConfig } from "../../src/providers/oauth.js"
-import type { AuthConfig, Provider } from "../../src/types.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import type { StandInFaults } from "../../src/testing/stand-in/options.js"
+import { signInDecisionOf, signInDecisions } from "./harness.js"
+import { clientId, opProvider, standInOP } from "./oauth-stand-in.js"
+import type { AuthConfig } from "../../src/types.js"
 
 const flowCookie = "__Secure-authflow.flow"
 const sessionCookie = "__Secure-authjs.session-token"
@@ -56,16 +58,14 @@ const events: OAuthEvent[] = [
   { type: "account.new.signedIn", userId: starter },
   { type: "account.new.signedIn", userId: latecomer },
   { type: "lookup.failed", error: "getUserByAccount threw" },
-  { type: "signIn.denied" },
-  { type: "signIn.denied", error: "the signIn callback threw" },
-  { type: "signIn.redirect", url: "/welcome" },
+  ...signInDecisions,
   { type: "user.persisted", isNewUser: true },
   { type: "user.persisted", isNewUser: false },
   { type: "persist.failed", error: "linkAccount threw" },
   { type: "session.failed", error: "the jwt callback threw" },
 ]
 
-type Path = ModelPath<typeof oauthMachine>
+type Path = ModelPath<OAuthEvent>
 
 const find = <T extends OAuthEvent["type"]>(path: readonly OAuthEvent[], type: T) => path.find((event) => event.type === type) as Extract<OAuthEvent, { type: T }> | undefined
 
@@ -103,7 +103,7 @@ async function scenario(path: readonly OAuthEvent[]) {
     ...(has("tokens.invalid") && { token: "no-id-token" as const }),
     ...(idTokenFault && { idToken: idTokenFault }),
   }
-  const op = new StandInOP(faults)
+  const op = standInOP(faults)
   const memory = MemoryAdapter()
   const adapter = {
     ...memory,
@@ -126,25 +126,18 @@ async function scenario(path: readonly OAuthEvent[]) {
   }
   if (account?.type === "account.new.emailTaken") await memory.createUser({ id: "", ...ada, emailVerified: null })
 
-  const provider: OIDCConfig = {
-    id: "op",
-    name: "Stand-in OP",
-    type: "oidc",
-    issuer: op.issuer,
-    clientId,
-    clientSecret,
+  const provider = opProvider(op, {
     allowDangerousEmailAccountLinking: policy.emailLinking,
-    [customFetch]: op.fetch,
     profile(profile) {
       if (has("profile.failed")) throw new Error("unexpected profile shape")
       return { id: String(profile.sub), name: profile.name as string, email: profile.email as string }
     },
-  }
+  })
   const signInEvents: { isNewUser?: boolean }[] = []
   const config: AuthConfig = {
     secret: "model-secret",
     trustHost: true,
-    providers: [provider as unknown as Provider],
+    providers: [provider],
     ...(policy.adapter && { adapter, session: { strategy: has("session.failed") ? ("jwt" as const) : ("database" as const) } }),
     pages: { newUser: "/welcome-aboard" },
     callbacks: {
@@ -168,13 +161,12 @@ async function scenario(path: readonly OAuthEvent[]) {
 
   /** The provider's redirect back to the app, as this path has it. */
   function redirectBack(authorizationUrl: URL): URLSearchParams {
-    const state = authorizationUrl.searchParams.get("state")!
-    const params = new URLSearchParams()
-    if (response?.params.error) params.set("error", response.params.error)
-    else params.set("code", op.authorize(authorizationUrl))
-    params.set("state", response?.params.state === "forged" ? "forged-state" : state)
-    if (response?.params.iss) params.set("iss", response.params.iss === issuer ? op.issuer : response.params.iss)
-    return params
+    const iss = response?.params.iss
+    return op.redirectBack(authorizationUrl, {
+      ...(response?.params.error && { error: response.params.error }),
+      ...(response?.params.state === "forged" && { state: "forged-state" }),
+      iss: !iss ? "omit" : iss === issuer ? op.issuer : iss,
+    })
   }
   /** Between the two requests: the provider goes down for a path whose callback cannot read it. */
   function betweenRequests() {
@@ -186,7 +178,7 @@ async function scenario(path: readonly OAuthEvent[]) {
   return { config, op, memory, signInEvents, redirectBack, betweenRequests, signInAsOther, signedInBefore, signedInAfter, other }
 }
 
-const recorder = new TransitionRecorder(oauthMachine)
+const recorder = new TransitionRecorder([oauthMachine])
 const allPaths = modelPaths(oauthMachine, events)
 const paths = allPaths.filter((path) => !unreachable(path.events))
 const skipped = allPaths.filter((path) => unreachable(path.events))
@@ -212,7 +204,7 @@ function titleOf(path: Path): string {
 
 /** The states each request walks: the sign-in up to `awaitingCallback`, then the callback from there. */
 function statesPerRequest(path: Path): string[][] {
-  const waiting = path.states.indexOf(JSON.stringify("awaitingCallback"))
+  const waiting = path.states.indexOf("awaitingCallback")
   if (waiting < 0) return [path.states]
   return [path.states.slice(0, waiting + 1), path.states.slice(waiting)]
 }
@@ -237,11 +229,11 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       if (world.signedInBefore) await world.signInAsOther(jar)
       const csrfToken = await csrfTokenFor(world.config, jar)
       const csrfValid = !path.events.some((event) => event.type === "csrf.invalid")
-      recorder.resetVisits()
+      recorder.reset()
       const signIn = await send(observed, jar, "/signin/op", { form: { callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) } })
       expect(signIn.status).toBe(302)
       const [first, second] = statesPerRequest(path)
-      expect(recorder.visited).toEqual([first])
+      expect(recorder.runs.map((run) => run.states)).toEqual([first])
 
       if (!second) {
         expect(jar.cookies.has(flowCookie)).toBe(false)
@@ -263,9 +255,9 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       // The callback request resumes the same flow from its sealed waiting state.
       world.betweenRequests()
       if (world.signedInAfter) await world.signInAsOther(jar)
-      recorder.resetVisits()
+      recorder.reset()
       const response = await send(observed, jar, `${origin}/auth/callback/op?${world.redirectBack(new URL(signIn.headers.get("location")!))}`)
-      expect(recorder.visited).toEqual([second])
+      expect(recorder.runs.map((run) => run.states)).toEqual([second])
       expect(response.status).toBe(302)
       expect(flowCookieCleared(response)).toBe(true)
 

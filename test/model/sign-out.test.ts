@@ -6,7 +6,9 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { decode as defaultDecode } from "../../src/jwt.js"
 import type { Adapter } from "../../src/adapters.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport, modelPaths, TransitionRecorder } from "./harness.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
 import type { AuthConfig } from "../../src/types.js"
 
 const sessionCookie = "__Secure-authjs.session-token"
@@ -77,7 +79,7 @@ function scenario(path: SignOutEvent[]) {
   }
 }
 
-const recorder = new TransitionRecorder(signOutMachine)
+const recorder = new TransitionRecorder([signOutMachine])
 const paths = modelPaths(signOutMachine, events)
 
 describe("sign-out machine, driven through Auth()", () => {
@@ -95,12 +97,12 @@ describe("sign-out machine, driven through Auth()", () => {
         await s.signIn(jar, csrfToken)
         expect(jar.get(sessionCookie)).toBeTruthy()
       }
-      recorder.resetVisits()
+      recorder.reset()
       s.startSigningOut()
       const response = await send({ ...s.config, logger, inspect: recorder.inspect }, jar, "/signout", {
         form: { callbackUrl: "/goodbye", ...(s.csrfValid && { csrfToken }) },
       })
-      expect(recorder.visited).toEqual([path.states])
+      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
       expect(response.status).toBe(302)
       const location = response.headers.get("location")
       const row = await s.memory.getSessionAndUser("session-1")

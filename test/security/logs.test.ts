@@ -83,9 +83,7 @@ async function runFlows(sink: Pick<AuthConfig, "logger">, secrets: Secrets) {
   // An OAuth sign-in: linkAccount carries the access, refresh and ID tokens.
   const started = await send(config, jar, "/signin/op", { form: { csrfToken, callbackUrl: "/dashboard" } })
   remember(jar)
-  const authorizationUrl = new URL(started.headers.get("location")!)
-  const code = op.authorize(authorizationUrl)
-  const callback = await send(config, jar, `${origin}/auth/callback/op?${new URLSearchParams({ code, state: authorizationUrl.searchParams.get("state")! })}`)
+  const callback = await send(config, jar, `${origin}/auth/callback/op?${op.redirectBack(new URL(started.headers.get("location")!))}`)
   expect(callback.headers.get("location")).toBe(`${origin}/dashboard`)
   remember(jar)
   const account = await adapter.getAccount!(op.subject, "op")

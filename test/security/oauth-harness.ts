@@ -3,26 +3,24 @@
  * browser's steps through its OAuth sign-in, for the attacks of the security tests.
  */
 import { expect } from "vitest"
-import { customFetch } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { CookieJar, csrfTokenFor, recordingLogger, send } from "../helpers.js"
-import { StandInOP, clientId, clientSecret } from "../model/oauth-stand-in.js"
-import type { AuthConfig, Provider } from "../../src/types.js"
-import type { OIDCConfig } from "../../src/providers/oauth.js"
+import { opProvider, standInOP } from "../model/oauth-stand-in.js"
+import type { StandInProvider } from "../../src/testing/stand-in.js"
+import type { AuthConfig } from "../../src/types.js"
 
 export const flowCookie = "__Secure-authflow.flow"
 export const bindingCookie = "__Host-authflow.flow-binding"
 export const sessionCookie = "__Secure-authjs.session-token"
 
 /** A deployment: its config, its database, its provider and what it logged. */
-export function oauthApp(overrides: Partial<AuthConfig> = {}, op = new StandInOP()) {
+export function oauthApp(overrides: Partial<AuthConfig> = {}, op = standInOP()) {
   const memory = MemoryAdapter()
   const { logger, errors } = recordingLogger()
-  const provider: OIDCConfig = { id: "op", name: "Stand-in OP", type: "oidc", issuer: op.issuer, clientId, clientSecret, [customFetch]: op.fetch }
   const config: AuthConfig = {
     secret: "security-test-secret",
     trustHost: true,
-    providers: [provider as unknown as Provider],
+    providers: [opProvider(op)],
     adapter: memory,
     logger,
     ...overrides,
@@ -39,10 +37,9 @@ export async function startSignIn(config: AuthConfig, jar: CookieJar, url = "htt
 }
 
 /** The provider's redirect back to the app after `subject` consented: the callback URL. */
-export function consent(op: StandInOP, authorizationUrl: URL, subject?: string): string {
+export function consent(op: StandInProvider, authorizationUrl: URL, subject?: string): string {
   const redirectUri = new URL(authorizationUrl.searchParams.get("redirect_uri")!)
-  const code = op.authorize(authorizationUrl, subject)
-  redirectUri.search = new URLSearchParams({ code, state: authorizationUrl.searchParams.get("state")!, iss: op.issuer }).toString()
+  redirectUri.search = op.redirectBack(authorizationUrl, { subject }).toString()
   return redirectUri.href
 }
 
