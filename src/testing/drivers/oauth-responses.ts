@@ -1,0 +1,52 @@
+/**
+ * The provider's redirect back to the app in every way the OAuth machine tells apart: the
+ * parameters the model's `response.received` events carry, how a path names them, and how the
+ * stand-in's redirect differs for each.
+ *
+ * @module
+ */
+import type { RedirectBackOptions } from "../stand-in/options.js"
+import type { MachineEvent } from "../transitions.js"
+
+/** The issuer the model's events name; the stand-in's own takes its place in a real redirect. */
+export const modelIssuer = "https://issuer.model"
+
+/** The ways the provider's redirect back can differ from a correct one. */
+export type ResponseVariant = "ok" | "no-iss" | "wrong-iss" | "forged-state" | "error"
+
+/** The parameters of each variant, as the model's `response.received` events carry them. */
+export const responseParams: Record<ResponseVariant, { state: string; iss?: string; error?: string }> = {
+  ok: { state: "S", iss: modelIssuer },
+  "no-iss": { state: "S" },
+  "wrong-iss": { state: "S", iss: "https://impostor.model" },
+  "forged-state": { state: "forged", iss: modelIssuer },
+  error: { state: "S", iss: modelIssuer, error: "access_denied" },
+}
+
+/** How each variant is named in a path's conditions (the correct one is not). */
+export const responseLabels: Record<ResponseVariant, string | undefined> = {
+  ok: undefined,
+  "no-iss": "response.received(iss missing)",
+  "wrong-iss": "response.received(iss of another issuer)",
+  "forged-state": "response.received(forged state)",
+  error: "response.received(error=access_denied)",
+}
+
+/** The variant of a `response.received` event. */
+export function variantOf(event: MachineEvent): ResponseVariant {
+  const params = event.params as { state?: string; iss?: string; error?: string }
+  if (params.error) return "error"
+  if (params.state !== "S") return "forged-state"
+  if (params.iss === undefined) return "no-iss"
+  return params.iss === modelIssuer ? "ok" : "wrong-iss"
+}
+
+/** How the stand-in's redirect back differs for a variant. */
+export function redirectBackFor(variant: ResponseVariant): RedirectBackOptions {
+  return {
+    ...(variant === "error" && { error: "access_denied" }),
+    ...(variant === "forged-state" && { state: "forged-state" }),
+    ...(variant === "no-iss" && { iss: "omit" }),
+    ...(variant === "wrong-iss" && { iss: "https://impostor.stand-in.test" }),
+  }
+}
