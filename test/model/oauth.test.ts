@@ -6,13 +6,12 @@
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { clearDiscoveryCache } from "../../src/core/oauth/discovery.js"
 import { oauthMachine, type OAuthCallbackPolicy, type OAuthEvent } from "../../src/machines/oauth.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import type { StandInFaults } from "../../src/testing/stand-in/options.js"
+import { discoveryGoesDown, standInFaults } from "../../src/testing/drivers/oauth-events.js"
 import { signInDecisionOf, signInDecisions } from "./harness.js"
 import { clientId, opProvider, standInOP } from "./oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -87,23 +86,8 @@ async function scenario(path: readonly OAuthEvent[]) {
   const has = (type: OAuthEvent["type"]) => path.some((event) => event.type === type)
   const policy = find(path, "callback.received")?.policy ?? policies.linking
   const response = find(path, "response.received")
-  const idTokenFaults: Partial<Record<OAuthEvent["type"], StandInFaults["idToken"]>> = {
-    "idToken.badSignature": "bad-signature",
-    "idToken.wrongIssuer": "wrong-issuer",
-    "idToken.wrongAudience": "wrong-audience",
-    "idToken.expired": "expired",
-    "idToken.nonceMismatch": "wrong-nonce",
-  }
-  const idTokenFault = path.map((event) => idTokenFaults[event.type]).find(Boolean)
-  const faults: StandInFaults = {
-    ...(has("discovery.failed") && { discovery: "down" as const }),
-    ...(has("authorization.failed") && { discovery: "no-authorization-endpoint" as const }),
-    ...(has("code.refused") && { token: "invalid_grant" as const }),
-    ...(has("exchange.failed") && { token: "unreachable" as const }),
-    ...(has("tokens.invalid") && { token: "no-id-token" as const }),
-    ...(idTokenFault && { idToken: idTokenFault }),
-  }
-  const op = standInOP(faults)
+  // This test's own profile() fails a profile.failed path, not the provider's userinfo.
+  const op = standInOP(standInFaults(path.filter((event) => event.type !== "profile.failed"), true))
   const memory = MemoryAdapter()
   const adapter = {
     ...memory,
@@ -170,10 +154,7 @@ async function scenario(path: readonly OAuthEvent[]) {
   }
   /** Between the two requests: the provider goes down for a path whose callback cannot read it. */
   function betweenRequests() {
-    if (has("response.unreadable")) {
-      op.faults.discovery = "down"
-      clearDiscoveryCache(op.fetch)
-    }
+    if (has("response.unreadable")) discoveryGoesDown(op)
   }
   return { config, op, memory, signInEvents, redirectBack, betweenRequests, signInAsOther, signedInBefore, signedInAfter, other }
 }
