@@ -24,7 +24,6 @@ import type { AuthConfig, CredentialsConfig } from "../../types.js"
  */
 export function credentialsDriver(config: AuthConfig, provider: CredentialsConfig, fixture: CredentialsFixture | undefined): MachineDriver {
   const strategy = strategyOf(config)
-  const callbacks = (config.callbacks ?? {}) as Record<string, unknown>
   const decidedBy = `providers.${provider.id}.authorize`
 
   function role(event: MachineEvent): EventRole {
@@ -36,7 +35,7 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
       case "authorize.threw":
         return { condition: event.error instanceof CredentialsSignin ? "rejected credentials" : "failing credentials", decidedBy }
       default:
-        return signInTailRole(event, strategy, (name) => typeof callbacks[name] === "function") ?? {}
+        return signInTailRole(event, strategy, config) ?? {}
     }
   }
 

@@ -64,14 +64,14 @@ export function has(events: readonly MachineEvent[], type: string): boolean {
 }
 
 /** The sign-in tail's events every sign-in machine shares, and who decides them. */
-export function signInTailRole(event: MachineEvent, strategy: "jwt" | "database", hasCallback: (name: string) => boolean): EventRole | undefined {
+export function signInTailRole(event: MachineEvent, strategy: "jwt" | "database", config: { callbacks?: object }): EventRole | undefined {
   switch (event.type) {
     case "signIn.allowed":
     case "signIn.denied":
     case "signIn.redirect":
       return { decidedBy: "callbacks.signIn" }
     case "session.failed":
-      return strategy === "database" ? { condition: "session.failed" } : { decidedBy: hasCallback("jwt") ? "callbacks.jwt" : "jwt.encode" }
+      return strategy === "database" ? { condition: "session.failed" } : { decidedBy: typeof (config.callbacks as { jwt?: unknown } | undefined)?.jwt === "function" ? "callbacks.jwt" : "jwt.encode" }
     case "persist.failed":
       return { condition: "persist.failed" }
     case "session.issued":

@@ -25,7 +25,6 @@ export const invalidAddress = "not an address"
  */
 export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): MachineDriver {
   const strategy = strategyOf(config)
-  const callbacks = (config.callbacks ?? {}) as Record<string, unknown>
   const normalizer = `providers.${provider.id}.normalizeIdentifier`
 
   function role(event: MachineEvent): EventRole {
@@ -43,7 +42,7 @@ export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): Ma
       case "user.lookedUp":
         return { condition: event.user ? "address of an existing user" : "new address" }
       default:
-        return signInTailRole(event, strategy, (name) => typeof callbacks[name] === "function") ?? {}
+        return signInTailRole(event, strategy, config) ?? {}
     }
   }
 

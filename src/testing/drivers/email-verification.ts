@@ -34,7 +34,6 @@ type TokenUsed = { type: "token.used"; row: { identifier: string; expires: Date 
  */
 export function emailVerificationDriver(config: AuthConfig, provider: EmailConfig): MachineDriver {
   const strategy = strategyOf(config)
-  const callbacks = (config.callbacks ?? {}) as Record<string, unknown>
 
   function role(event: MachineEvent): EventRole {
     switch (event.type) {
@@ -53,7 +52,7 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       case "user.lookedUp":
         return { condition: event.user ? "address of an existing user" : "new address" }
       default:
-        return signInTailRole(event, strategy, (name) => typeof callbacks[name] === "function") ?? {}
+        return signInTailRole(event, strategy, config) ?? {}
     }
   }
 

@@ -40,7 +40,6 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
   const discovery = usesDiscovery(provider)
   const oidc = provider.type === "oidc"
   const emailLinking = provider.allowDangerousEmailAccountLinking === true
-  const callbacks = (config.callbacks ?? {}) as Record<string, unknown>
 
   return {
     machine: oauthMachine,
@@ -57,7 +56,7 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
         const notes = [...(policy.adapter !== adapter ? [policy.adapter ? "with an adapter" : "without an adapter"] : []), ...(policy.emailLinking !== emailLinking ? [`allowDangerousEmailAccountLinking ${policy.emailLinking ? "on" : "off"}`] : [])]
         return notes.length ? { note: notes.join(", ") } : {}
       }
-      return signInTailRole(event, strategy, (name) => typeof callbacks[name] === "function") ?? {}
+      return signInTailRole(event, strategy, config) ?? {}
     },
     impossible(path) {
       const persisted = find<{ type: string; isNewUser: boolean }>(path, "user.persisted")
