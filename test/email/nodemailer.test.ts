@@ -4,7 +4,7 @@
  * cookie jar (another device).
  */
 import { createHash } from "node:crypto"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import Email from "../../src/providers/email.js"
@@ -12,23 +12,13 @@ import type { EmailUserConfig, SendVerificationRequestParams } from "../../src/p
 import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig, SignInCallbackParams } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { startSmtp, type TestSmtp } from "./smtp.js"
+import { smtpForFile } from "./smtp.js"
 
 const secret = "email-test-secret"
 const sessionCookie = "__Secure-authjs.session-token"
 const verifyRequest = `${origin}/auth/verify-request?provider=nodemailer&type=email`
 
-let smtp: TestSmtp
-beforeAll(async () => {
-  smtp = await startSmtp()
-})
-afterAll(async () => {
-  await smtp.close()
-})
-beforeEach(() => {
-  smtp.messages.length = 0
-  smtp.refused.clear()
-})
+const smtp = smtpForFile()
 afterEach(() => {
   vi.useRealTimers()
 })

@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"
+import { afterAll, beforeAll, beforeEach } from "vitest"
 
 export interface ReceivedMail {
   /** Envelope sender and recipients, as the SMTP session saw them. */
@@ -28,6 +29,21 @@ export interface TestSmtp {
   /** What nodemailer's `server` option needs to reach it. */
   server: { host: string; port: number; secure: false; ignoreTLS: true }
   close(): Promise<void>
+}
+
+/**
+ * The server of one test file: started before its tests, closed after them, its mailbox and
+ * refusals emptied before each test. The object is filled in once the server runs.
+ */
+export function smtpForFile(): TestSmtp {
+  const smtp = {} as TestSmtp
+  beforeAll(async () => void Object.assign(smtp, await startSmtp()))
+  afterAll(() => smtp.close())
+  beforeEach(() => {
+    smtp.messages.length = 0
+    smtp.refused.clear()
+  })
+  return smtp
 }
 
 export async function startSmtp(): Promise<TestSmtp> {

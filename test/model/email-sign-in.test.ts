@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { emailSignInMachine, type EmailSignInEvent } from "../../src/machines/email-sign-in.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import type { Adapter, AdapterUser, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig, User } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { startSmtp, type TestSmtp } from "../email/smtp.js"
+import { smtpForFile } from "../email/smtp.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
@@ -30,10 +30,7 @@ const events: EmailSignInEvent[] = [
   { type: "revoke.failed", error: new Error("token store down") },
 ]
 
-let smtp: TestSmtp
-beforeAll(async () => {
-  smtp = await startSmtp()
-})
+const smtp = smtpForFile()
 
 /** The real configuration and request that make the engine meet exactly these events. */
 function scenario(path: EmailSignInEvent[]) {
@@ -105,8 +102,6 @@ describe("email sign-in machine, driven through Auth()", () => {
   for (const path of paths) {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
       const s = scenario(path.events)
-      smtp.messages.length = 0
-      smtp.refused.clear()
       if (s.smtpRefuses) smtp.refused.add(s.address)
       const existing = s.existingUser ? await s.memory.createUser({ ...adaUser, email: s.address }) : undefined
       const { logger: recording, errors } = recordingLogger()

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto"
 import nodemailer from "nodemailer"
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer, { sendWithNodemailer } from "../../src/providers/nodemailer.js"
 import Resend, { sendWithResend } from "../../src/providers/resend.js"
@@ -17,7 +17,7 @@ import type { EmailUserConfig, SendVerificationRequestParams } from "../../src/p
 import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, send } from "../helpers.js"
-import { startSmtp, type TestSmtp } from "../email/smtp.js"
+import { smtpForFile } from "../email/smtp.js"
 
 const secret = "email-security-secret"
 const verifyRequest = `${origin}/auth/verify-request?provider=nodemailer&type=email`
@@ -50,16 +50,7 @@ const hostile: [string, string][] = [
   ["consecutive dots in the local part", "al..ice@example.com"],
 ]
 
-let smtp: TestSmtp
-beforeAll(async () => {
-  smtp = await startSmtp()
-})
-afterAll(async () => {
-  await smtp.close()
-})
-beforeEach(() => {
-  smtp.messages.length = 0
-})
+const smtp = smtpForFile()
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
