@@ -5,14 +5,13 @@
  */
 import { createHash } from "node:crypto"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import Email from "../../src/providers/email.js"
 import type { EmailUserConfig, SendVerificationRequestParams } from "../../src/providers/email-config.js"
-import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig, SignInCallbackParams } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { smtpForFile } from "./smtp.js"
+import { spiedAdapter } from "./spied-adapter.js"
 
 const secret = "email-test-secret"
 const sessionCookie = "__Secure-authjs.session-token"
@@ -24,20 +23,6 @@ afterEach(() => {
 })
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
-
-/** A MemoryAdapter, seen through a wrapper that records the verification tokens it is asked to store. */
-function spiedAdapter() {
-  const memory = MemoryAdapter()
-  const storedTokens: VerificationToken[] = []
-  const adapter: Adapter = {
-    ...memory,
-    async createVerificationToken(token) {
-      storedTokens.push({ ...token })
-      return memory.createVerificationToken(token)
-    },
-  }
-  return { memory, adapter, storedTokens }
-}
 
 function setup(extra: Partial<AuthConfig> = {}, providerOptions: EmailUserConfig = {}) {
   const { memory, adapter, storedTokens } = spiedAdapter()

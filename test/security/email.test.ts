@@ -7,17 +7,16 @@
 import { createHash } from "node:crypto"
 import nodemailer from "nodemailer"
 import { describe, expect, it, vi } from "vitest"
-import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer, { sendWithNodemailer } from "../../src/providers/nodemailer.js"
 import Resend, { sendWithResend } from "../../src/providers/resend.js"
 import SendGrid, { sendWithSendGrid } from "../../src/providers/sendgrid.js"
 import Postmark, { sendWithPostmark } from "../../src/providers/postmark.js"
 import { customFetch } from "../../src/core/symbols.js"
 import type { EmailUserConfig, SendVerificationRequestParams } from "../../src/providers/email-config.js"
-import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, send } from "../helpers.js"
 import { smtpForFile } from "../email/smtp.js"
+import { spiedAdapter } from "../email/spied-adapter.js"
 
 const secret = "email-security-secret"
 const verifyRequest = `${origin}/auth/verify-request?provider=nodemailer&type=email`
@@ -59,15 +58,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
  * records the verification tokens it stores.
  */
 function setup(providerOptions: EmailUserConfig = {}, { smtpSender = false } = {}) {
-  const memory = MemoryAdapter()
-  const storedTokens: VerificationToken[] = []
-  const adapter: Adapter = {
-    ...memory,
-    async createVerificationToken(token) {
-      storedTokens.push({ ...token })
-      return memory.createVerificationToken(token)
-    },
-  }
+  const { memory, adapter, storedTokens } = spiedAdapter()
   const sent: SendVerificationRequestParams[] = []
   const capture = (params: SendVerificationRequestParams) => void sent.push(params)
   const config: AuthConfig = {
