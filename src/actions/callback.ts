@@ -1,15 +1,15 @@
 import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF, AuthError } from "../core/errors.js"
 import { randomUUID } from "../core/crypto.js"
-import { issueSession } from "../core/issue-session.js"
+import { createDatabaseSession, encodeSessionToken, signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
 import { oauthCallback } from "./oauth.js"
 import { emailCallback } from "./email.js"
 import { webAuthnCallback } from "./webauthn.js"
-import { decideSignIn } from "../core/sign-in-callback.js"
+import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
 import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { AuthOptions } from "../core/options.js"
-import type { Account, Cookie, CredentialsConfig, InternalProvider, ResponseInternal } from "../types.js"
+import type { Account, Cookie, CredentialsConfig, InternalProvider, ResponseInternal, User } from "../types.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
 
@@ -51,6 +51,7 @@ interface CredentialsRun {
 async function credentialsCallback(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
   const credentials = options.request.body ?? {}
   const run: CredentialsRun = {}
+  const signedIn = (user: User): SignInOutcome => ({ user, account: run.account! })
   const effects: FlowEffects<typeof credentialsSignInMachine> = {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     authorize: async () => {
@@ -63,16 +64,25 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
         return { type: "authorize.threw", error }
       }
     },
-    decideSignIn: async ({ user }) => {
+    askSignIn: async ({ user }) => {
       run.account = { providerAccountId: user!.id!, type: "credentials", provider: provider.id }
-      return decideSignIn(options, { user: user!, account: run.account, credentials })
+      return askSignIn(options, { user: user!, account: run.account, credentials })
     },
-    issueSession: async ({ user }) => {
+    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
+    createSession: async ({ user }) => {
       try {
-        cookies.push(...(await issueSession(options, { user: user!, account: run.account! })))
-        return { type: "session.issued" }
+        cookies.push(...(await createDatabaseSession(options, signedIn(user!))))
+        return { type: "session.created" }
       } catch (error) {
         return { type: "session.failed", error }
+      }
+    },
+    encodeToken: async ({ user }) => {
+      try {
+        cookies.push(...(await encodeSessionToken(options, signedIn(user!))))
+        return { type: "token.encoded" }
+      } catch (error) {
+        return { type: "encode.failed", error }
       }
     },
   }
@@ -83,7 +93,10 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     validatingInput: notAnOutcome,
     authorizing: notAnOutcome,
     checkingSignIn: notAnOutcome,
+    resolvingRedirect: notAnOutcome,
     issuingSession: notAnOutcome,
+    creatingSession: notAnOutcome,
+    encodingToken: notAnOutcome,
     signedIn: () => ({ redirect: options.callbackUrl, cookies }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     csrfRejected: () => {
@@ -98,7 +111,7 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     authorizeFailed: failed,
     sessionFailed: failed,
   }
-  return outcomeOf(await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect }), outcomes)
+  return outcomeOf(await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
 }
 
 function asError(error: unknown): Error {

@@ -1,8 +1,8 @@
 import { AuthError, CallbackRouteError, EmailSignInError, MissingCSRF, Verification } from "../core/errors.js"
 import { randomHex, randomUUID, sha256Hex } from "../core/crypto.js"
 import { emitEvent } from "../core/events.js"
-import { decideSignIn } from "../core/sign-in-callback.js"
-import { afterSignIn, issueSession } from "../core/issue-session.js"
+import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
+import { createDatabaseSession, encodeSessionToken, newUserRedirect, signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
 import { emailSignInMachine, type EmailSignInContext } from "../machines/email-sign-in.js"
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
@@ -79,10 +79,10 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
         return { type: "lookup.failed", error }
       }
     },
-    decideSignIn: ({ email, user }) => {
+    askSignIn: ({ email, user }) => {
       // Nobody has this address yet: the callback sees the user the link would create.
       const asked = user ?? { id: randomUUID(), email: email!, emailVerified: null }
-      return decideSignIn(options, { user: asked, account: emailAccount(provider, email!, asked.id), email: { verificationRequest: true } })
+      return askSignIn(options, { user: asked, account: emailAccount(provider, email!, asked.id), email: { verificationRequest: true } })
     },
     storeToken: async ({ email }) => {
       try {
@@ -107,6 +107,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
         return { type: "send.failed", error }
       }
     },
+    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
     revokeToken: async ({ email }) => {
       try {
         await options.adapter!.useVerificationToken!({ identifier: email!, token: run.token!.hashed })
@@ -127,6 +128,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     normalizing: notAnOutcome,
     lookingUpUser: notAnOutcome,
     checkingSignIn: notAnOutcome,
+    resolvingRedirect: notAnOutcome,
     storingToken: notAnOutcome,
     sendingLink: notAnOutcome,
     revokingToken: notAnOutcome,
@@ -175,6 +177,10 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
   const run: EmailVerificationRun = {}
   /** The user the flow signs in: as written once persisted, else who has the address, else who the link creates. */
   const userOf = ({ user, identifier }: EmailVerificationContext): AdapterUser => (run.user ??= user ?? { id: randomUUID(), email: identifier!, emailVerified: null })
+  const signedIn = (context: EmailVerificationContext): SignInOutcome => {
+    const user = userOf(context)
+    return { user, account: emailAccount(provider, context.identifier!, user.id), isNewUser: context.isNewUser ?? false }
+  }
   const effects: FlowEffects<typeof emailVerificationMachine> = {
     readLink: () => ({ type: "link.read", hasToken: Boolean(token), ...(email !== undefined && { email }) }),
     useToken: async ({ linkEmail }) => {
@@ -192,10 +198,11 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
         return { type: "lookup.failed", error }
       }
     },
-    decideSignIn: (context) => {
+    askSignIn: (context) => {
       const user = userOf(context)
-      return decideSignIn(options, { user, account: emailAccount(provider, context.identifier!, user.id) })
+      return askSignIn(options, { user, account: emailAccount(provider, context.identifier!, user.id) })
     },
+    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
     persistUser: async (context) => {
       const writes: Record<EmailUserPlan, (user: AdapterUser) => Promise<boolean>> = {
         verifyExistingUser: async (user) => {
@@ -216,13 +223,20 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
         return { type: "persist.failed", error }
       }
     },
-    issueSession: async (context) => {
+    createSession: async (context) => {
       try {
-        const user = userOf(context)
-        cookies.push(...(await issueSession(options, { user, account: emailAccount(provider, context.identifier!, user.id), isNewUser: context.isNewUser ?? false })))
-        return { type: "session.issued" }
+        cookies.push(...(await createDatabaseSession(options, signedIn(context))))
+        return { type: "session.created" }
       } catch (error) {
         return { type: "session.failed", error }
+      }
+    },
+    encodeToken: async (context) => {
+      try {
+        cookies.push(...(await encodeSessionToken(options, signedIn(context))))
+        return { type: "token.encoded" }
+      } catch (error) {
+        return { type: "encode.failed", error }
       }
     },
   }
@@ -238,9 +252,13 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     usingToken: notAnOutcome,
     lookingUpUser: notAnOutcome,
     checkingSignIn: notAnOutcome,
+    resolvingRedirect: notAnOutcome,
     persistingUser: notAnOutcome,
     issuingSession: notAnOutcome,
-    signedIn: ({ isNewUser }) => ({ redirect: afterSignIn(options, isNewUser, options.callbackUrl), cookies }),
+    creatingSession: notAnOutcome,
+    encodingToken: notAnOutcome,
+    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
+    signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     linkIncomplete: refused("linkIncomplete", "The link has no token"),
     tokenUnknown: refused("tokenUnknown", "The link is unknown or was used already"),
@@ -256,7 +274,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     persistFailed: failed,
     sessionFailed: failed,
   }
-  return outcomeOf(await runFlow(emailVerificationMachine, effects, { inspect: options.config.inspect }), outcomes)
+  return outcomeOf(await runFlow(emailVerificationMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
 }
 
 /** With database sessions, a browser signed in as someone else is signed out of that session first. */

@@ -5,8 +5,8 @@ import { newFlowId, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } f
 import { isConfiguredOrigin } from "../core/origin.js"
 import { sha256Hex } from "../core/crypto.js"
 import { replayStoreOf } from "../core/replay-store.js"
-import { decideSignIn } from "../core/sign-in-callback.js"
-import { afterSignIn, issueSession } from "../core/issue-session.js"
+import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
+import { createDatabaseSession, encodeSessionToken, newUserRedirect, signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
 import { findAccount, persistAccount, signedInUser, type AccountLookup } from "../core/account-linking.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { authorizationRequest, usesFormPost } from "../core/oauth/client.js"
@@ -124,6 +124,12 @@ function tokenProblem(error: unknown): OAuthEvent {
  * callback request the rest. Each reports what it found; the machine decides.
  */
 function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, run: OAuthRun, cookies: Cookie[]): FlowEffects<typeof oauthMachine> {
+  const signedIn = ({ isNewUser, plan }: OAuthContext): SignInOutcome => ({
+    user: plan === "signInLinkedUser" ? run.lookup!.linked! : run.user!,
+    account: run.account!,
+    profile: run.profile!,
+    isNewUser: isNewUser ?? false,
+  })
   const proxyRedirectUri = redirectProxyOf(options, provider)
   return {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
@@ -208,7 +214,8 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
         return { type: "lookup.failed", error }
       }
     },
-    decideSignIn: () => decideSignIn(options, { user: run.lookup?.linked ?? run.user!, account: run.account!, profile: run.profile! }),
+    askSignIn: () => askSignIn(options, { user: run.lookup?.linked ?? run.user!, account: run.account!, profile: run.profile! }),
+    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
     persistUser: async ({ plan }) => {
       try {
         const resolved = await persistAccount(options, plan!, run.lookup ?? {}, {
@@ -223,13 +230,20 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
         return { type: "persist.failed", error }
       }
     },
-    issueSession: async ({ isNewUser, plan }) => {
+    createSession: async (context) => {
       try {
-        const user = plan === "signInLinkedUser" ? run.lookup!.linked! : run.user!
-        cookies.push(...(await issueSession(options, { user, account: run.account!, profile: run.profile!, isNewUser: isNewUser ?? false })))
-        return { type: "session.issued" }
+        cookies.push(...(await createDatabaseSession(options, signedIn(context))))
+        return { type: "session.created" }
       } catch (error) {
         return { type: "session.failed", error }
+      }
+    },
+    encodeToken: async (context) => {
+      try {
+        cookies.push(...(await encodeSessionToken(options, signedIn(context))))
+        return { type: "token.encoded" }
+      } catch (error) {
+        return { type: "encode.failed", error }
       }
     },
   }
@@ -282,7 +296,8 @@ const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<Respons
   signInFailed: ({ context, provider }) => {
     throw context.error instanceof AuthError ? context.error : new OAuthSignInError(asError(context.error), { cause: { provider: provider.id } })
   },
-  signedIn: ({ options, context, snapshot, cookies }) => ({ redirect: afterSignIn(options, context.isNewUser, snapshot.context.checks!.callbackUrl), cookies }),
+  signedIn: ({ snapshot, cookies }) => ({ redirect: snapshot.context.checks!.callbackUrl, cookies }),
+  signedInNewUser: ({ options, snapshot, cookies }) => ({ redirect: newUserRedirect(options, snapshot.context.checks!.callbackUrl), cookies }),
   redirected: ({ context, cookies }) => ({ redirect: context.redirectTo!, cookies }),
   providerRejected: callbackError,
   responseRejected: callbackError,
@@ -303,8 +318,11 @@ const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<Respons
   fetchingProfile: notAnOutcome,
   resolvingAccount: notAnOutcome,
   checkingSignIn: notAnOutcome,
+  resolvingRedirect: notAnOutcome,
   persistingUser: notAnOutcome,
   issuingSession: notAnOutcome,
+  creatingSession: notAnOutcome,
+  encodingToken: notAnOutcome,
 }
 
 /**
@@ -381,7 +399,7 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
     throw withCookies(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }
   const run: OAuthRun = { params }
-  const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true }
+  const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options) }
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), {
     inspect: options.config.inspect,
     snapshot: restored.snapshot,

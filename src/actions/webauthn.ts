@@ -3,8 +3,8 @@ import { withCookies } from "../core/error-cookies.js"
 import { claimFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCookies, type OpenedFlow } from "../core/flow-cookie.js"
 import { randomUUID, sha256Hex } from "../core/crypto.js"
 import { replayStoreOf } from "../core/replay-store.js"
-import { decideSignIn } from "../core/sign-in-callback.js"
-import { afterSignIn, issueSession } from "../core/issue-session.js"
+import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
+import { createDatabaseSession, encodeSessionToken, newUserRedirect, signInTailPolicy } from "../core/issue-session.js"
 import { signedInUser } from "../core/account-linking.js"
 import { emitEvent } from "../core/events.js"
 import {
@@ -306,12 +306,13 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         return { type: "counter.failed", error }
       }
     },
-    decideSignIn: ({ flow }) => {
-      if (flow!.ceremony === "authenticate") return decideSignIn(options, { user: run.user!, account: run.account! })
+    askSignIn: ({ flow }) => {
+      if (flow!.ceremony === "authenticate") return askSignIn(options, { user: run.user!, account: run.account! })
       const registered = run.registered!
       run.account = { providerAccountId: registered.providerAccountId, provider: provider.id, type: "webauthn" }
-      return decideSignIn(options, { user: flow!.user!, account: run.account })
+      return askSignIn(options, { user: flow!.user!, account: run.account })
     },
+    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
     persistUser: async ({ flow }) => {
       const candidate = flow!.user!
       let created: AdapterUser | undefined
@@ -334,12 +335,20 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         return { type: "persist.failed", error }
       }
     },
-    issueSession: async ({ isNewUser }) => {
+    createSession: async ({ isNewUser }) => {
       try {
-        cookies.push(...(await issueSession(options, { user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })))
-        return { type: "session.issued" }
+        cookies.push(...(await createDatabaseSession(options, { user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })))
+        return { type: "session.created" }
       } catch (error) {
         return { type: "session.failed", error }
+      }
+    },
+    encodeToken: async ({ isNewUser }) => {
+      try {
+        cookies.push(...(await encodeSessionToken(options, { user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })))
+        return { type: "token.encoded" }
+      } catch (error) {
+        return { type: "encode.failed", error }
       }
     },
   }
@@ -419,7 +428,8 @@ const outcomes: WebAuthnOutcomes = {
         cause: { provider: input.provider.id, check: context.failedCheck ?? "signed-in-user" },
       }),
     ),
-  signedIn: ({ context }, { options, cookies }) => ({ redirect: afterSignIn(options, context.isNewUser, options.callbackUrl), cookies }),
+  signedIn: (_, { options, cookies }) => ({ redirect: options.callbackUrl, cookies }),
+  signedInNewUser: (_, { options, cookies }) => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
   redirected: ({ context }, { cookies }) => ({ redirect: context.redirectTo!, cookies }),
   accessDenied: ({ context }, input) => failedWith(input, context.error),
   persistFailed: ({ context }, input) => failedWith(input, context.error),
@@ -434,8 +444,11 @@ const outcomes: WebAuthnOutcomes = {
   verifyingAuthentication: notAnOutcome,
   recordingCounter: notAnOutcome,
   checkingSignIn: notAnOutcome,
+  resolvingRedirect: notAnOutcome,
   persistingUser: notAnOutcome,
   issuingSession: notAnOutcome,
+  creatingSession: notAnOutcome,
+  encodingToken: notAnOutcome,
 }
 
 function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "snapshot">) {
@@ -486,7 +499,7 @@ export async function webAuthnCallback(options: AuthOptions, provider: Provider,
   }
   const run: WebAuthnRun = { opened }
   const action = options.request.body?.action
-  const resume: WebAuthnEvent = { type: "ceremony.received", ...(typeof action === "string" && { action }) }
+  const resume: WebAuthnEvent = { type: "ceremony.received", ...(typeof action === "string" && { action }), policy: signInTailPolicy(options) }
   const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), {
     inspect: options.config.inspect,
     snapshot: opened.snapshot,

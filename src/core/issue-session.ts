@@ -11,52 +11,77 @@ export interface SignInOutcome {
   isNewUser?: boolean
 }
 
+async function announce(options: AuthOptions, outcome: SignInOutcome): Promise<void> {
+  const { user, account, profile, isNewUser } = outcome
+  await emitEvent(options.config, options.logger, "signIn", { user, account, ...(profile && { profile }), ...(isNewUser !== undefined && { isNewUser }) })
+}
+
 /**
- * Ends a successful sign-in: writes the session (a database row and its token, or the JWT after
- * the `jwt` callback with `trigger` signIn or signUp), then fires `events.signIn`.
+ * Ends a successful sign-in with database sessions: writes the session row and its token cookie,
+ * then fires `events.signIn`.
  *
  * @example
  * ```ts
- * cookies.push(...(await issueSession(options, { user, account, profile, isNewUser })))
+ * cookies.push(...(await createDatabaseSession(options, { user, account, profile, isNewUser })))
  * ```
  */
-export async function issueSession(options: AuthOptions, outcome: SignInOutcome): Promise<Cookie[]> {
-  const { user, account, profile, isNewUser } = outcome
-  const store = sessionStoreOf(options)
-  let cookies: Cookie[]
-  if (options.session.strategy === "database") {
-    const session = await options.adapter!.createSession!({
-      sessionToken: options.session.generateSessionToken(),
-      userId: user.id!,
-      expires: new Date(Date.now() + options.session.maxAge * 1000),
-    })
-    cookies = store.write(session.sessionToken, { expires: session.expires })
-  } else {
-    const token = await options.callbacks.jwt({
-      token: { name: user.name, email: user.email, picture: user.image, sub: user.id },
-      user,
-      account,
-      ...(profile && { profile }),
-      isNewUser: isNewUser ?? false,
-      trigger: isNewUser ? "signUp" : "signIn",
-    })
-    cookies = await writeJwtSession(options, store, token)
-  }
-  await emitEvent(options.config, options.logger, "signIn", { user, account, ...(profile && { profile }), ...(isNewUser !== undefined && { isNewUser }) })
+export async function createDatabaseSession(options: AuthOptions, outcome: SignInOutcome): Promise<Cookie[]> {
+  const session = await options.adapter!.createSession!({
+    sessionToken: options.session.generateSessionToken(),
+    userId: outcome.user.id!,
+    expires: new Date(Date.now() + options.session.maxAge * 1000),
+  })
+  const cookies = sessionStoreOf(options).write(session.sessionToken, { expires: session.expires })
+  await announce(options, outcome)
   return cookies
 }
 
 /**
- * Where a completed sign-in goes: `pages.newUser` (with the callback URL) for a user it created,
- * else the callback URL.
+ * Ends a successful sign-in with JWT sessions: runs the `jwt` callback (`trigger` signIn, or
+ * signUp for a created user), writes the JWT, then fires `events.signIn`.
  *
  * @example
  * ```ts
- * return { redirect: afterSignIn(options, isNewUser, callbackUrl), cookies }
+ * cookies.push(...(await encodeSessionToken(options, { user, account, profile, isNewUser })))
  * ```
  */
-export function afterSignIn(options: AuthOptions, isNewUser: boolean | undefined, callbackUrl: string): string {
-  const newUserPage = options.pages.newUser
-  if (!isNewUser || !newUserPage) return callbackUrl
+export async function encodeSessionToken(options: AuthOptions, outcome: SignInOutcome): Promise<Cookie[]> {
+  const { user, account, profile, isNewUser } = outcome
+  const token = await options.callbacks.jwt({
+    token: { name: user.name, email: user.email, picture: user.image, sub: user.id },
+    user,
+    account,
+    ...(profile && { profile }),
+    isNewUser: isNewUser ?? false,
+    trigger: isNewUser ? "signUp" : "signIn",
+  })
+  const cookies = await writeJwtSession(options, sessionStoreOf(options), token)
+  await announce(options, outcome)
+  return cookies
+}
+
+/**
+ * What the sign-in tail's guards read of the configuration: the session strategy and whether
+ * `pages.newUser` is set.
+ *
+ * @example
+ * ```ts
+ * await runFlow(credentialsSignInMachine, effects, { input: { policy: signInTailPolicy(options) } })
+ * ```
+ */
+export function signInTailPolicy(options: AuthOptions): { databaseSessions: boolean; newUserPage: boolean } {
+  return { databaseSessions: options.session.strategy === "database", newUserPage: Boolean(options.pages.newUser) }
+}
+
+/**
+ * Where a created user goes when `pages.newUser` is set: that page, with the callback URL.
+ *
+ * @example
+ * ```ts
+ * return { redirect: newUserRedirect(options, callbackUrl), cookies }
+ * ```
+ */
+export function newUserRedirect(options: AuthOptions, callbackUrl: string): string {
+  const newUserPage = options.pages.newUser!
   return `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
 }

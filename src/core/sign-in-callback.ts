@@ -1,34 +1,42 @@
-import { AccessDenied, AuthError } from "./errors.js"
 import type { AuthOptions } from "./options.js"
 import type { SignInCallbackParams } from "../types.js"
 
-/** The `signIn` callback's decision, as the event the sign-in machines receive. */
-export type SignInDecisionEvent =
-  | { type: "signIn.allowed" }
-  | { type: "signIn.denied"; error: AuthError }
-  | { type: "signIn.redirect"; url: string }
+/** What the `signIn` callback did, as the event the sign-in machines receive: the machine decides what it means. */
+export type SignInAnswerEvent = { type: "signIn.answered"; result: unknown } | { type: "signIn.threw"; error: unknown }
+
+/** What the `redirect` callback did with the URL the `signIn` callback answered. */
+export type RedirectResolvedEvent = { type: "redirect.resolved"; url: string } | { type: "redirect.threw"; error: unknown }
 
 /**
- * Asks the `signIn` callback whether a sign-in may go on. `true` allows; a string redirects there
- * (through the `redirect` callback); anything falsy denies with `AccessDenied`. An AuthError the
- * callback throws is kept as it is; any other error becomes `AccessDenied` wrapping it.
+ * Asks the `signIn` callback whether a sign-in may go on, and reports its answer (or what it
+ * threw) as it is. The sign-in tail's guards decide: `true` allows, a URL redirects, anything
+ * else refuses.
  *
  * @example
  * ```ts
- * const decision = await decideSignIn(options, { user, account, credentials })
- * if (decision.type === "signIn.denied") throw decision.error
+ * const answer = await askSignIn(options, { user, account, credentials }) // { type: "signIn.answered", result: true }
  * ```
  */
-export async function decideSignIn(options: AuthOptions, params: SignInCallbackParams): Promise<SignInDecisionEvent> {
+export async function askSignIn(options: AuthOptions, params: SignInCallbackParams): Promise<SignInAnswerEvent> {
   try {
-    const result = await options.callbacks.signIn(params)
-    if (typeof result === "string") {
-      return { type: "signIn.redirect", url: await options.callbacks.redirect({ url: result, baseUrl: options.origin }) }
-    }
-    if (!result) return { type: "signIn.denied", error: new AccessDenied("AccessDenied") }
-    return { type: "signIn.allowed" }
+    return { type: "signIn.answered", result: await options.callbacks.signIn(params) }
   } catch (error) {
-    if (error instanceof AuthError) return { type: "signIn.denied", error }
-    return { type: "signIn.denied", error: new AccessDenied(error instanceof Error ? error : new Error(String(error))) }
+    return { type: "signIn.threw", error }
+  }
+}
+
+/**
+ * Resolves the URL the `signIn` callback answered through the `redirect` callback.
+ *
+ * @example
+ * ```ts
+ * await resolveRedirect(options, "/welcome") // { type: "redirect.resolved", url: "https://app.example/welcome" }
+ * ```
+ */
+export async function resolveRedirect(options: AuthOptions, url: string): Promise<RedirectResolvedEvent> {
+  try {
+    return { type: "redirect.resolved", url: await options.callbacks.redirect({ url, baseUrl: options.origin }) }
+  } catch (error) {
+    return { type: "redirect.threw", error }
   }
 }

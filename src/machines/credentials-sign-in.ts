@@ -1,6 +1,6 @@
 import { assign, setup } from "xstate"
 import { CredentialsSignin } from "../core/errors.js"
-import { checkingSignInState, flowActions, issuingSessionStates, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import { checkingSignInStates, contextFromInput, flowActions, issuingSessionStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
 import type { FlowMeta } from "./run-flow.js"
 import type { User } from "../types.js"
 
@@ -49,6 +49,7 @@ export const credentialsSignInMachine = setup({
   },
   actions: flowActions<CredentialsSignInContext, CredentialsSignInEvent>(),
   guards: {
+    ...signInTailGuards<CredentialsSignInContext, CredentialsSignInEvent>(),
     /** `authorize` returned a user object: these credentials are accepted. */
     returnedUser: ({ event }) => event.type === "authorize.returned" && event.user !== null && typeof event.user === "object",
     /** `authorize` threw a `CredentialsSignin`: the credentials are refused, with the app's code. */
@@ -56,7 +57,7 @@ export const credentialsSignInMachine = setup({
   },
 }).createMachine({
   id: "credentials-sign-in",
-  context: {},
+  context: ({ input }) => contextFromInput(input),
   initial: "validatingInput",
   states: {
     validatingInput: {
@@ -76,8 +77,8 @@ export const credentialsSignInMachine = setup({
         ],
       },
     },
-    checkingSignIn: checkingSignInState("issuingSession"),
-    ...issuingSessionStates,
+    ...checkingSignInStates("issuingSession"),
+    ...issuingSessionStates(false),
     csrfRejected: { type: "final" },
     credentialsRejected: { type: "final" },
     authorizeFailed: { type: "final" },

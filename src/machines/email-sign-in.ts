@@ -1,6 +1,6 @@
 import { assign, setup } from "xstate"
 import { parseEmailAddress, type EmailAddressProblem } from "../core/email-address.js"
-import { checkingSignInState, flowActions, type SignInOutcomeContext, type SignInTailEvent } from "./sign-in-tail.js"
+import { checkingSignInStates, flowActions, signInTailGuards, type SignInCallbackEffect, type SignInCallbackEvent, type SignInOutcomeContext } from "./sign-in-tail.js"
 import type { FlowMeta } from "./run-flow.js"
 import type { AdapterUser } from "../adapters.js"
 
@@ -16,7 +16,7 @@ export type EmailSignInEvent =
   | { type: "normalizer.threw"; error: unknown }
   | { type: "user.lookedUp"; user: AdapterUser | null }
   | { type: "lookup.failed"; error: unknown }
-  | Extract<SignInTailEvent, { type: "signIn.allowed" | "signIn.denied" | "signIn.redirect" }>
+  | SignInCallbackEvent
   | { type: "token.stored" }
   | { type: "store.failed"; error: unknown }
   | { type: "link.sent" }
@@ -36,7 +36,7 @@ export interface EmailSignInContext extends SignInOutcomeContext {
 }
 
 /** Effects the email sign-in machine names, in the order a successful flow meets them. */
-export type EmailSignInEffect = "checkCsrf" | "normalizeEmail" | "lookUpUser" | "decideSignIn" | "storeToken" | "sendLink" | "revokeToken"
+export type EmailSignInEffect = "checkCsrf" | "normalizeEmail" | "lookUpUser" | SignInCallbackEffect | "storeToken" | "sendLink" | "revokeToken"
 
 /**
  * Asking for a sign-in link, POST `/signin/<id>`: check CSRF, normalise the address (the
@@ -48,7 +48,7 @@ export type EmailSignInEffect = "checkCsrf" | "normalizeEmail" | "lookUpUser" | 
  *
  * @example
  * ```ts
- * const done = await runFlow(emailSignInMachine, { checkCsrf, normalizeEmail, lookUpUser, decideSignIn, storeToken, sendLink, revokeToken })
+ * const done = await runFlow(emailSignInMachine, { checkCsrf, normalizeEmail, lookUpUser, askSignIn, resolveRedirect, storeToken, sendLink, revokeToken })
  * done.value // "linkSent"
  * ```
  */
@@ -71,6 +71,7 @@ export const emailSignInMachine = setup({
     recordUser: assign(({ event }) => (event.type === "user.lookedUp" && event.user ? { user: event.user } : {})),
   },
   guards: {
+    ...signInTailGuards<EmailSignInContext, EmailSignInEvent>(),
     /** The normaliser's result is an address of authflow's grammar (a user's normaliser is held to it too). */
     addressInGrammar: ({ event }) => event.type === "email.normalized" && parseEmailAddress(event.normalized).ok,
     /** Someone already has this address. */
@@ -103,7 +104,7 @@ export const emailSignInMachine = setup({
         "lookup.failed": { target: "lookupFailed", actions: "recordError" },
       },
     },
-    checkingSignIn: checkingSignInState("storingToken"),
+    ...checkingSignInStates("storingToken"),
     storingToken: {
       meta: { effect: "storeToken" },
       on: {

@@ -1,6 +1,6 @@
 import { assign, setup } from "xstate"
 import { parseEmailAddress } from "../core/email-address.js"
-import { checkingSignInState, flowActions, issuingSessionStates, persistingUserStates, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import { checkingSignInStates, contextFromInput, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
 import type { FlowMeta } from "./run-flow.js"
 import type { AdapterUser } from "../adapters.js"
 
@@ -58,7 +58,7 @@ export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | S
  *
  * @example
  * ```ts
- * const done = await runFlow(emailVerificationMachine, { readLink, useToken, lookUpUser, decideSignIn, persistUser, issueSession })
+ * const done = await runFlow(emailVerificationMachine, { readLink, useToken, lookUpUser, askSignIn, resolveRedirect, persistUser, createSession, encodeToken }, { input: { policy } })
  * done.value // "signedIn"
  * ```
  */
@@ -78,6 +78,7 @@ export const emailVerificationMachine = setup({
     })),
   },
   guards: {
+    ...signInTailGuards<EmailVerificationContext, EmailVerificationEvent>(),
     /** The link carries a token to use. */
     linkHasToken: ({ event }) => event.type === "link.read" && event.hasToken,
     /** The database has no row for this token and address: never issued, or used already. */
@@ -100,7 +101,7 @@ export const emailVerificationMachine = setup({
   },
 }).createMachine({
   id: "email-verification",
-  context: {},
+  context: ({ input }) => contextFromInput(input),
   initial: "readingLink",
   states: {
     readingLink: {
@@ -132,9 +133,9 @@ export const emailVerificationMachine = setup({
         "lookup.failed": { target: "lookupFailed", actions: "recordError" },
       },
     },
-    checkingSignIn: checkingSignInState("persistingUser"),
+    ...checkingSignInStates("persistingUser"),
     ...persistingUserStates,
-    ...issuingSessionStates,
+    ...issuingSessionStates(true),
     linkIncomplete: { type: "final" },
     tokenUnknown: { type: "final" },
     tokenExpired: { type: "final" },

@@ -1,5 +1,5 @@
 import { assign, setup } from "xstate"
-import { checkingSignInState, flowActions, issuingSessionStates, persistingUserStates, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import type { FlowMeta } from "./run-flow.js"
 
 /**
@@ -25,7 +25,7 @@ export interface AuthorizationResponseParams {
 }
 
 /** What the callback's configuration allows, given with `callback.received`. */
-export interface OAuthCallbackPolicy {
+export interface OAuthCallbackPolicy extends SignInTailPolicy {
   /** An adapter is configured: users and accounts are stored. */
   adapter: boolean
   /** The provider's `allowDangerousEmailAccountLinking`. */
@@ -131,6 +131,7 @@ export const oauthMachine = setup({
     refuseLink: assign((_, params: { reason: NotLinkedReason }) => ({ notLinked: params.reason })),
   },
   guards: {
+    ...signInTailGuards<OAuthContext, OAuthEvent>(),
     /** The provider announced RFC 9207 support, or an issuer is configured, and the response has no `iss`. */
     issuerMissing: ({ event }) => event.type === "response.received" && event.issuerRequired && !event.params.iss,
     /** The response names another issuer than the one the flow started with (the mix-up attack). */
@@ -235,9 +236,9 @@ export const oauthMachine = setup({
         "lookup.failed": { target: "persistFailed", actions: "recordError" },
       },
     },
-    checkingSignIn: checkingSignInState([{ guard: "planWrites", target: "persistingUser" }, { target: "issuingSession" }]),
+    ...checkingSignInStates([{ guard: "planWrites", target: "persistingUser" }, { target: "issuingSession" }]),
     ...persistingUserStates,
-    ...issuingSessionStates,
+    ...issuingSessionStates(true),
     csrfRejected: { type: "final" },
     signInFailed: { type: "final" },
     providerRejected: { type: "final" },

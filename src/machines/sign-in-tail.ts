@@ -1,36 +1,85 @@
 /**
- * The end every sign-in shares, defined once: ask the `signIn` callback, write the user (where the
- * flow has something to write), issue the session. Each sign-in machine spreads these states and
- * actions into its own definition, so the inspector and the model tests see the same tail
- * everywhere.
+ * The end every sign-in shares, defined once: ask the `signIn` callback (and resolve the URL it
+ * may answer through the `redirect` callback), write the user (where the flow has something to
+ * write), issue the session (a database row or a JWT) and end signed in, on the new-user page or
+ * not. Each sign-in machine spreads these states, actions and guards into its own definition, so
+ * the inspector and the model tests see the same tail everywhere. The effects report what they
+ * found; the guards here decide.
  *
  * @module
  */
-import { assign, type EventObject } from "xstate"
+import { and, assign, type EventObject } from "xstate"
+import { AccessDenied, AuthError } from "../core/errors.js"
+
+/**
+ * What the tail's guards need to know of the configuration: the session strategy, and whether
+ * `pages.newUser` is set. A machine that runs in one request takes it as its `input`; a machine
+ * resumed from a sealed snapshot takes it with the event that resumes it, so it is never sealed.
+ */
+export interface SignInTailPolicy {
+  /** `session.strategy` is `"database"`. */
+  databaseSessions: boolean
+  /** `pages.newUser` is set. */
+  newUserPage: boolean
+}
+
+/**
+ * The initial context of a machine that takes the tail's policy as its input
+ * (`{ policy: SignInTailPolicy }`, optional: without it, JWT sessions and no new-user page).
+ *
+ * @example
+ * ```ts
+ * createMachine({ context: ({ input }) => contextFromInput(input), … })
+ * ```
+ */
+export function contextFromInput(input: unknown): { policy?: SignInTailPolicy } {
+  const policy = (input as { policy?: SignInTailPolicy } | undefined)?.policy
+  return policy ? { policy } : {}
+}
 
 /** What every sign-in machine's context records about how it ended. */
 export interface SignInOutcomeContext {
+  /** The configuration facts the tail's guards read (see {@link SignInTailPolicy}). */
+  policy?: SignInTailPolicy
   isNewUser?: boolean
+  /** The URL the `signIn` callback answered, before the `redirect` callback resolves it. */
+  requestedRedirect?: string
   redirectTo?: string
   error?: unknown
 }
 
 /** The events of the sign-in tail, each the outcome of the effect its state names. */
 export type SignInTailEvent =
-  | { type: "signIn.allowed" }
-  | { type: "signIn.denied"; error?: unknown }
-  | { type: "signIn.redirect"; url: string }
+  | { type: "signIn.answered"; result: unknown }
+  | { type: "signIn.threw"; error: unknown }
+  | { type: "redirect.resolved"; url: string }
+  | { type: "redirect.threw"; error: unknown }
   | { type: "user.persisted"; isNewUser: boolean }
   | { type: "persist.failed"; error: unknown }
-  | { type: "session.issued" }
+  | { type: "session.created" }
   | { type: "session.failed"; error: unknown }
+  | { type: "token.encoded" }
+  | { type: "encode.failed"; error: unknown }
+
+/** The events of asking the `signIn` callback, for a machine that uses only {@link checkingSignInStates} (asking for an email link). */
+export type SignInCallbackEvent = Extract<SignInTailEvent, { type: "signIn.answered" | "signIn.threw" | "redirect.resolved" | "redirect.threw" }>
 
 /** The effects the sign-in tail names. */
-export type SignInTailEffect = "decideSignIn" | "persistUser" | "issueSession"
+export type SignInTailEffect = "askSignIn" | "resolveRedirect" | "persistUser" | "createSession" | "encodeToken"
+
+/** The effects of asking the `signIn` callback, for a machine that uses only {@link checkingSignInStates}. */
+export type SignInCallbackEffect = Extract<SignInTailEffect, "askSignIn" | "resolveRedirect">
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
+}
 
 /**
  * The named actions of every flow machine, for its `setup({ actions })`: `recordError` keeps the
- * event's `error`, `recordRedirect` its `url`, `recordNewUser` its `isNewUser`.
+ * event's `error`, `recordRedirect` its `url`, `recordNewUser` its `isNewUser`;
+ * `recordRequestedRedirect` keeps the URL the `signIn` callback answered; `recordRefusal` records
+ * `AccessDenied` for a falsy answer, `recordRefusalCause` an `AccessDenied` wrapping what a
+ * callback threw.
  *
  * @example
  * ```ts
@@ -42,6 +91,34 @@ export function flowActions<TContext extends SignInOutcomeContext, TEvent extend
     recordError: assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => ({ error: (event as { error?: unknown }).error }) as Partial<TContext>),
     recordRedirect: assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => ({ redirectTo: (event as { url?: string }).url }) as Partial<TContext>),
     recordNewUser: assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => ({ isNewUser: (event as { isNewUser?: boolean }).isNewUser }) as Partial<TContext>),
+    recordRequestedRedirect: assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => ({ requestedRedirect: (event as { result?: unknown }).result as string }) as Partial<TContext>),
+    recordRefusal: assign<TContext, TEvent, undefined, TEvent, never>(() => ({ error: new AccessDenied("AccessDenied") }) as Partial<TContext>),
+    recordRefusalCause: assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => ({ error: new AccessDenied(asError((event as { error?: unknown }).error)) }) as Partial<TContext>),
+  }
+}
+
+/**
+ * The named guards of the sign-in tail, for a machine's `setup({ guards })`.
+ *
+ * @example
+ * ```ts
+ * setup({ guards: { ...signInTailGuards<MyContext, MyEvent>(), mine: () => true } })
+ * ```
+ */
+export function signInTailGuards<TContext extends SignInOutcomeContext, TEvent extends EventObject>() {
+  type Args = { context: TContext; event: TEvent }
+  const answer = (event: TEvent) => (event.type === "signIn.answered" ? (event as { result?: unknown }).result : undefined)
+  return {
+    /** The `signIn` callback answered a URL (a string): the user is sent there, through the `redirect` callback. */
+    answeredUrl: ({ event }: Args) => event.type === "signIn.answered" && typeof answer(event) === "string",
+    /** The `signIn` callback answered `true` (any truthy answer that is not a URL): the sign-in goes on. */
+    answeredTrue: ({ event }: Args) => event.type === "signIn.answered" && typeof answer(event) !== "string" && Boolean(answer(event)),
+    /** The callback threw an `AuthError`: the refusal keeps it as it is (any other error is wrapped in `AccessDenied`). */
+    threwAuthError: ({ event }: Args) => (event.type === "signIn.threw" || event.type === "redirect.threw") && (event as { error?: unknown }).error instanceof AuthError,
+    /** Sessions are database rows (`session.strategy: "database"`), not JWTs. */
+    databaseSessions: ({ context }: Args) => context.policy?.databaseSessions === true,
+    /** The sign-in created its user and `pages.newUser` is set: the user is sent there first. */
+    newUserPage: ({ context }: Args) => context.isNewUser === true && context.policy?.newUserPage === true,
   }
 }
 
@@ -51,22 +128,49 @@ export function flowActions<TContext extends SignInOutcomeContext, TEvent extend
  */
 type AllowedTransition = string | readonly { guard?: string; target: string }[]
 
+type AllowedTarget<TAllowed> = TAllowed extends string ? TAllowed : TAllowed extends readonly { target: infer TTarget }[] ? TTarget : never
+
+function allowedTransitions<const TAllowed extends AllowedTransition>(allowed: TAllowed) {
+  if (typeof allowed === "string") return [{ guard: "answeredTrue", target: allowed }] as const
+  return (allowed as readonly { guard?: string; target: string }[]).map(({ guard, target }) => ({ guard: guard === undefined ? "answeredTrue" : and(["answeredTrue", guard]), target }))
+}
+
 /**
- * `checkingSignIn`: asks the `signIn` callback. A machine enters it when it knows who signs in.
+ * `checkingSignIn`: asks the `signIn` callback (a machine enters it when it knows who signs in),
+ * and `resolvingRedirect`: resolves the URL it answered through the `redirect` callback. `true`
+ * goes on; a URL is resolved and the user redirected there; anything else is refused with
+ * `AccessDenied`. An `AuthError` either callback throws is kept; any other error becomes
+ * `AccessDenied` wrapping it.
  *
- * @param allowed - Where `signIn.allowed` leads: `"persistingUser"`, `"issuingSession"`, another state of the machine, or guarded choices.
+ * @param allowed - Where an allowed sign-in leads: `"persistingUser"`, `"issuingSession"`, another state of the machine, or guarded choices.
  * @example
  * ```ts
- * createMachine({ states: { checkingSignIn: checkingSignInState("issuingSession"), ...issuingSessionStates } })
+ * createMachine({ states: { ...checkingSignInStates("issuingSession"), ...issuingSessionStates(true) } })
  * ```
  */
-export function checkingSignInState<const TAllowed extends AllowedTransition>(allowed: TAllowed) {
+export function checkingSignInStates<const TAllowed extends AllowedTransition>(allowed: TAllowed) {
+  const threw = [
+    { guard: "threwAuthError", target: "accessDenied", actions: "recordError" },
+    { target: "accessDenied", actions: "recordRefusalCause" },
+  ] as const
   return {
-    meta: { effect: "decideSignIn" },
-    on: {
-      "signIn.allowed": allowed,
-      "signIn.denied": { target: "accessDenied", actions: "recordError" },
-      "signIn.redirect": { target: "redirected", actions: "recordRedirect" },
+    checkingSignIn: {
+      meta: { effect: "askSignIn" },
+      on: {
+        "signIn.answered": [
+          ...(allowedTransitions(allowed) as unknown as readonly { guard: "answeredTrue"; target: AllowedTarget<TAllowed> }[]),
+          { guard: "answeredUrl", target: "resolvingRedirect", actions: "recordRequestedRedirect" },
+          { target: "accessDenied", actions: "recordRefusal" },
+        ],
+        "signIn.threw": threw,
+      },
+    },
+    resolvingRedirect: {
+      meta: { effect: "resolveRedirect" },
+      on: {
+        "redirect.resolved": { target: "redirected", actions: "recordRedirect" },
+        "redirect.threw": threw,
+      },
     },
   } as const
 }
@@ -77,7 +181,7 @@ export function checkingSignInState<const TAllowed extends AllowedTransition>(al
  *
  * @example
  * ```ts
- * createMachine({ states: { checkingSignIn: checkingSignInState("persistingUser"), ...persistingUserStates, ...issuingSessionStates } })
+ * createMachine({ states: { ...checkingSignInStates("persistingUser"), ...persistingUserStates, ...issuingSessionStates(true) } })
  * ```
  */
 export const persistingUserStates = {
@@ -92,24 +196,46 @@ export const persistingUserStates = {
 } as const
 
 /**
- * `issuingSession` and the finals of the tail: `signedIn`, `accessDenied`, `redirected`,
- * `sessionFailed`.
+ * `issuingSession` chooses the strategy: `creatingSession` writes a database session, or
+ * `encodingToken` runs the `jwt` callback and writes the JWT. Either then fires `events.signIn`.
+ * The finals of the tail: `signedIn`, `signedInNewUser` (for a machine that creates users: the
+ * user was created and `pages.newUser` is set), `accessDenied`, `redirected`, `sessionFailed`.
  *
+ * @param createsUsers - The machine may create users: a created user goes to `signedInNewUser` when `pages.newUser` is set.
  * @example
  * ```ts
- * createMachine({ states: { checkingSignIn: checkingSignInState("issuingSession"), ...issuingSessionStates } })
+ * createMachine({ states: { ...checkingSignInStates("issuingSession"), ...issuingSessionStates(false) } })
  * ```
  */
-export const issuingSessionStates = {
-  issuingSession: {
-    meta: { effect: "issueSession" },
-    on: {
-      "session.issued": "signedIn",
-      "session.failed": { target: "sessionFailed", actions: "recordError" },
+export function issuingSessionStates<const TCreatesUsers extends boolean>(createsUsers: TCreatesUsers) {
+  const signedIn = (createsUsers ? [{ guard: "newUserPage", target: "signedInNewUser" }, { target: "signedIn" }] : "signedIn") as TCreatesUsers extends true
+    ? readonly [{ readonly guard: "newUserPage"; readonly target: "signedInNewUser" }, { readonly target: "signedIn" }]
+    : "signedIn"
+  const finals = {
+    signedIn: { type: "final" },
+    accessDenied: { type: "final" },
+    redirected: { type: "final" },
+    sessionFailed: { type: "final" },
+  } as const
+  return {
+    issuingSession: {
+      always: [{ guard: "databaseSessions", target: "creatingSession" }, { target: "encodingToken" }],
     },
-  },
-  signedIn: { type: "final" },
-  accessDenied: { type: "final" },
-  redirected: { type: "final" },
-  sessionFailed: { type: "final" },
-} as const
+    creatingSession: {
+      meta: { effect: "createSession" },
+      on: {
+        "session.created": signedIn,
+        "session.failed": { target: "sessionFailed", actions: "recordError" },
+      },
+    },
+    encodingToken: {
+      meta: { effect: "encodeToken" },
+      on: {
+        "token.encoded": signedIn,
+        "encode.failed": { target: "sessionFailed", actions: "recordError" },
+      },
+    },
+    ...finals,
+    ...((createsUsers ? { signedInNewUser: { type: "final" } } : {}) as TCreatesUsers extends true ? { readonly signedInNewUser: { readonly type: "final" } } : {}),
+  } as const
+}

@@ -1,5 +1,5 @@
 import { assign, setup } from "xstate"
-import { checkingSignInState, flowActions, issuingSessionStates, persistingUserStates, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import type { FlowMeta } from "./run-flow.js"
 
 /** The two WebAuthn ceremonies: create a credential, or prove possession of one. */
@@ -70,7 +70,7 @@ export type WebAuthnEvent =
   | { type: "lookup.failed"; error: unknown }
   | { type: "options.ready"; challenge: string }
   | { type: "options.failed"; error: unknown }
-  | { type: "ceremony.received"; action?: string }
+  | { type: "ceremony.received"; action?: string; policy: SignInTailPolicy }
   | { type: "csrf.valid" }
   | { type: "csrf.invalid" }
   | { type: "challenge.fresh" }
@@ -178,6 +178,7 @@ export const webAuthnMachine = setup({
     }),
   },
   guards: {
+    ...signInTailGuards<WebAuthnContext, WebAuthnEvent>(),
     /** The options request asked for something else than `register` or `authenticate`. */
     actionInvalid: ({ event }) => event.type === "options.requested" && event.action !== undefined && event.action !== "register" && event.action !== "authenticate",
     /** `authenticate` was asked for explicitly: always allowed. */
@@ -265,7 +266,7 @@ export const webAuthnMachine = setup({
       },
     },
     awaitingCeremony: {
-      on: { "ceremony.received": { target: "validatingInput", actions: assign({ postedAction: ({ event }) => event.action }) } },
+      on: { "ceremony.received": { target: "validatingInput", actions: assign({ postedAction: ({ event }) => event.action, policy: ({ event }) => event.policy }) } },
     },
     validatingInput: {
       meta: { effect: "checkCsrf" },
@@ -304,9 +305,9 @@ export const webAuthnMachine = setup({
         "counter.failed": { target: "persistFailed", actions: "recordError" },
       },
     },
-    checkingSignIn: checkingSignInState([{ guard: "registering", target: "persistingUser" }, { target: "issuingSession" }]),
+    ...checkingSignInStates([{ guard: "registering", target: "persistingUser" }, { target: "issuingSession" }]),
     ...persistingUserStates,
-    ...issuingSessionStates,
+    ...issuingSessionStates(true),
     invalidAction: { type: "final" },
     invalidRequest: { type: "final" },
     optionsFailed: { type: "final" },

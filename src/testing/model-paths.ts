@@ -19,6 +19,18 @@ export interface ModelPath<TEvent extends EventObject = MachineEvent> {
   transitions: TransitionKey[][]
   /** The state the path ends in. */
   finalState: string
+  /** The machine's input the path was generated with (see {@link ModelPathOptions.inputs}). */
+  input?: unknown
+}
+
+/** Options of {@link modelPaths}. */
+export interface ModelPathOptions {
+  /**
+   * The inputs to start the machine with (a machine whose guards read facts of the configuration
+   * from its input, such as the session strategy): the paths of each, a path the same for two
+   * inputs once. Without it, the machine starts without input.
+   */
+  inputs?: readonly unknown[]
 }
 
 /** The payload-carrying events of a machine, or a function of the snapshot giving them (for answers that depend on what the flow decided earlier). */
@@ -36,10 +48,25 @@ export type ModelEvents<TMachine extends AnyStateMachine> = readonly EventFromLo
  * modelPaths(signOutMachine, [{ type: "session.found", strategy: "jwt" }]).map((path) => path.finalState)
  * ```
  */
-export function modelPaths<TMachine extends AnyStateMachine>(machine: TMachine, events: ModelEvents<TMachine>): ModelPath<EventFromLogic<TMachine>>[] {
+export function modelPaths<TMachine extends AnyStateMachine>(machine: TMachine, events: ModelEvents<TMachine>, options: ModelPathOptions = {}): ModelPath<EventFromLogic<TMachine>>[] {
+  const inputs = options.inputs ?? [undefined]
+  const seen = new Set<string>()
+  const paths: ModelPath<EventFromLogic<TMachine>>[] = []
+  for (const input of inputs) {
+    for (const path of modelPathsFrom(machine, events, input)) {
+      const key = `${path.description} ${path.states.join(" ")}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      paths.push(inputs.length > 1 || input !== undefined ? { ...path, input } : path)
+    }
+  }
+  return paths
+}
+
+function modelPathsFrom<TMachine extends AnyStateMachine>(machine: TMachine, events: ModelEvents<TMachine>, input: unknown): ModelPath<EventFromLogic<TMachine>>[] {
   const serialize = (value: unknown) => JSON.stringify(value, readable)
-  const model = createTestModel(machine, { events: typeof events === "function" ? events : [...events], serializeEvent: serialize } as never)
-  const generated = model.getSimplePaths({ allowDuplicatePaths: true } as never).map((path) => {
+  const model = createTestModel(machine, { events: typeof events === "function" ? events : [...events], serializeEvent: serialize, ...(input !== undefined && { input }) } as never)
+  const generated = model.getSimplePaths({ allowDuplicatePaths: true, ...(input !== undefined && { input }) } as never).map((path) => {
     const steps = path.steps.filter((step) => step.event.type !== "xstate.init")
     return { steps, keys: steps.map((step) => serialize(step.event)) }
   })
@@ -51,7 +78,7 @@ export function modelPaths<TMachine extends AnyStateMachine>(machine: TMachine, 
   for (const { steps, keys } of generated) {
     if (kept.some((longer) => keys.every((key, index) => key === longer[index]))) continue
     kept.push(keys)
-    let previous = machine.getInitialSnapshot({} as never) as AnyMachineSnapshot
+    let previous = machine.getInitialSnapshot({} as never, input) as AnyMachineSnapshot
     const states = [stateName(previous.value)]
     const transitions: TransitionKey[][] = []
     for (const step of steps) {

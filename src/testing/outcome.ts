@@ -68,15 +68,18 @@ function leaves(value: unknown, path = "", into = new Map<string, string>()): Ma
 function pieceOf(effect: string | undefined, provider: string | undefined, machine: string): string {
   const of = provider ? `providers.${provider}` : "the provider"
   switch (effect) {
-    case "decideSignIn":
+    case "askSignIn":
       return "callbacks.signIn changed?"
+    case "resolveRedirect":
+      return "callbacks.redirect changed?"
     case "authorize":
       return machine === "credentials-sign-in" ? `${of}.authorize changed?` : `${of} (its endpoints) changed?`
     case "fetchProfile":
       return `${of}.profile changed?`
     case "resolveAccount":
       return `${of}.allowDangerousEmailAccountLinking or the adapter changed?`
-    case "issueSession":
+    case "createSession":
+    case "encodeToken":
       return "callbacks.jwt or the session strategy changed?"
     case "normalizeEmail":
       return `${of}.normalizeIdentifier changed?`
@@ -107,6 +110,8 @@ function ending(final: string): string {
   switch (final) {
     case "signedIn":
       return "signs in"
+    case "signedInNewUser":
+      return "signs in, on the new-user page"
     case "signedOut":
       return "signs out"
     case "linkSent":

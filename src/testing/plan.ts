@@ -26,10 +26,11 @@ export function scenarioName(driver: MachineDriver, labels: string[]): string {
 }
 
 /** An unreachable path's name: its conditions, the events your code would have to decide, and what sets it apart. */
-function unreachableName(driver: MachineDriver, events: readonly MachineEvent[]): string {
+function unreachableName(driver: MachineDriver, events: readonly MachineEvent[], input: unknown): string {
   const roles = events.map((event) => driver.role(event))
-  const labels = roles.flatMap((role, index) => (role.condition ? [role.condition] : role.decidedBy && events[index]!.type !== "signIn.allowed" ? [events[index]!.type] : []))
-  const notes = roles.flatMap((role) => (role.note ? [role.note] : []))
+  const labels = roles.flatMap((role, index) => (role.condition ? [role.condition] : role.decidedBy && !role.ordinary ? [role.label ?? events[index]!.type] : []))
+  const inputNote = driver.inputNote?.(input)
+  const notes = [...(inputNote ? [inputNote] : []), ...roles.flatMap((role) => (role.note ? [role.note] : []))]
   return `${scenarioName(driver, labels)}${notes.length ? ` (${notes.join(", ")})` : ""}`
 }
 
@@ -46,10 +47,10 @@ export function planDriver(driver: MachineDriver): DriverPlan {
   const possible: PossiblePath[] = []
   const refused: { path: ModelPath; why: string }[] = []
   const reachable = new Set<TransitionKey>()
-  for (const path of modelPaths(driver.machine, driver.events)) {
+  for (const path of modelPaths(driver.machine, driver.events, driver.inputs ? { inputs: driver.inputs } : {})) {
     if (driver.impossible?.(path.events)) continue
     const roles = path.events.map((event) => driver.role(event))
-    const why = driver.unreachable(path.events)
+    const why = driver.unreachable(path.events, path.input)
     if (why !== undefined) {
       refused.push({ path, why })
       continue
@@ -69,12 +70,12 @@ export function planDriver(driver: MachineDriver): DriverPlan {
 function explainUnreachable(driver: MachineDriver, refused: { path: ModelPath; why: string }[], reachable: ReadonlySet<TransitionKey>): [string, string][] {
   const explained = new Set<TransitionKey>()
   const named: [string, string][] = []
-  const notes = (path: ModelPath) => path.events.reduce((count, event) => count + (driver.role(event).note?.split(", ").length ?? 0), 0)
+  const notes = (path: ModelPath) => path.events.reduce((count, event) => count + (driver.role(event).note?.split(", ").length ?? 0), driver.inputNote?.(path.input)?.split(", ").length ?? 0)
   const ordered = refused.sort((a, b) => notes(a.path) - notes(b.path) || a.path.events.length - b.path.events.length)
   for (const direct of [true, false]) {
     for (const { path, why } of ordered) {
       let culprit = 0
-      while (culprit < path.events.length - 1 && driver.unreachable(path.events.slice(0, culprit + 1)) === undefined) culprit++
+      while (culprit < path.events.length - 1 && driver.unreachable(path.events.slice(0, culprit + 1), path.input) === undefined) culprit++
       const steps = direct ? [culprit] : path.transitions.map((_, index) => index).filter((index) => index >= culprit)
       let last = -1
       for (const index of steps) {
@@ -82,7 +83,7 @@ function explainUnreachable(driver: MachineDriver, refused: { path: ModelPath; w
         for (const key of unexplained) explained.add(key)
         if (unexplained.length) last = index
       }
-      if (last >= 0) named.push([unreachableName(driver, path.events.slice(0, last + 1)), why])
+      if (last >= 0) named.push([unreachableName(driver, path.events.slice(0, last + 1), path.input), why])
     }
   }
   return named

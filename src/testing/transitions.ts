@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from "xstate"
+import { getMicrosteps, type AnyMachineSnapshot, type AnyStateMachine, type StateValue } from "xstate"
 
 /** One declared transition: `<source state id>:<event>:<index among that event's transitions>`, e.g. `oauth.resolvingAccount:account.new.emailTaken:1`. */
 export type TransitionKey = string
@@ -75,10 +75,22 @@ export function machineShape(machine: AnyStateMachine): { states: number; transi
  * ```
  */
 export function transitionsTaken(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: MachineEvent): TransitionKey[] {
-  return machine.getTransitionData(snapshot, event as never).map((transition) => {
+  const keys = machine.getTransitionData(snapshot, event as never).map((transition) => {
     const siblings = transition.source.transitions.get(transition.eventType) ?? []
     return `${transition.source.id}:${transition.eventType}:${siblings.indexOf(transition)}`
   })
+  // The eventless (`always`) transitions the event leads through: each microstep after the first
+  // took the `always` transition of a state active before it whose target is active after it.
+  const steps = getMicrosteps(machine, snapshot, event as never).map(([step]) => step as AnyMachineSnapshot)
+  for (let index = 1; index < steps.length; index++) {
+    const before = steps[index - 1]!
+    const after = new Set(steps[index]!._nodes)
+    for (const node of before._nodes) {
+      const taken = node.always?.findIndex((transition) => transition.target?.some((target) => after.has(target)) && !after.has(node))
+      if (taken !== undefined && taken >= 0) keys.push(`${node.id}:always:${taken}`)
+    }
+  }
+  return keys
 }
 
 /**

@@ -33,9 +33,9 @@ describe("the inspect option", () => {
       expect.arrayContaining(["credentials-sign-in", "sign-out"]),
     )
     const values = received.filter((event) => event.type === "@xstate.snapshot").map((event) => (event.snapshot as { value?: unknown }).value)
-    expect(values).toEqual(expect.arrayContaining(["authorizing", "checkingSignIn", "issuingSession", "signedIn", "findingSession", "signedOut"]))
+    expect(values).toEqual(expect.arrayContaining(["authorizing", "checkingSignIn", "encodingToken", "signedIn", "findingSession", "signedOut"]))
     const eventTypes = received.filter((event) => event.type === "@xstate.event").map((event) => (event.event as { type: string }).type)
-    expect(eventTypes).toEqual(expect.arrayContaining(["csrf.valid", "authorize.returned", "signIn.allowed", "session.issued", "session.found", "token.decoded"]))
+    expect(eventTypes).toEqual(expect.arrayContaining(["csrf.valid", "authorize.returned", "signIn.answered", "token.encoded", "session.found", "token.decoded"]))
   })
 
   it("accepts a plain function and an observer object", async () => {

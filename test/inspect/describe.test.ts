@@ -60,7 +60,10 @@ describe("machine descriptions", () => {
       }
     }
     const oauth = describeMachine(authflowMachines.find((machine) => machine.id === "oauth")!)
-    expect(allStates(oauth).filter((state) => state.type === "atomic" && state.effect === undefined).map((state) => state.path)).toEqual(["awaitingCallback"])
+    // Without an effect, a state either waits for the next request or is passed through at once (eventless: the session strategy).
+    const withoutEffect = allStates(oauth).filter((state) => state.type === "atomic" && state.effect === undefined)
+    expect(withoutEffect.filter((state) => !state.transitions.some((transition) => transition.label === "always")).map((state) => state.path)).toEqual(["awaitingCallback"])
+    expect(withoutEffect.filter((state) => state.transitions.some((transition) => transition.label === "always")).map((state) => state.path)).toEqual(["issuingSession"])
   })
 
   it("describe nested, parallel, guarded, eventless, delayed and targetless transitions", () => {

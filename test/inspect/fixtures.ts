@@ -172,7 +172,7 @@ export function recordSignIns(inspector: { inspect: Observer<InspectionEvent> },
       continue
     }
     actor.send({ type: "authorize.returned", user: { id: `user-${i}`, name: `User ${i}`, email: `user${i}@example.test` } })
-    actor.send({ type: "signIn.allowed" })
-    actor.send({ type: "session.issued" })
+    actor.send({ type: "signIn.answered", result: true })
+    actor.send({ type: "token.encoded" })
   }
 }

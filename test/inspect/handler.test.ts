@@ -18,8 +18,8 @@ function signIn(inspect: ReturnType<typeof createInspector>["inspect"]) {
   const actor = createActor(credentialsSignInMachine, { inspect }).start()
   actor.send({ type: "csrf.valid" })
   actor.send({ type: "authorize.returned", user: { id: "1", name: "Ada" } })
-  actor.send({ type: "signIn.allowed" })
-  actor.send({ type: "session.issued" })
+  actor.send({ type: "signIn.answered", result: true })
+  actor.send({ type: "token.encoded" })
 }
 
 describe("the inspector handler", () => {

@@ -62,10 +62,10 @@ browserSuite("the inspector in Chromium", () => {
     await current.waitFor()
     expect(await inspector.locator("svg.statechart .sc-state.is-current").count()).toBe(1)
     expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "authorizing", "checkingSignIn", "issuingSession", "signedIn"])
-    expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "authorize.returned", "signIn.allowed", "session.issued"]))
+    expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "authorize.returned", "signIn.answered", "token.encoded"]))
     expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("Current state: signedIn (final)")
     const events = await inspector.locator("table.timeline tbody tr td:nth-child(3) > code").allInnerTexts()
-    expect(events).toEqual(["started", "csrf.valid", "authorize.returned", "signIn.allowed", "session.issued"])
+    expect(events).toEqual(["started", "csrf.valid", "authorize.returned", "signIn.answered", "token.encoded"])
     // The password typed in the other tab is nowhere on the page.
     expect(await inspector.content()).not.toContain(accounts[0]!.password)
     // Tall enough to show the diagram and the timeline below it.
@@ -139,7 +139,7 @@ browserSuite("the inspector in Chromium", () => {
     expect(await page.locator("table.timeline tr.divider").allInnerTexts()).toEqual([expect.stringContaining("Next request: the flow was restored from its sealed snapshot")])
     const events = await page.locator("table.timeline tbody tr td:nth-child(3) > code").allInnerTexts()
     expect(events.slice(0, 8)).toEqual(["started", "csrf.valid", "discovery.done", "authorization.ready", "restored from the flow cookie", "callback.received", "response.received", "code.exchanged"])
-    expect(events.at(-1)).toBe("session.issued")
+    expect(events.at(-1)).toBe("token.encoded")
     const visited = await page.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))
     expect(visited).toEqual(expect.arrayContaining(["validatingInput", "discovering", "authorizing", "awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "fetchingProfile", "resolvingAccount", "checkingSignIn", "issuingSession", "signedIn"]))
     expect(visited).not.toContain("responseRejected")

@@ -23,9 +23,9 @@ describe("the flow recorder", () => {
     expect(credentials.runs[0]!.steps.map((step) => [step.event.type, step.state, step.effect])).toEqual([
       ["xstate.init", "validatingInput", "checkCsrf"],
       ["csrf.valid", "authorizing", "authorize"],
-      ["authorize.returned", "checkingSignIn", "decideSignIn"],
-      ["signIn.allowed", "issuingSession", "issueSession"],
-      ["session.issued", "signedIn", undefined],
+      ["authorize.returned", "checkingSignIn", "askSignIn"],
+      ["signIn.answered", "encodingToken", "encodeToken"],
+      ["token.encoded", "signedIn", undefined],
     ])
     expect(credentials.runs[0]!.steps.at(-1)).toMatchObject({ status: "done", paths: ["signedIn"] })
   })
@@ -76,9 +76,9 @@ describe("the flow recorder", () => {
       ["code.exchanged", "validatingTokens", "validateTokens", false],
       ["tokens.valid", "fetchingProfile", "fetchProfile", false],
       ["profile.received", "resolvingAccount", "resolveAccount", false],
-      ["account.new.noUser", "checkingSignIn", "decideSignIn", false],
+      ["account.new.noUser", "checkingSignIn", "askSignIn", false],
     ])
-    expect(steps.at(-1)).toEqual(["session.issued", "signedIn", null, false])
+    expect(steps.at(-1)).toEqual(["token.encoded", "signedIn", null, false])
     expect(run!.steps.at(-1)!.status).toBe("done")
     expect(run!.steps[3]!.context).toEqual({ checks: { codeVerifier: REDACTED, state: REDACTED, nonce: REDACTED, redirectUri: "https://app.test/auth/callback/op", callbackUrl: "https://app.test/dashboard" } })
     // The flow's id joins the requests in memory; it is never part of what the recorder shows.

@@ -6,7 +6,9 @@ import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpe
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { signInDecisionOf, signInDecisions } from "./harness.js"
+import { policyOf, redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import type { AuthConfig, User } from "../../src/types.js"
 
 class InvalidLogin extends CredentialsSignin {
@@ -22,16 +24,33 @@ const events: CredentialsSignInEvent[] = [
   { type: "authorize.threw", error: new InvalidLogin() },
   { type: "authorize.threw", error: new Error("database down") },
   ...signInDecisions,
-  { type: "session.failed", error: "jwt callback threw" },
+  { type: "session.failed", error: "createSession threw" },
+  { type: "encode.failed", error: "jwt callback threw" },
 ]
 
+const byTypeOf = (path: CredentialsSignInEvent[]) => new Map(path.map((event) => [event.type, event]))
+
 /** The real configuration and request that make the engine meet exactly these events. */
-function scenario(path: CredentialsSignInEvent[]) {
+function scenario(path: CredentialsSignInEvent[], policy: SignInTailPolicy) {
   const byType = new Map(path.map((event) => [event.type, event]))
   const signInEvents: unknown[] = []
+  const memory = MemoryAdapter()
+  // Database sessions are rows of users the database knows: the user authorize returns is stored.
+  void memory.createUser({ id: "u1", name: ada.name, email: ada.email!, emailVerified: null })
   const config: AuthConfig = {
     secret: "model-secret",
     trustHost: true,
+    ...(policy.databaseSessions && {
+      session: { strategy: "database" as const },
+      adapter: {
+        ...memory,
+        async createSession(session) {
+          if (byType.has("session.failed")) throw new Error("createSession threw")
+          return memory.createSession(session)
+        },
+      },
+    }),
+    ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
     providers: [
       Credentials({
         credentials: { username: { label: "Username" } },
@@ -48,8 +67,9 @@ function scenario(path: CredentialsSignInEvent[]) {
       signIn() {
         return signInDecisionOf(path)
       },
+      ...redirectCallbackOf(path),
       jwt({ token }) {
-        if (byType.has("session.failed")) throw new Error("jwt callback threw")
+        if (byType.has("encode.failed")) throw new Error("jwt callback threw")
         return token
       },
     },
@@ -60,7 +80,7 @@ function scenario(path: CredentialsSignInEvent[]) {
 }
 
 const recorder = new TransitionRecorder([credentialsSignInMachine])
-const paths = modelPaths(credentialsSignInMachine, events)
+const paths = modelPaths(credentialsSignInMachine, events, { inputs: tailInputs })
 
 describe("credentials sign-in machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
@@ -72,7 +92,7 @@ describe("credentials sign-in machine, driven through Auth()", () => {
 
   for (const path of paths) {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
-      const { config, csrfValid, signInEvents, rejectedWithCode } = scenario(path.events)
+      const { config, csrfValid, signInEvents, rejectedWithCode } = scenario(path.events, policyOf(path))
       const { logger, errors } = recordingLogger()
       recorder.reset()
       const jar = new CookieJar()
@@ -93,7 +113,8 @@ describe("credentials sign-in machine, driven through Auth()", () => {
           expect(location).toBe(`${origin}/dashboard`)
           expect(sessionCookie).toBeTruthy()
           const session = await (await send(config, jar, "/session")).json()
-          expect(session.user).toEqual({ name: ada.name, email: ada.email })
+          // A database session's user is the stored row (its image, null, included).
+          expect(session.user).toEqual({ name: ada.name, email: ada.email, ...(policyOf(path).databaseSessions && { image: null }) })
           expect(signInEvents).toHaveLength(1)
           break
         }
@@ -108,7 +129,8 @@ describe("credentials sign-in machine, driven through Auth()", () => {
         case "authorizeFailed":
         case "sessionFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
-          expect(errors.map((e) => e.name)).toEqual(["CallbackRouteError"])
+          // A failing database is logged as the adapter's error; anything else as the callback route's.
+          expect(new Set(errors.map((e) => e.name))).toEqual(new Set([byTypeOf(path.events).has("session.failed") ? "AdapterError" : "CallbackRouteError"]))
           break
         case "accessDenied":
           expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)

@@ -9,7 +9,7 @@ import { smtpForFile } from "../email/smtp.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { signInDecisionOf, signInDecisions } from "./harness.js"
+import { redirectCallbackOf, signInDecisionOf, signInDecisions } from "./harness.js"
 
 const ada = "ada@example.test"
 const hostile = "x<evil@evil.test>"
@@ -70,6 +70,7 @@ function scenario(path: EmailSignInEvent[]) {
         asked.push(user)
         return signInDecisionOf(path)
       },
+      ...redirectCallbackOf(path),
     },
   }
   let typed = ` ${address.toUpperCase()} `

@@ -9,7 +9,8 @@ import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpe
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { signInDecisionOf, signInDecisions } from "./harness.js"
+import { policyOf, redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
+import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 
 const ada = "ada@example.test"
 const eve = "eve@example.test"
@@ -50,8 +51,8 @@ function events(snapshot: SnapshotFrom<typeof emailVerificationMachine>): EmailV
     ...signInDecisions,
     { type: "user.persisted", isNewUser: plan === "createUser" },
     { type: "persist.failed", error: new Error(plan === "createUser" ? "createUser failed" : "updateUser failed") },
-    { type: "session.failed", error: new Error("jwt callback threw") },
     { type: "session.failed", error: new Error("createSession failed") },
+    { type: "encode.failed", error: new Error("jwt callback threw") },
   ]
 }
 
@@ -60,7 +61,7 @@ function errorOf(event: EmailVerificationEvent | undefined): string | undefined 
 }
 
 /** The real configuration and request that make the engine meet exactly these events. */
-function scenario(path: EmailVerificationEvent[]) {
+function scenario(path: EmailVerificationEvent[], policy: SignInTailPolicy) {
   const byType = new Map(path.map((event) => [event.type, event]))
   const link = byType.get("link.read") as Extract<EmailVerificationEvent, { type: "link.read" }>
   const used = byType.get("token.used") as Extract<EmailVerificationEvent, { type: "token.used" }> | undefined
@@ -78,7 +79,7 @@ function scenario(path: EmailVerificationEvent[]) {
   const lookedUp = byType.get("user.lookedUp")
   const existingUser = lookedUp !== undefined && "user" in lookedUp && lookedUp.user !== null
   const persistFailure = errorOf(byType.get("persist.failed"))
-  const sessionFailure = errorOf(byType.get("session.failed"))
+  const sessionFailure = errorOf(byType.get("session.failed")) ?? errorOf(byType.get("encode.failed"))
   const world = { followingLink: false }
   const links: string[] = []
   const signInEvents: { isNewUser?: boolean; user: User }[] = []
@@ -122,7 +123,8 @@ function scenario(path: EmailVerificationEvent[]) {
     secret,
     trustHost: true,
     adapter,
-    ...(sessionFailure === "jwt callback threw" && { session: { strategy: "jwt" as const } }),
+    session: { strategy: policy.databaseSessions ? ("database" as const) : ("jwt" as const) },
+    ...(policy.newUserPage && { pages: { newUser: "/welcome-aboard" } }),
     providers: [Nodemailer({ maxAge: 60, sendVerificationRequest: ({ url }) => void links.push(url) })],
     callbacks: {
       signIn({ email }) {
@@ -130,6 +132,7 @@ function scenario(path: EmailVerificationEvent[]) {
         if (email?.verificationRequest) return true
         return signInDecisionOf(path)
       },
+      ...redirectCallbackOf(path),
       jwt({ token }) {
         if (world.followingLink && sessionFailure === "jwt callback threw") throw new Error("jwt callback threw")
         return token
@@ -170,7 +173,8 @@ function scenario(path: EmailVerificationEvent[]) {
         break
       case "used already": {
         const first = await send(config, new CookieJar(), url.href)
-        expect(first.headers.get("location")).toBe(`${origin}/dashboard`)
+        // Its first use signed the user in: a user it created went to pages.newUser first.
+        expect(first.headers.get("location")).toBe(existingUser || !policy.newUserPage ? `${origin}/dashboard` : `/welcome-aboard?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}`)
         signInEvents.length = 0
         userEvents.length = 0
         break
@@ -195,7 +199,7 @@ async function finalStateOf(config: AuthConfig, url: string): Promise<unknown> {
 }
 
 const recorder = new TransitionRecorder([emailVerificationMachine])
-const paths = modelPaths(emailVerificationMachine, events)
+const paths = modelPaths(emailVerificationMachine, events, { inputs: tailInputs })
 
 describe("email verification machine, driven through Auth()", () => {
   afterEach(() => {
@@ -206,6 +210,7 @@ describe("email verification machine, driven through Auth()", () => {
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
       new Set([
         "signedIn",
+        "signedInNewUser",
         "linkIncomplete",
         "tokenUnknown",
         "tokenExpired",
@@ -223,7 +228,7 @@ describe("email verification machine, driven through Auth()", () => {
 
   for (const path of paths) {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
-      const s = scenario(path.events)
+      const s = scenario(path.events, policyOf(path))
       const { logger, errors } = recordingLogger()
       if (s.existingUser) await s.memory.createUser({ ...adaUser, id: "" })
       const link = await s.linkToFollow()
@@ -243,8 +248,11 @@ describe("email verification machine, driven through Auth()", () => {
       const user = await s.memory.getUserByEmail(ada)
       // What the user sees in each final state.
       switch (path.finalState) {
-        case "signedIn": {
-          expect(location).toBe(`${origin}/dashboard`)
+        case "signedIn":
+        case "signedInNewUser": {
+          // A user the link created goes to pages.newUser first.
+          expect(location).toBe(path.finalState === "signedInNewUser" ? `/welcome-aboard?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}` : `${origin}/dashboard`)
+          expect(path.finalState === "signedInNewUser").toBe(!s.existingUser)
           expect(jar.get(sessionCookie)).toBeTruthy()
           const session = (await (await send(s.config, jar, "/session")).json()) as { user: { email: string } }
           expect(session.user.email).toBe(ada)
@@ -300,11 +308,11 @@ describe("email verification machine, driven through Auth()", () => {
         default:
           throw new Error(`no expectation for state ${path.finalState}`)
       }
-      if (path.finalState !== "signedIn") {
+      if (path.finalState !== "signedIn" && path.finalState !== "signedInNewUser") {
         expect(jar.get(sessionCookie)).toBeUndefined()
         expect(s.signInEvents).toHaveLength(0)
       }
-      if (path.finalState !== "signedIn" && path.finalState !== "sessionFailed") {
+      if (path.finalState !== "signedIn" && path.finalState !== "signedInNewUser" && path.finalState !== "sessionFailed") {
         // This request marked nobody verified.
         expect(user?.emailVerified ?? null).toEqual(verifiedBefore)
       }

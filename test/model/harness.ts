@@ -1,61 +1,70 @@
 /**
  * What the model tests share beyond authflow/testing's machinery, which they use as it ships
- * (src/testing: `modelPaths`, `TransitionRecorder`, `coverageReport`): the decisions of the
- * `signIn` callback a path makes, and what the callback answers to meet them.
+ * (src/testing: `modelPaths`, `TransitionRecorder`, `coverageReport`): the answers of the
+ * `signIn` and `redirect` callbacks a path's sign-in tail meets, what the callbacks do to give
+ * them, and the inputs that make the model walk both session strategies.
  */
-import { coverageReport as libraryCoverageReport } from "../../src/testing/coverage.js"
-import { modelPaths as libraryModelPaths, type ModelEvents } from "../../src/testing/model-paths.js"
-import { TransitionRecorder as LibraryRecorder } from "../../src/testing/recorder.js"
-import type { AnyStateMachine } from "xstate"
+import { AccessDenied } from "../../src/errors.js"
+import { defaultCallbacks } from "../../src/core/callbacks.js"
+import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
+import type { CallbacksOptions } from "../../src/types.js"
 
-/** The events of a `signIn` callback that does not allow: it refuses, refuses by throwing, or redirects. */
+/** The URL the `signIn` callback answers when a path redirects. */
+export const signInRedirect = "/welcome"
+
+/**
+ * What the `signIn` callback can do, and then the `redirect` callback with the URL it answered:
+ * allow, refuse, answer a URL (resolved, or the `redirect` callback throws), throw an `AuthError`
+ * (kept) or any other error (wrapped in `AccessDenied`).
+ */
 export const signInDecisions = [
-  { type: "signIn.denied" },
-  { type: "signIn.denied", error: "callback threw" },
-  { type: "signIn.redirect", url: "/welcome" },
+  { type: "signIn.answered", result: true },
+  { type: "signIn.answered", result: false },
+  { type: "signIn.answered", result: signInRedirect },
+  { type: "signIn.threw", error: new AccessDenied("the signIn callback refused") },
+  { type: "signIn.threw", error: new Error("callback threw") },
+  { type: "redirect.resolved", url: signInRedirect },
+  { type: "redirect.threw", error: new AccessDenied("the redirect callback refused") },
+  { type: "redirect.threw", error: new Error("redirect callback threw") },
 ] as const
 
 /**
- * What the `signIn` callback must answer for the engine to meet a path's sign-in decision:
- * `signIn.denied` refuses (throwing the event's `error` when it has one), `signIn.redirect` sends
- * the user to its `url`, and anything else allows.
+ * What the `signIn` callback must answer (or throw) for the engine to meet a path's
+ * `signIn.answered` or `signIn.threw`. A path without either never asks; it allows.
  */
 export function signInDecisionOf(path: readonly { type: string }[]): boolean | string {
-  const denied = path.find((event) => event.type === "signIn.denied") as { error?: unknown } | undefined
-  if (denied) {
-    if (denied.error) throw new Error(String(denied.error))
-    return false
-  }
-  const redirect = path.find((event) => event.type === "signIn.redirect") as { url?: string } | undefined
-  return redirect?.url ?? true
+  const threw = path.find((event) => event.type === "signIn.threw") as { error?: unknown } | undefined
+  if (threw) throw threw.error
+  const answered = path.find((event) => event.type === "signIn.answered") as { result?: unknown } | undefined
+  // The callback's declared type is `boolean | string`; a JavaScript callback can answer anything, and the tail's guards read it as it is.
+  return answered ? (answered.result as boolean | string) : true
 }
 
-// The harness's former API, a view of authflow/testing's for test/model/webauthn.test.ts (in
-// progress) until it moves onto src/testing itself: one machine per recorder, and state values
-// as their JSON (`"signedIn"`, quotes included).
-
-/** A state name of authflow/testing as the former harness wrote it: the JSON of the state value. */
-const asJson = (state: string) => (state.startsWith("{") ? state : JSON.stringify(state))
-
-/** authflow/testing's recorder for one machine, with the visits of each run as `visited`. */
-export class TransitionRecorder extends LibraryRecorder {
-  constructor(machine: AnyStateMachine) {
-    super([machine])
-  }
-
-  /** The states each run since {@link resetVisits} went through. */
-  get visited(): string[][] {
-    return this.runs.map((run) => run.states.map(asJson))
-  }
-
-  resetVisits(): void {
-    this.reset()
+/**
+ * The `redirect` callback for a path: it throws the path's `redirect.threw` error for the URL the
+ * `signIn` callback answered, and otherwise is the default one.
+ */
+export function redirectCallbackOf(path: readonly { type: string }[]): Pick<CallbacksOptions, "redirect"> | Record<string, never> {
+  const threw = path.find((event) => event.type === "redirect.threw") as { error?: unknown } | undefined
+  if (!threw) return {}
+  return {
+    redirect(params) {
+      if (params.url === signInRedirect) throw threw.error
+      return defaultCallbacks.redirect(params)
+    },
   }
 }
 
-/** authflow/testing's `modelPaths`, with the states of each path as JSON. */
-export function modelPaths<TMachine extends AnyStateMachine>(machine: TMachine, events: ModelEvents<TMachine>) {
-  return libraryModelPaths(machine, events).map((path) => ({ ...path, states: path.states.map(asJson) }))
-}
+/**
+ * The inputs that make the model walk both session strategies, with `pages.newUser` set (a user
+ * the sign-in creates goes there; any other one does not).
+ */
+export const tailInputs: { policy: SignInTailPolicy }[] = [
+  { policy: { databaseSessions: true, newUserPage: true } },
+  { policy: { databaseSessions: false, newUserPage: true } },
+]
 
-export const coverageReport = libraryCoverageReport
+/** The tail policy a path was generated with. */
+export function policyOf(path: { input?: unknown }): SignInTailPolicy {
+  return (path.input as { policy?: SignInTailPolicy } | undefined)?.policy ?? { databaseSessions: false, newUserPage: false }
+}

@@ -12,7 +12,8 @@ import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { discoveryGoesDown, standInFaults } from "../../src/testing/drivers/oauth-events.js"
-import { signInDecisionOf, signInDecisions } from "./harness.js"
+import { redirectCallbackOf, signInDecisionOf, signInDecisions } from "./harness.js"
+import { encode } from "../../src/jwt.js"
 import { clientId, opProvider, standInOP } from "./oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
 
@@ -26,10 +27,11 @@ const issuer = "https://op.model"
 const starter = "signed-in-before"
 const latecomer = "signed-in-after"
 
+// Each policy with pages.newUser set; database sessions with one of the two adapter policies, JWTs with the others.
 const policies: Record<"linking" | "noLinking" | "noAdapter", OAuthCallbackPolicy> = {
-  linking: { adapter: true, emailLinking: true },
-  noLinking: { adapter: true, emailLinking: false },
-  noAdapter: { adapter: false, emailLinking: false },
+  linking: { adapter: true, emailLinking: true, databaseSessions: true, newUserPage: true },
+  noLinking: { adapter: true, emailLinking: false, databaseSessions: false, newUserPage: true },
+  noAdapter: { adapter: false, emailLinking: false, databaseSessions: false, newUserPage: true },
 }
 const received = (params: { state?: string; iss?: string; error?: string }) => ({ type: "response.received" as const, params, expectedIssuer: issuer, issuerRequired: true })
 
@@ -61,7 +63,8 @@ const events: OAuthEvent[] = [
   { type: "user.persisted", isNewUser: true },
   { type: "user.persisted", isNewUser: false },
   { type: "persist.failed", error: "linkAccount threw" },
-  { type: "session.failed", error: "the jwt callback threw" },
+  { type: "session.failed", error: "createSession threw" },
+  { type: "encode.failed", error: "the jwt callback threw" },
 ]
 
 type Path = ModelPath<OAuthEvent>
@@ -99,6 +102,10 @@ async function scenario(path: readonly OAuthEvent[]) {
       if (has("persist.failed")) throw new Error("database unreachable")
       return memory.linkAccount(account)
     },
+    async createSession(session: Parameters<typeof memory.createSession>[0]) {
+      if (has("session.failed")) throw new Error("database unreachable")
+      return memory.createSession(session)
+    },
   }
   const account = path.find((event) => event.type.startsWith("account.")) as OAuthEvent | undefined
   // The database as this path finds it.
@@ -122,20 +129,26 @@ async function scenario(path: readonly OAuthEvent[]) {
     secret: "model-secret",
     trustHost: true,
     providers: [provider],
-    ...(policy.adapter && { adapter, session: { strategy: has("session.failed") ? ("jwt" as const) : ("database" as const) } }),
+    ...(policy.adapter && { adapter }),
+    session: { strategy: policy.databaseSessions ? ("database" as const) : ("jwt" as const) },
     pages: { newUser: "/welcome-aboard" },
     callbacks: {
       signIn: () => signInDecisionOf(path),
+      ...redirectCallbackOf(path),
       jwt({ token }) {
-        if (has("session.failed")) throw new Error("the jwt callback threw")
+        if (has("encode.failed")) throw new Error("the jwt callback threw")
         return token
       },
     },
     events: { signIn: (message) => void signInEvents.push(message) },
   }
 
-  /** Signs the browser in as `other` with a database session (what a signed-in visitor has). */
+  /** Signs the browser in as `other` with a session of the configured strategy (what a signed-in visitor has). */
   const signInAsOther = async (jar: CookieJar) => {
+    if (!policy.databaseSessions) {
+      jar.cookies.set(sessionCookie, await encode({ token: { sub: other!.id, email: other!.email }, secret: "model-secret", salt: sessionCookie }))
+      return
+    }
     const sessionToken = `session-${Math.random()}`
     await memory.createSession({ sessionToken, userId: other!.id, expires: new Date(Date.now() + 3600_000) })
     jar.cookies.set(sessionCookie, sessionToken)
@@ -177,7 +190,8 @@ function titleOf(path: Path): string {
       if (event.type === "response.received") return `response.received(${JSON.stringify(event.params)})`
       if (event.type === "account.new.signedIn") return `account.new.signedIn(${event.userId})`
       if (event.type === "user.persisted") return `user.persisted(${event.isNewUser ? "new" : "existing"})`
-      if (event.type === "signIn.denied" && event.error) return "signIn.denied(throws)"
+      if (event.type === "signIn.answered") return `signIn.answered(${JSON.stringify(event.result)})`
+      if (event.type === "signIn.threw" || event.type === "redirect.threw") return `${event.type}(${(event.error as Error).constructor.name})`
       return event.type
     })
     .join(" → ")
@@ -195,7 +209,7 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
       new Set([
         "csrfRejected", "signInFailed", "providerRejected", "responseRejected", "tokensRejected", "idTokenRejected", "profileFailed",
-        "accountNotLinked", "signedIn", "accessDenied", "redirected", "persistFailed", "sessionFailed",
+        "accountNotLinked", "signedIn", "signedInNewUser", "accessDenied", "redirected", "persistFailed", "sessionFailed",
       ]),
     )
     for (const path of skipped) expect(unreachable(path.events)).toBeTruthy()
@@ -254,8 +268,10 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
         expect(exchanged).toBe(!["providerRejected", "responseRejected"].includes(path.finalState))
       }
       switch (path.finalState) {
-        case "signedIn": {
+        case "signedIn":
+        case "signedInNewUser": {
           const isNewUser = find(path.events, "user.persisted")?.isNewUser ?? false
+          expect(path.finalState === "signedInNewUser").toBe(isNewUser)
           expect(location).toBe(isNewUser ? `/welcome-aboard?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}` : `${origin}/dashboard`)
           expect(sessionSet).toBe(true)
           expect(world.signInEvents).toEqual([expect.objectContaining({ isNewUser })])
@@ -294,16 +310,17 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
           break
         case "sessionFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
-          expect(errorNames).toEqual(["CallbackRouteError"])
+          // A failing database is logged as the adapter's error; a throwing jwt callback as the callback route's.
+          expect(new Set(errorNames)).toEqual(new Set([path.events.some((event) => event.type === "session.failed") ? "AdapterError" : "CallbackRouteError"]))
           break
       }
-      if (path.finalState !== "signedIn") {
+      if (path.finalState !== "signedIn" && path.finalState !== "signedInNewUser") {
         expect(sessionSet).toBe(false)
         expect(world.signInEvents).toHaveLength(0)
       }
       // Nothing is written before the signIn callback allows it.
       const returning = path.events.some((event) => event.type === "account.linkedToUser" || event.type === "account.linkedToOther")
-      if (!path.events.some((event) => event.type === "signIn.allowed") && !returning) {
+      if (!path.events.some((event) => event.type === "signIn.answered" && event.result === true) && !returning) {
         expect(linked).toBeNull()
       }
     })

@@ -8,7 +8,10 @@ import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { SoftCredential, type Bend } from "../webauthn/authenticator.js"
-import { coverageReport, modelPaths, signInDecisionOf, TransitionRecorder } from "./harness.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
 
 const ada = "ada@example.test"
 const bob = "bob@example.test"
@@ -77,8 +80,9 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
   if (flow) {
     const other = flow.ceremony === "register" ? "authenticate" : "register"
     list.push(
-      { type: "ceremony.received", action: flow.ceremony },
-      { type: "ceremony.received", action: other },
+      // The answer arrives with the tail's policy: both session strategies, pages.newUser set.
+      ...tailInputs.map(({ policy }) => ({ type: "ceremony.received" as const, action: flow.ceremony, policy })),
+      { type: "ceremony.received", action: other, policy: tailInputs[0]!.policy },
       { type: "challenge.replayed" },
       { type: "response.malformed", error: new Error("unreadable") },
     )
@@ -88,17 +92,17 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
     for (const bent of bends) if (!bent.ceremony || bent.ceremony === flow.ceremony) list.push({ type: "response.checked", findings: { ...good, ...bent.findings } })
     if (flow.ceremony === "authenticate") list.push({ type: "counter.failed", error: new Error("updateAuthenticatorCounter failed") })
     list.push(
-      { type: "signIn.denied" },
-      { type: "signIn.redirect", url: "/welcome" },
+      ...signInDecisions,
       { type: "user.persisted", isNewUser: flow.user?.id === undefined },
       { type: "persist.failed", error: new Error("createAuthenticator failed") },
       { type: "session.failed", error: new Error("createSession failed") },
+      { type: "encode.failed", error: new Error("jwt callback threw") },
     )
   }
   return list
 }
 
-const recorder = new TransitionRecorder(webAuthnMachine)
+const recorder = new TransitionRecorder([webAuthnMachine])
 const paths = modelPaths(webAuthnMachine, events)
 
 function find<T extends WebAuthnEvent["type"]>(path: WebAuthnEvent[], type: T) {
@@ -127,12 +131,13 @@ describe("WebAuthn machine, driven through Auth()", () => {
       const found = find(path.events, "user.found")
       const ready = find(path.events, "options.ready")
       const received = find(path.events, "ceremony.received")
-      const ceremony = path.states.includes('"preparingRegistration"') ? "register" : "authenticate"
+      const ceremony = path.states.includes("preparingRegistration") ? "register" : "authenticate"
       const addingAuthenticator = found?.signedIn === true && ceremony === "register"
       const bent = bentOf(path.events, ceremony, addingAuthenticator ? "u-ada" : undefined)
       const failure = (type: WebAuthnEvent["type"]) => path.events.some((event) => event.type === type)
-      // Both session strategies; a failing session write needs the database.
-      const strategy = index % 2 || failure("session.failed") ? "database" : "jwt"
+      // The session strategy and pages.newUser the answer's policy says (the options request alone: either).
+      const policy = received?.policy ?? tailInputs[index % 2]!.policy
+      const strategy = policy.databaseSessions ? "database" : "jwt"
       const world = { measuring: false }
 
       const memory = MemoryAdapter()
@@ -177,10 +182,18 @@ describe("WebAuthn machine, driven through Auth()", () => {
         trustHost: true,
         adapter,
         session: { strategy },
+        ...(policy.newUserPage && { pages: { newUser: "/welcome-aboard" } }),
         providers: [Passkey({ simpleWebAuthn: library })],
         experimental: { enableWebAuthn: true },
         logger,
-        callbacks: { signIn: () => (world.measuring ? signInDecisionOf(path.events) : true) },
+        callbacks: {
+          signIn: () => (world.measuring ? signInDecisionOf(path.events) : true),
+          ...redirectCallbackOf(path.events),
+          jwt({ token }) {
+            if (world.measuring && failure("encode.failed")) throw new Error("jwt callback threw")
+            return token
+          },
+        },
       }
 
       // The world before the flow: Ada and Bob have passkeys.
@@ -206,10 +219,10 @@ describe("WebAuthn machine, driven through Auth()", () => {
       if (found?.user?.email && !found.signedIn) query.email = found.user.email
       if (failure("lookup.failed")) query.email = ada
       world.measuring = true
-      recorder.resetVisits()
+      recorder.reset()
       const first = await send({ ...config, inspect: recorder.inspect }, jar, `/webauthn-options/passkey?${new URLSearchParams(query)}`)
       world.measuring = false
-      const firstVisits = recorder.visited.flat()
+      const firstVisits = recorder.runs.flatMap((run) => run.states)
 
       if (!received) {
         expect(firstVisits).toEqual(path.states)
@@ -254,7 +267,7 @@ describe("WebAuthn machine, driven through Auth()", () => {
 
       // Request 2: the answer.
       world.measuring = true
-      recorder.resetVisits()
+      recorder.reset()
       const second = await send({ ...config, inspect: recorder.inspect }, jar, "/callback/passkey", {
         form: {
           action: postedAction,
@@ -264,14 +277,18 @@ describe("WebAuthn machine, driven through Auth()", () => {
         },
       })
       world.measuring = false
-      expect([...firstVisits, ...recorder.visited.flat().slice(1)]).toEqual(path.states)
+      expect([...firstVisits, ...recorder.runs.flatMap((run) => run.states).slice(1)]).toEqual(path.states)
 
       const location = second.headers.get("location")
       const session = (await (await send(config, jar, "/session")).json()) as { user?: { email?: string } } | null
       const lastError = errors.at(-1) as (Error & { cause?: { check?: string } }) | undefined
       switch (path.finalState) {
-        case "signedIn": {
-          expect(location).toBe(`${origin}/dashboard`)
+        case "signedIn":
+        case "signedInNewUser": {
+          // A user the registration created goes to pages.newUser first.
+          const createdUser = ceremony === "register" && !addingAuthenticator
+          expect(path.finalState === "signedInNewUser").toBe(createdUser)
+          expect(location).toBe(createdUser ? `/welcome-aboard?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}` : `${origin}/dashboard`)
           const email = ceremony === "register" ? (addingAuthenticator ? ada : newcomer) : ada
           expect(session?.user?.email).toBe(email)
           if (ceremony === "register") {
@@ -303,8 +320,9 @@ describe("WebAuthn machine, driven through Auth()", () => {
           expect(lastError?.name).toBe("WebAuthnVerificationError")
       }
       const signedInBefore = bent?.name === "other-user" || found?.signedIn || failure("challenge.replayed")
-      if (path.finalState !== "signedIn" && !signedInBefore) expect(session).toBeNull()
-      if (path.finalState !== "signedIn" && path.finalState !== "sessionFailed" && ceremony === "register" && !addingAuthenticator && !failure("challenge.replayed")) {
+      const signedIn = path.finalState === "signedIn" || path.finalState === "signedInNewUser"
+      if (!signedIn && !signedInBefore) expect(session).toBeNull()
+      if (!signedIn && path.finalState !== "sessionFailed" && ceremony === "register" && !addingAuthenticator && !failure("challenge.replayed")) {
         // A refused registration leaves no user behind.
         expect(await memory.getUserByEmail(newcomer)).toBeNull()
       }

@@ -66,8 +66,9 @@ describe("authflow/testing with GitHub and Google, JWT sessions, no adapter", as
     expect(oauth!.covered).toBe(oauth!.reachable)
     expect(oauth!.notTaken).toEqual(
       expect.arrayContaining([
-        { transition: "oauth.checkingSignIn:signIn.denied:0", decidedBy: "callbacks.signIn" },
-        { transition: "oauth.issuingSession:session.failed:0", decidedBy: "callbacks.jwt" },
+        // The signIn callback's refusal (a falsy answer: the last choice of signIn.answered), and the jwt callback throwing.
+        { transition: "oauth.checkingSignIn:signIn.answered:3", decidedBy: "callbacks.signIn" },
+        { transition: "oauth.encodingToken:encode.failed:0", decidedBy: "callbacks.jwt" },
       ]),
     )
     expect(signOut).toMatchObject({ machine: "sign-out", missing: [] })

@@ -7,7 +7,8 @@
 import { credentialsSignInMachine } from "../../machines/credentials-sign-in.js"
 import { CredentialsSignin } from "../../core/errors.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
-import { has, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { everyTailPolicy, has, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
+import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
 import { strategyOf } from "../world.js"
 import type { CredentialsFixture } from "../fixtures.js"
@@ -25,6 +26,8 @@ import type { AuthConfig, CredentialsConfig } from "../../types.js"
 export function credentialsDriver(config: AuthConfig, provider: CredentialsConfig, fixture: CredentialsFixture | undefined): MachineDriver {
   const strategy = strategyOf(config)
   const decidedBy = `providers.${provider.id}.authorize`
+  const policy = tailPolicyOf(config, strategy)
+  const policyOf = (input: unknown) => (input as { policy?: SignInTailPolicy } | undefined)?.policy
 
   function role(event: MachineEvent): EventRole {
     switch (event.type) {
@@ -48,18 +51,18 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
       { type: "authorize.returned", user: null },
       { type: "authorize.threw", error: new CredentialsSignin() },
       { type: "authorize.threw", error: new Error("authorize threw") },
-      { type: "signIn.denied" },
-      { type: "signIn.redirect", url: "/elsewhere" },
-      { type: "session.failed", error: "issuing the session failed" },
+      ...signInTailEvents,
     ],
+    inputs: everyTailPolicy(policy).map((each) => ({ policy: each })),
+    inputNote: (input) => tailPolicyNote(policyOf(input), policy),
     role,
-    unreachable(path) {
+    unreachable(path, input) {
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
       const authorizes = path.some((event) => event.type.startsWith("authorize."))
       if (authorizes && !fixture) return `no fixtures.credentials["${provider.id}"]: the kit does not know which credentials authorize accepts and refuses`
       const failing = path.some((event) => event.type === "authorize.threw" && !(event.error instanceof CredentialsSignin))
       if (failing && !fixture?.failing) return `no fixtures.credentials["${provider.id}"].failing: no credentials are known to make authorize throw`
-      return signInTailUnreachable(path, strategy, config)
+      return signInTailUnreachable(path, strategy, config, policyOf(input))
     },
     async drive(scenario, world) {
       const labels = new Set(scenario.conditions.map((event) => role(event).condition))

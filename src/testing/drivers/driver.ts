@@ -6,6 +6,8 @@
  * @module
  */
 import type { AnyStateMachine } from "xstate"
+import { AccessDenied } from "../../core/errors.js"
+import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
 import type { World } from "../world.js"
 
@@ -25,6 +27,10 @@ export interface EventRole {
   decidedBy?: string
   /** Told in the name of an unreachable path, to set it apart (`no adapter`). */
   note?: string
+  /** How an unreachable path names an event your code decides (its type unless given). */
+  label?: string
+  /** The ordinary outcome your code decides (the `signIn` callback allows): not named in an unreachable path. */
+  ordinary?: boolean
 }
 
 /** One path's world conditions, as the driver sets them up. */
@@ -45,8 +51,15 @@ export interface MachineDriver {
   /** The payload-carrying events the model generates paths with. */
   events: MachineEvent[]
   role(event: MachineEvent): EventRole
-  /** Why this configuration (or its fixtures) cannot produce a path, or undefined when it can. */
-  unreachable(path: readonly MachineEvent[]): string | undefined
+  /**
+   * The inputs the machine is started with, one model per input (the sign-in tail's policy, for a
+   * machine that takes it as input): the configuration's own first.
+   */
+  inputs?: readonly unknown[]
+  /** Told in the name of an unreachable path generated with `input`, to set it apart (`database sessions`). */
+  inputNote?(input: unknown): string | undefined
+  /** Why this configuration (or its fixtures) cannot produce a path (started with `input`), or undefined when it can. */
+  unreachable(path: readonly MachineEvent[], input?: unknown): string | undefined
   /** True for a generated path no world can produce (the model does not know what the effects know). */
   impossible?(path: readonly MachineEvent[]): boolean
   /** Sets the path's world up and sends its requests through `world.send`. */
@@ -63,18 +76,69 @@ export function has(events: readonly MachineEvent[], type: string): boolean {
   return events.some((event) => event.type === type)
 }
 
+/**
+ * What the `signIn` callback can do: allow, refuse, answer a URL, throw an `AuthError` or another
+ * error; and what the `redirect` callback can do with that URL. For every sign-in machine's events.
+ */
+export const signInCallbackEvents: MachineEvent[] = [
+  { type: "signIn.answered", result: true },
+  { type: "signIn.answered", result: false },
+  { type: "signIn.answered", result: "/elsewhere" },
+  { type: "signIn.threw", error: new AccessDenied("the signIn callback threw an AuthError") },
+  { type: "signIn.threw", error: new Error("the signIn callback threw") },
+  { type: "redirect.resolved", url: "/elsewhere" },
+  { type: "redirect.threw", error: new AccessDenied("the redirect callback threw an AuthError") },
+  { type: "redirect.threw", error: new Error("the redirect callback threw") },
+]
+
+/** The events of the whole sign-in tail: the callbacks', then issuing the session failing either way. */
+export const signInTailEvents: MachineEvent[] = [
+  ...signInCallbackEvents,
+  { type: "session.failed", error: "createSession threw" },
+  { type: "encode.failed", error: "the jwt callback threw" },
+]
+
+/** The sign-in tail's policy of a configuration: its session strategy, and whether `pages.newUser` is set. */
+export function tailPolicyOf(config: { pages?: { newUser?: string } }, strategy: "jwt" | "database"): SignInTailPolicy {
+  return { databaseSessions: strategy === "database", newUserPage: Boolean(config.pages?.newUser) }
+}
+
+/** Every sign-in tail policy, the configuration's own first: the others' paths are listed as unreachable, with why. */
+export function everyTailPolicy(own: SignInTailPolicy): SignInTailPolicy[] {
+  const all = [true, false].flatMap((databaseSessions) => [true, false].map((newUserPage) => ({ databaseSessions, newUserPage })))
+  return [own, ...all.filter((policy) => policy.databaseSessions !== own.databaseSessions || policy.newUserPage !== own.newUserPage)]
+}
+
+/** How a path generated with another tail policy than the configuration's is told apart (`database sessions`). */
+export function tailPolicyNote(policy: SignInTailPolicy | undefined, own: SignInTailPolicy): string | undefined {
+  if (!policy) return undefined
+  const notes = [
+    ...(policy.databaseSessions !== own.databaseSessions ? [policy.databaseSessions ? "database sessions" : "jwt sessions"] : []),
+    ...(policy.newUserPage !== own.newUserPage ? [policy.newUserPage ? "with pages.newUser" : "without pages.newUser"] : []),
+  ]
+  return notes.length ? notes.join(", ") : undefined
+}
+
 /** The sign-in tail's events every sign-in machine shares, and who decides them. */
-export function signInTailRole(event: MachineEvent, strategy: "jwt" | "database", config: { callbacks?: object }): EventRole | undefined {
+export function signInTailRole(event: MachineEvent, _strategy: "jwt" | "database", config: { callbacks?: object }): EventRole | undefined {
   switch (event.type) {
-    case "signIn.allowed":
-    case "signIn.denied":
-    case "signIn.redirect":
+    case "signIn.answered":
+      if (event.result === true) return { decidedBy: "callbacks.signIn", ordinary: true }
+      return { decidedBy: "callbacks.signIn", label: typeof event.result === "string" ? "signIn.redirect" : "signIn.denied" }
+    case "signIn.threw":
       return { decidedBy: "callbacks.signIn" }
+    case "redirect.resolved":
+      return { decidedBy: "callbacks.redirect", ordinary: true }
+    case "redirect.threw":
+      return { decidedBy: "callbacks.redirect" }
     case "session.failed":
-      return strategy === "database" ? { condition: "session.failed" } : { decidedBy: typeof (config.callbacks as { jwt?: unknown } | undefined)?.jwt === "function" ? "callbacks.jwt" : "jwt.encode" }
+      return { condition: "session.failed" }
+    case "encode.failed":
+      return { decidedBy: typeof (config.callbacks as { jwt?: unknown } | undefined)?.jwt === "function" ? "callbacks.jwt" : "jwt.encode", label: "session.failed" }
     case "persist.failed":
       return { condition: "persist.failed" }
-    case "session.issued":
+    case "session.created":
+    case "token.encoded":
     case "user.persisted":
       return {}
     default:
@@ -82,11 +146,28 @@ export function signInTailRole(event: MachineEvent, strategy: "jwt" | "database"
   }
 }
 
-/** Why the configuration's own code never takes a sign-in tail event, or undefined when it may. */
-export function signInTailUnreachable(path: readonly MachineEvent[], strategy: "jwt" | "database", config: { callbacks?: object; jwt?: { encode?: unknown } }): string | undefined {
+/**
+ * Why the configuration's own code never takes a sign-in tail event, or undefined when it may.
+ * `policy` is the tail policy the path was generated with, when the machine has one.
+ */
+export function signInTailUnreachable(
+  path: readonly MachineEvent[],
+  strategy: "jwt" | "database",
+  config: { callbacks?: object; jwt?: { encode?: unknown }; pages?: { newUser?: string } },
+  policy?: SignInTailPolicy,
+): string | undefined {
   const callbacks = (config.callbacks ?? {}) as Record<string, unknown>
-  if ((has(path, "signIn.denied") || has(path, "signIn.redirect")) && typeof callbacks.signIn !== "function") return "no callbacks.signIn: every sign-in is allowed"
-  if (has(path, "session.failed") && strategy === "jwt" && typeof callbacks.jwt !== "function" && config.jwt?.encode === undefined) {
+  const own = tailPolicyOf(config, strategy)
+  if (policy && policy.databaseSessions !== own.databaseSessions) {
+    return strategy === "database" ? "sessions are database sessions: no JWT is encoded" : "sessions are jwt sessions: no session row is created"
+  }
+  if (policy && policy.newUserPage !== own.newUserPage) {
+    return own.newUserPage ? "pages.newUser is set: a user the sign-in creates goes there first" : "no pages.newUser: a user the sign-in creates goes to the callback URL"
+  }
+  const refusesOrRedirects = path.some((event) => (event.type === "signIn.answered" && event.result !== true) || event.type === "signIn.threw")
+  if (refusesOrRedirects && typeof callbacks.signIn !== "function") return "no callbacks.signIn: every sign-in is allowed"
+  if (has(path, "redirect.threw") && typeof callbacks.redirect !== "function") return "no callbacks.redirect: the default redirect callback does not throw"
+  if (has(path, "encode.failed") && typeof callbacks.jwt !== "function" && config.jwt?.encode === undefined) {
     return "JWT sessions with the default jwt callback and encode: issuing the session does not fail"
   }
   return undefined

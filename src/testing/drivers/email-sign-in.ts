@@ -6,7 +6,7 @@
  */
 import { emailSignInMachine } from "../../machines/email-sign-in.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
-import { has, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { has, signInCallbackEvents, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
 import { strategyOf } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { EmailConfig } from "../../providers/email-config.js"
@@ -57,8 +57,7 @@ export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): Ma
       { type: "user.lookedUp", user: { id: "u1", email: "someone@example.test", emailVerified: null } },
       { type: "user.lookedUp", user: null },
       { type: "lookup.failed", error: "getUserByEmail threw" },
-      { type: "signIn.denied" },
-      { type: "signIn.redirect", url: "/elsewhere" },
+      ...signInCallbackEvents,
       { type: "store.failed", error: "createVerificationToken threw" },
       { type: "send.failed", error: "the mail service is down" },
       { type: "revoke.failed", error: "useVerificationToken threw" },

@@ -8,7 +8,8 @@
 import { emailVerificationMachine } from "../../machines/email-verification.js"
 import { sha256Hex } from "../../core/crypto.js"
 import { Browser } from "../browser.js"
-import { find, has, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { everyTailPolicy, find, has, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
+import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import { strategyOf } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { EmailConfig } from "../../providers/email-config.js"
@@ -34,6 +35,8 @@ type TokenUsed = { type: "token.used"; row: { identifier: string; expires: Date 
  */
 export function emailVerificationDriver(config: AuthConfig, provider: EmailConfig): MachineDriver {
   const strategy = strategyOf(config)
+  const policy = tailPolicyOf(config, strategy)
+  const policyOf = (input: unknown) => (input as { policy?: SignInTailPolicy } | undefined)?.policy
 
   function role(event: MachineEvent): EventRole {
     switch (event.type) {
@@ -73,13 +76,13 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       { type: "user.lookedUp", user: { id: "u1", email: linked, emailVerified: null } },
       { type: "user.lookedUp", user: null },
       { type: "lookup.failed", error: "getUserByEmail threw" },
-      { type: "signIn.denied" },
-      { type: "signIn.redirect", url: "/elsewhere" },
+      ...signInTailEvents,
       { type: "user.persisted", isNewUser: true },
       { type: "user.persisted", isNewUser: false },
       { type: "persist.failed", error: "createUser threw" },
-      { type: "session.failed", error: "issuing the session failed" },
     ],
+    inputs: everyTailPolicy(policy).map((each) => ({ policy: each })),
+    inputNote: (input) => tailPolicyNote(policyOf(input), policy),
     role,
     impossible(path) {
       // The database finds a token by its address: a link for the hostile address finds only the hostile row, and only it does.
@@ -92,8 +95,8 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       const lookedUp = find<{ type: string; user: unknown }>(path, "user.lookedUp")
       return persisted !== undefined && persisted.isNewUser !== (lookedUp?.user === null)
     },
-    unreachable(path) {
-      return signInTailUnreachable(path, strategy, config)
+    unreachable(path, input) {
+      return signInTailUnreachable(path, strategy, config, policyOf(input))
     },
     async drive(scenario, world) {
       const labels = new Set(scenario.conditions.map((event) => role(event).condition))

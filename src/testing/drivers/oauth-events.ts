@@ -9,6 +9,8 @@ import type { StandInProvider } from "../stand-in.js"
 import { modelIssuer, responseParams, type ResponseVariant } from "./oauth-responses.js"
 import type { StandInFaults } from "../stand-in/options.js"
 import type { MachineEvent } from "../transitions.js"
+import { everyTailPolicy, signInTailEvents } from "./driver.js"
+import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 
 /** The user signed in when the sign-in started, and the one who signed in while it waited at the provider. */
 export const starter = "signed-in-before"
@@ -19,14 +21,16 @@ export const latecomer = "signed-in-after"
  * database and your own code can give (`issuerRequired`: whether a redirect back without `iss` is
  * one the engine tells apart).
  */
-export function oauthEvents(issuerRequired: boolean): MachineEvent[] {
+export function oauthEvents(issuerRequired: boolean, own: { adapter: boolean; emailLinking: boolean; tail: SignInTailPolicy }): MachineEvent[] {
   const variants = (Object.keys(responseParams) as ResponseVariant[]).filter((variant) => variant !== "no-iss" || issuerRequired)
   return [
     { type: "discovery.failed", error: "discovery answered 500" },
     { type: "authorization.failed", error: "no authorization endpoint" },
     { type: "authorization.ready", checks: { codeVerifier: "v", state: "S", nonce: "n", redirectUri: "r", callbackUrl: "/", startedBy: starter } },
     // Every policy, so that the paths the configuration's own policy rules out are listed with why.
-    ...[true, false].flatMap((withAdapter) => [true, false].map((emailLinking) => ({ type: "callback.received", policy: { adapter: withAdapter, emailLinking } }))),
+    ...[true, false].flatMap((withAdapter) => [true, false].map((emailLinking) => ({ type: "callback.received", policy: { adapter: withAdapter, emailLinking, ...own.tail } }))),
+    // …and every sign-in tail policy (session strategy, pages.newUser) with the configuration's own adapter and linking.
+    ...everyTailPolicy(own.tail).slice(1).map((tail) => ({ type: "callback.received", policy: { adapter: own.adapter, emailLinking: own.emailLinking, ...tail } })),
     ...variants.map((variant) => ({ type: "response.received", params: responseParams[variant], expectedIssuer: modelIssuer, issuerRequired })),
     { type: "response.unreadable", error: "discovery down at the callback" },
     { type: "code.refused", error: "invalid_grant" },
@@ -37,12 +41,10 @@ export function oauthEvents(issuerRequired: boolean): MachineEvent[] {
     { type: "account.new.signedIn", userId: starter },
     { type: "account.new.signedIn", userId: latecomer },
     { type: "lookup.failed", error: "getUserByAccount threw" },
-    { type: "signIn.denied" },
-    { type: "signIn.redirect", url: "/elsewhere" },
+    ...signInTailEvents,
     { type: "user.persisted", isNewUser: true },
     { type: "user.persisted", isNewUser: false },
     { type: "persist.failed", error: "linkAccount threw" },
-    { type: "session.failed", error: "createSession threw" },
   ]
 }
 

@@ -8,7 +8,8 @@
 import { oauthMachine } from "../../machines/oauth.js"
 import { resolveEndpoint } from "../../core/oauth/endpoints.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
-import { find, has, signInTailRole, signInTailUnreachable, type MachineDriver } from "./driver.js"
+import { find, has, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type MachineDriver } from "./driver.js"
+import type { OAuthCallbackPolicy } from "../../machines/oauth.js"
 import { driveOAuth } from "./oauth-drive.js"
 import { idTokenFaults, oauthEvents, starter } from "./oauth-events.js"
 import { responseLabels, variantOf } from "./oauth-responses.js"
@@ -40,20 +41,26 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
   const discovery = usesDiscovery(provider)
   const oidc = provider.type === "oidc"
   const emailLinking = provider.allowDangerousEmailAccountLinking === true
+  const tail = tailPolicyOf(config, strategy)
 
   return {
     machine: oauthMachine,
     target: `oauth ${provider.id}`,
     provider: provider.id,
-    events: oauthEvents(discovery),
+    events: oauthEvents(discovery, { adapter, emailLinking, tail }),
     role(event) {
       if (namedConditions.has(event.type)) return { condition: event.type }
       if (event.type === "response.received") return { ...(responseLabels[variantOf(event)] && { condition: responseLabels[variantOf(event)]! }) }
       if (event.type === "account.new.signedIn") return { condition: event.userId === starter ? "account.new.signedIn(sign-in started signed in)" : "account.new.signedIn(signed in meanwhile)" }
       if (event.type.startsWith("account.")) return { condition: event.type }
       if (event.type === "callback.received") {
-        const policy = event.policy as { adapter: boolean; emailLinking: boolean }
-        const notes = [...(policy.adapter !== adapter ? [policy.adapter ? "with an adapter" : "without an adapter"] : []), ...(policy.emailLinking !== emailLinking ? [`allowDangerousEmailAccountLinking ${policy.emailLinking ? "on" : "off"}`] : [])]
+        const policy = event.policy as OAuthCallbackPolicy
+        const tailNote = tailPolicyNote(policy, tail)
+        const notes = [
+          ...(policy.adapter !== adapter ? [policy.adapter ? "with an adapter" : "without an adapter"] : []),
+          ...(policy.emailLinking !== emailLinking ? [`allowDangerousEmailAccountLinking ${policy.emailLinking ? "on" : "off"}`] : []),
+          ...(tailNote ? [tailNote] : []),
+        ]
         return notes.length ? { note: notes.join(", ") } : {}
       }
       return signInTailRole(event, strategy, config) ?? {}
@@ -64,7 +71,7 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
       return persisted !== undefined && persisted.isNewUser !== has(path, "account.new.noUser")
     },
     unreachable(path) {
-      const policy = find<{ type: string; policy: { adapter: boolean; emailLinking: boolean } }>(path, "callback.received")?.policy
+      const policy = find<{ type: string; policy: OAuthCallbackPolicy }>(path, "callback.received")?.policy
       if (policy && policy.adapter !== adapter) return adapter ? "an adapter is configured: every user is stored" : "no adapter: accounts are never linked"
       if (policy && policy.emailLinking !== emailLinking) {
         return emailLinking
@@ -79,7 +86,7 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
       const account = path.find((event) => event.type.startsWith("account.") && event.type !== "account.new.noUser")
       if (!adapter && account) return "no adapter: accounts are never linked"
       if (!adapter && has(path, "lookup.failed")) return "no adapter: nothing is looked up"
-      return signInTailUnreachable(path, strategy, config)
+      return signInTailUnreachable(path, strategy, config, policy)
     },
     drive: (scenario, world) => driveOAuth(provider, scenario, world),
   }
