@@ -174,11 +174,11 @@ describe("the configuration is checked once per configuration object", () => {
 })
 
 describe("WebAuthn providers", () => {
-  it("are refused as not implemented, even with experimental.enableWebAuthn", async () => {
+  it("need an adapter once experimental.enableWebAuthn is on", async () => {
     const { config, errors } = configWith([{ id: "passkey", name: "Passkey", type: "webauthn" }], { experimental: { enableWebAuthn: true } })
     expect((await send(config, new CookieJar(), "/session")).status).toBe(500)
-    expect(errors.map((e) => e.name)).toEqual(["InvalidProvider"])
-    expect(errors[0]!.message).toBe('Provider "passkey": authflow does not implement WebAuthn yet; remove the provider')
+    expect(errors.map((e) => e.name)).toEqual(["MissingAdapter"])
+    expect(errors[0]!.message).toBe("WebAuthn requires an adapter")
   })
 })
 
