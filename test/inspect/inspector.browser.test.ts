@@ -12,6 +12,7 @@ import { browserSuite, launchChromium } from "../e2e/browser.js"
 import { CookieJar } from "../helpers.js"
 import { finishOAuth, flowsConfig, recordSignIns, Secrets, startOAuth } from "./fixtures.js"
 import { accounts, startInspectedServer, type InspectedServer } from "./server.js"
+import { authflowMachines } from "../../src/inspect/machines.js"
 
 const output = fileURLToPath(new URL("../../test-output/inspect/", import.meta.url))
 
@@ -61,7 +62,7 @@ browserSuite("the inspector in Chromium", () => {
     const current = inspector.locator('svg.statechart .sc-state.is-current[data-path="signedIn"]')
     await current.waitFor()
     expect(await inspector.locator("svg.statechart .sc-state.is-current").count()).toBe(1)
-    expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "authorizing", "checkingSignIn", "issuingSession", "signedIn"])
+    expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "authorizing", "checkingSignIn", "issuingSession", "encodingToken", "signedIn"])
     expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "authorize.returned", "signIn.answered", "token.encoded"]))
     expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("Current state: signedIn (final)")
     const events = await inspector.locator("table.timeline tbody tr td:nth-child(3) > code").allInnerTexts()
@@ -81,7 +82,7 @@ browserSuite("the inspector in Chromium", () => {
     await inspector.getByRole("link", { name: "Machines" }).click()
     await inspector.getByRole("heading", { name: "oauth", exact: true }).waitFor()
     await inspector.locator('.diagram-frame[data-machine="sign-out"] svg').waitFor()
-    expect(await inspector.locator("section.machine svg.statechart").count()).toBe(5)
+    expect(await inspector.locator("section.machine svg.statechart").count()).toBe(authflowMachines.length)
     await inspector.screenshot({ path: `${output}inspector-machines.png` })
     await inspector.close()
     expect(foreign).toEqual([])
@@ -141,7 +142,7 @@ browserSuite("the inspector in Chromium", () => {
     expect(events.slice(0, 8)).toEqual(["started", "csrf.valid", "discovery.done", "authorization.ready", "restored from the flow cookie", "callback.received", "response.received", "code.exchanged"])
     expect(events.at(-1)).toBe("token.encoded")
     const visited = await page.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))
-    expect(visited).toEqual(expect.arrayContaining(["validatingInput", "discovering", "authorizing", "awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "fetchingProfile", "resolvingAccount", "checkingSignIn", "issuingSession", "signedIn"]))
+    expect(visited).toEqual(expect.arrayContaining(["validatingInput", "discovering", "authorizing", "awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "fetchingProfile", "resolvingAccount", "checkingSignIn", "persistingUser", "encodingToken", "signedIn"]))
     expect(visited).not.toContain("responseRejected")
     const taken = await page.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => `${edge.getAttribute("data-source")} ${edge.getAttribute("data-event")} ${edge.getAttribute("data-target")}`))
     expect(taken).toEqual(expect.arrayContaining(["authorizing authorization.ready awaitingCallback", "awaitingCallback callback.received checkingResponse", "checkingResponse response.received exchangingCode"]))

@@ -177,7 +177,17 @@ export const clientScript = String.raw`
       }
       if (previous && !step.resumed) {
         Array.prototype.forEach.call(svg.querySelectorAll('.sc-edge[data-event="' + escapeAttr(step.event.type) + '"]'), function (edge) {
-          if (previous.paths.indexOf(edge.getAttribute("data-source")) !== -1 && step.paths.indexOf(edge.getAttribute("data-target")) !== -1) edge.classList.add("is-taken");
+          if (previous.paths.indexOf(edge.getAttribute("data-source")) === -1) return;
+          var target = edge.getAttribute("data-target");
+          if (step.paths.indexOf(target) !== -1) return edge.classList.add("is-taken");
+          // A pass-through state (eventless transitions only) is left in the same step: follow it.
+          Array.prototype.forEach.call(svg.querySelectorAll('.sc-edge[data-event=""][data-source="' + escapeAttr(target) + '"]'), function (next) {
+            if (step.paths.indexOf(next.getAttribute("data-target")) === -1) return;
+            edge.classList.add("is-taken");
+            next.classList.add("is-taken");
+            var through = svg.querySelector('.sc-state[data-path="' + escapeAttr(target) + '"]');
+            if (through) through.classList.add("is-visited");
+          });
         });
       }
     }
