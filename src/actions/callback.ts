@@ -1,6 +1,7 @@
 import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF, AuthError } from "../core/errors.js"
 import { randomUUID } from "../core/crypto.js"
-import { createDatabaseSession, encodeSessionToken, signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
+import { signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
+import { sessionEffects } from "./session-effects.js"
 import { oauthCallback } from "./oauth.js"
 import { emailCallback } from "./email.js"
 import { webAuthnCallback } from "./webauthn.js"
@@ -69,22 +70,7 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
       return askSignIn(options, { user: user!, account: run.account, credentials })
     },
     resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
-    createSession: async ({ user }) => {
-      try {
-        cookies.push(...(await createDatabaseSession(options, signedIn(user!))))
-        return { type: "session.created" }
-      } catch (error) {
-        return { type: "session.failed", error }
-      }
-    },
-    encodeToken: async ({ user }) => {
-      try {
-        cookies.push(...(await encodeSessionToken(options, signedIn(user!))))
-        return { type: "token.encoded" }
-      } catch (error) {
-        return { type: "encode.failed", error }
-      }
-    },
+    ...sessionEffects(options, cookies, ({ user }: CredentialsSignInContext) => signedIn(user!)),
   }
   const failed = ({ error }: CredentialsSignInContext): never => {
     throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })

@@ -2,7 +2,8 @@ import { AuthError, CallbackRouteError, EmailSignInError, MissingCSRF, Verificat
 import { randomHex, randomUUID, sha256Hex } from "../core/crypto.js"
 import { emitEvent } from "../core/events.js"
 import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
-import { createDatabaseSession, encodeSessionToken, newUserRedirect, signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
+import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
+import { sessionEffects } from "./session-effects.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
 import { emailSignInMachine, type EmailSignInContext } from "../machines/email-sign-in.js"
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
@@ -223,22 +224,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
         return { type: "persist.failed", error }
       }
     },
-    createSession: async (context) => {
-      try {
-        cookies.push(...(await createDatabaseSession(options, signedIn(context))))
-        return { type: "session.created" }
-      } catch (error) {
-        return { type: "session.failed", error }
-      }
-    },
-    encodeToken: async (context) => {
-      try {
-        cookies.push(...(await encodeSessionToken(options, signedIn(context))))
-        return { type: "token.encoded" }
-      } catch (error) {
-        return { type: "encode.failed", error }
-      }
-    },
+    ...sessionEffects(options, cookies, signedIn),
   }
   /** A refused link: the Verification page, with the machine's state as the cause the logs show. */
   const refused = (refusal: TopStateOf<typeof emailVerificationMachine>, message: string) => (): never => {

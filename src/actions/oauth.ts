@@ -6,7 +6,8 @@ import { isConfiguredOrigin } from "../core/origin.js"
 import { sha256Hex } from "../core/crypto.js"
 import { replayStoreOf } from "../core/replay-store.js"
 import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
-import { createDatabaseSession, encodeSessionToken, newUserRedirect, signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
+import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
+import { sessionEffects } from "./session-effects.js"
 import { findAccount, persistAccount, signedInUser, type AccountLookup } from "../core/account-linking.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { authorizationRequest, usesFormPost } from "../core/oauth/client.js"
@@ -230,22 +231,7 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
         return { type: "persist.failed", error }
       }
     },
-    createSession: async (context) => {
-      try {
-        cookies.push(...(await createDatabaseSession(options, signedIn(context))))
-        return { type: "session.created" }
-      } catch (error) {
-        return { type: "session.failed", error }
-      }
-    },
-    encodeToken: async (context) => {
-      try {
-        cookies.push(...(await encodeSessionToken(options, signedIn(context))))
-        return { type: "token.encoded" }
-      } catch (error) {
-        return { type: "encode.failed", error }
-      }
-    },
+    ...sessionEffects(options, cookies, signedIn),
   }
 }
 

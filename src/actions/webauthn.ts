@@ -4,7 +4,8 @@ import { claimFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCo
 import { randomUUID, sha256Hex } from "../core/crypto.js"
 import { replayStoreOf } from "../core/replay-store.js"
 import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
-import { createDatabaseSession, encodeSessionToken, newUserRedirect, signInTailPolicy } from "../core/issue-session.js"
+import { newUserRedirect, signInTailPolicy } from "../core/issue-session.js"
+import { sessionEffects } from "./session-effects.js"
 import { signedInUser } from "../core/account-linking.js"
 import { emitEvent } from "../core/events.js"
 import {
@@ -335,22 +336,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         return { type: "persist.failed", error }
       }
     },
-    createSession: async ({ isNewUser }) => {
-      try {
-        cookies.push(...(await createDatabaseSession(options, { user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })))
-        return { type: "session.created" }
-      } catch (error) {
-        return { type: "session.failed", error }
-      }
-    },
-    encodeToken: async ({ isNewUser }) => {
-      try {
-        cookies.push(...(await encodeSessionToken(options, { user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })))
-        return { type: "token.encoded" }
-      } catch (error) {
-        return { type: "encode.failed", error }
-      }
-    },
+    ...sessionEffects(options, cookies, ({ isNewUser }: WebAuthnContext) => ({ user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })),
   }
 }
 
