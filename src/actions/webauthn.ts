@@ -15,6 +15,8 @@ import {
   readAuthenticatorData,
   readClientData,
   rpIdHashMatches,
+  type AuthenticatorData,
+  type ClientData,
   storedCredentialId,
   toBase64,
 } from "../core/webauthn/response.js"
@@ -86,6 +88,32 @@ function relyingParty(options: AuthOptions, provider: Provider) {
   }
 }
 
+/**
+ * What a ceremony's client data and authenticator data say, checked against the relying party: the
+ * findings a registration and an authentication share (the machine's guards judge them).
+ */
+function ceremonyFacts(
+  clientData: ClientData,
+  data: AuthenticatorData,
+  { ids, origins }: { ids: string[]; origins: string[] },
+  requireUserVerification: boolean | undefined,
+  signedIn: AdapterUser | null,
+) {
+  return {
+    type: clientData.type,
+    challenge: clientData.challenge,
+    origin: clientData.origin,
+    originExpected: origins.includes(clientData.origin),
+    rpIdExpected: rpIdHashMatches(data.rpIdHash, ids),
+    userPresent: data.userPresent,
+    userVerified: data.userVerified,
+    userVerificationRequired: requireUserVerification ?? true,
+    counter: data.counter,
+    verified: false,
+    ...(signedIn && { signedInAs: signedIn.id }),
+  }
+}
+
 function transportsOf(value: string | null | undefined): string[] | undefined {
   return value ? value.split(",") : undefined
 }
@@ -113,7 +141,6 @@ function responseOf(options: AuthOptions): Record<string, unknown> {
 
 function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthnRun, cookies: Cookie[]): FlowEffects<typeof webAuthnMachine> {
   const adapter = options.adapter!
-  const requireUv = (value: boolean | undefined) => value ?? true
   return {
     readRequest: () => {
       const action = options.request.query.action
@@ -186,21 +213,10 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         const clientData = readClientData(inner.clientDataJSON)
         if (typeof inner.attestationObject !== "string") throw new TypeError("attestationObject is missing")
         const data = readAuthenticatorData(attestedAuthData(fromBase64Url(inner.attestationObject)))
-        const { ids, origins } = relyingParty(options, provider)
         const [taken, signedIn] = await Promise.all([adapter.getAuthenticator!(storedCredentialId(response.id as string)), signedInUser(options)])
         findings = {
-          type: clientData.type,
-          challenge: clientData.challenge,
-          origin: clientData.origin,
-          originExpected: origins.includes(clientData.origin),
-          rpIdExpected: rpIdHashMatches(data.rpIdHash, ids),
-          userPresent: data.userPresent,
-          userVerified: data.userVerified,
-          userVerificationRequired: requireUv(provider.verifyRegistrationOptions?.requireUserVerification),
-          counter: data.counter,
-          verified: false,
+          ...ceremonyFacts(clientData, data, relyingParty(options, provider), provider.verifyRegistrationOptions?.requireUserVerification, signedIn),
           credentialTaken: taken !== null,
-          ...(signedIn && { signedInAs: signedIn.id }),
         }
       } catch (error) {
         return { type: "response.malformed", error }
@@ -259,22 +275,11 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
       try {
         const clientData = readClientData(inner.clientDataJSON)
         const data = readAuthenticatorData(fromBase64Url(inner.authenticatorData as string))
-        const { ids, origins } = relyingParty(options, provider)
         const signedIn = await signedInUser(options)
         findings = {
-          type: clientData.type,
-          challenge: clientData.challenge,
-          origin: clientData.origin,
-          originExpected: origins.includes(clientData.origin),
-          rpIdExpected: rpIdHashMatches(data.rpIdHash, ids),
-          userPresent: data.userPresent,
-          userVerified: data.userVerified,
-          userVerificationRequired: requireUv(provider.verifyAuthenticationOptions?.requireUserVerification),
-          counter: data.counter,
+          ...ceremonyFacts(clientData, data, relyingParty(options, provider), provider.verifyAuthenticationOptions?.requireUserVerification, signedIn),
           storedCounter: authenticator.counter,
-          verified: false,
           credentialOwner: user.id,
-          ...(signedIn && { signedInAs: signedIn.id }),
         }
       } catch (error) {
         return { type: "response.malformed", error }
