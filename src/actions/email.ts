@@ -8,7 +8,7 @@ import { sessionStoreOf } from "../core/session-cookie.js"
 import { emailSignInMachine, type EmailSignInContext } from "../machines/email-sign-in.js"
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes, type TopStateOf } from "./flow-outcomes.js"
+import { notAnOutcome, outcomeOf, type FlowOutcomes, type TopStateOf, signInTailInFlight } from "./flow-outcomes.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
@@ -237,12 +237,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     readingLink: notAnOutcome,
     usingToken: notAnOutcome,
     lookingUpUser: notAnOutcome,
-    checkingSignIn: notAnOutcome,
-    resolvingRedirect: notAnOutcome,
-    persistingUser: notAnOutcome,
-    issuingSession: notAnOutcome,
-    creatingSession: notAnOutcome,
-    encodingToken: notAnOutcome,
+    ...signInTailInFlight,
     signedIn: () => ({ redirect: options.callbackUrl, cookies }),
     signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),

@@ -57,3 +57,21 @@ export function outcomeOf<TMachine extends AnyStateMachine, TResult>(flow: Snaps
 export function notAnOutcome(): never {
   throw new Error("The flow stopped in a state that names an effect")
 }
+
+/**
+ * The states of the shared sign-in tail that name an effect (the flow runner never stops there),
+ * for the machines that write a user: spread into their outcomes.
+ *
+ * @example
+ * ```ts
+ * const outcomes: FlowOutcomes<typeof oauthMachine, ResponseInternal> = { ...signInTailInFlight, signedIn: … }
+ * ```
+ */
+export const signInTailInFlight = {
+  checkingSignIn: notAnOutcome,
+  resolvingRedirect: notAnOutcome,
+  persistingUser: notAnOutcome,
+  issuingSession: notAnOutcome,
+  creatingSession: notAnOutcome,
+  encodingToken: notAnOutcome,
+} as const

@@ -28,6 +28,7 @@ import {
 import { encode, decode } from "../core/jwt/index.js"
 import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { Account, Cookie, InternalProvider, Profile, ResponseInternal, User } from "../types.js"
@@ -266,9 +267,6 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
   "email-taken": "Another account already exists with the same e-mail address",
 }
 
-function notAnOutcome(input: OAuthOutcomeInput): never {
-  throw new Error(`oauth: the flow stopped in ${JSON.stringify(input.snapshot.value)}, which is not an outcome`)
-}
 
 /** How each state of the OAuth machine answers the request that ends there: adding a state without an answer breaks the build. */
 const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<ResponseInternal> | ResponseInternal> = {
@@ -303,12 +301,7 @@ const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<Respons
   validatingTokens: notAnOutcome,
   fetchingProfile: notAnOutcome,
   resolvingAccount: notAnOutcome,
-  checkingSignIn: notAnOutcome,
-  resolvingRedirect: notAnOutcome,
-  persistingUser: notAnOutcome,
-  issuingSession: notAnOutcome,
-  creatingSession: notAnOutcome,
-  encodingToken: notAnOutcome,
+  ...signInTailInFlight,
 }
 
 /**

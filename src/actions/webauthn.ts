@@ -23,7 +23,7 @@ import {
 import { webAuthnMachine, type CeremonyFindings, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { FlowOutcomes } from "./flow-outcomes.js"
-import { notAnOutcome } from "./flow-outcomes.js"
+import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
 import { defaultGetUserInfo, relayingPartyOf, type WebAuthnConfig, type WebAuthnLibrary, type WebAuthnProviderContext, type WebAuthnRequestInfo } from "../providers/webauthn-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
@@ -434,12 +434,7 @@ const outcomes: WebAuthnOutcomes = {
   verifyingRegistration: notAnOutcome,
   verifyingAuthentication: notAnOutcome,
   recordingCounter: notAnOutcome,
-  checkingSignIn: notAnOutcome,
-  resolvingRedirect: notAnOutcome,
-  persistingUser: notAnOutcome,
-  issuingSession: notAnOutcome,
-  creatingSession: notAnOutcome,
-  encodingToken: notAnOutcome,
+  ...signInTailInFlight,
 }
 
 function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "snapshot">) {
