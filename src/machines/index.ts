@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { credentialsSignInMachine, oauthSignInMachine } from "authflow/machines"
+ * import { credentialsSignInMachine, oauthMachine } from "authflow/machines"
  * ```
  * @module
  */
