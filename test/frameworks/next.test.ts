@@ -262,6 +262,14 @@ describe("auth()", () => {
     expect(new URL(refused.headers.get("location")!).searchParams.get("callbackUrl")).toBe("https://public.example/admin")
   })
 
+  it("as the proxy: a configured origin wins over forwarded headers (a hostile X-Forwarded-Host builds no redirect)", async () => {
+    const { auth } = NextAuth(baseConfig({ origin: "https://app.example", callbacks: { authorized: ({ auth }) => !!auth } }))
+    const refused = await auth(new NextRequest("http://10.0.0.5:3000/admin", { headers: { host: "10.0.0.5:3000", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" } }))
+    const location = new URL(refused.headers.get("location")!)
+    expect(location.origin).toBe("https://app.example")
+    expect(location.searchParams.get("callbackUrl")).toBe("https://app.example/admin")
+  })
+
   it("as the proxy: answers the Response authorized returns, but never one that redirects to itself", async () => {
     const teapot = NextAuth(baseConfig({ callbacks: { authorized: () => new Response("no", { status: 418 }) } }))
     const answer = await teapot.auth(new NextRequest(`${origin}/x`))

@@ -98,7 +98,7 @@ async function handleRequest(
   const auth = await sessionOf(sessionAnswer)
   const authorized = config.callbacks?.authorized ? await config.callbacks.authorized({ request, auth }) : true
 
-  const publicUrl = publicUrlOf(request, headers, env)
+  const publicUrl = publicUrlOf(request, headers, env, config)
   let response: Response
   if (authorized instanceof Response && !redirectsToItself(authorized, request, publicUrl)) {
     response = authorized
@@ -126,11 +126,19 @@ function signInPage(config: NextAuthConfig): string {
  * The URL the browser asked for. Behind `next start` (or any proxy) `request.url` names the
  * server's own address (`http://localhost:3000`), while `x-forwarded-host`/`host` and
  * `x-forwarded-proto` name the one the browser used: a `callbackUrl` must be on that one, or the
- * `redirect` callback refuses it. `AUTH_URL` (already applied to the request) wins.
+ * `redirect` callback refuses it. `AUTH_URL` (already applied to the request) wins, then `origin`.
  */
-function publicUrlOf(request: NextRequest, headers: Headers, env: EnvObject): URL {
+function publicUrlOf(request: NextRequest, headers: Headers, env: EnvObject, config: NextAuthConfig): URL {
   const url = new URL(request.nextUrl.href)
   if (envUrl(env)) return url
+  // A configured public origin wins over forwarded headers, as it does in Auth().
+  if (config.origin) {
+    try {
+      return new URL(`${url.pathname}${url.search}`, config.origin)
+    } catch {
+      return url
+    }
+  }
   const host = firstValue(headers.get("x-forwarded-host") ?? headers.get("host"))
   const protocol = firstValue(headers.get("x-forwarded-proto"))
   try {
