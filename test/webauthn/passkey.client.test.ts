@@ -93,6 +93,11 @@ describe("authflow/client/passkey", () => {
     expect(browser.location.href).toBe(`${origin}/account`)
   })
 
+  it("is refused by the ordinary signIn of authflow/client, which points to this entry", async () => {
+    browserFor(passkeyConfig())
+    await expect(client.signIn("passkey")).rejects.toThrow(/authflow\/client\/passkey/)
+  })
+
   it("hands a provider that is not WebAuthn to the ordinary signIn", async () => {
     const config = passkeyConfig()
     const browser = browserFor(config)
