@@ -4,7 +4,8 @@
  *
  * Requests go to `/api/auth` unless {@link configure} says otherwise (or `NEXT_PUBLIC_AUTH_URL`
  * is inlined by the bundler; see `config.ts`). Session changes are announced to the other tabs on
- * the `next-auth` BroadcastChannel.
+ * the `next-auth` BroadcastChannel. Passkeys sign in through `signIn` of `authflow/client/passkey`,
+ * a separate entry so that only apps using them need `@simplewebauthn/browser`.
  *
  * @example
  * ```ts

@@ -21,6 +21,8 @@ import type { SignInAuthorizationParams, SignInOptions, SignInResponse } from ".
  * - With `redirect: false` nothing navigates: the result says where the browser would have gone,
  *   and the error (`error`, `code`) if the sign-in was refused.
  * - A successful credentials sign-in tells the other tabs (and this tab's `SessionProvider`).
+ * - A WebAuthn provider throws a `TypeError`, as `next-auth/react` does: passkeys sign in through
+ *   `signIn` of `authflow/client/passkey`.
  *
  * @param provider - A provider id, e.g. `"github"` or `"credentials"`.
  * @param options - `redirect`, `redirectTo` (default: the current page), and fields to post (the
@@ -56,6 +58,10 @@ export async function signIn(
     return redirect ? undefined : { error: undefined, code: undefined, status: 200, ok: true, url }
   }
 
+  if (found.type === "webauthn") {
+    // The ceremony needs @simplewebauthn/browser, an optional peer this entry must not pull in.
+    throw new TypeError(`Provider id "${found.id}" refers to a WebAuthn provider.\nPlease use \`import { signIn } from "authflow/client/passkey"\` instead.`)
+  }
   const csrfToken = (await getCsrfToken()) ?? ""
   const action = found.type === "credentials" ? "callback" : "signin"
   const { status, ok, data } = await send<{ url?: string }>(`${action}/${encodeURIComponent(found.id)}`, {
@@ -66,7 +72,7 @@ export async function signIn(
   const { error, code } = errorOf(url)
   const succeeded = ok && url !== undefined && !error
   // Only these sign-ins end with a session already set; OAuth and email ones continue elsewhere.
-  if (succeeded && (found.type === "credentials" || found.type === "webauthn")) announceSessionChange("signin")
+  if (succeeded && found.type === "credentials") announceSessionChange("signin")
 
   if (redirect) {
     navigate(url ?? target)

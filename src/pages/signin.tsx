@@ -1,6 +1,6 @@
 /**
- * The built-in sign-in page: one button per OAuth/OIDC provider, a form per email and credentials
- * provider, and the message for `?error=`.
+ * The built-in sign-in page: one button per OAuth/OIDC provider, a form per email, credentials and
+ * WebAuthn provider, and the message for `?error=`.
  *
  * @example
  * ```ts
@@ -15,6 +15,7 @@ import { renderDocument } from "./layout.js"
 import { signInErrorMessage } from "./signin-errors.js"
 import { CredentialsForm, EmailForm, ProviderButton } from "./signin-forms.js"
 import type { PageProvider, RenderedPage } from "./types.js"
+import { PasskeyForm, webauthnScripts } from "./webauthn-form.js"
 
 /** Props of {@link renderSignInPage}. */
 export interface SignInPageProps {
@@ -31,10 +32,9 @@ export interface SignInPageProps {
 
 type Section =
   | { kind: "buttons"; providers: PageProvider[] }
-  | { kind: "email" | "credentials"; provider: PageProvider }
+  | { kind: "email" | "credentials" | "webauthn"; provider: PageProvider }
 
 // Consecutive OAuth/OIDC providers share one button group; each form-based provider is its own section.
-// WebAuthn is left out: its ceremony needs a browser script, which these pages do not load from a CDN.
 function sectionsOf(providers: PageProvider[]): Section[] {
   const sections: Section[] = []
   for (const provider of providers) {
@@ -46,6 +46,8 @@ function sectionsOf(providers: PageProvider[]): Section[] {
       sections.push({ kind: "email", provider })
     } else if (provider.type === "credentials" && provider.credentials) {
       sections.push({ kind: "credentials", provider })
+    } else if (provider.type === "webauthn") {
+      sections.push({ kind: "webauthn", provider })
     }
   }
   return sections
@@ -64,7 +66,9 @@ function Separator() {
  *
  * OAuth/OIDC providers get a "Sign in with <name>" button posting `csrfToken` and `callbackUrl` to
  * their `signinUrl`; an email provider gets a required Email field posting to its `signinUrl`; a
- * credentials provider gets one labelled field per credential posting to its `callbackUrl`.
+ * credentials provider gets one labelled field per credential posting to its `callbackUrl`; a WebAuthn
+ * provider gets its `formFields` and a passkey button, with `@simplewebauthn/browser` inlined (see
+ * `webauthn-form.tsx`).
  * Separators sit between the button group and each form. A provider logo is shown only when
  * `style.logo` is set. `error` selects the alert text (see {@link signInErrorMessage}).
  *
@@ -98,6 +102,8 @@ export function renderSignInPage(props: SignInPageProps): RenderedPage {
       )
     } else if (section.kind === "email") {
       body.push(<EmailForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} email={email} />)
+    } else if (section.kind === "webauthn") {
+      body.push(<PasskeyForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} callbackUrl={callbackUrl} />)
     } else {
       body.push(<CredentialsForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} />)
     }
@@ -117,6 +123,7 @@ export function renderSignInPage(props: SignInPageProps): RenderedPage {
           <p class="lead">Choose how you would like to sign in.</p>
         ) : null}
         <div class="heading-gap">{body}</div>
+        {sections.some((section) => section.kind === "webauthn") ? webauthnScripts() : null}
       </>
     ),
   })

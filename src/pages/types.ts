@@ -26,6 +26,10 @@ export interface PageProvider {
   style?: { logo?: string; bg?: string; text?: string; brandColor?: string }
   /** Credentials fields; a credentials provider without them is not shown. */
   credentials?: Record<string, { label?: string; type?: string; placeholder?: string; [attr: string]: unknown }>
+  /** WebAuthn: the fields shown above the passkey button (an email field, by default). */
+  formFields?: Record<string, { label?: string; type?: string; placeholder?: string; required?: boolean; autocomplete?: string; [attr: string]: unknown }>
+  /** WebAuthn: offer passkeys in the browser's autofill (conditional mediation). */
+  enableConditionalUI?: boolean
 }
 
 /** A page ready to send: its HTTP status and a complete `<!DOCTYPE html>` document. */

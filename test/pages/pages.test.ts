@@ -111,12 +111,37 @@ describe("renderSignInPage", () => {
     expect(form!.labels).toEqual([{ for: field.id, text: "otp" }])
   })
 
-  it("shows credentials only with fields, and never webauthn (it needs a client script)", () => {
-    const providers: PageProvider[] = [
-      { ...credentials, credentials: undefined },
-      { id: "passkey", name: "Passkey", type: "webauthn", signinUrl: `${BASE}/signin/passkey`, callbackUrl: `${BASE}/callback/passkey` },
-    ]
+  it("shows credentials only with fields", () => {
+    const providers: PageProvider[] = [{ ...credentials, credentials: undefined }]
     expect(formsOf(renderSignInPage({ providers, csrfToken: CSRF, theme: {} }).html)).toEqual([])
+  })
+
+  it("shows a webauthn provider as a passkey form with its fields and the inlined browser library, no CDN", () => {
+    const passkey: PageProvider = {
+      id: "passkey", name: "Passkey", type: "webauthn", signinUrl: `${BASE}/signin/passkey`, callbackUrl: `${BASE}/callback/passkey`,
+      formFields: { email: { label: "Email", required: true, autocomplete: "username webauthn" } },
+      enableConditionalUI: true,
+    }
+    const html = renderSignInPage({ providers: [passkey], csrfToken: CSRF, callbackUrl: "https://app.example/dashboard", theme: {} }).html
+    const [form] = formsOf(html)
+    expect(form?.attributes).toMatchObject({ action: `${BASE}/callback/passkey`, method: "post", "data-webauthn-options": `${BASE}/webauthn-options/passkey`, "data-webauthn-conditional": "true" })
+    expect(form?.inputs.map((input) => [input.name, input.type])).toEqual([["csrfToken", "hidden"], ["callbackUrl", "hidden"], ["action", "hidden"], ["data", "hidden"], ["email", "email"]])
+    expect(form?.inputs.find((input) => input.name === "email")).toMatchObject({ autocomplete: "username webauthn", required: "" })
+    expect(form?.buttons).toEqual(["Sign in with Passkey"])
+    expect(html).toContain("[@simplewebauthn/browser@14.0.0]")
+    expect(html).not.toMatch(/<script[^>]+src=/)
+    // Pages without a passkey provider carry no script at all.
+    expect(renderSignInPage({ providers: [credentials], theme: {} }).html).not.toContain("<script")
+  })
+
+  it("adds webauthn to the email field's autocomplete only when conditional UI is on", () => {
+    const passkey: PageProvider = {
+      id: "webauthn", name: "WebAuthn", type: "webauthn", signinUrl: `${BASE}/signin/webauthn`, callbackUrl: `${BASE}/callback/webauthn`,
+      formFields: { email: { label: "Email", autocomplete: "email" } },
+    }
+    const email = (provider: PageProvider) => formsOf(renderSignInPage({ providers: [provider], theme: {} }).html)[0]?.inputs.find((input) => input.name === "email")
+    expect(email(passkey)?.autocomplete).toBe("email")
+    expect(email({ ...passkey, enableConditionalUI: true })?.autocomplete).toBe("email webauthn")
   })
 
   it("puts separators between the button group and each form-based provider", () => {
