@@ -13,7 +13,7 @@ import { authUrl } from "./config.js"
 import { requestJson, send } from "./fetch.js"
 import { currentHref, navigate } from "./navigate.js"
 import { getCsrfToken, getProviders } from "./session.js"
-import { signIn as signInWithoutPasskey } from "./sign-in.js"
+import { errorOf, signIn as signInWithoutPasskey } from "./sign-in.js"
 import type { SignInAuthorizationParams, SignInOptions, SignInResponse } from "./types.js"
 
 /** The two WebAuthn ceremonies. */
@@ -96,12 +96,3 @@ async function loadBrowser() {
   return import("@simplewebauthn/browser")
 }
 
-function errorOf(url: string | undefined): { error: string | undefined; code: string | undefined } {
-  if (!url) return { error: undefined, code: undefined }
-  try {
-    const { searchParams } = new URL(url, "http://relative.invalid")
-    return { error: searchParams.get("error") ?? undefined, code: searchParams.get("code") ?? undefined }
-  } catch {
-    return { error: undefined, code: undefined }
-  }
-}

@@ -85,7 +85,15 @@ function failure(error: string, status: number): SignInResponse {
   return { error, code: undefined, status, ok: false, url: null }
 }
 
-function errorOf(url: string | undefined): { error: string | undefined; code: string | undefined } {
+/**
+ * The `error` and `code` query parameters of an answer's URL (absolute or relative), if any.
+ *
+ * @example
+ * ```ts
+ * errorOf("/auth/signin?error=CredentialsSignin&code=credentials") // { error: "CredentialsSignin", code: "credentials" }
+ * ```
+ */
+export function errorOf(url: string | undefined): { error: string | undefined; code: string | undefined } {
   if (!url) return { error: undefined, code: undefined }
   try {
     const { searchParams } = new URL(url, "http://relative.invalid")
