@@ -121,6 +121,26 @@ async function postCallback(duo: Duo, action: string, answer: (side: Side) => un
   }))
 }
 
+/** Whether a DER ECDSA signature has an `r` or `s` shorter than 32 bytes (about 1 in 128). */
+function shortEcdsa(signature: Buffer): boolean {
+  const rLength = signature[3]!
+  const sLength = signature[5 + rLength]!
+  return rLength < 32 || sLength < 32
+}
+
+/**
+ * The software authenticator's answer, signed again until neither half of the signature is short:
+ * simplewebauthn 9 (the Auth.js side) does not pad a short `r` or `s`, so about one genuine
+ * assertion in 128 fails there (the reason authflow is on 14; README "Passkeys"). The credential
+ * must not count up here: pass an explicit `counter`, or use a credential that never counts.
+ */
+function answer(credential: SoftCredential, options: AuthenticationOptionsJSON, bend: Bend = {}) {
+  for (;;) {
+    const response = credential.authenticate(options, HTTPS, bend)
+    if (bend.badSignature || !shortEcdsa(Buffer.from(response.response.signature, "base64url"))) return response
+  }
+}
+
 async function register(duo: Duo, credential: SoftCredential, query: Record<string, string>, bend: Bend = {}) {
   const { bodies: options } = await getOptions(duo, { action: "register", ...query })
   return postCallback(duo, "register", (side) => credential.register(options![side.name].options, HTTPS, bend))
@@ -131,7 +151,7 @@ async function authenticate(duo: Duo, credential: SoftCredential, query: Record<
   const { bodies: options } = await getOptions(duo, query)
   const counter = credential.counter + 1
   credential.counter = counter
-  return postCallback(duo, "authenticate", (side) => credential.authenticate(options![side.name].options, HTTPS, { counter, ...bend }))
+  return postCallback(duo, "authenticate", (side) => answer(credential, options![side.name].options, { counter, ...bend }))
 }
 
 async function sameSession(duo: Duo) {
@@ -348,7 +368,7 @@ describe("authflow differs: stricter or more precise", () => {
     signedOut(duo)
     const { bodies: options } = await getOptions(duo, { action: "authenticate" })
     for (const side of sides) duo.jars[side.name].cookies.delete(bindingCookie)
-    const outcome = await postCallback(duo, "authenticate", (side) => ada.authenticate(options![side.name].options, HTTPS))
+    const outcome = await postCallback(duo, "authenticate", (side) => answer(ada, options![side.name].options))
     expect(outcome.authflow.headers.get("location")).toBe(errorUrl("WebAuthnVerificationError"))
     expect(outcome.authjs.headers.get("location")).toBe(dashboard)
   })
@@ -376,7 +396,7 @@ describe("authflow differs: stricter or more precise", () => {
     const { bodies: options } = await getOptions(duo, { action: "authenticate" })
     const counter = ++ada.counter
     const outcome = await duo.send("/callback/passkey", (side) => ({
-      form: { action: "authenticate", data: JSON.stringify(ada.authenticate(options![side.name].options, HTTPS, { counter })), callbackUrl: dashboard },
+      form: { action: "authenticate", data: JSON.stringify(answer(ada, options![side.name].options, { counter })), callbackUrl: dashboard },
     }))
     expect(outcome.authflow.headers.get("location")).toBe(`${HTTPS}/auth/signin?error=MissingCSRF`)
     expect(outcome.authjs.headers.get("location")).toBe(dashboard)
@@ -389,7 +409,7 @@ describe("authflow differs: stricter or more precise", () => {
     signedOut(duo)
     const { bodies: options } = await getOptions(duo, { action: "authenticate" })
     const saved = { authflow: new Map(duo.jars.authflow.cookies), authjs: new Map(duo.jars.authjs.cookies) }
-    const answers = { authflow: synced.authenticate(options!.authflow.options, HTTPS), authjs: synced.authenticate(options!.authjs.options, HTTPS) }
+    const answers = { authflow: answer(synced, options!.authflow.options), authjs: answer(synced, options!.authjs.options) }
     const first = await postCallback(duo, "authenticate", (side) => answers[side.name])
     for (const side of sides) expect(first[side.name].headers.get("location")).toBe(dashboard)
     for (const side of sides) {
@@ -418,7 +438,7 @@ describe("authflow differs: stricter or more precise", () => {
     const { bodies: options } = await getOptions(duo, { action: "authenticate" })
     for (const side of sides) duo.jars[side.name].cookies.delete(challengeCookie)
     const counter = ++ada.counter
-    const outcome = await postCallback(duo, "authenticate", (side) => ada.authenticate(options![side.name].options, HTTPS, { counter }))
+    const outcome = await postCallback(duo, "authenticate", (side) => answer(ada, options![side.name].options, { counter }))
     expect(outcome.authflow.headers.get("location")).toBe(errorUrl("WebAuthnVerificationError"))
     expect(outcome.authjs.headers.get("location")).toBe(errorUrl("Configuration"))
     expect(typesOf(logs.authflow.errors)).toEqual(["WebAuthnVerificationError"])
@@ -430,7 +450,7 @@ describe("authflow differs: stricter or more precise", () => {
     signedOut(duo)
     const { bodies: options } = await getOptions(duo, { action: "authenticate" })
     const counter = ++ada.counter
-    const outcome = await postCallback(duo, "register", (side) => ada.authenticate(options![side.name].options, HTTPS, { counter }))
+    const outcome = await postCallback(duo, "register", (side) => answer(ada, options![side.name].options, { counter }))
     expect(outcome.authflow.headers.get("location")).toBe(errorUrl("WebAuthnVerificationError"))
     expect(outcome.authjs.headers.get("location")).toBe(errorUrl("Configuration"))
   })
