@@ -3,8 +3,9 @@
  * authflow server in Chromium: a page script that imports its `signIn` (and `getSession` /
  * `signOut` from `next-auth/react`) is bundled with esbuild and served with `Auth()` from one
  * loopback origin on node:http; CDP's virtual authenticator stands in for the platform one.
- * The client finds authflow's `/auth` base path the way next-auth documents: `NEXTAUTH_URL`,
- * inlined into the bundle as a Next.js build would.
+ * The client finds authflow's `/auth` base path the two ways next-auth documents: `NEXTAUTH_URL`
+ * (inlined into the bundle), or `<SessionProvider basePath>` in a React page, where `useSession`
+ * and its `update` run with their effects.
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -27,6 +28,25 @@ window.authjs = { signIn, getSession, getProviders, signOut }
 window.authjsReady = true
 `
 
+/**
+ * A React page: `SessionProvider` with authflow's base path (no NEXTAUTH_URL in this bundle), a
+ * component showing `useSession()`, and its `update` on `window`.
+ */
+const reactScript = `
+import { createElement as h } from "react"
+import { createRoot } from "react-dom/client"
+import { SessionProvider, signOut, useSession } from "next-auth/react"
+import { signIn } from "next-auth/webauthn"
+function Status() {
+  const { data, status, update } = useSession()
+  window.update = update
+  return h("p", { id: "status" }, status + ":" + (data?.user?.email ?? "-") + ":" + (data?.user?.name ?? "-"))
+}
+window.authjs = { signIn, signOut }
+createRoot(document.getElementById("root")).render(h(SessionProvider, { basePath: "/auth" }, h(Status)))
+window.authjsReady = true
+`
+
 /** What the page script puts on `window` (typed for `page.evaluate`). */
 interface PageClient {
   signIn(provider: string, options?: Record<string, unknown>): Promise<{ error: string | null; code: string | null; status: number; ok: boolean; url: string | null } | undefined>
@@ -34,13 +54,14 @@ interface PageClient {
   getProviders(): Promise<Record<string, { id: string; type: string; signinUrl: string; callbackUrl: string }> | null>
   signOut(options?: Record<string, unknown>): Promise<{ url: string } | undefined>
 }
-declare const window: { authjs: PageClient; location: Location }
+declare const window: { authjs: PageClient; location: Location; update(data?: unknown): Promise<unknown> }
 
 browserSuite("next-auth/webauthn against an authflow server (Chromium virtual authenticator)", () => {
   let browser: Browser
   let server: Server
   let origin: string
   let bundle: string
+  let reactBundle: string
   let config: AuthConfig
   let recorder: ReturnType<typeof recordingLogger>
   let context: BrowserContext
@@ -57,25 +78,29 @@ browserSuite("next-auth/webauthn against an authflow server (Chromium virtual au
         served.push(`${req.method} ${url}`)
         if (url.startsWith("/auth/")) return sendWebResponse(res, await Auth(await toWebRequest(req), config))
         if (url === "/app.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(bundle)
-        res.writeHead(200, { "content-type": "text/html" }).end(`<!DOCTYPE html><title>App</title><p>${url}</p><script src="/app.js"></script>`)
+        if (url === "/react.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(reactBundle)
+        const script = url.startsWith("/react-app") ? "/react.js" : "/app.js"
+        res.writeHead(200, { "content-type": "text/html" }).end(`<!DOCTYPE html><title>App</title><p>${url}</p><div id="root"></div><script src="${script}"></script>`)
       })().catch((error: unknown) => res.writeHead(500).end(String(error)))
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     // "localhost" (not the IP): a relying party ID must be a domain, and localhost is a secure context.
     origin = `http://localhost:${(server.address() as AddressInfo).port}`
-    const result = await build({
-      stdin: { contents: pageScript, resolveDir: process.cwd(), loader: "js" },
-      bundle: true,
-      write: false,
-      format: "esm",
-      platform: "browser",
-      target: "es2022",
-      logLevel: "silent",
-      define: {
-        "process.env": JSON.stringify({ NEXTAUTH_URL: `${origin}/auth`, NODE_ENV: "production" }),
-      },
-    })
-    bundle = result.outputFiles[0]!.text
+    const bundled = async (contents: string, env: Record<string, string>) => {
+      const result = await build({
+        stdin: { contents, resolveDir: process.cwd(), loader: "js" },
+        bundle: true,
+        write: false,
+        format: "esm",
+        platform: "browser",
+        target: "es2022",
+        logLevel: "silent",
+        define: { "process.env": JSON.stringify(env) },
+      })
+      return result.outputFiles[0]!.text
+    }
+    bundle = await bundled(pageScript, { NEXTAUTH_URL: `${origin}/auth`, NODE_ENV: "production" })
+    reactBundle = await bundled(reactScript, { NODE_ENV: "production" })
   }, 60_000)
 
   afterAll(async () => {
@@ -94,6 +119,13 @@ browserSuite("next-auth/webauthn against an authflow server (Chromium virtual au
       providers: [Passkey()],
       experimental: { enableWebAuthn: true },
       logger: recorder.logger,
+      callbacks: {
+        jwt({ token, trigger, session }) {
+          const name = (session as { name?: unknown } | undefined)?.name
+          if (trigger === "update" && typeof name === "string") token.name = name
+          return token
+        },
+      },
     }
     context = await browser.newContext()
     page = await context.newPage()
@@ -178,5 +210,27 @@ browserSuite("next-auth/webauthn against an authflow server (Chromium virtual au
     expect(refused).toBeUndefined()
     expect(errors.join("\n")).toContain('{"error":"Invalid request"}')
     expect(await sessionEmail()).toBeNull()
+  }, 60_000)
+
+  it("in a React page: SessionProvider with basePath follows next-auth/webauthn's sign-in, update() and signOut", async () => {
+    await page.goto(`${origin}/react-app`)
+    const status = page.locator("#status")
+    await expect.poll(() => status.textContent()).toBe("unauthenticated:-:-")
+
+    await page.evaluate(() => window.authjs.signIn("passkey", { email: "ada@example.test", redirect: false }))
+    await expect.poll(() => status.textContent()).toBe("authenticated:ada@example.test:-")
+    expect(served).toContain("GET /auth/session")
+
+    await page.evaluate(() => window.update({ name: "Ada Lovelace" }))
+    await expect.poll(() => status.textContent()).toBe("authenticated:ada@example.test:Ada Lovelace")
+    expect(served).toContain("POST /auth/session")
+
+    await page.evaluate(() => window.authjs.signOut({ redirect: false }))
+    await expect.poll(() => status.textContent()).toBe("unauthenticated:-:-")
+
+    await page.evaluate(() => window.authjs.signIn("passkey", { redirect: false }))
+    await expect.poll(() => status.textContent()).toBe("authenticated:ada@example.test:-")
+    expect(await credentials()).toHaveLength(1)
+    expect(recorder.errors).toEqual([])
   }, 60_000)
 })
