@@ -10,7 +10,9 @@ import { describe, expect, it } from "vitest"
 import { Duo, HTTPS, SECRET, authflow, authjs, recorder, sessionCookieName, sides, typesOf, wire, type Side, type SideName, type Wire } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Passkey from "../../src/providers/passkey.js"
+import WebAuthn from "../../src/providers/webauthn.js"
 import authjsPasskey from "@auth/core/providers/passkey"
+import authjsWebAuthn from "@auth/core/providers/webauthn"
 import * as simpleWebAuthn9 from "simplewebauthn-server-9"
 import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../webauthn/authenticator.js"
 import type { Adapter } from "../../src/adapters.js"
@@ -354,6 +356,47 @@ describe("refusals with the same outcome", () => {
   })
 })
 
+describe("around the ceremonies", () => {
+  it("/providers lists the passkey provider the same way", async () => {
+    const { duo } = setup()
+    const shown = await expectSameWebAuthnWire(await duo.send("/providers"))
+    expect(shown.body).toEqual({ passkey: { id: "passkey", name: "Passkey", type: "webauthn", signinUrl: `${HTTPS}/auth/signin/passkey`, callbackUrl: `${HTTPS}/auth/callback/passkey` } })
+  })
+
+  it("the WebAuthn provider (not Passkey): the same options, registration and sign-in", async () => {
+    const logs = { authflow: recorder(), authjs: recorder() }
+    const duo = new Duo((side): AuthConfig => ({
+      secret: SECRET,
+      trustHost: true,
+      adapter: MemoryAdapter(),
+      session: { strategy: "jwt" },
+      experimental: { enableWebAuthn: true },
+      providers: [(side === authflow ? WebAuthn() : authjsWebAuthn({ simpleWebAuthn: simpleWebAuthn9 } as never)) as never],
+      logger: logs[side.name].logger,
+    }))
+    const registration = await duo.send("/webauthn-options/webauthn?action=register&email=ada@example.test")
+    const shown = await expectSameWebAuthnWire(registration)
+    expect((shown.body as OptionsBody).options.authenticatorSelection).toEqual({ residentKey: "preferred", userVerification: "preferred", requireResidentKey: false })
+    const options = await bodies(registration)
+    const key = new SoftCredential("app.test")
+    const tokens = await duo.csrf()
+    const registered = await duo.send("/callback/webauthn", (side) => ({
+      form: { action: "register", data: JSON.stringify(key.register(options[side.name].options, HTTPS)), csrfToken: tokens[side.name], callbackUrl: dashboard },
+    }))
+    expect((await expectSameWebAuthnWire(registered)).location).toBe(dashboard)
+    signedOut(duo)
+    const authentication = await duo.send("/webauthn-options/webauthn?email=ada@example.test")
+    expect((await expectSameWebAuthnWire(authentication)).body).toMatchObject({ action: "authenticate", options: { userVerification: "preferred", allowCredentials: [{ id: key.idBase64Url }] } })
+    for (const side of sides) expect(logs[side.name].errors).toEqual([])
+  })
+
+  it("GET on the callback of a WebAuthn provider", async () => {
+    const { duo } = setup()
+    const shown = await expectSameWebAuthnWire(await duo.send("/callback/passkey"))
+    expect([shown.status, shown.location]).toEqual([302, errorUrl("Configuration")])
+  })
+})
+
 describe("authflow differs: stricter or more precise", () => {
   it("options: a browser-binding cookie next to the challenge cookie (a challenge cookie copied to another browser is refused)", async () => {
     const { duo } = setup()
@@ -443,6 +486,19 @@ describe("authflow differs: stricter or more precise", () => {
     expect(outcome.authjs.headers.get("location")).toBe(errorUrl("Configuration"))
     expect(typesOf(logs.authflow.errors)).toEqual(["WebAuthnVerificationError"])
     expect(typesOf(logs.authjs.errors)).toEqual(["InvalidCheck"])
+  })
+
+  it("a callback without a valid action is a WebAuthnVerificationError (Auth.js: a plain AuthError, so error=Configuration)", async () => {
+    for (const form of [{}, { action: "delete" }] as Record<string, string>[]) {
+      const { duo, logs } = setup()
+      await getOptions(duo, { action: "authenticate" })
+      const tokens = await duo.csrf()
+      const outcome = await duo.send("/callback/passkey", (side) => ({ form: { csrfToken: tokens[side.name], data: "{}", ...form } }))
+      expect(outcome.authflow.headers.get("location")).toBe(errorUrl("WebAuthnVerificationError"))
+      expect(outcome.authjs.headers.get("location")).toBe(errorUrl("Configuration"))
+      expect(typesOf(logs.authflow.errors)).toEqual(["WebAuthnVerificationError"])
+      expect(typesOf(logs.authjs.errors)).toEqual(["AuthError"])
+    }
   })
 
   it("an answer posted for the other ceremony is a WebAuthnVerificationError (Auth.js: error=Configuration)", async () => {
