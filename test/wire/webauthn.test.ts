@@ -390,6 +390,21 @@ describe("around the ceremonies", () => {
     for (const side of sides) expect(logs[side.name].errors).toEqual([])
   })
 
+  const edges = [
+    { title: "POST webauthn-options: UnknownAction", path: "/webauthn-options/passkey", post: true, location: errorUrl("Configuration"), logged: "UnknownAction" },
+    { title: "webauthn-options without a provider: InvalidProvider", path: "/webauthn-options", post: false, location: errorUrl("Configuration"), logged: "InvalidProvider" },
+    { title: "webauthn-options for an unknown provider", path: "/webauthn-options/nope", post: false, location: errorUrl("Configuration"), logged: "Error" },
+    { title: "POST signin/passkey: back to the sign-in page", path: "/signin/passkey", post: true, location: `${HTTPS}/auth/signin`, logged: undefined },
+  ]
+  for (const { title, path, post, location, logged } of edges) {
+    it(title, async () => {
+      const { duo, logs } = setup()
+      const shown = await expectSameWebAuthnWire(post ? await duo.post(path, { action: "authenticate" }) : await duo.send(path))
+      expect([shown.status, shown.location]).toEqual([302, location])
+      for (const side of sides) expect(typesOf(logs[side.name].errors)).toEqual(logged ? [logged] : [])
+    })
+  }
+
   it("GET on the callback of a WebAuthn provider", async () => {
     const { duo } = setup()
     const shown = await expectSameWebAuthnWire(await duo.send("/callback/passkey"))
