@@ -1,6 +1,7 @@
 /**
  * The real `next-auth/react` client functions (next-auth 5 beta) in Node against `Auth()` over HTTP:
- * getProviders, getCsrfToken, getSession, signIn and signOut with `redirect: false`, and the
+ * getProviders, getCsrfToken, getSession, signIn (credentials and OAuth) and signOut with
+ * `redirect: false`, and the
  * `update` that `useSession` hands out. The client reads the server's URL from `NEXTAUTH_URL`, as
  * next-auth documents for server-side use; `fetch` keeps a cookie jar per server, as a browser
  * would. Each scenario runs against authflow and, as the reference, against @auth/core 0.41.3
@@ -18,6 +19,8 @@ import { renderToString } from "react-dom/server"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth as authflowAuth } from "../../src/index.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
+import GitHub from "../../src/providers/github.js"
+import authjsGitHub from "@auth/core/providers/github"
 import { CookieJar, authflow, authjs, credentialsConfig, recorder, type Side, type SideName } from "../wire/harness.js"
 import type { AuthConfig, Session } from "../../src/types.js"
 
@@ -28,7 +31,7 @@ const users: Record<string, { id: string; name: string; email: string; password:
 }
 
 function configFor(side: Side, logs: ReturnType<typeof recorder>): AuthConfig {
-  return credentialsConfig(
+  const config = credentialsConfig(
     side,
     {
       basePath: "/auth",
@@ -47,6 +50,8 @@ function configFor(side: Side, logs: ReturnType<typeof recorder>): AuthConfig {
       return user && user.password === password ? { id: user.id, name: user.name, email: user.email } : null
     },
   )
+  const github = side === authflow ? GitHub : (authjsGitHub as unknown as typeof GitHub)
+  return { ...config, providers: [...config.providers, github({ clientId: "gh-client", clientSecret: "gh-secret" })] }
 }
 
 interface Running {
@@ -155,6 +160,7 @@ describe("next-auth/react against Auth() over HTTP", () => {
     expect(ours).toEqual({
       providers: {
         credentials: { id: "credentials", name: "Credentials", type: "credentials", signinUrl: "<origin>/auth/signin/credentials", callbackUrl: "<origin>/auth/callback/credentials" },
+        github: { id: "github", name: "GitHub", type: "oauth", signinUrl: "<origin>/auth/signin/github", callbackUrl: "<origin>/auth/callback/github" },
       },
       signedOut: null,
       wrongPassword: { error: "CredentialsSignin", code: "credentials", status: 200, ok: true, url: null },
@@ -172,6 +178,29 @@ describe("next-auth/react against Auth() over HTTP", () => {
 
     const reference = await journey("authjs")
     expect(ours).toEqual(reference)
+  })
+
+  it("signIn with an OAuth provider (redirect: false) returns the authorization URL to go to", async () => {
+    const results = {} as Record<SideName, URL>
+    for (const side of ["authflow", "authjs"] as const) {
+      use(side)
+      const result = await client.signIn("github", { redirect: false, callbackUrl: "/after" })
+      expect(result).toMatchObject({ status: 200, ok: true })
+      expect(result!.error).toBeUndefined()
+      results[side] = new URL(result!.url!)
+      expect(running[side].jar.cookies.size).toBeGreaterThan(1) // the CSRF cookie and the flow cookie(s)
+    }
+    for (const url of Object.values(results)) {
+      expect(`${url.origin}${url.pathname}`).toBe("https://github.com/login/oauth/authorize")
+      expect(url.searchParams.get("client_id")).toBe("gh-client")
+      expect(url.searchParams.get("scope")).toBe("read:user user:email")
+      expect(url.searchParams.get("response_type")).toBe("code")
+      expect(url.searchParams.get("code_challenge_method")).toBe("S256")
+    }
+    expect(results.authflow.searchParams.get("redirect_uri")).toBe(`${running.authflow.origin}/auth/callback/github`)
+    expect(results.authjs.searchParams.get("redirect_uri")).toBe(`${running.authjs.origin}/auth/callback/github`)
+    // authflow always sends `state` (Auth.js only when the provider asks for the check): see README.
+    expect(results.authflow.searchParams.get("state")).toMatch(/^[\w-]{20,}$/)
   })
 
   it("a signIn without the CSRF cookie is refused the Auth.js way: MissingCSRF in the returned error", async () => {
