@@ -1,16 +1,16 @@
 /**
  * The real `next-auth/react` client functions (next-auth 5 beta) in Node against `Auth()` over HTTP:
  * getProviders, getCsrfToken, getSession, signIn (credentials and OAuth) and signOut with
- * `redirect: false`, and the
- * `update` that `useSession` hands out. The client reads the server's URL from `NEXTAUTH_URL`, as
- * next-auth documents for server-side use; `fetch` keeps a cookie jar per server, as a browser
- * would. Each scenario runs against authflow and, as the reference, against @auth/core 0.41.3
+ * `redirect: false`, and the `update` that `useSession` hands out. The client reads the server's URL
+ * from `NEXTAUTH_URL`, as next-auth documents for server-side use; `fetch` keeps a cookie jar per
+ * server, as a browser would. Each scenario runs against authflow and, as the reference, against @auth/core 0.41.3
  * behind the same kind of server; both must give the client the same answers.
  *
  * `update` lives in `SessionProvider`'s context: the provider is rendered once (with the session the
  * server gave) to get it, then it is called as an app would call it. It posts to `/session` and
  * returns the new session; rendering on the server runs no effect, so only that wire part is
- * exercised here (the browser tests cover the provider's effects).
+ * exercised here (test/webauthn/next-auth-webauthn.browser.test.ts runs the provider with its
+ * effects in Chromium).
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
