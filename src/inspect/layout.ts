@@ -195,6 +195,13 @@ let elkInstance: Promise<{ layout(graph: ElkNode): Promise<ElkNode> }> | undefin
 /**
  * elkjs (7.9 MB installed) is an optional peer dependency: only the inspector's diagrams need it,
  * so an app that never draws one does not install it. Without it, a diagram fails with this error.
+ *
+ * @example
+ * ```ts
+ * await layoutMachine(description).catch((error) => {
+ *   if (error instanceof MissingElk) console.error(error.message) // "… run `npm install elkjs`"
+ * })
+ * ```
  */
 export class MissingElk extends Error {
   constructor(cause: unknown) {

@@ -95,7 +95,14 @@ export function EmailForm({ provider, csrfToken, email }: ProviderFormProps & { 
   )
 }
 
-/** The id of the sign-in page's error alert, which invalid fields name in `aria-describedby`. */
+/**
+ * The id of the sign-in page's error alert, which invalid fields name in `aria-describedby`.
+ *
+ * @example
+ * ```tsx
+ * <div role="alert" id={signInErrorId}>…</div>
+ * ```
+ */
 export const signInErrorId = "signin-error"
 
 /**
