@@ -167,12 +167,12 @@ describe.each([
     const { adapters } = await instances()
     const row = { identifier: REPLAY_TOKEN_IDENTIFIER, token: sha256Hex(randomUUID()), expires: new Date(Date.now() + 60_000) }
     await adapters[0].createVerificationToken!(row)
-    const duplicate = await adapters[1].createVerificationToken!(row).then(() => null, (error: unknown) => error)
+    const duplicate = await Promise.resolve(adapters[1].createVerificationToken!(row)).then(() => null, (error: unknown) => error)
     expect(isUniqueViolation(duplicate)).toBe(true)
     const unmigrated = kind === "SQLite" ? createSqliteDatabase(":memory:") : null
     if (unmigrated) {
       opened.push(unmigrated)
-      const missing = await KyselyAdapter(unmigrated).createVerificationToken!(row).then(() => null, (error: unknown) => error)
+      const missing = await Promise.resolve(KyselyAdapter(unmigrated).createVerificationToken!(row)).then(() => null, (error: unknown) => error)
       expect(missing).toBeInstanceOf(Error)
       expect(isUniqueViolation(missing)).toBe(false)
     }
