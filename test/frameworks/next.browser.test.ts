@@ -114,6 +114,39 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await context.close()
   })
 
+  it("on 127.0.0.1, the built-in sign-out page posts to 127.0.0.1 (not the localhost Next.js names) and signs out", async () => {
+    expect(new URL(example.base).hostname).toBe("127.0.0.1")
+    const context = await example.browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${example.base}/signin`)
+    await signIn(page)
+    await page.waitForURL(`${example.base}/protected`)
+    await page.goto(`${example.base}/api/auth/signout`)
+    expect(await page.locator("form").first().getAttribute("action")).toBe(`${example.base}/api/auth/signout`)
+    await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/api/auth/")), page.getByRole("button", { name: "Sign out" }).click()])
+    expect(new URL(page.url()).origin).toBe(example.base)
+    expect(await sessionOf(context)).toBeNull()
+    const providers = (await (await context.request.get(`${example.base}/api/auth/providers`)).json()) as Record<string, { signinUrl: string }>
+    expect(providers.credentials?.signinUrl).toBe(`${example.base}/api/auth/signin/credentials`)
+    await context.close()
+  })
+
+  it("the proxy runs on pages but not on authflow's routes or static files (the README's matcher)", async () => {
+    const context = await example.browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${example.base}/signin`)
+    await signIn(page)
+    await page.waitForURL(`${example.base}/protected`)
+    // The proxy refreshes the session cookie on every request it sees.
+    const refreshes = async (path: string) => (await context.request.get(`${example.base}${path}`)).headersArray().some((h) => h.name.toLowerCase() === "set-cookie" && h.value.startsWith("authjs.session-token="))
+    expect(await refreshes("/middleware-protected")).toBe(true)
+    expect(await refreshes("/api/auth/csrf")).toBe(false)
+    expect(await refreshes("/api/auth/providers")).toBe(false)
+    const script = await page.locator("script[src^='/_next/static/']").first().getAttribute("src")
+    expect(await refreshes(script!)).toBe(false)
+    await context.close()
+  })
+
   it("signs out through the Server Action, and the protected pages send the user to sign in again", async () => {
     const context = await example.browser.newContext()
     const page = await context.newPage()

@@ -174,6 +174,36 @@ describe("handlers", () => {
     expect(await response.json()).toMatchObject({ credentials: { signinUrl: "https://public.example/api/auth/signin/credentials" } })
   })
 
+  it("serve the address the browser used: 127.0.0.1 stays 127.0.0.1, though Next.js puts localhost in a NextRequest", async () => {
+    const { handlers } = NextAuth(baseConfig())
+    const at = (path: string, init: ConstructorParameters<typeof NextRequest>[1] = {}) =>
+      new NextRequest(`http://127.0.0.1:3917${path}`, { ...init, headers: { host: "127.0.0.1:3917", ...(init.headers as Record<string, string>) } })
+    expect(at("/api/auth/signin").url).toBe("http://localhost:3917/api/auth/signin")
+
+    const page = await (await handlers.GET(at("/api/auth/signin"))).text()
+    expect(page).toContain('action="http://127.0.0.1:3917/api/auth/callback/credentials"')
+    expect(page).not.toContain("localhost")
+    const jar = new CookieJar()
+    const csrf = await handlers.GET(at("/api/auth/csrf"))
+    jar.take(csrf)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const signedIn = await handlers.POST(
+      at("/api/auth/callback/credentials", {
+        method: "POST",
+        headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, username: "ada", password: "lovelace", callbackUrl: "http://127.0.0.1:3917/protected" }),
+      }),
+    )
+    expect(signedIn.status).toBe(302)
+    expect(signedIn.headers.get("location")).toBe("http://127.0.0.1:3917/protected")
+
+    // Behind a proxy: the forwarded host and scheme; a Host that is no host leaves the URL alone.
+    const forwarded = await handlers.GET(new NextRequest("http://localhost:3000/api/auth/providers", { headers: { host: "localhost:3000", "x-forwarded-host": "app.example", "x-forwarded-proto": "https" } }))
+    expect(await forwarded.json()).toMatchObject({ credentials: { signinUrl: "https://app.example/api/auth/signin/credentials" } })
+    const odd = await handlers.GET(new NextRequest("http://localhost:3000/api/auth/providers", { headers: { host: "app.example/evil?x" } }))
+    expect(await odd.json()).toMatchObject({ credentials: { signinUrl: "http://localhost:3000/api/auth/signin/credentials" } })
+  })
+
   it("resolve a lazy configuration with the request, and without one in Server Components", async () => {
     const seen: (string | undefined)[] = []
     const { handlers, auth } = NextAuth(async (request) => {

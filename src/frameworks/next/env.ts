@@ -77,3 +77,59 @@ export async function withEnvOrigin(request: Request, env: EnvObject): Promise<N
   if (!origin || current.origin === origin) return request instanceof NextRequest ? request : new NextRequest(request)
   return new NextRequest(`${origin}${current.pathname}${current.search}`, request)
 }
+
+function firstValue(header: string | null): string | undefined {
+  return header?.split(",")[0]?.trim() || undefined
+}
+
+/**
+ * The request a route handler gives `Auth()`: a plain `Request` (method, headers and body kept) on
+ * the URL the browser asked for. That is the origin of `AUTH_URL`/`NEXTAUTH_URL` when set, else the
+ * one `x-forwarded-host` (else `host`) and `x-forwarded-proto` name, as for Server Actions and the
+ * proxy; else `request.url` as it is.
+ *
+ * Not a `NextRequest`: Next.js rewrites `127.0.0.1` and `[::1]` to `localhost` in a `NextRequest`'s
+ * URL, so the built-in pages would post their forms to `localhost`, whose cookies (the CSRF token)
+ * the browser keeps apart from `127.0.0.1`'s: every sign-in would fail with `MissingCSRF`. Whether
+ * the origin may be served at all stays the core's decision (`origin`, `trustedOrigins`,
+ * `trustHost`).
+ *
+ * @example
+ * ```ts
+ * const request = new NextRequest("http://localhost:3000/api/auth/signin", { headers: { host: "127.0.0.1:3000" } })
+ * publicRequest(request, {}).url // "http://127.0.0.1:3000/api/auth/signin"
+ * ```
+ */
+export function publicRequest(request: Request, env: EnvObject): Request {
+  const current = new URL(request.url)
+  let origin = current.origin
+  const url = envUrl(env)
+  if (url) {
+    try {
+      origin = new URL(url).origin
+    } catch {
+      // An unparsable AUTH_URL is ignored, as everywhere else.
+    }
+  } else {
+    const host = firstValue(request.headers.get("x-forwarded-host") ?? request.headers.get("host"))
+    const scheme = firstValue(request.headers.get("x-forwarded-proto"))?.replace(/:$/, "")
+    if (host) {
+      try {
+        const candidate = new URL(`${scheme === "http" || scheme === "https" ? scheme : current.protocol.slice(0, -1)}://${host}`)
+        // A Host with a path, credentials or anything but an authority names no origin: keep the URL.
+        if (`${candidate.protocol}//${candidate.host}` === candidate.href.replace(/\/$/, "")) origin = candidate.origin
+      } catch {
+        // Not a host: keep the URL Next.js gave.
+      }
+    }
+  }
+  if (origin === current.origin) return request
+  const body = request.method === "GET" || request.method === "HEAD" ? null : request.body
+  return new Request(`${origin}${current.pathname}${current.search}`, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    signal: request.signal,
+    ...(body && { duplex: "half" }),
+  } as RequestInit)
+}
