@@ -7,7 +7,7 @@
 import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
 import { browserSuite } from "../e2e/browser.js"
-import { exampleInChromium, screenshots as output, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
+import { exampleInChromium, screenshots as output, startExample, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
 
 /** examples/next: `next build`, then `next start` (authflow's routes under /api/auth). */
 const next: ExampleApp = {
@@ -24,8 +24,10 @@ const next: ExampleApp = {
   readyPath: "/api/auth/providers",
 }
 
+const secret = "next-example-secret-next-example-secret"
+
 browserSuite("examples/next (Next.js 16) in Chromium", () => {
-  const example = exampleInChromium(next, { AUTH_SECRET: "next-example-secret-next-example-secret", AUTH_TRUST_HOST: "true" })
+  const example = exampleInChromium(next, { AUTH_SECRET: secret, AUTH_TRUST_HOST: "true" })
 
   async function sessionOf(context: BrowserContext): Promise<unknown> {
     return (await context.request.get(`${example.base}/api/auth/session`)).json()
@@ -165,5 +167,31 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await page.waitForURL(/\/signin\?callbackUrl=/)
     await page.screenshot({ path: `${output}next-signed-out.png` })
     await context.close()
+  })
+
+  it("next start without AUTH_TRUST_HOST: /api/auth/* refuses with a one-line fix in the log, pages still read the session", async () => {
+    const untrusted = await startExample(next, { AUTH_SECRET: secret })
+    try {
+      const context = await example.browser.newContext()
+      const page = await context.newPage()
+      // Signed in on the configured server; cookies do not depend on the port.
+      await page.goto(`${example.base}/signin`)
+      await signIn(page)
+      await page.waitForURL(`${example.base}/protected`)
+
+      const answer = await context.request.get(`${untrusted.url}/api/auth/session`)
+      expect(answer.status()).toBe(500)
+      expect(await answer.json()).toHaveProperty("message")
+      // eslint-disable-next-line no-control-regex -- colour codes, if the logger writes any
+      const lines = untrusted.output().replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((line) => line.includes("UntrustedHost"))
+      expect(lines.length).toBeGreaterThan(0)
+      expect(lines[0]).toMatch(/^\[auth\]\[error\] UntrustedHost: .*set AUTH_URL.*AUTH_TRUST_HOST=true/)
+
+      await page.goto(`${untrusted.url}/protected`)
+      expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as Ada Lovelace")
+      await context.close()
+    } finally {
+      await untrusted.close()
+    }
   })
 })

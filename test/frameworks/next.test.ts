@@ -156,6 +156,66 @@ describe("environment", () => {
   })
 })
 
+describe("configuration errors in production (next start) and the hosts inferred as trustworthy", () => {
+  it("infers trustHost under next dev, on Vercel and on Cloudflare Pages, and not under a bare next start", () => {
+    const inferred = (env: Record<string, string>) => {
+      const config: NextAuthConfig = { providers: [] }
+      setNextEnvDefaults(env, config)
+      return config.trustHost
+    }
+    expect(inferred({ NODE_ENV: "development" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production", VERCEL: "1" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production", CF_PAGES: "1" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production", AUTH_TRUST_HOST: "true" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production", NEXTAUTH_URL: "https://app.example" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production" })).toBe(false)
+    expect(inferred({ NODE_ENV: "production", AUTH_TRUST_HOST: "false", VERCEL: "1" })).toBe(false)
+  })
+
+  it("without AUTH_TRUST_HOST: the routes refuse with a one-line fix, auth() still reads sessions, a Server Action fails loudly", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    vi.stubEnv("AUTH_SECRET", secret)
+    const trusted = NextAuth(baseConfig())
+    const jar = await signedInJar(trusted.handlers)
+
+    const { logger, errors } = recordingLogger()
+    const { trustHost: _, ...withoutTrust } = baseConfig({ logger })
+    const { handlers, auth, signIn } = NextAuth(withoutTrust)
+    const refused = await handlers.GET(new NextRequest(`${origin}/api/auth/session`, { headers: { host: "app.test", cookie: jar.header() } }))
+    expect(refused.status).toBe(500)
+    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["UntrustedHost"])
+    expect(errors[0]!.message).not.toContain("\n")
+    expect(errors[0]!.message).toContain("AUTH_URL")
+    expect(errors[0]!.message).toContain("AUTH_TRUST_HOST=true")
+
+    // Reading the session builds no URL: Server Components and the proxy keep working.
+    useIncoming("/protected", jar)
+    expect((await auth())?.user?.name).toBe("Ada Lovelace")
+    const proxied = await auth(new NextRequest(`${origin}/page`, { headers: { host: "app.test", cookie: jar.header() } }))
+    expect(proxied.headers.get("x-middleware-next")).toBe("1")
+
+    // A Server Action must not redirect to redirectTo as if the sign-in had worked.
+    useIncoming("/signin")
+    const failed = await signIn("credentials", { username: "ada", password: "lovelace", redirectTo: "/protected" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failed).toBeInstanceOf(Error)
+    expect(failed).not.toBeInstanceOf(next.Redirect)
+    expect((failed as Error).message).toContain("configuration error")
+    expect(next.store.has("authjs.session-token")).toBe(false)
+  })
+
+  it("without a secret: the error names AUTH_SECRET and how to generate one", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    const { logger, errors } = recordingLogger()
+    const { handlers } = NextAuth({ ...baseConfig({ logger }), secret: undefined })
+    expect((await handlers.GET(new NextRequest(`${origin}/api/auth/providers`))).status).toBe(500)
+    expect(errors[0]).toMatchObject({ type: "MissingSecret" })
+    expect(errors[0]!.message).toContain("set AUTH_SECRET (generate one with `npx authflow secret`)")
+  })
+})
+
 describe("handlers", () => {
   it("serve the routes under /api/auth", async () => {
     vi.stubEnv("AUTH_SECRET", secret)

@@ -45,7 +45,8 @@ function actionUrl(action: AuthAction, headers: Headers, config: NextAuthConfig)
 
 /**
  * Runs `Auth()` in raw mode and writes the cookies it sets. A configuration error (or a request
- * `Auth()` cannot parse) comes back as a plain `Response` even in raw mode; it is returned as is.
+ * `Auth()` cannot parse) comes back as an answer with an error status and no redirect, which
+ * {@link redirectOf} turns into an error for the caller.
  */
 async function runRaw(
   url: URL,
@@ -61,10 +62,15 @@ async function runRaw(
   return result
 }
 
-/** The redirect of a raw result; a plain `Response` is a failure the caller must see. */
+/**
+ * The redirect of a raw result. An error status without a redirect (a configuration error: no
+ * secret, an untrusted host) is a failure the caller must see, never a redirect to `callbackUrl` as
+ * if the action had worked.
+ */
 function redirectOf(result: ResponseInternal | Response, action: string): string | undefined {
-  if (result instanceof Response) {
-    throw new AuthError(`${action} failed: authflow answered HTTP ${result.status} (see the server logs)`)
+  const status = result.status ?? 200
+  if (result instanceof Response || (status >= 400 && !result.redirect)) {
+    throw new AuthError(`${action} failed: authflow answered HTTP ${status}, a configuration error: the [auth][error] line logged with it says what to set`)
   }
   return result.redirect
 }
