@@ -4,7 +4,7 @@ import Credentials from "authflow/providers/credentials"
 /** The demo's only account. A real app looks users up and checks a password hash. */
 const demoUser = { id: "1", name: "Ada Lovelace", email: "ada@example.test" }
 
-export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
+export const { handlers, auth, signIn, signInAction, signOut, unstable_update } = NextAuth({
   // AUTH_SECRET and AUTH_TRUST_HOST come from the environment (see README.md).
   pages: { signIn: "/signin" },
   providers: [

@@ -2,7 +2,9 @@
  * examples/next, built with `next build` and served by `next start`, in Chromium: a Server Action
  * signs in with credentials, `auth()` shows the session in a Server Component, the proxy guards a
  * page with `callbacks.authorized`, `useSession` reads and updates the session, tabs stay in step,
- * and signing out locks the pages again. Screenshots go to test-output/e2e/.
+ * and signing out locks the pages again; a wrong password comes back to the form (`signInAction`),
+ * the app works on 127.0.0.1, and a server
+ * without AUTH_TRUST_HOST says what to set. Screenshots go to test-output/e2e/.
  */
 import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
@@ -48,14 +50,27 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await context.close()
   })
 
-  it("refuses a wrong password and stays signed out", async () => {
+  it("a wrong password comes back to the form with the error (signInAction), and the next try signs in", async () => {
     const context = await example.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${example.base}/signin`)
+    const failures: string[] = []
+    page.on("pageerror", (error) => failures.push(error.message))
+    await page.goto(`${example.base}/signin?callbackUrl=%2Fprotected`)
     await signIn(page, "wrong")
-    await page.waitForURL(/\/signin\?error=CredentialsSignin/)
-    expect(await page.locator("main").getByRole("alert").innerText()).toBe("Wrong username or password.")
+    const alert = page.locator("main").getByRole("alert")
+    await expect.poll(() => alert.count()).toBe(1)
+    expect(await alert.innerText()).toBe("Wrong username or password.")
+    expect(new URL(page.url()).pathname).toBe("/signin")
+    expect(await page.getByLabel("Username").inputValue()).toBe("ada")
+    expect(await page.getByLabel("Password").getAttribute("aria-describedby")).toBe(await alert.getAttribute("id"))
+    await page.screenshot({ path: `${output}next-wrong-password.png` })
     expect(await sessionOf(context)).toBeNull()
+
+    await page.getByLabel("Password").fill("lovelace")
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.waitForURL(`${example.base}/protected`)
+    expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as Ada Lovelace")
+    expect(failures).toEqual([])
     await context.close()
   })
 

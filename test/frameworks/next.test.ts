@@ -436,6 +436,31 @@ describe("server actions", () => {
     expect(next.store.has("authjs.session-token")).toBe(false)
   })
 
+  it("signInAction: a wrong password comes back as { error } for the form, a right one redirects, a configuration error throws", async () => {
+    const { signInAction } = NextAuth(baseConfig())
+    useIncoming("/signin")
+    const form = new FormData()
+    form.set("username", "ada")
+    form.set("password", "nope")
+    form.set("$ACTION_KEY", "k")
+    expect(await signInAction("credentials", form, { redirectTo: "/protected" })).toEqual({ error: "CredentialsSignin", code: "credentials" })
+    expect(next.store.has("authjs.session-token")).toBe(false)
+
+    form.set("password", "lovelace")
+    expect(await redirectOf(signInAction("credentials", form, { redirectTo: "/protected" }))).toBe(`${origin}/protected`)
+    expect(next.store.has("authjs.session-token")).toBe(true)
+
+    useIncoming("/signin")
+    expect(await signInAction("credentials", { username: "ada", password: "lovelace", redirect: false })).toBeNull()
+    const refusing = NextAuth(baseConfig({ callbacks: { signIn: () => false } }))
+    useIncoming("/signin")
+    expect(await refusing.signInAction("credentials", { username: "ada", password: "lovelace" })).toEqual({ error: "AccessDenied" })
+
+    vi.stubEnv("NODE_ENV", "production")
+    const broken = NextAuth({ ...baseConfig(), secret: undefined })
+    await expect(broken.signInAction("credentials", form)).rejects.toThrow(/configuration error/)
+  })
+
   it("signIn without a known provider sends the user to the sign-in page", async () => {
     const { signIn } = NextAuth(baseConfig())
     useIncoming("/page")

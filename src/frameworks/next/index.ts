@@ -18,14 +18,14 @@
  */
 import type { NextRequest } from "next/server.js"
 import { Auth } from "../../core/auth.js"
-import { createSignIn, createSignOut, createUpdate } from "./actions.js"
+import { createSignIn, createSignInAction, createSignOut, createUpdate } from "./actions.js"
 import { createAuth } from "./auth.js"
 import { publicRequest, setNextEnvDefaults, withEnvOrigin } from "./env.js"
 import type { NextAuthConfig, NextAuthConfigInit, NextAuthResult } from "./types.js"
 
 /**
  * Sets authflow up for a Next.js app and returns its route handlers, `auth`, and the server-side
- * `signIn`, `signOut` and `unstable_update`.
+ * `signIn`, `signInAction` (a form's sign-in in one call), `signOut` and `unstable_update`.
  *
  * `config` is the configuration, or a function of the request returning it, synchronously or not
  * (lazy initialisation). The function is called for every use: with the `NextRequest` in route
@@ -56,10 +56,12 @@ export function NextAuth(config: NextAuthConfigInit): NextAuthResult {
     return Auth(publicRequest(request, process.env), config)
   }
   const withoutRequest = () => resolve(undefined)
+  const signIn = createSignIn(withoutRequest)
   return {
     handlers: { GET: handler, POST: handler },
     auth: createAuth(resolve),
-    signIn: createSignIn(withoutRequest),
+    signIn,
+    signInAction: createSignInAction(signIn),
     signOut: createSignOut(withoutRequest),
     unstable_update: createUpdate(withoutRequest),
   }
@@ -94,6 +96,7 @@ export type {
   NextAuthResult,
   PagesRouterContext,
   SessionUpdate,
+  SignInActionState,
   SignInOptions,
   SignOutOptions,
 } from "./types.js"
