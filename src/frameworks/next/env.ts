@@ -97,10 +97,10 @@ function firstValue(header: string | null): string | undefined {
  * @example
  * ```ts
  * const request = new NextRequest("http://localhost:3000/api/auth/signin", { headers: { host: "127.0.0.1:3000" } })
- * publicRequest(request, {}).url // "http://127.0.0.1:3000/api/auth/signin"
+ * (await publicRequest(request, {})).url // "http://127.0.0.1:3000/api/auth/signin"
  * ```
  */
-export function publicRequest(request: Request, env: EnvObject): Request {
+export async function publicRequest(request: Request, env: EnvObject): Promise<Request> {
   const current = new URL(request.url)
   let origin = current.origin
   const url = envUrl(env)
@@ -124,12 +124,8 @@ export function publicRequest(request: Request, env: EnvObject): Request {
     }
   }
   if (origin === current.origin) return request
-  const body = request.method === "GET" || request.method === "HEAD" ? null : request.body
-  return new Request(`${origin}${current.pathname}${current.search}`, {
-    method: request.method,
-    headers: request.headers,
-    body,
-    signal: request.signal,
-    ...(body && { duplex: "half" }),
-  } as RequestInit)
+  // Read, not streamed: inside Next.js the incoming body stream cannot be handed to a new Request
+  // ("Response body object should not be disturbed or locked"). Auth bodies are small forms.
+  const body = request.method === "GET" || request.method === "HEAD" ? null : await request.arrayBuffer()
+  return new Request(`${origin}${current.pathname}${current.search}`, { method: request.method, headers: request.headers, body, signal: request.signal })
 }

@@ -53,7 +53,7 @@ export function NextAuth(config: NextAuthConfigInit): NextAuthResult {
   const resolve = configResolver(config)
   const handler = async (request: NextRequest): Promise<Response> => {
     const config = await resolve(await withEnvOrigin(request, process.env))
-    return Auth(publicRequest(request, process.env), config)
+    return Auth(await publicRequest(request, process.env), config)
   }
   const withoutRequest = () => resolve(undefined)
   const signIn = createSignIn(withoutRequest)
