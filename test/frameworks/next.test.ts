@@ -256,6 +256,17 @@ describe("handlers", () => {
     )
     expect(signedIn.status).toBe(302)
     expect(signedIn.headers.get("location")).toBe("http://127.0.0.1:3917/protected")
+    // Next.js may hand the handler a Request of another class than the NextRequest authflow loads:
+    // the body must still reach Auth() whole, whichever request the configuration was resolved with.
+    const lazy = NextAuth(async () => baseConfig())
+    const plain = await lazy.handlers.POST(
+      new Request("http://localhost:3917/api/auth/callback/credentials", {
+        method: "POST",
+        headers: { host: "127.0.0.1:3917", cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, username: "ada", password: "lovelace", callbackUrl: "http://127.0.0.1:3917/x" }),
+      }) as NextRequest,
+    )
+    expect(plain.headers.get("location")).toBe("http://127.0.0.1:3917/x")
 
     // Behind a proxy: the forwarded host and scheme; a Host that is no host leaves the URL alone.
     const forwarded = await handlers.GET(new NextRequest("http://localhost:3000/api/auth/providers", { headers: { host: "localhost:3000", "x-forwarded-host": "app.example", "x-forwarded-proto": "https" } }))

@@ -56,7 +56,8 @@ export function setNextEnvDefaults(env: EnvObject, config: NextAuthConfig): void
 /**
  * The request as a `NextRequest`, with its origin replaced by the origin of
  * `AUTH_URL`/`NEXTAUTH_URL` when set (path and query kept): behind a proxy, the public origin is
- * the one cookies and redirects must use.
+ * the one cookies and redirects must use. A new `NextRequest` reads a clone of `request`, whose
+ * body stays unread.
  *
  * @example
  * ```ts
@@ -74,8 +75,12 @@ export async function withEnvOrigin(request: Request, env: EnvObject): Promise<N
     origin = undefined
   }
   const current = new URL(request.url)
-  if (!origin || current.origin === origin) return request instanceof NextRequest ? request : new NextRequest(request)
-  return new NextRequest(`${origin}${current.pathname}${current.search}`, request)
+  if (!origin || current.origin === origin) {
+    if (request instanceof NextRequest) return request
+    // A copy (the body teed), so that `request` itself stays readable: the route handler gives it to Auth().
+    return new NextRequest(request.clone())
+  }
+  return new NextRequest(`${origin}${current.pathname}${current.search}`, request.clone())
 }
 
 function firstValue(header: string | null): string | undefined {
