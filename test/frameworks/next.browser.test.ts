@@ -3,7 +3,7 @@
  * signs in with credentials, `auth()` shows the session in a Server Component, the proxy guards a
  * page with `callbacks.authorized`, `useSession` reads and updates the session, tabs stay in step,
  * and signing out locks the pages again; a wrong password comes back to the form (`signInAction`),
- * the app works on 127.0.0.1, and a server
+ * the app works on 127.0.0.1, passkeys work with Chromium's virtual authenticator, and a server
  * without AUTH_TRUST_HOST says what to set. Screenshots go to test-output/e2e/.
  */
 import type { BrowserContext } from "playwright-core"
@@ -184,8 +184,44 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await context.close()
   })
 
+  it("passkeys (experimental): registers one with Chromium's virtual authenticator, signs out, and signs in with it", async () => {
+    // A relying party ID must be a domain, not an IP: the same server, as localhost.
+    const base = example.base.replace("//127.0.0.1:", "//localhost:")
+    const context = await example.browser.newContext()
+    const page = await context.newPage()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send("WebAuthn.enable")
+    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    })
+    const credentials = async () =>
+      ((await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: { isResidentCredential: boolean; signCount: number }[] }).credentials
+    const email = async () => ((await (await context.request.get(`${base}/api/auth/session`)).json()) as { user?: { email?: string } } | null)?.user?.email
+
+    await page.goto(`${base}/signin?callbackUrl=%2Fprotected`)
+    await page.getByLabel("Email").fill("grace@example.test")
+    await Promise.all([page.waitForURL(`${base}/protected`), page.getByRole("button", { name: "Create a passkey" }).click()])
+    expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as grace@example.test")
+    expect(await email()).toBe("grace@example.test")
+    expect(await credentials()).toMatchObject([{ isResidentCredential: true }])
+
+    await Promise.all([page.waitForURL(`${base}/`), page.getByRole("button", { name: "Sign out", exact: true }).click()])
+    expect(await email()).toBeUndefined()
+
+    await page.goto(`${base}/signin?callbackUrl=%2Fprotected`)
+    await Promise.all([page.waitForURL(`${base}/protected`), page.getByRole("button", { name: "Use a passkey" }).click()])
+    expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as grace@example.test")
+    await page.screenshot({ path: `${output}next-passkey.png` })
+    // An authentication, not a second registration: one credential, now used.
+    const [used, ...others] = await credentials()
+    expect(others).toEqual([])
+    expect(used?.signCount).toBeGreaterThan(0)
+    await context.close()
+  }, 60_000)
+
   it("next start without AUTH_TRUST_HOST: /api/auth/* refuses with a one-line fix in the log, pages still read the session", async () => {
-    const untrusted = await startExample(next, { AUTH_SECRET: secret })
+    // Ready when a page answers: every /api/auth/* route refuses here.
+    const untrusted = await startExample({ ...next, readyPath: "/" }, { AUTH_SECRET: secret })
     try {
       const context = await example.browser.newContext()
       const page = await context.newPage()
@@ -208,5 +244,5 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     } finally {
       await untrusted.close()
     }
-  })
+  }, 120_000)
 })

@@ -1,3 +1,4 @@
+import { PasskeyForm } from "./passkey-form"
 import { PasswordForm } from "./password-form"
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -8,6 +9,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1>Sign in</h1>
       {/* An error from elsewhere (authflow redirects here with ?error=) shows in the form too. */}
       <PasswordForm redirectTo={redirectTo} error={typeof error === "string" ? error : undefined} />
+      <PasskeyForm redirectTo={redirectTo} />
     </>
   )
 }
