@@ -275,6 +275,23 @@ describe("handlers", () => {
     expect(await odd.json()).toMatchObject({ credentials: { signinUrl: "http://localhost:3000/api/auth/signin/credentials" } })
   })
 
+  it("the browser's host still goes through origin and trustedOrigins: listed hosts are served, others refused or served as origin", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    const providers = async (handlers: ReturnType<typeof NextAuth>["handlers"], headers: Record<string, string>) => {
+      const response = await handlers.GET(new NextRequest("http://localhost:3917/api/auth/providers", { headers }))
+      return { status: response.status, body: (await response.json()) as { credentials?: { signinUrl: string }; message?: string } }
+    }
+    const { trustHost: _, ...untrusting } = baseConfig()
+    const listed = NextAuth({ ...untrusting, trustedOrigins: ["http://127.0.0.1:3917"] })
+    expect((await providers(listed.handlers, { host: "127.0.0.1:3917" })).body.credentials?.signinUrl).toBe("http://127.0.0.1:3917/api/auth/signin/credentials")
+    expect((await providers(listed.handlers, { host: "evil.example" })).status).toBe(500)
+    expect((await providers(listed.handlers, { host: "127.0.0.1:3917", "x-forwarded-host": "evil.example" })).status).toBe(500)
+
+    const canonical = NextAuth({ ...untrusting, origin: "https://app.example" })
+    const forged = await providers(canonical.handlers, { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" })
+    expect(forged.body.credentials?.signinUrl).toBe("https://app.example/api/auth/signin/credentials")
+  })
+
   it("resolve a lazy configuration with the request, and without one in Server Components", async () => {
     const seen: (string | undefined)[] = []
     const { handlers, auth } = NextAuth(async (request) => {
