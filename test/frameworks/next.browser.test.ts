@@ -102,6 +102,9 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await expect.poll(() => page.getByTestId("client-status").innerText()).toBe("Status: authenticated")
     expect(await page.getByTestId("client-name").innerText()).toBe("Client sees: Ada Lovelace")
 
+    // Let the link prefetches finish first: each passes the proxy, which answers a request sent with
+    // the old cookie with that session refreshed, and would overwrite the updated cookie.
+    await page.waitForLoadState("networkidle")
     await page.getByRole("button", { name: "Change name to Ada King" }).click()
     await expect.poll(() => page.getByTestId("client-name").innerText()).toBe("Client sees: Ada King")
     expect(await page.getByTestId("client-status").innerText()).toBe("Status: authenticated")
