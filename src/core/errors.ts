@@ -187,7 +187,7 @@ export class EventError extends AuthError {
  *
  * @example
  * ```ts
- * // GET /auth/signin?callbackUrl=::not-a-url  → InvalidCallbackUrl, logged; 500 JSON for non-page routes
+ * // GET /auth/session?callbackUrl=::not-a-url  → InvalidCallbackUrl, logged; 400 JSON (the error page for pages)
  * ```
  */
 export class InvalidCallbackUrl extends AuthError {
