@@ -66,12 +66,15 @@ describe("authflow/testing on the demo's configuration", () => {
         "email-sign-in email: new address, send.failed, revoke.failed",
         "email-verification email: new address",
         "email-verification email: new address, session.failed",
+        "email-verification email: new address, session.failed, restore.failed",
         "email-verification email: new address, persist.failed",
+        "email-verification email: new address, persist.failed, restore.failed",
         // A link to follow is asked for the new address unless the path needs an existing user's.
         "email-verification email: link expired",
         "email-verification email: link used already",
         "email-verification email: link without token",
         "email-verification email: lookup.failed",
+        "email-verification email: lookup.failed, restore.failed",
         "email-verification email: token.failed",
       ].sort(),
     )
