@@ -1,4 +1,5 @@
 import { AccountNotLinked, AuthError, CallbackRouteError, MissingCSRF, WebAuthnVerificationError } from "../core/errors.js"
+import { compensate } from "../core/adapter-calls.js"
 import { withCookies } from "../core/error-cookies.js"
 import { claimFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCookies, type OpenedFlow } from "../core/flow-cookie.js"
 import { randomUUID, sha256Hex } from "../core/crypto.js"
@@ -322,12 +323,16 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
     persistUser: async ({ flow }) => {
       const candidate = flow!.user!
       let created: AdapterUser | undefined
+      let newUserId: string | undefined
+      let linkedAccount: AdapterAccount | undefined
       try {
+        newUserId = candidate.id ? undefined : randomUUID()
         const user = candidate.id
           ? await adapter.getUser!(candidate.id)
-          : (created = await adapter.createUser!({ id: randomUUID(), email: candidate.email, emailVerified: null, ...(candidate.name != null && { name: candidate.name }) }))
+          : (created = await adapter.createUser!({ id: newUserId!, email: candidate.email, emailVerified: null, ...(candidate.name != null && { name: candidate.name }) }))
         if (!user) throw new Error(`The user ${candidate.id} the registration was started for no longer exists`)
         const account: AdapterAccount = { ...(run.account as AdapterAccount), userId: user.id }
+        linkedAccount = account
         await adapter.linkAccount!(account)
         await adapter.createAuthenticator!({ ...run.registered!, userId: user.id })
         run.user = user
@@ -336,8 +341,13 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         await emitEvent(options.config, options.logger, "linkAccount", { user, account, profile: user })
         return { type: "user.persisted", isNewUser: created !== undefined }
       } catch (error) {
-        // Nothing half-written survives: a user created for this registration goes with it.
-        if (created) await adapter.deleteUser?.(created.id)
+        // Nothing half-written survives: a user created for this registration goes with it (by the
+        // id it was given: the row may exist though its answer was lost), and for an existing user
+        // the passkey account linked for it. Failing compensations are logged by the adapter wrapper.
+        const createdId = created?.id ?? newUserId
+        const linked = linkedAccount
+        if (createdId) await compensate(() => adapter.deleteUser?.(createdId))
+        else if (linked) await compensate(() => adapter.unlinkAccount?.({ provider: linked.provider, providerAccountId: linked.providerAccountId }))
         return { type: "persist.failed", error }
       }
     },

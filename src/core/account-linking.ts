@@ -1,4 +1,6 @@
 import { randomUUID } from "./crypto.js"
+import { compensate } from "./adapter-calls.js"
+import { AdapterError } from "./errors.js"
 import { emitEvent } from "./events.js"
 import { sessionStoreOf } from "./session-cookie.js"
 import type { AuthOptions } from "./options.js"
@@ -8,14 +10,15 @@ import type { AccountPlan } from "../machines/oauth.js"
 
 /**
  * The user this browser is already signed in as, read through the adapter (the JWT's `sub`, or the
- * database session). Anything unreadable counts as not signed in.
+ * database session). Anything unreadable counts as not signed in; a failing adapter does too,
+ * unless `adapterFailures` is `"throw"` (for account linking, where it must fail the sign-in).
  *
  * @example
  * ```ts
  * const current = await signedInUser(options) // AdapterUser | null
  * ```
  */
-export async function signedInUser(options: AuthOptions): Promise<AdapterUser | null> {
+export async function signedInUser(options: AuthOptions, { adapterFailures = "signedOut" }: { adapterFailures?: "signedOut" | "throw" } = {}): Promise<AdapterUser | null> {
   const adapter = options.adapter
   const token = sessionStoreOf(options).value
   if (!adapter || !token) return null
@@ -25,7 +28,10 @@ export async function signedInUser(options: AuthOptions): Promise<AdapterUser | 
       return payload?.sub && adapter.getUser ? await adapter.getUser(payload.sub) : null
     }
     return (await adapter.getSessionAndUser?.(token))?.user ?? null
-  } catch {
+  } catch (error) {
+    // Linking must not mistake a database that failed for a browser that is signed out: that
+    // would sign in a new user where the account belonged with the signed-in one.
+    if (adapterFailures === "throw" && error instanceof AdapterError) throw error
     return null
   }
 }
@@ -69,7 +75,7 @@ export async function findAccount(
   if (!adapter) return { event: { type: "account.new.noUser" }, lookup: {} }
   const [linked, signedIn] = await Promise.all([
     adapter.getUserByAccount ? adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId }) : null,
-    signedInUser(options),
+    signedInUser(options, { adapterFailures: "throw" }),
   ])
   const lookup: AccountLookup = {}
   if (signedIn) lookup.signedIn = signedIn
@@ -126,7 +132,15 @@ export async function persistAccount(
     case "linkToEmailOwner":
       return link(lookup.emailOwner!)
     case "createUser": {
-      const created = await adapter!.createUser!({ ...sign.user, id: sign.user.id ?? randomUUID(), email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
+      const id = sign.user.id ?? randomUUID()
+      let created: AdapterUser
+      try {
+        created = await adapter!.createUser!({ ...sign.user, id, email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
+      } catch (error) {
+        // The row may have been written though the answer was lost or malformed: remove it by its id.
+        await compensate(() => adapter!.deleteUser?.(id))
+        throw error
+      }
       try {
         await link(created)
       } catch (error) {

@@ -136,7 +136,10 @@ export function withAdapterLogging(adapter: Adapter, logger: LoggerInstance, tim
         return answer
       } catch (error) {
         const adapterError = error instanceof AdapterError ? error : new AdapterError(error instanceof Error ? error : new Error(String(error)), { cause: { method: name } })
-        logger.error(adapterError)
+        if (!logged.has(adapterError)) {
+          logger.error(adapterError)
+          logged.add(adapterError)
+        }
         throw adapterError
       }
     }
@@ -145,5 +148,38 @@ export function withAdapterLogging(adapter: Adapter, logger: LoggerInstance, tim
   return wrapped as Adapter
 }
 
+/** Adapter failures already logged where they happened, so the request's own error handler does not log them again. */
+const logged = new WeakSet<Error>()
+
+/**
+ * Whether `error` is an adapter failure {@link withAdapterLogging} logged already (it is rethrown
+ * as it is, and would otherwise be logged twice: where it happened and where the request ends).
+ *
+ * @example
+ * ```ts
+ * if (!adapterFailureLogged(error)) logger.error(error)
+ * ```
+ */
+export function adapterFailureLogged(error: unknown): boolean {
+  return error instanceof Error && logged.has(error)
+}
+
 /** Wrapped adapters, kept per adapter for the logger they report to and the timeout (one per configuration). */
 const wrappedAdapters = new WeakMap<Adapter, { logger: LoggerInstance; timeout: number; wrapped: Adapter }>()
+
+/**
+ * Runs a compensating write (deleting what a failed sign-in wrote) and swallows its failure: the
+ * adapter wrapper has logged it already, and the request fails with the error that caused it.
+ *
+ * @example
+ * ```ts
+ * await compensate(() => adapter.deleteUser?.(id))
+ * ```
+ */
+export async function compensate(step: () => unknown): Promise<void> {
+  try {
+    await step()
+  } catch {
+    // Logged where it happened (withAdapterLogging); the original failure is what the request reports.
+  }
+}

@@ -1,4 +1,5 @@
 import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidCallbackUrl, InvalidProvider, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
+import { adapterFailureLogged } from "./adapter-calls.js"
 import { checkRequest, isValidHttpUrl } from "./assert.js"
 import { cookiesOf } from "./error-cookies.js"
 import { serializeCookie } from "./cookies/serialize.js"
@@ -78,7 +79,8 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     return answer(await dispatch(options, cookies))
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error(String(caught))
-    logger.error(error)
+    // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
+    if (!adapterFailureLogged(error)) logger.error(error)
     const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
     if (isRaw && error instanceof AuthError && !wantsUrl) throw error
     if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })

@@ -7,7 +7,10 @@
  */
 import type { Adapter } from "../adapters.js"
 
-/** How an adapter call fails: it throws, never answers, or answers something malformed. */
+/**
+ * How an adapter call fails: it throws (nothing is done), never answers (nothing is done), or is
+ * made and answers something malformed (a write lands, its answer is garbage).
+ */
 export type FaultMode = "throw" | "hang" | "malformed"
 
 /** One fault: the `call`-th call (from 1) of `method` after {@link FaultyAdapter.arm} fails as `mode`. */
@@ -142,6 +145,8 @@ export function faultyAdapter(adapter: Adapter): FaultyAdapter {
             hanging.add(settle)
           })
         case "malformed":
+          // The call is made (a write lands), and its answer is replaced: a driver or schema mismatch.
+          await method.apply(adapter, args)
           return "answer" in plan ? plan.answer : malformedAnswer(name)
       }
     }
