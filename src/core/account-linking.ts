@@ -1,5 +1,4 @@
 import { randomUUID } from "./crypto.js"
-import { compensate } from "./adapter-calls.js"
 import { AdapterError } from "./errors.js"
 import { emitEvent } from "./events.js"
 import { sessionStoreOf } from "./session-cookie.js"
@@ -101,12 +100,12 @@ export interface ResolvedUser {
 /**
  * Carries out what the OAuth machine decided for an account: sign in its linked user, link it to
  * the signed-in user or to the owner of its email, create a user and link it, or (without a
- * database) use the provider's user as it is. If linking fails after a user was created, that user
- * is deleted again, so nothing half-written survives.
+ * database) use the provider's user as it is. `onCreating` learns the id of a user about to be
+ * created: if creating or linking fails, the machine deletes that user (`undoingCreatedUser`).
  *
  * @example
  * ```ts
- * const { user, isNewUser } = await persistAccount(options, "createUser", lookup, { user, account, profile, stored })
+ * const { user, isNewUser } = await persistAccount(options, "createUser", lookup, { user, account, profile, stored }, (id) => (run.creatingUserId = id))
  * ```
  */
 export async function persistAccount(
@@ -114,6 +113,7 @@ export async function persistAccount(
   plan: AccountPlan,
   lookup: AccountLookup,
   sign: { user: User; account: Account; profile: Profile; stored: Partial<Account> },
+  onCreating?: (userId: string) => void,
 ): Promise<ResolvedUser> {
   const adapter = options.adapter
   const link = async (user: AdapterUser) => {
@@ -132,21 +132,12 @@ export async function persistAccount(
     case "linkToEmailOwner":
       return link(lookup.emailOwner!)
     case "createUser": {
+      // The id is chosen here and reported before the write, so a failed sign-in can delete the user
+      // by it (the OAuth machine's undoingCreatedUser), even when the write landed and its answer did not.
       const id = sign.user.id ?? randomUUID()
-      let created: AdapterUser
-      try {
-        created = await adapter!.createUser!({ ...sign.user, id, email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
-      } catch (error) {
-        // The row may have been written though the answer was lost or malformed: remove it by its id.
-        await compensate(() => adapter!.deleteUser?.(id))
-        throw error
-      }
-      try {
-        await link(created)
-      } catch (error) {
-        await adapter!.deleteUser?.(created.id)
-        throw error
-      }
+      onCreating?.(id)
+      const created = await adapter!.createUser!({ ...sign.user, id, email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
+      await link(created)
       await emitEvent(options.config, options.logger, "createUser", { user: created })
       return { user: created, isNewUser: true }
     }

@@ -55,6 +55,7 @@ describe("authflow/testing on the demo's configuration", () => {
         "oauth demo-idp: account.new.noUser",
         "oauth demo-idp: account.new.noUser, session.failed",
         "oauth demo-idp: account.new.noUser, persist.failed",
+        "oauth demo-idp: account.new.noUser, persist.failed, undo.failed",
         "oauth demo-idp: account.linkedToUser",
         "oauth demo-idp: account.linkedToUser, session.failed",
         "oauth demo-idp: account.new.signedIn(sign-in started signed in)",
