@@ -389,6 +389,19 @@ export interface Cookie {
 export interface AuthConfig {
   providers: Provider[]
   adapter?: Adapter
+  /**
+   * Milliseconds an adapter method may take before the request gives up on it with an
+   * `AdapterTimeout` (an `AdapterError`): the user gets the error page or a JSON error instead of a
+   * request that hangs with the database. `0` waits for ever. The call itself is not cancelled
+   * (adapters have no way to be told), so a write that lands late still lands.
+   *
+   * @default 10000
+   * @example
+   * ```ts
+   * const config = { adapter: KyselyAdapter(db), adapterTimeout: 3000, providers }
+   * ```
+   */
+  adapterTimeout?: number
   basePath?: string
   callbacks?: Partial<CallbacksOptions>
   cookies?: CookiesOverrides

@@ -51,7 +51,7 @@ describe("the published package", () => {
   })
 
   it("authflow/testing exposes the model-test kit", () => {
-    expect(exportsOf("authflow/testing")).toEqual(expect.arrayContaining(["authflowModelTests", "StandInProvider", "describeDifference", "formatCoverage", "stableJson"]))
+    expect(exportsOf("authflow/testing")).toEqual(expect.arrayContaining(["authflowModelTests", "StandInProvider", "describeDifference", "faultyAdapter", "formatCoverage", "malformedAnswer", "stableJson"]))
   })
 
   it("providers are default-exported factories", () => {

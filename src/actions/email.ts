@@ -160,6 +160,8 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
 /** What the email verification's effects share within one request: the user as written, which the session is issued for. */
 interface EmailVerificationRun {
   user?: AdapterUser
+  /** The token row the link used, to put back if the sign-in fails after it (never in the machine's context). */
+  usedToken?: { identifier: string; token: string; expires: Date }
 }
 
 /**
@@ -186,7 +188,9 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     readLink: () => ({ type: "link.read", hasToken: Boolean(token), ...(email !== undefined && { email }) }),
     useToken: async ({ linkEmail }) => {
       try {
-        const row = await adapter.useVerificationToken!({ identifier: linkEmail ?? "", token: hashToken(options, provider, token!) })
+        const hashed = hashToken(options, provider, token!)
+        const row = await adapter.useVerificationToken!({ identifier: linkEmail ?? "", token: hashed })
+        if (row) run.usedToken = { identifier: row.identifier, token: hashed, expires: new Date(row.expires) }
         return { type: "token.used", row: row && { identifier: row.identifier, expires: row.expires }, checkedAt: new Date() }
       } catch (error) {
         return { type: "token.failed", error }
@@ -197,6 +201,14 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
         return { type: "user.lookedUp", user: await adapter.getUserByEmail!(identifier!) }
       } catch (error) {
         return { type: "lookup.failed", error }
+      }
+    },
+    restoreToken: async () => {
+      try {
+        await adapter.createVerificationToken!(run.usedToken!)
+        return { type: "token.restored" }
+      } catch (error) {
+        return { type: "restore.failed", error }
       }
     },
     askSignIn: (context) => {
@@ -237,6 +249,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     readingLink: notAnOutcome,
     usingToken: notAnOutcome,
     lookingUpUser: notAnOutcome,
+    restoringToken: notAnOutcome,
     ...signInTailInFlight,
     signedIn: () => ({ redirect: options.callbackUrl, cookies }),
     signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),

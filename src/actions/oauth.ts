@@ -101,6 +101,8 @@ interface OAuthRun {
   user?: User
   account?: Account
   lookup?: AccountLookup
+  /** The id of the user the sign-in is creating, reported before the write (for `undoCreatedUser`). */
+  creatingUserId?: string
 }
 
 /** The events an ID token refusal reports, by the claim oauth4webapi names in `cause.claim`. */
@@ -225,11 +227,19 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
           account: run.account!,
           profile: run.profile!,
           stored: storedAccountFields(provider, run.exchange!.tokens),
-        })
+        }, (id) => (run.creatingUserId = id))
         run.user = resolved.user
         return { type: "user.persisted", isNewUser: resolved.isNewUser }
       } catch (error) {
         return { type: "persist.failed", error }
+      }
+    },
+    undoCreatedUser: async () => {
+      try {
+        if (run.creatingUserId !== undefined) await options.adapter!.deleteUser?.(run.creatingUserId)
+        return { type: "user.undone" }
+      } catch (error) {
+        return { type: "undo.failed", error }
       }
     },
     ...sessionEffects(options, cookies, signedIn),
@@ -270,6 +280,7 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
 
 /** How each state of the OAuth machine answers the request that ends there: adding a state without an answer breaks the build. */
 const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<ResponseInternal> | ResponseInternal> = {
+  undoingCreatedUser: notAnOutcome,
   awaitingCallback: async ({ options, provider, snapshot, run, cookies, flowId }) => {
     const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options, provider), flowId)
     return { redirect: run.authorizationUrl!.href, cookies: [...cookies, ...sealed] }

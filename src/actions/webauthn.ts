@@ -128,6 +128,10 @@ interface WebAuthnRun {
   /** A registration's new authenticator, without its user. */
   registered?: Omit<AdapterAuthenticator, "userId">
   opened?: OpenedFlow<typeof webAuthnMachine>
+  /** The id of the user a registration is creating, recorded before the write (for `undoRegistration`). */
+  creatingUserId?: string
+  /** The passkey account a registration is linking, recorded before the write (for `undoRegistration`). */
+  linkingAccount?: AdapterAccount
 }
 
 function responseOf(options: AuthOptions): Record<string, unknown> {
@@ -324,11 +328,15 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
       const candidate = flow!.user!
       let created: AdapterUser | undefined
       try {
+        // What the registration is about to write is recorded first, for undoRegistration.
+        const newUserId = candidate.id ? undefined : randomUUID()
+        if (newUserId) run.creatingUserId = newUserId
         const user = candidate.id
           ? await adapter.getUser!(candidate.id)
-          : (created = await adapter.createUser!({ id: randomUUID(), email: candidate.email, emailVerified: null, ...(candidate.name != null && { name: candidate.name }) }))
+          : (created = await adapter.createUser!({ id: newUserId!, email: candidate.email, emailVerified: null, ...(candidate.name != null && { name: candidate.name }) }))
         if (!user) throw new Error(`The user ${candidate.id} the registration was started for no longer exists`)
         const account: AdapterAccount = { ...(run.account as AdapterAccount), userId: user.id }
+        run.linkingAccount = account
         await adapter.linkAccount!(account)
         await adapter.createAuthenticator!({ ...run.registered!, userId: user.id })
         run.user = user
@@ -337,9 +345,20 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         await emitEvent(options.config, options.logger, "linkAccount", { user, account, profile: user })
         return { type: "user.persisted", isNewUser: created !== undefined }
       } catch (error) {
-        // Nothing half-written survives: a user created for this registration goes with it.
-        if (created) await adapter.deleteUser?.(created.id)
         return { type: "persist.failed", error }
+      }
+    },
+    undoRegistration: async () => {
+      // A user created for this registration goes with everything linked to it (by the id it was
+      // given: the row may exist though its answer was lost); for an existing user, the passkey
+      // account linked for it.
+      const { creatingUserId, linkingAccount } = run
+      try {
+        if (creatingUserId) await adapter.deleteUser?.(creatingUserId)
+        else if (linkingAccount) await adapter.unlinkAccount?.({ provider: linkingAccount.provider, providerAccountId: linkingAccount.providerAccountId })
+        return { type: "registration.undone" }
+      } catch (error) {
+        return { type: "undo.failed", error }
       }
     },
     ...sessionEffects(options, cookies, ({ isNewUser }: WebAuthnContext) => ({ user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })),
@@ -427,6 +446,7 @@ const outcomes: WebAuthnOutcomes = {
   persistFailed: ({ context }, input) => failedWith(input, context.error),
   sessionFailed: ({ context }, input) => failedWith(input, context.error),
   readingRequest: notAnOutcome,
+  undoingRegistration: notAnOutcome,
   findingUser: notAnOutcome,
   preparingRegistration: notAnOutcome,
   preparingAuthentication: notAnOutcome,

@@ -22,8 +22,17 @@ import type { EmailConfig } from "../providers/email-config.js"
 import type { WebAuthnConfig } from "../providers/webauthn-config.js"
 import type { Adapter } from "../adapters.js"
 
-/** An absolute http(s) URL, or a path starting with "/" (resolved against the origin). */
-function isValidHttpUrl(value: string, origin: string): boolean {
+/**
+ * An absolute http(s) URL, or a path starting with "/" (resolved against the origin): what a
+ * `callbackUrl` query parameter or callback-url cookie must be.
+ *
+ * @example
+ * ```ts
+ * isValidHttpUrl("/dashboard", "https://app.test") // true
+ * isValidHttpUrl("javascript:alert(1)", "https://app.test") // false
+ * ```
+ */
+export function isValidHttpUrl(value: string, origin: string): boolean {
   try {
     const url = new URL(value, value.startsWith("/") ? origin : undefined)
     return url.protocol === "http:" || url.protocol === "https:"

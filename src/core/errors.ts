@@ -14,6 +14,7 @@
 export type ErrorType =
   | "AccessDenied"
   | "AdapterError"
+  | "AdapterTimeout"
   | "CallbackRouteError"
   | "ErrorPageLoop"
   | "EventError"
@@ -143,7 +144,20 @@ export class AccessDenied extends AuthError {
  * ```
  */
 export class AdapterError extends AuthError {
-  static override type = "AdapterError" as const
+  static override type: "AdapterError" | "AdapterTimeout" = "AdapterError"
+}
+
+/**
+ * An adapter method did not answer within `adapterTimeout` milliseconds. An `AdapterError` too, so
+ * code that handles adapter failures handles it; its `cause` names the method and the limit.
+ *
+ * @example
+ * ```ts
+ * logger: { error: (e) => { if (e.type === "AdapterTimeout") alertOps(e.cause?.method) } }
+ * ```
+ */
+export class AdapterTimeout extends AdapterError {
+  static override type = "AdapterTimeout" as const
 }
 
 /**
@@ -187,7 +201,7 @@ export class EventError extends AuthError {
  *
  * @example
  * ```ts
- * // GET /auth/signin?callbackUrl=::not-a-url  → InvalidCallbackUrl, logged; 500 JSON for non-page routes
+ * // GET /auth/session?callbackUrl=::not-a-url  → InvalidCallbackUrl, logged; 400 JSON (the error page for pages)
  * ```
  */
 export class InvalidCallbackUrl extends AuthError {

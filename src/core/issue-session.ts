@@ -1,9 +1,11 @@
 import { decodeJwt } from "jose"
 import { emitEvent } from "./events.js"
 import { databaseToken, sessionMetaClaim, type SessionMeta } from "./session-lifetime.js"
+import { compensate } from "./adapter-calls.js"
 import { sessionStoreOf, writeJwtSession } from "./session-cookie.js"
 import type { AuthOptions } from "./options.js"
 import type { Account, Cookie, Profile, User } from "../types.js"
+import type { AdapterSession } from "../adapters.js"
 
 /** Who signed in, how, and whether the user is new (unknown for credentials: no database is involved). */
 export interface SignInOutcome {
@@ -28,13 +30,19 @@ async function announce(options: AuthOptions, outcome: SignInOutcome): Promise<v
  * ```
  */
 export async function createDatabaseSession(options: AuthOptions, outcome: SignInOutcome): Promise<Cookie[]> {
+  const adapter = options.adapter!
   const generated = options.session.generateSessionToken()
   const meta = options.session.recordsSignIn ? signInMeta(options, outcome) : undefined
-  const session = await options.adapter!.createSession!({
-    sessionToken: meta ? databaseToken(generated, meta) : generated,
-    userId: outcome.user.id!,
-    expires: new Date(Date.now() + options.session.maxAge * 1000),
-  })
+  const sessionToken = meta ? databaseToken(generated, meta) : generated
+  let session: AdapterSession
+  try {
+    session = await adapter.createSession!({ sessionToken, userId: outcome.user.id!, expires: new Date(Date.now() + options.session.maxAge * 1000) })
+  } catch (error) {
+    // The write may have landed though its answer did not (a timeout, a malformed answer): no
+    // session row may outlive a sign-in that failed. A failing delete is logged by the adapter wrapper.
+    await compensate(() => adapter.deleteSession?.(sessionToken))
+    throw error
+  }
   const cookies = sessionStoreOf(options).write(session.sessionToken, { expires: session.expires })
   await announce(options, outcome)
   return cookies

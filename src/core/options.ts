@@ -138,7 +138,7 @@ export async function initOptions(
     callbackUrl: origin,
   }
   if (provider) options.provider = provider
-  if (config.adapter) options.adapter = withAdapterLogging(config.adapter, logger)
+  if (config.adapter) options.adapter = withAdapterLogging(config.adapter, logger, config.adapterTimeout)
 
   const initCookies: Cookie[] = []
   if (request.action !== "providers") {

@@ -70,6 +70,8 @@ export type OAuthEvent =
   | { type: "account.new.emailTaken" }
   | { type: "account.new.noUser" }
   | { type: "lookup.failed"; error: unknown }
+  | { type: "user.undone" }
+  | { type: "undo.failed"; error: unknown }
   | SignInTailEvent
 
 /** The effects the OAuth machine names. */
@@ -82,6 +84,7 @@ export type OAuthEffect =
   | "validateTokens"
   | "fetchProfile"
   | "resolveAccount"
+  | "undoCreatedUser"
   | SignInTailEffect
 
 /** Context of the OAuth machine: the sealed checks, the callback's policy, and how the flow ended. */
@@ -149,6 +152,8 @@ export const oauthMachine = setup({
     adapterPresent: ({ context }) => context.policy?.adapter === true,
     /** The plan writes a user or an account. */
     planWrites: ({ context }) => context.plan !== "signInLinkedUser" && context.plan !== "noDatabase",
+    /** The write that failed was to create a user (and link the account to it): the user may exist. */
+    planCreatesUser: ({ context }) => context.plan === "createUser",
   },
 }).createMachine({
   id: "oauth",
@@ -238,6 +243,26 @@ export const oauthMachine = setup({
     },
     ...checkingSignInStates([{ guard: "planWrites", target: "persistingUser" }, { target: "issuingSession" }]),
     ...persistingUserStates,
+    persistingUser: {
+      ...persistingUserStates.persistingUser,
+      on: {
+        ...persistingUserStates.persistingUser.on,
+        "persist.failed": [
+          { guard: "planCreatesUser", target: "undoingCreatedUser", actions: "recordError" },
+          { target: "persistFailed", actions: "recordError" },
+        ],
+      },
+    },
+    // Creating the user or linking the account to it failed: the user goes again (it may have been
+    // written though its answer was lost), so no user is left without its account. A failed delete
+    // is logged; either way the sign-in ends failed.
+    undoingCreatedUser: {
+      meta: { effect: "undoCreatedUser" },
+      on: {
+        "user.undone": { target: "persistFailed" },
+        "undo.failed": { target: "persistFailed" },
+      },
+    },
     ...issuingSessionStates(true),
     csrfRejected: { type: "final" },
     signInFailed: { type: "final" },

@@ -80,6 +80,8 @@ export type WebAuthnEvent =
   | { type: "response.checked"; findings: CeremonyFindings; error?: unknown }
   | { type: "counter.updated" }
   | { type: "counter.failed"; error: unknown }
+  | { type: "registration.undone" }
+  | { type: "undo.failed"; error: unknown }
   | SignInTailEvent
 
 /** The effects the WebAuthn machine names. */
@@ -93,6 +95,7 @@ export type WebAuthnEffect =
   | "verifyRegistration"
   | "verifyAuthentication"
   | "updateCounter"
+  | "undoRegistration"
   | SignInTailEffect
 
 /** Context of the WebAuthn machine. `flow` is what the challenge cookie carries between the requests. */
@@ -307,6 +310,23 @@ export const webAuthnMachine = setup({
     },
     ...checkingSignInStates([{ guard: "registering", target: "persistingUser" }, { target: "issuingSession" }]),
     ...persistingUserStates,
+    persistingUser: {
+      ...persistingUserStates.persistingUser,
+      on: {
+        ...persistingUserStates.persistingUser.on,
+        "persist.failed": { target: "undoingRegistration", actions: "recordError" },
+      },
+    },
+    // Writing the registration failed part-way: what it wrote goes again (a user created for it, or
+    // the passkey account linked to an existing user), so no account is left without its
+    // authenticator. A failed undo is logged; either way the registration ends failed.
+    undoingRegistration: {
+      meta: { effect: "undoRegistration" },
+      on: {
+        "registration.undone": { target: "persistFailed" },
+        "undo.failed": { target: "persistFailed" },
+      },
+    },
     ...issuingSessionStates(true),
     invalidAction: { type: "final" },
     invalidRequest: { type: "final" },

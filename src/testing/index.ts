@@ -26,4 +26,6 @@ export type { RedirectBackOptions, StandInFaults, StandInOptions } from "./stand
 export { formatCoverage } from "./report.js"
 export { SoftCredential, cbor } from "./authenticator.js"
 export type { AuthenticationOptionsJSON, Bend, Cbor, RegistrationOptionsJSON } from "./authenticator.js"
+export { faultyAdapter, malformedAnswer } from "./faulty-adapter.js"
+export type { AdapterCall, FaultMode, FaultPlan, FaultyAdapter } from "./faulty-adapter.js"
 export type { AuthflowTestModule } from "./cli.js"

@@ -95,6 +95,8 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
       ...signInDecisions,
       { type: "user.persisted", isNewUser: flow.user?.id === undefined },
       { type: "persist.failed", error: new Error("createAuthenticator failed") },
+      { type: "registration.undone" },
+      { type: "undo.failed", error: new Error("the undo failed") },
       { type: "session.failed", error: new Error("createSession failed") },
       { type: "encode.failed", error: new Error("jwt callback threw") },
     )
@@ -154,6 +156,14 @@ describe("WebAuthn machine, driven through Auth()", () => {
         async createAuthenticator(authenticator) {
           if (world.measuring && failure("persist.failed")) throw new Error("createAuthenticator failed")
           return memory.createAuthenticator(authenticator)
+        },
+        async deleteUser(userId) {
+          if (world.measuring && failure("undo.failed")) throw new Error("the undo failed")
+          return memory.deleteUser(userId)
+        },
+        async unlinkAccount(account) {
+          if (world.measuring && failure("undo.failed")) throw new Error("the undo failed")
+          return memory.unlinkAccount(account)
         },
         async createSession(session) {
           if (world.measuring && failure("session.failed")) throw new Error("createSession failed")
@@ -311,6 +321,19 @@ describe("WebAuthn machine, driven through Auth()", () => {
           expect(location).toBe(`${origin}/auth/signin?error=AccountNotLinked`)
           break
         case "persistFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          // A registration's writes were undone first (unless the undo failed too: logged).
+          expect(path.states.includes("undoingRegistration")).toBe(failure("persist.failed"))
+          if (!failure("persist.failed")) break
+          if (failure("undo.failed")) {
+            expect(errors.filter((error) => error.name === "AdapterError")).toHaveLength(2)
+          } else {
+            // Nobody was created for the failed registration, and Ada kept only the passkey she had.
+            expect(await memory.getUserByEmail(newcomer)).toBeNull()
+            const adaNow = await memory.getUserByEmail(ada)
+            if (adaNow) expect(await memory.getUserByAccount({ provider: "passkey", providerAccountId: String((data as { id?: string } | undefined)?.id ?? "") })).toBeNull()
+          }
+          break
         case "sessionFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
           break
@@ -322,8 +345,8 @@ describe("WebAuthn machine, driven through Auth()", () => {
       const signedInBefore = bent?.name === "other-user" || found?.signedIn || failure("challenge.replayed")
       const signedIn = path.finalState === "signedIn" || path.finalState === "signedInNewUser"
       if (!signedIn && !signedInBefore) expect(session).toBeNull()
-      if (!signedIn && path.finalState !== "sessionFailed" && ceremony === "register" && !addingAuthenticator && !failure("challenge.replayed")) {
-        // A refused registration leaves no user behind.
+      if (!signedIn && path.finalState !== "sessionFailed" && ceremony === "register" && !addingAuthenticator && !failure("challenge.replayed") && !failure("undo.failed")) {
+        // A refused registration leaves no user behind (unless undoing it failed too: a second fault).
         expect(await memory.getUserByEmail(newcomer)).toBeNull()
       }
       // The challenge cookies are cleared whatever happened.

@@ -55,6 +55,7 @@ describe("authflow/testing on the demo's configuration", () => {
         "oauth demo-idp: account.new.noUser",
         "oauth demo-idp: account.new.noUser, session.failed",
         "oauth demo-idp: account.new.noUser, persist.failed",
+        "oauth demo-idp: account.new.noUser, persist.failed, undo.failed",
         "oauth demo-idp: account.linkedToUser",
         "oauth demo-idp: account.linkedToUser, session.failed",
         "oauth demo-idp: account.new.signedIn(sign-in started signed in)",
@@ -66,12 +67,15 @@ describe("authflow/testing on the demo's configuration", () => {
         "email-sign-in email: new address, send.failed, revoke.failed",
         "email-verification email: new address",
         "email-verification email: new address, session.failed",
+        "email-verification email: new address, session.failed, restore.failed",
         "email-verification email: new address, persist.failed",
+        "email-verification email: new address, persist.failed, restore.failed",
         // A link to follow is asked for the new address unless the path needs an existing user's.
         "email-verification email: link expired",
         "email-verification email: link used already",
         "email-verification email: link without token",
         "email-verification email: lookup.failed",
+        "email-verification email: lookup.failed, restore.failed",
         "email-verification email: token.failed",
         // A passkey registered for the new address: the newcomer is refused before anything is stored.
         "webauthn passkey: action=register, new email",

@@ -52,6 +52,7 @@ export async function driveOAuth(provider: OAuthProviderConfig, scenario: Scenar
   if (signedInAfter) await world.signInAs(await world.existingUser())
   if (has(conditions, "lookup.failed")) world.record.failing.add("getUserByAccount")
   if (has(conditions, "persist.failed")) world.record.failing.add("linkAccount")
+  if (has(conditions, "undo.failed")) world.record.failing.add("deleteUser")
   if (has(conditions, "session.failed") && world.strategy === "database") world.record.failing.add("createSession")
 
   const response = find(conditions, "response.received")

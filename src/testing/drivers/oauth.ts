@@ -24,7 +24,7 @@ export function usesDiscovery(provider: OAuthProviderConfig): boolean {
 }
 
 /** Events whose condition is their own name. */
-const namedConditions = new Set(["csrf.invalid", "discovery.failed", "authorization.failed", "response.unreadable", "code.refused", "exchange.failed", "tokens.invalid", "profile.failed", "lookup.failed", ...Object.keys(idTokenFaults)])
+const namedConditions = new Set(["csrf.invalid", "discovery.failed", "authorization.failed", "response.unreadable", "code.refused", "exchange.failed", "tokens.invalid", "profile.failed", "lookup.failed", "undo.failed", ...Object.keys(idTokenFaults)])
 
 /**
  * The driver of the OAuth machine for one provider of `config`.
@@ -53,6 +53,7 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
       if (event.type === "response.received") return { ...(responseLabels[variantOf(event)] && { condition: responseLabels[variantOf(event)]! }) }
       if (event.type === "account.new.signedIn") return { condition: event.userId === starter ? "account.new.signedIn(sign-in started signed in)" : "account.new.signedIn(signed in meanwhile)" }
       if (event.type.startsWith("account.")) return { condition: event.type }
+      if (event.type === "user.undone") return { ordinary: true }
       if (event.type === "callback.received") {
         const policy = event.policy as OAuthCallbackPolicy
         const tailNote = tailPolicyNote(policy, tail)
