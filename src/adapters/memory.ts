@@ -11,7 +11,6 @@
  * ```
  * @module
  */
-import { randomUUID } from "node:crypto"
 import type {
   Adapter,
   AdapterAccount,
@@ -62,7 +61,7 @@ export function MemoryAdapter(): Required<Adapter> {
 
   return {
     async createUser(user) {
-      const stored = userShape({ ...user, id: user.id || randomUUID() })
+      const stored = userShape({ ...user, id: user.id || globalThis.crypto.randomUUID() })
       if (users.has(stored.id)) throw new Error("A user with this id already exists", { cause: { id: stored.id } })
       requireFreeEmail(stored.email)
       users.set(stored.id, stored)
@@ -146,6 +145,15 @@ export function MemoryAdapter(): Required<Adapter> {
       if (!session) return null
       sessions.delete(sessionToken)
       return session
+    },
+    async deleteUserSessions(userId) {
+      let deleted = 0
+      for (const [token, session] of sessions) {
+        if (session.userId !== userId) continue
+        sessions.delete(token)
+        deleted++
+      }
+      return deleted
     },
     async createVerificationToken(token) {
       const stored = verificationTokenShape(token)
