@@ -265,3 +265,14 @@ describe("README.md provider table", () => {
     expect(rows).toEqual(expected)
   })
 })
+
+describe("README.md Troubleshooting", () => {
+  it("gives the cause and fix of every configuration error the checks raise", async () => {
+    const errors = (await import("../src/errors.js")) as Record<string, unknown>
+    const sources = ["src/core/assert.ts", "src/core/origin.ts"].map((file) => readFileSync(join(root, file), "utf8")).join("\n")
+    const raised = [...new Set([...sources.matchAll(/new ([A-Z]\w+)\(/g)].map((match) => match[1]!))].filter((name) => typeof errors[name] === "function").sort()
+    const section = /## Troubleshooting\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? ""
+    expect(raised.length).toBeGreaterThan(8)
+    expect(raised.filter((name) => !section.includes(`\`${name}\``)), "configuration errors without a Troubleshooting entry").toEqual([])
+  })
+})
