@@ -21,6 +21,7 @@ import { createInspector } from "../src/inspect/index.js"
 import { demoAuthConfig, demoDatabase } from "./auth.config.js"
 import GitHub from "../src/providers/github.js"
 import Google from "../src/providers/google.js"
+import { SIMPLEWEBAUTHN_BROWSER_BUNDLE } from "../src/pages/webauthn-browser.js"
 import type { AuthConfig, Provider, Session } from "../src/types.js"
 
 /**
@@ -131,9 +132,17 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       }
       return html(protectedPage(session), cookies)
     }
+    if (url.pathname === "/passkey.js") return new Response(passkeyScript, { headers: { "content-type": "text/javascript; charset=utf-8" } })
     if (url.pathname !== "/") return new Response("Not found", { status: 404, headers: { "content-type": "text/plain" } })
     const { session, cookies } = await sessionOf(request)
-    return html(homePage(session, { origin: url.origin, enabled: enabled.map((provider) => provider.id) }), cookies)
+    // Signed in: the "Add a passkey" form posts with a CSRF token, as every form to /auth does.
+    let csrfToken = ""
+    if (session?.user) {
+      const csrfResponse = await Auth(new Request(new URL("/auth/csrf", url), { headers: request.headers }), config)
+      csrfToken = ((await csrfResponse.json()) as { csrfToken: string }).csrfToken
+      cookies.push(...csrfResponse.headers.getSetCookie())
+    }
+    return html(homePage(session, { origin: url.origin, enabled: enabled.map((provider) => provider.id), csrfToken }), cookies)
   }
 
   return {
@@ -180,7 +189,7 @@ const styles = `
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--card:#1c2128;--text:#e6e8eb;--muted:#b5bcc6;--link:#a5b4fc;--shadow:0 1px 3px #0008}}
 body{font-family:system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:var(--bg);color:var(--text)}
 main{background:var(--card);padding:2rem 2.5rem;border-radius:12px;box-shadow:var(--shadow);max-width:34rem}
-a{color:var(--link)}h1{margin-top:0}.button{display:inline-block;background:#4f46e5;color:#fff;padding:.6rem 1.2rem;border-radius:8px;text-decoration:none}
+a{color:var(--link)}h1{margin-top:0}.button{display:inline-block;background:#4f46e5;color:#fff;padding:.6rem 1.2rem;border-radius:8px;text-decoration:none;border:0;font:inherit;cursor:pointer}
 .button:focus-visible{outline:3px solid #a5b4fc;outline-offset:2px}.hint{color:var(--muted);font-size:.9rem;line-height:1.5}
 ul{padding-left:1.2rem}code{font-size:.9em}`
 
@@ -205,16 +214,51 @@ function protectedPage(session: Session): string {
   )
 }
 
-function homePage(session: Session | null, context: { origin: string; enabled: string[] }): string {
+/**
+ * `@simplewebauthn/browser` (served from the library, never a CDN), then the "Add a passkey" form:
+ * registration options for the signed-in user, the browser's ceremony, its answer posted to the
+ * passkey provider's callback.
+ */
+const passkeyScript = `${SIMPLEWEBAUTHN_BROWSER_BUNDLE}
+;(() => {
+  const form = document.querySelector("form[data-add-passkey]")
+  if (!form) return
+  const status = form.querySelector("[data-status]")
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault()
+    status.textContent = ""
+    try {
+      const response = await fetch("/auth/webauthn-options/passkey?action=register", { credentials: "same-origin" })
+      if (!response.ok) throw new Error("the options request answered " + response.status)
+      const { options } = await response.json()
+      const answer = await SimpleWebAuthnBrowser.startRegistration({ optionsJSON: options })
+      form.elements.namedItem("data").value = JSON.stringify(answer)
+      HTMLFormElement.prototype.submit.call(form)
+    } catch (error) {
+      console.error("[demo] passkey:", error)
+      status.textContent = "The passkey was not added. Try again."
+    }
+  })
+})()
+`
+
+function homePage(session: Session | null, context: { origin: string; enabled: string[]; csrfToken: string }): string {
   const who = session?.user
     ? `${signedInAs(session)}
-       <p><a class="button" href="/auth/signout">Sign out</a> <a href="/protected">The protected page</a></p>`
+       <form method="post" action="/auth/callback/passkey" data-add-passkey>
+         <input type="hidden" name="csrfToken" value="${escapeHtml(context.csrfToken)}"><input type="hidden" name="action" value="register">
+         <input type="hidden" name="data" value=""><input type="hidden" name="callbackUrl" value="/">
+         <p><button class="button" type="submit">Add a passkey</button> <span data-status role="status"></span></p>
+       </form>
+       <p><a class="button" href="/auth/signout">Sign out</a> <a href="/protected">The protected page</a></p>
+       <script src="/passkey.js"></script>`
     : `<p>You are not signed in.</p>
        <p><a class="button" href="/auth/signin">Sign in</a> <a href="/protected">The protected page</a> (sends you to sign in first)</p>
        <ul class="hint">
          <li><strong>Demo OpenID Provider</strong>: a real OpenID Provider running beside this demo; any login name works.</li>
          <li><strong>Email</strong>: the sign-in link is printed in the terminal running <code>npm start</code>.</li>
          <li><strong>Demo account</strong>: <code>ada</code> / <code>lovelace</code> or <code>grace</code> / <code>hopper</code>.</li>
+         <li><strong>Passkey</strong>: type a new email and press "Sign in with Passkey" to register one, or sign in and "Add a passkey"; then sign in with it (the browser offers it in the email field).</li>
        </ul>`
   const providers = optionalProviders
     .map((provider) => {

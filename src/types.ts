@@ -427,11 +427,13 @@ export interface AuthConfig {
    */
   trustedOrigins?: string[]
   /**
-   * Records every resumed flow (an OAuth callback's sealed flow cookie) as used, so that a replayed
-   * flow cookie is refused. Share one store (`redisReplayStore`) between instances to make that hold
-   * across all of them.
+   * Records every resumed flow (an OAuth callback's sealed flow cookie, a WebAuthn challenge) as
+   * used, so that a replayed flow cookie is refused. Share one store between instances to make
+   * that hold across all of them: the adapter's database (`adapterReplayStore`, the default with an
+   * adapter) or Redis (`redisReplayStore`).
    *
-   * @default an in-memory store: a flow is used once per process
+   * @default with an `adapter` that has `createVerificationToken`: `adapterReplayStore(adapter)` (a row
+   * per resumed flow in the verification-token table); without one: an in-memory store, a flow is used once per process
    * @example
    * ```ts
    * import { redisReplayStore } from "authflow"

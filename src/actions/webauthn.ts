@@ -199,7 +199,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     claimChallenge: async () => {
       try {
-        return (await claimFlow(run.opened!, replayStoreOf(options.config))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
+        return (await claimFlow(run.opened!, replayStoreOf(options.config, options.logger))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
       } catch (error) {
         // A replay store that cannot answer refuses the flow: fail closed.
         return { type: "challenge.replayed", error }

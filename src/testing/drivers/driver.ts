@@ -48,8 +48,8 @@ export interface MachineDriver {
   target: string
   /** The provider's id, for drivers of one provider. */
   provider?: string
-  /** The payload-carrying events the model generates paths with. */
-  events: MachineEvent[]
+  /** The payload-carrying events the model generates paths with, or a function of the snapshot giving them. */
+  events: MachineEvent[] | ((snapshot: any) => MachineEvent[]) // eslint-disable-line @typescript-eslint/no-explicit-any -- the snapshot of the driver's own machine
   role(event: MachineEvent): EventRole
   /**
    * The inputs the machine is started with, one model per input (the sign-in tail's policy, for a
