@@ -5,7 +5,8 @@
  * and `tsc` checks them all at once.
  *
  * - **Files.** A block whose first line is a path comment (`// auth.ts`, `// src/hooks.server.ts`,
- *   `// server.mjs: run with …`) is written to that path; others to `snippet-<n>.ts`. Blocks under
+ *   `// server.mjs: run with …`) is written to that path; others to `snippet-<n>.ts`. A block is
+ *   split at each further path-comment line (`// proxy.ts …`) into several files. Blocks under
  *   the same heading share a directory, so `./auth` and `@/auth` find the `auth.ts` block beside
  *   them. A relative import no block of the section provides (your own `./auth`) gets a stub.
  * - **Placeholders.** Names a snippet uses without defining them (`adapter`, `request`, `config`, …)
@@ -108,6 +109,28 @@ function authflowPaths(fromDir: string): Record<string, string[]> {
   return paths
 }
 
+/**
+ * The files a block holds: it is split at each line that is only a path comment (`// proxy.ts …`),
+ * so one block may show several files. `offset` is the line of the part within the block.
+ */
+function filesOf(block: Block): { name?: string; code: string; offset: number }[] {
+  const parts: { name?: string; code: string; offset: number }[] = []
+  const lines = block.code.split("\n")
+  let current: { name?: string; lines: string[]; offset: number } = { lines: [], offset: 0 }
+  lines.forEach((line, index) => {
+    const named = /^\/\/ ([\w@.[\]$+/-]+\.(?:ts|tsx|js|mjs))\b/.exec(line)?.[1]
+    if (named) {
+      if (current.lines.some((text) => text.trim())) parts.push({ ...(current.name && { name: current.name }), code: current.lines.join("\n") + "\n", offset: current.offset })
+      // The path comment stays as the file's first line, so line numbers keep matching the README.
+      current = { name: named, lines: [line], offset: index }
+    } else {
+      current.lines.push(line)
+    }
+  })
+  if (current.lines.some((text) => text.trim())) parts.push({ ...(current.name && { name: current.name }), code: current.lines.join("\n"), offset: current.offset })
+  return parts
+}
+
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "section"
 
 describe("README.md code blocks", () => {
@@ -129,18 +152,22 @@ describe("README.md code blocks", () => {
     for (const block of blocks) {
       if (block.skip !== undefined || fixedElsewhere.has(hashOf(block.code))) continue
       const section = slug(block.section)
-      const named = /^\/\/ ([\w@.[\]$+/-]+\.(?:ts|tsx|js|mjs))\b/.exec(block.code)?.[1]
       const ext = block.lang === "js" || block.lang === "javascript" ? "mjs" : block.lang === "tsx" ? "tsx" : "ts"
-      const name = named ?? `snippet-${block.index}.${ext}`
-      const path = join(section, name)
-      let code = block.code
-      // `@/x` is the app root of a Next.js project: the section's directory here.
-      code = code.replace(/from "@\/([^"]+)"/g, (_, target: string) => `from "${relative(dirname(path), join(section, target)) || "."}"`.replace(/from "(?!\.)/, 'from "./'))
-      // Each block is a module of its own, so their top-level names never collide.
-      if (!/^\s*(import|export)\s/m.test(code)) code += "\nexport {}\n"
-      files.set(path, { ...block, code })
-      if (!sectionFiles.has(section)) sectionFiles.set(section, new Set())
-      sectionFiles.get(section)!.add(name.replace(/\.(ts|tsx|mjs|js)$/, ""))
+      for (const part of filesOf(block)) {
+        const name = part.name ?? `snippet-${block.index}.${ext}`
+        const path = join(section, name)
+        let code = part.code
+        // `@/x` is the app root of a Next.js project: the section's directory here.
+        code = code.replace(/from "@\/([^"]+)"/g, (_, target: string) => {
+          const to = relative(dirname(path), join(section, target))
+          return `from "${to.startsWith(".") ? to : `./${to}`}"`
+        })
+        // Each file is a module of its own, so their top-level names never collide.
+        if (!/^\s*(import|export)\s/m.test(code)) code += "\nexport {}\n"
+        files.set(path, { ...block, line: block.line + part.offset, code })
+        if (!sectionFiles.has(section)) sectionFiles.set(section, new Set())
+        sectionFiles.get(section)!.add(name.replace(/\.(ts|tsx|mjs|js)$/, ""))
+      }
     }
     for (const [path, block] of files) {
       mkdirSync(dirname(join(dir, path)), { recursive: true })
@@ -148,7 +175,7 @@ describe("README.md code blocks", () => {
     }
     // Stubs for relative imports that stand for the reader's own modules (`import { config } from "./auth"`).
     for (const [path, block] of files) {
-      for (const match of block.code.matchAll(/import\s+(?:type\s+)?\{([^}]+)\}\s+from\s+"(\.{1,2}\/[^"]+)"/g)) {
+      for (const match of block.code.matchAll(/(?:import|export)\s+(?:type\s+)?\{([^}]+)\}\s+from\s+"(\.{1,2}\/[^"]+)"/g)) {
         const target = join(dirname(path), match[2]!)
         const section = path.split("/")[0]!
         if (sectionFiles.get(section)?.has(relative(section, target))) continue
@@ -236,5 +263,16 @@ describe("README.md provider table", () => {
       expected.push(`| \`${provider.id}\` | ${provider.name} | ${variables.map((name) => `\`${name}\``).join(", ")} |`)
     }
     expect(rows).toEqual(expected)
+  })
+})
+
+describe("README.md Troubleshooting", () => {
+  it("gives the cause and fix of every configuration error the checks raise", async () => {
+    const errors = (await import("../src/errors.js")) as Record<string, unknown>
+    const sources = ["src/core/assert.ts", "src/core/origin.ts"].map((file) => readFileSync(join(root, file), "utf8")).join("\n")
+    const raised = [...new Set([...sources.matchAll(/new ([A-Z]\w+)\(/g)].map((match) => match[1]!))].filter((name) => typeof errors[name] === "function").sort()
+    const section = /## Troubleshooting\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? ""
+    expect(raised.length).toBeGreaterThan(8)
+    expect(raised.filter((name) => !section.includes(`\`${name}\``)), "configuration errors without a Troubleshooting entry").toEqual([])
   })
 })

@@ -51,7 +51,8 @@ const userMistakeText: Record<string, string> = {
 }
 
 /**
- * True for the errors a user's own mistake causes (see `userMistakes`), which are not server errors.
+ * True for the errors a user's own mistake causes (see `userMistakes`), which are not server errors;
+ * false when one wraps an error a callback threw.
  *
  * @example
  * ```ts
@@ -59,7 +60,9 @@ const userMistakeText: Record<string, string> = {
  * ```
  */
 export function isUserMistake(error: unknown): error is AuthError {
-  return error instanceof AuthError && userMistakes.has(error.type)
+  // A callback that threw (a database down inside `signIn`) arrives wrapped, as AccessDenied with the
+  // original in `cause.err`: that is the server's problem, and its stack is logged in full.
+  return error instanceof AuthError && userMistakes.has(error.type) && !(error.cause?.err instanceof Error)
 }
 
 function logError(error: Error): void {

@@ -52,6 +52,15 @@ describe("the built-in logger, written to pipes", () => {
     expect(stdout + stderr).not.toMatch(/\u001b\[/)
   })
 
+  it("an AccessDenied wrapping what a signIn callback threw is logged in full, an outright refusal in one line", async () => {
+    const { AccessDenied, CredentialsSignin } = await import("../../src/errors.js")
+    const { isUserMistake } = await import("../../src/core/logger.js")
+    expect(isUserMistake(new CredentialsSignin())).toBe(true)
+    expect(isUserMistake(new AccessDenied("AccessDenied"))).toBe(true)
+    expect(isUserMistake(new AccessDenied(new Error("database down")))).toBe(false)
+    expect(isUserMistake(new Error("CredentialsSignin"))).toBe(false)
+  })
+
   it("a server-side failure is still an [auth][error] with its cause's stack, on stderr", () => {
     const { stderr } = runBoth()
     expect(stderr).toMatch(/^\[auth\]\[error\] CallbackRouteError: database down$/m)

@@ -6,7 +6,7 @@
  * working sign-in, and prints them.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -105,7 +105,8 @@ async function signIn(base: string, jar: CookieJar, password: string): Promise<R
 describe("the packed tarball, installed into a fresh app", () => {
   let tarball = ""
   let app = ""
-  let pack: { size: number; unpackedSize: number; entryCount: number; files: { path: string }[] }
+  /** What `npm pack --json` says of the tarball. */
+  let pack: { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] }
   let installMs = 0
 
   beforeAll(() => {
@@ -114,11 +115,11 @@ describe("the packed tarball, installed into a fresh app", () => {
     for (const entry of ["package.json", "README.md", "tsconfig.json", "tsconfig.build.json", "src"]) cpSync(join(root, entry), join(clone, entry), { recursive: true })
     symlinkSync(join(root, "node_modules"), join(clone, "node_modules"))
     const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: clone, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
-    pack = (JSON.parse(packed) as (typeof pack & { filename: string })[])[0]!
-    tarball = join(work, (pack as unknown as { filename: string }).filename)
+    pack = (JSON.parse(packed) as (typeof pack)[])[0]!
+    tarball = join(work, pack.filename)
 
     app = join(work, "app")
-    execFileSync("mkdir", ["-p", app])
+    mkdirSync(app, { recursive: true })
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }, null, 2))
     writeFileSync(join(app, "server.mjs"), quickStart())
     const began = Date.now()
