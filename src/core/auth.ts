@@ -1,4 +1,6 @@
-import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidProvider, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
+import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidProvider, MissingCSRF, RateLimited, UnknownAction, isClientSafeError } from "./errors.js"
+import { emitEvent } from "./events.js"
+import { rateLimitedAnswer, rateLimitedMessage } from "./rate-limit/limiter.js"
 import { checkRequest } from "./assert.js"
 import { cookiesOf } from "./error-cookies.js"
 import { serializeCookie } from "./cookies/serialize.js"
@@ -79,6 +81,10 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     const error = caught instanceof Error ? caught : new Error(String(caught))
     logger.error(error)
     const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
+    if (error instanceof RateLimited) {
+      await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
+      if (!isRaw || wantsUrl) return answer(rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, cookiesOf(caught)))
+    }
     if (isRaw && error instanceof AuthError && !wantsUrl) throw error
     if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
     const url = errorRedirectUrl(error, authRequest, config)

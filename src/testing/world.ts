@@ -92,6 +92,8 @@ export class World {
       events: this.record.wrapEvents(userConfig.events),
       logger: this.record.logger(),
       inspect: recorder.inspect,
+      // Every request within the budgets: a path's outcome never depends on the paths before it.
+      rateLimit: false,
     }
     this.browser = new Browser(this.config, this.origin, userConfig.basePath ?? "/auth")
   }

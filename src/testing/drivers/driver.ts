@@ -92,6 +92,34 @@ export const signInCallbackEvents: MachineEvent[] = [
 ]
 
 /** The events of the whole sign-in tail: the callbacks', then issuing the session failing either way. */
+/**
+ * What the rate limiter can report at a limited state: within the budgets (the ordinary case), over
+ * one, or its store down, failing open or closed.
+ */
+export const rateLimitEvents: MachineEvent[] = [
+  { type: "rateLimit.counted", hits: [] },
+  { type: "rateLimit.counted", hits: [{ rule: "ip", subject: "203.0.113.7", count: 2, max: 1, resetAt: 0 }] },
+  { type: "rateLimit.failed", error: "the rate-limit store is down", failOpen: true },
+  { type: "rateLimit.failed", error: "the rate-limit store is down", failOpen: false },
+]
+
+/** The role of a limiter event: a condition, except within the budgets. */
+export function rateLimitRole(event: MachineEvent): EventRole | undefined {
+  if (event.type === "rateLimit.failed") return { condition: (event as { failOpen?: boolean }).failOpen ? "rate-limit store down (fails open)" : "rate-limit store down (fails closed)" }
+  if (event.type === "rateLimit.counted") return (event as { hits?: unknown[] }).hits?.length ? { condition: "over a rate limit" } : {}
+  return undefined
+}
+
+/**
+ * Why the kit does not drive a path where the limiter refuses or fails: it sends every request
+ * within the budgets (its worlds run with `rateLimit: false`), so that a path's outcome never
+ * depends on the paths run before it. authflow's own tests drive the limits.
+ */
+export function rateLimitUnreachable(path: readonly MachineEvent[]): string | undefined {
+  const limited = path.some((event) => event.type === "rateLimit.failed" || (event.type === "rateLimit.counted" && (event as { hits?: unknown[] }).hits?.length))
+  return limited ? "rate limiting: the kit sends every request within the budgets (rateLimit: false in its worlds)" : undefined
+}
+
 export const signInTailEvents: MachineEvent[] = [
   ...signInCallbackEvents,
   { type: "session.failed", error: "createSession threw" },

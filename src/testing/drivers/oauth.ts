@@ -8,7 +8,7 @@
 import { oauthMachine } from "../../machines/oauth.js"
 import { resolveEndpoint } from "../../core/oauth/endpoints.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
-import { find, has, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type MachineDriver } from "./driver.js"
+import { find, has, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type MachineDriver } from "./driver.js"
 import type { OAuthCallbackPolicy } from "../../machines/oauth.js"
 import { driveOAuth } from "./oauth-drive.js"
 import { idTokenFaults, oauthEvents, starter } from "./oauth-events.js"
@@ -47,8 +47,10 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
     machine: oauthMachine,
     target: `oauth ${provider.id}`,
     provider: provider.id,
-    events: oauthEvents(discovery, { adapter, emailLinking, tail }),
+    events: [...rateLimitEvents, ...oauthEvents(discovery, { adapter, emailLinking, tail })],
     role(event) {
+      const limiter = rateLimitRole(event)
+      if (limiter) return limiter
       if (namedConditions.has(event.type)) return { condition: event.type }
       if (event.type === "response.received") return { ...(responseLabels[variantOf(event)] && { condition: responseLabels[variantOf(event)]! }) }
       if (event.type === "account.new.signedIn") return { condition: event.userId === starter ? "account.new.signedIn(sign-in started signed in)" : "account.new.signedIn(signed in meanwhile)" }
@@ -79,6 +81,8 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
           : `providers.${provider.id}.allowDangerousEmailAccountLinking is off: an account is never linked to another user with its email`
       }
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
+      const limited = rateLimitUnreachable(path)
+      if (limited) return limited
       if (!discovery && ["discovery.failed", "authorization.failed", "response.unreadable"].some((type) => has(path, type))) {
         return `${provider.id} has explicit endpoints: nothing is discovered`
       }
