@@ -24,18 +24,9 @@ import type { Handle, RequestEvent } from "@sveltejs/kit"
 import { Auth } from "../../core/auth.js"
 import { withClientAddress } from "../../core/rate-limit/ip.js"
 import { isAuthAction, type EnvObject } from "../../core/env.js"
-import { readSession, signInAction, signOutAction } from "./actions.js"
+import { clientAddressOf, readSession, signInAction, signOutAction } from "./actions.js"
 import { processEnv, setSvelteKitEnvDefaults } from "./env.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInit, SvelteKitAuthOptions, SvelteKitAuthResult } from "./types.js"
-
-/** The client's address as the adapter knows it, for the rate limiter; some adapters cannot tell and throw. */
-function clientAddressOf(event: RequestEvent): string | undefined {
-  try {
-    return event.getClientAddress()
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Sets authflow up for a SvelteKit app and returns the server hook `handle` and the form actions
