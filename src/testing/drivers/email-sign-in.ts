@@ -6,7 +6,7 @@
  */
 import { emailSignInMachine } from "../../machines/email-sign-in.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
-import { has, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInCallbackEvents, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { has, rateLimitEvents, rateLimitRole, rateLimitUnreachable, limiterModeOf, signInCallbackEvents, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
 import { strategyOf } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { EmailConfig } from "../../providers/email-config.js"
@@ -66,7 +66,7 @@ export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): Ma
     role,
     unreachable(path) {
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
-      const limited = rateLimitUnreachable(path)
+      const limited = rateLimitUnreachable(path, config, "email")
       if (limited) return limited
       return signInTailUnreachable(path, strategy, config)
     },
@@ -77,6 +77,7 @@ export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): Ma
       if (labels.has("store.failed")) world.record.failing.add("createVerificationToken")
       if (labels.has("revoke.failed")) world.record.failing.add("useVerificationToken")
       world.mailFails = labels.has("send.failed")
+      world.limitRequests(limiterModeOf(scenario.conditions))
       const csrfToken = await world.csrfToken()
       await world.send(`/signin/${provider.id}`, { form: { email, callbackUrl: world.callbackUrl, ...(!labels.has("csrf.invalid") && { csrfToken }) } })
     },
