@@ -242,7 +242,8 @@ export function normalizeIdentifier(value: unknown): string | undefined {
   return normalized === "" ? undefined : normalized
 }
 
-const warnedUnknownClient = new WeakSet<ResolvedRateLimit>()
+// Once per store (the default store is one per process): configurations rebuilt per request do not repeat it.
+const warnedUnknownClient = new WeakSet<RateLimitStore>()
 
 /** What one request needs to be counted: who sent it, where the budgets are, how to log. */
 export interface LimiterRequest {
@@ -293,8 +294,8 @@ export class RequestLimiter {
     if (budgets.ip) {
       const ip = this.clientKey()
       if (ip === undefined) {
-        if (!warnedUnknownClient.has(limiter)) {
-          warnedUnknownClient.add(limiter)
+        if (!warnedUnknownClient.has(limiter.store)) {
+          warnedUnknownClient.add(limiter.store)
           this.request.logger.warn("rate-limit-client-unknown")
         }
       } else {
