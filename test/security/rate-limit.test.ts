@@ -19,6 +19,8 @@ import Credentials from "../../src/providers/credentials.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
+import SvelteKitAuth from "../../src/frameworks/sveltekit/index.js"
+import type { RequestEvent } from "@sveltejs/kit"
 import type { AuthConfig, RateLimitedMessage, RateLimitOptions } from "../../src/types.js"
 
 const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
@@ -294,6 +296,22 @@ describe("the client's address", () => {
     } finally {
       server.close()
     }
+  })
+})
+
+describe("framework wrappers hand the client's address to the limiter", () => {
+  it("SvelteKit's handle passes event.getClientAddress()", async () => {
+    const events: RateLimitedMessage[] = []
+    const { handle } = SvelteKitAuth(
+      { secret: "rate-limit-test-secret", trustHost: true, skipCSRFCheck, logger: quiet, providers: [], rateLimit: { store: memoryStore(), limits: { session: { ip: { max: 0, windowSeconds: 60 } } } }, events: { rateLimited: (message) => void events.push(message) } },
+      { env: {} },
+    )
+    const url = "http://app.test/auth/session"
+    const request = new Request(url, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.1" }, body: "{}" })
+    const event = { request, url: new URL(url), cookies: { get: () => undefined, set: () => {} }, locals: {}, getClientAddress: () => "192.0.2.77" } as unknown as RequestEvent
+    const response = await handle({ event, resolve: () => new Response("app") })
+    expect(response.status).toBe(429)
+    expect(events).toEqual([{ route: "session", rule: "ip", ip: "192.0.2.77", retryAfter: 60 }])
   })
 })
 
