@@ -16,6 +16,8 @@ import type { WebAuthnConfig } from "./providers/webauthn-config.js"
 export type { WebAuthnConfig } from "./providers/webauthn-config.js"
 import type { ReplayStore } from "./core/replay-store.js"
 import type { RevocationStore } from "./core/revocation-store.js"
+import type { RateLimitOptions, RateLimitedMessage } from "./core/rate-limit/limiter.js"
+export type { RateLimitOptions, RateLimitedMessage, RateLimitRoute, RateLimitRule, RouteLimits } from "./core/rate-limit/limiter.js"
 
 /** A value, or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
@@ -229,6 +231,7 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
   | "provider-logout-unavailable"
+  | "rate-limit-client-unknown"
 
 /** Arguments of the `signIn` callback. */
 export interface SignInCallbackParams {
@@ -290,6 +293,18 @@ export interface EventCallbacks {
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>
+  /**
+   * A request was refused by the rate limiter (`rateLimit`), for audit logs: the route group, the
+   * budget exceeded (`"store"` when the store failed and the limiter fails closed), the client's
+   * address key and the identifier when known, and the seconds until it may retry. Optional, like
+   * every event: configurations written for Auth.js need no change.
+   *
+   * @example
+   * ```ts
+   * events: { rateLimited: ({ route, rule, ip, identifier }) => audit.write("rate-limited", { route, rule, ip, identifier }) }
+   * ```
+   */
+  rateLimited: (message: RateLimitedMessage) => Awaitable<void>
 }
 
 /** An input of a credentials form. */
@@ -467,6 +482,21 @@ export interface AuthConfig {
    * ```
    */
   revocationStore?: RevocationStore
+  /**
+   * Rate limiting of the sign-in routes and session updates, per client address and per identifier
+   * (username, email). Over a budget, JSON clients get 429 with `Retry-After`, page flows the sign-in
+   * page with `error=RateLimited`, the `rateLimited` event fires and `RateLimited` is thrown in raw
+   * mode. `true` or an options object turns it on with the defaults filled in (see
+   * `defaultRateLimits` in `authflow/rate-limit`); `false` turns it off.
+   *
+   * @default on with the defaults when `NODE_ENV` is `"production"`, off otherwise
+   * @example
+   * ```ts
+   * import { redisStore } from "authflow/rate-limit"
+   * Auth(request, { ...config, rateLimit: { store: redisStore({ url: "redis://127.0.0.1:6379" }), trustedProxies: 1 } })
+   * ```
+   */
+  rateLimit?: RateLimitOptions | boolean
   secret?: string | string[]
   session?: SessionOptions
   skipCSRFCheck?: symbol

@@ -47,6 +47,7 @@ describe("the published package", () => {
 
   it("authflow/jwt and authflow/errors expose their API", () => {
     expect(exportsOf("authflow/jwt")).toEqual(expect.arrayContaining(["encode", "decode", "getToken"]))
+    expect(exportsOf("authflow/rate-limit")).toEqual(expect.arrayContaining(["RateLimited", "defaultRateLimits", "memoryStore", "redisStore", "withClientAddress"]))
     expect(exportsOf("authflow/errors")).toEqual(expect.arrayContaining(["AuthError", "CredentialsSignin", "MissingSecret", "AccessDenied"]))
   })
 

@@ -9,6 +9,7 @@ import { emailSignInMachine, type EmailSignInContext } from "../machines/email-s
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes, type TopStateOf, signInTailInFlight } from "./flow-outcomes.js"
+import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
@@ -63,6 +64,7 @@ interface EmailSignInRun {
 export async function emailSignIn(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
   const typed = options.request.body?.email
   const run: EmailSignInRun = {}
+  const limiter = requestLimiter(options)
   const effects: FlowEffects<typeof emailSignInMachine> = {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     normalizeEmail: () => {
@@ -73,6 +75,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
         return { type: "normalizer.threw", error }
       }
     },
+    checkRateLimit: ({ email }) => limiter.count("email", email),
     lookUpUser: async ({ email }) => {
       try {
         return { type: "user.lookedUp", user: (await options.adapter?.getUserByEmail?.(email!)) ?? null }
@@ -127,6 +130,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
   const outcomes: FlowOutcomes<typeof emailSignInMachine, ResponseInternal> = {
     validatingInput: notAnOutcome,
     normalizing: notAnOutcome,
+    checkingRateLimit: notAnOutcome,
     lookingUpUser: notAnOutcome,
     checkingSignIn: notAnOutcome,
     resolvingRedirect: notAnOutcome,
@@ -153,6 +157,9 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     storeFailed: mailFailed,
     sendFailed: mailFailed,
+    rateLimited: (context) => {
+      throw rateLimitedError("email", context, limiter)
+    },
   }
   return outcomeOf(await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect }), outcomes)
 }

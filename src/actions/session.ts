@@ -1,6 +1,7 @@
 import { JWTSessionError, SessionTokenError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { noCacheHeaders } from "../core/response.js"
+import { admitSessionUpdate } from "./rate-limit.js"
 import { sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken, sessionLife, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
 import { revocationKeys, revocationStoreOf } from "../core/revocation-store.js"
@@ -9,7 +10,7 @@ import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 
 /**
  * GET `/session` reads the session; POST `/session` (CSRF-checked by the caller) updates it with
- * the client's `data`. A valid session is re-issued with a fresh expiry (sliding); an invalid one
+ * the client's `data`, within the `session` rate limit (over it throws `RateLimited`). A valid session is re-issued with a fresh expiry (sliding); an invalid one
  * reads as `null` and its cookies are cleared.
  *
  * @example
@@ -22,6 +23,7 @@ export async function sessionAction(
   cookies: Cookie[],
   update?: { data: unknown },
 ): Promise<ResponseInternal<Session | null>> {
+  if (update) await admitSessionUpdate(options)
   const response: ResponseInternal<Session | null> = {
     status: 200,
     headers: { "Content-Type": "application/json", ...(update ? {} : noCacheHeaders) },

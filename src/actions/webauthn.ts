@@ -24,6 +24,8 @@ import { webAuthnMachine, type CeremonyFindings, type WebAuthnContext, type WebA
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { FlowOutcomes } from "./flow-outcomes.js"
 import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
+import { rateLimitedError, requestLimiter } from "./rate-limit.js"
+import type { RequestLimiter } from "../core/rate-limit/limiter.js"
 import { defaultGetUserInfo, relayingPartyOf, type WebAuthnConfig, type WebAuthnLibrary, type WebAuthnProviderContext, type WebAuthnRequestInfo } from "../providers/webauthn-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
@@ -120,6 +122,7 @@ function transportsOf(value: string | null | undefined): string[] | undefined {
 
 /** What the effects of one request find and pass on. */
 interface WebAuthnRun {
+  limiter: RequestLimiter
   /** The generated options, answered to the browser. */
   optionsJson?: unknown
   user?: AdapterUser
@@ -150,6 +153,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
       const action = options.request.query.action
       return { type: "options.requested", ...(action !== undefined && { action }) }
     },
+    checkRateLimit: () => run.limiter.count("webauthn", options.request.method === "GET" ? options.request.query.email : undefined),
     findUser: async () => {
       try {
         const signedIn = await signedInUser(options)
@@ -445,8 +449,13 @@ const outcomes: WebAuthnOutcomes = {
   accessDenied: ({ context }, input) => failedWith(input, context.error),
   persistFailed: ({ context }, input) => failedWith(input, context.error),
   sessionFailed: ({ context }, input) => failedWith(input, context.error),
+  rateLimited: ({ context }, { run, cookies }) => {
+    throw withCookies(rateLimitedError("webauthn", context, run.limiter), cookies)
+  },
   readingRequest: notAnOutcome,
   undoingRegistration: notAnOutcome,
+  checkingRateLimit: notAnOutcome,
+  checkingCallbackRateLimit: notAnOutcome,
   findingUser: notAnOutcome,
   preparingRegistration: notAnOutcome,
   preparingAuthentication: notAnOutcome,
@@ -477,7 +486,7 @@ function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "s
  * ```
  */
 export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
-  const run: WebAuthnRun = {}
+  const run: WebAuthnRun = { limiter: requestLimiter(options) }
   const flowId = newFlowId()
   const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
   return answer(snapshot, { options, provider, run, cookies, flowId })
@@ -504,7 +513,7 @@ export async function webAuthnCallback(options: AuthOptions, provider: Provider,
   } catch (error) {
     throw withCookies(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }
-  const run: WebAuthnRun = { opened }
+  const run: WebAuthnRun = { opened, limiter: requestLimiter(options) }
   const action = options.request.body?.action
   const resume: WebAuthnEvent = { type: "ceremony.received", ...(typeof action === "string" && { action }), policy: signInTailPolicy(options) }
   const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), {

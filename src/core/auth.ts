@@ -1,6 +1,8 @@
 import { backchannelLogout } from "../actions/backchannel-logout.js"
-import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidCallbackUrl, InvalidProvider, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
+import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidCallbackUrl, InvalidProvider, MissingCSRF, RateLimited, UnknownAction, isClientSafeError } from "./errors.js"
 import { adapterFailureLogged } from "./adapter-calls.js"
+import { emitEvent } from "./events.js"
+import { rateLimitedAnswer, rateLimitedMessage } from "./rate-limit/limiter.js"
 import { checkRequest, isValidHttpUrl } from "./assert.js"
 import { cookiesOf } from "./error-cookies.js"
 import { serializeCookie } from "./cookies/serialize.js"
@@ -83,6 +85,10 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
     if (!adapterFailureLogged(error)) logger.error(error)
     const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
+    if (error instanceof RateLimited) {
+      await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
+      if (!isRaw || wantsUrl) return answer(rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, cookiesOf(caught)))
+    }
     if (isRaw && error instanceof AuthError && !wantsUrl) throw error
     if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
     const url = errorRedirectUrl(error, authRequest, config)

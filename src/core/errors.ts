@@ -46,6 +46,8 @@ export type ErrorType =
   | "MissingWebAuthnAutocomplete"
   | "WebAuthnVerificationError"
   | "ExperimentalFeatureNotEnabled"
+  | "RateLimited"
+  | "RateLimitStoreError"
 
 /** Where an error sends the user: the sign-in page (`signIn`) or the error page (`error`). */
 export type ErrorKind = "signIn" | "error"
@@ -540,6 +542,42 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
   static override type = "ExperimentalFeatureNotEnabled" as const
 }
 
+/**
+ * A request went over one of the rate limits (`rateLimit`), or the limiter's store failed and
+ * `rateLimit.onStoreError` is `"closed"`. Answered with 429 and `Retry-After` (JSON clients), or a
+ * redirect to the sign-in page with `error=RateLimited` (page flows). `cause` carries the `route`,
+ * the `rule` (`"ip"`, `"identifier"` or `"store"`) and `retryAfter` in seconds.
+ *
+ * @example
+ * ```ts
+ * try { await signIn("credentials", form) } catch (e) {
+ *   if (e instanceof RateLimited) return { error: `Try again in ${e.retryAfter} s` }
+ * }
+ * ```
+ */
+export class RateLimited extends SignInError {
+  static override type = "RateLimited" as const
+
+  /** Seconds until the limit that refused the request lets requests through again. */
+  get retryAfter(): number {
+    const seconds = this.cause?.retryAfter
+    return typeof seconds === "number" && seconds > 0 ? Math.ceil(seconds) : 60
+  }
+}
+
+/**
+ * The rate limiter's store (Redis, or your own) failed. Logged; the request then goes on
+ * (`rateLimit.onStoreError: "open"`, the default) or is refused as `RateLimited` (`"closed"`).
+ *
+ * @example
+ * ```ts
+ * logger: { error: (e) => { if (e.type === "RateLimitStoreError") page(e) } }
+ * ```
+ */
+export class RateLimitStoreError extends AuthError {
+  static override type = "RateLimitStoreError" as const
+}
+
 const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "CredentialsSignin",
   "OAuthAccountNotLinked",
@@ -549,6 +587,7 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "MissingCSRF",
   "AccountNotLinked",
   "WebAuthnVerificationError",
+  "RateLimited",
 ])
 
 /**

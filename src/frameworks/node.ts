@@ -23,6 +23,7 @@ import { configFor } from "../core/options.js"
 import { servedOrigin } from "../core/origin.js"
 import { toAuthRequest } from "../core/request.js"
 import type { AuthConfig, Session } from "../types.js"
+import { withClientAddress } from "../core/rate-limit/ip.js"
 
 const maxBodyBytes = 1024 * 1024
 
@@ -40,7 +41,8 @@ function envOrigin(): string | undefined {
  * A web `Request` for a Node.js incoming message. Its origin is `origin` when given, else the origin
  * of `AUTH_URL` when that is set, else (only then) the Host header and the socket's TLS state: pass
  * the app's public origin, since anyone can send any Host. Bodies over 1 MiB are refused with a
- * `RangeError`.
+ * `RangeError`. The socket's peer address (`req.socket.remoteAddress`) is recorded for the rate
+ * limiter (see `withClientAddress`); behind a proxy, set `rateLimit.trustedProxies`.
  *
  * @param origin - The app's public origin. @default the origin of `process.env.AUTH_URL`, else the Host header
  * @example
@@ -68,7 +70,8 @@ export async function toWebRequest(req: IncomingMessage, origin: string | undefi
     }
     body = new Uint8Array(Buffer.concat(chunks))
   }
-  return new Request(new URL(req.url ?? "/", base), { method, headers, ...(body && body.length > 0 && { body: body as BodyInit }) })
+  const request = new Request(new URL(req.url ?? "/", base), { method, headers, ...(body && body.length > 0 && { body: body as BodyInit }) })
+  return withClientAddress(request, req.socket?.remoteAddress)
 }
 
 /**

@@ -1,5 +1,6 @@
 import { assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
+import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 
 /** The two WebAuthn ceremonies: create a credential, or prove possession of one. */
@@ -82,11 +83,13 @@ export type WebAuthnEvent =
   | { type: "counter.failed"; error: unknown }
   | { type: "registration.undone" }
   | { type: "undo.failed"; error: unknown }
+  | RateLimitEvent
   | SignInTailEvent
 
 /** The effects the WebAuthn machine names. */
 export type WebAuthnEffect =
   | "readRequest"
+  | RateLimitEffect
   | "findUser"
   | "prepareRegistration"
   | "prepareAuthentication"
@@ -99,7 +102,7 @@ export type WebAuthnEffect =
   | SignInTailEffect
 
 /** Context of the WebAuthn machine. `flow` is what the challenge cookie carries between the requests. */
-export interface WebAuthnContext extends SignInOutcomeContext {
+export interface WebAuthnContext extends SignInOutcomeContext, RateLimitContext {
   /** The action the options request asked for (`register`, `authenticate`, or none). */
   requested?: WebAuthnCeremony
   /** The user the options request is about (dropped once the options are issued, unless registering). */
@@ -144,7 +147,8 @@ const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCer
  * A WebAuthn (passkey) sign-in or registration, from GET `/webauthn-options/<id>` to the session,
  * as one machine over two requests:
  *
- * 1. The options request: read the requested action (a bad one is refused), find who it is about
+ * 1. The options request: read the requested action (a bad one is refused), count the request
+ *    against the rate limit (`rateLimited` when over it), find who it is about
  *    (the signed-in user, the owner of the email given, a new user, or nobody), and decide as
  *    Auth.js v5 does: an explicit `authenticate` authenticates; `register` registers for a
  *    signed-in user adding an authenticator or for an unknown email; without an action an unknown
@@ -152,7 +156,7 @@ const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCer
  *    with discoverable credentials. The options are generated and the flow waits in
  *    `awaitingCeremony`; that snapshot (the ceremony, the challenge, the user being registered) is
  *    sealed into the challenge cookie.
- * 2. The callback request restores it and sends `ceremony.received`: CSRF, then the challenge is
+ * 2. The callback request restores it and sends `ceremony.received`: CSRF, the rate limit, then the challenge is
  *    claimed (used once, through the replay store), the response verified, and guards name what is
  *    wrong with it (ceremony type, challenge, origin, RP ID, user presence or verification,
  *    counter, signature). An assertion records the new counter; then the shared tail.
@@ -172,6 +176,7 @@ export const webAuthnMachine = setup({
   },
   actions: {
     ...flowActions<WebAuthnContext, WebAuthnEvent>(),
+    ...rateLimitActions<WebAuthnContext, WebAuthnEvent>(),
     recordFailedCheck: assign((_, params: { check: WebAuthnFailedCheck }) => ({ failedCheck: params.check })),
     recordFindings: assign(({ event }) => ({ findings: findingsOf(event) })),
     issue: assign(({ context, event }, params: { ceremony: WebAuthnCeremony }) => {
@@ -182,6 +187,7 @@ export const webAuthnMachine = setup({
   },
   guards: {
     ...signInTailGuards<WebAuthnContext, WebAuthnEvent>(),
+    ...rateLimitGuards<WebAuthnContext, WebAuthnEvent>(),
     /** The options request asked for something else than `register` or `authenticate`. */
     actionInvalid: ({ event }) => event.type === "options.requested" && event.action !== undefined && event.action !== "register" && event.action !== "authenticate",
     /** `authenticate` was asked for explicitly: always allowed. */
@@ -236,10 +242,11 @@ export const webAuthnMachine = setup({
       on: {
         "options.requested": [
           { guard: "actionInvalid", target: "invalidAction" },
-          { target: "findingUser", actions: assign({ requested: ({ event }) => event.action as WebAuthnCeremony | undefined }) },
+          { target: "checkingRateLimit", actions: assign({ requested: ({ event }) => event.action as WebAuthnCeremony | undefined }) },
         ],
       },
     },
+    checkingRateLimit: limitingState("findingUser"),
     findingUser: {
       meta: { effect: "findUser" },
       on: {
@@ -273,8 +280,9 @@ export const webAuthnMachine = setup({
     },
     validatingInput: {
       meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "claimingChallenge", "csrf.invalid": "csrfRejected" },
+      on: { "csrf.valid": "checkingCallbackRateLimit", "csrf.invalid": "csrfRejected" },
     },
+    checkingCallbackRateLimit: limitingState("claimingChallenge"),
     claimingChallenge: {
       meta: { effect: "claimChallenge" },
       on: {
@@ -343,5 +351,6 @@ export const webAuthnMachine = setup({
     counterRegressed: { type: "final" },
     badSignature: { type: "final" },
     accountNotLinked: { type: "final" },
+    ...rateLimitedState,
   },
 })

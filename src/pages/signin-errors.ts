@@ -26,6 +26,8 @@ export const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.fr
   SessionRequired: "Please sign in to access this page.",
   // authflow's own: Auth.js ends a malformed address on the Configuration error page.
   InvalidEmail: "That email address is not valid. Check it and try again.",
+  // authflow's own: the rate limiter refused the request (see `rateLimit`).
+  RateLimited: "Too many attempts. Wait a few minutes, then try again.",
 })
 
 /** The message for an `?error=` value the sign-in page does not know (e.g. `MissingCSRF`). */

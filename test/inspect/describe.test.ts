@@ -53,7 +53,7 @@ describe("machine descriptions", () => {
     const credentials = describeMachine(authflowMachines[0]!)
     expect(credentials.states[0]).toMatchObject({ path: "validatingInput", effect: "checkCsrf", type: "atomic" })
     expect(credentials.states[0]!.transitions).toEqual([
-      { event: "csrf.valid", label: "csrf.valid", targets: ["authorizing"], actions: [] },
+      { event: "csrf.valid", label: "csrf.valid", targets: ["checkingRateLimit"], actions: [] },
       { event: "csrf.invalid", label: "csrf.invalid", targets: ["csrfRejected"], actions: [] },
     ])
     expect(credentials.states.find((state) => state.path === "signedIn")).toMatchObject({ type: "final", transitions: [] })
@@ -98,7 +98,7 @@ describe("machine descriptions", () => {
     expect(mermaid.startsWith("stateDiagram-v2\n")).toBe(true)
     expect(mermaid).toContain('state "credentials-sign-in" as credentials_sign_in')
     expect(mermaid).toContain("credentials_sign_in__validatingInput : effect checkCsrf")
-    expect(mermaid).toContain("credentials_sign_in__validatingInput --> credentials_sign_in__authorizing : csrf.valid")
+    expect(mermaid).toContain("credentials_sign_in__validatingInput --> credentials_sign_in__checkingRateLimit : csrf.valid")
     expect(mermaid).toContain("credentials_sign_in__signedIn --> [*]")
     expect(mermaid).toContain("nested__outer__first --> nested__outer__second : NEXT [isAllowed]")
     expect(mermaid).toContain("nested__outer : on PING")
@@ -114,7 +114,7 @@ describe("machine descriptions", () => {
   it.runIf(runDot)(dotTitle, () => {
     const dot = toDot([...authflowMachines.map(describeMachine), describeMachine(nested)])
     expect(dot).toContain('"credentials-sign-in/signedIn" [label="signedIn", peripheries=2];')
-    expect(dot).toContain('"credentials-sign-in/validatingInput" -> "credentials-sign-in/authorizing" [label="csrf.valid"];')
+    expect(dot).toContain('"credentials-sign-in/validatingInput" -> "credentials-sign-in/checkingRateLimit" [label="csrf.valid"];')
     const svg = execFileSync("dot", ["-Tsvg"], { input: dot }).toString()
     expect(svg).toContain("<svg")
   })
@@ -153,7 +153,7 @@ describe("statecharts", () => {
     expect(desc).toContain("Statechart of the oauth machine")
     expect(desc).toContain("Initial state: validatingInput.")
     expect(desc).toContain("authorizing (effect authorize): authorization.ready → awaitingCallback; authorization.failed → signInFailed.")
-    expect(desc).toContain("awaitingCallback: callback.received → checkingResponse.")
+    expect(desc).toContain("awaitingCallback: callback.received → checkingCallbackRateLimit.")
     expect(desc).toContain("checkingResponse (effect readResponse): response.received [issuerMissing] → responseRejected; response.received [issuerMismatch] → responseRejected; response.received [stateMismatch] → responseRejected; response.received [providerError] → providerRejected; response.received → exchangingCode;")
     expect(desc).toMatch(/Final states: [^.]*\bsignedIn\b[^.]*\bidTokenRejected\b/)
   })

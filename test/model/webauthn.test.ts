@@ -11,7 +11,7 @@ import { SoftCredential, type Bend } from "../webauthn/authenticator.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
+import { limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, splitAt, tailInputs } from "./harness.js"
 
 const ada = "ada@example.test"
 const bob = "bob@example.test"
@@ -57,6 +57,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
     { type: "options.requested", action: "authenticate" },
     { type: "options.requested", action: "delete" },
     { type: "options.requested" },
+    ...rateLimitOutcomes,
   ]
   if (requested === "authenticate") list.push({ type: "user.found", signedIn: false, exists: false })
   if (requested === "register") {
@@ -105,7 +106,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
 }
 
 const recorder = new TransitionRecorder([webAuthnMachine])
-const paths = modelPaths(webAuthnMachine, events)
+const paths = limiterRepresentatives(modelPaths(webAuthnMachine, events))
 
 function find<T extends WebAuthnEvent["type"]>(path: WebAuthnEvent[], type: T) {
   return path.find((event) => event.type === type) as Extract<WebAuthnEvent, { type: T }> | undefined
@@ -228,9 +229,11 @@ describe("WebAuthn machine, driven through Auth()", () => {
       if (requested.action) query.action = requested.action
       if (found?.user?.email && !found.signedIn) query.email = found.user.email
       if (failure("lookup.failed")) query.email = ada
+      // Each request meets its own limiter outcome: the options request's, then the answer's.
+      const [optionsEvents, answerEvents] = splitAt(path.events, "ceremony.received")
       world.measuring = true
       recorder.reset()
-      const first = await send({ ...config, inspect: recorder.inspect }, jar, `/webauthn-options/passkey?${new URLSearchParams(query)}`)
+      const first = await send({ ...config, inspect: recorder.inspect, ...rateLimitOf(optionsEvents, "webauthn") }, jar, `/webauthn-options/passkey?${new URLSearchParams(query)}`, { headers: modelClientHeaders })
       world.measuring = false
       const firstVisits = recorder.runs.flatMap((run) => run.states)
 
@@ -245,6 +248,11 @@ describe("WebAuthn machine, driven through Auth()", () => {
             break
           case "optionsFailed":
             expect(first.headers.get("location")).toBe(`${origin}/auth/error?error=Configuration`)
+            break
+          case "rateLimited":
+            expect(first.status).toBe(429)
+            expect(Number(first.headers.get("retry-after"))).toBeGreaterThan(0)
+            expect(await first.json()).toEqual({ message: expect.stringMatching(/^Too many requests/) })
             break
           default:
             throw new Error(`no expectation for ${path.finalState}`)
@@ -278,7 +286,8 @@ describe("WebAuthn machine, driven through Auth()", () => {
       // Request 2: the answer.
       world.measuring = true
       recorder.reset()
-      const second = await send({ ...config, inspect: recorder.inspect }, jar, "/callback/passkey", {
+      const second = await send({ ...config, inspect: recorder.inspect, ...rateLimitOf(answerEvents, "webauthn") }, jar, "/callback/passkey", {
+        headers: modelClientHeaders,
         form: {
           action: postedAction,
           data: typeof data === "string" ? data : JSON.stringify(data),
@@ -336,6 +345,10 @@ describe("WebAuthn machine, driven through Auth()", () => {
           break
         case "sessionFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          break
+        case "rateLimited":
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          expect(Number(second.headers.get("retry-after"))).toBeGreaterThan(0)
           break
         default:
           // Every verification refusal: the same page, its own state and cause.
