@@ -2,6 +2,8 @@ import { JWTSessionError, SessionTokenError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { noCacheHeaders } from "../core/response.js"
 import { sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
+import { refreshSessionTokens, sessionRefreshError } from "../core/session-refresh.js"
+import { takeTokensClaim, tokensClaim } from "../core/token-refresh.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 
@@ -33,6 +35,8 @@ export async function sessionAction(
       const { jwt, callbacks } = options
       const payload = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
       if (!payload) throw new TypeError("The session token could not be decoded")
+      // The provider tokens ride outside the callbacks: they see the token Auth.js would give them.
+      const refresh = await refreshSessionTokens(options, { jwtClaim: takeTokensClaim(payload), sub: payload.sub })
       const token = await callbacks.jwt({
         token: payload,
         ...(update && { trigger: "update" as const, session: update.data }),
@@ -46,9 +50,10 @@ export async function sessionAction(
         user: { name: token.name, email: token.email, image: token.picture },
         expires: expires.toISOString(),
       }
-      const session = (await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session
+      const session = sessionRefreshError((await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session, refresh)
       response.body = session
-      cookies.push(...(await writeJwtSession(options, store, token, expires)))
+      const stored = refresh.claim ? { ...token, [tokensClaim]: refresh.claim } : token
+      cookies.push(...(await writeJwtSession(options, store, stored, expires)))
       await emitEvent(options.config, options.logger, "session", { session, token })
     } catch (error) {
       options.logger.error(new JWTSessionError(asError(error)))
@@ -84,13 +89,14 @@ async function databaseSession(
     if (session.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= now) {
       await adapter.updateSession!({ sessionToken, expires: newExpires })
     }
-    const body = (await options.callbacks.session({
+    const refresh = await refreshSessionTokens(options, { userId: user.id })
+    const body = sessionRefreshError((await options.callbacks.session({
       // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
       session: { ...session, user } as unknown as Session,
       user,
       token: undefined as unknown as JWT,
       ...(update && { newSession: update.data, trigger: "update" as const }),
-    })) as Session
+    })) as Session, refresh)
     response.body = body
     cookies.push(...store.write(sessionToken, { expires: newExpires }))
     await emitEvent(options.config, options.logger, "session", { session: body })

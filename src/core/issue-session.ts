@@ -1,5 +1,6 @@
 import { emitEvent } from "./events.js"
 import { sessionStoreOf, writeJwtSession } from "./session-cookie.js"
+import { keptTokens, refreshEnabled, tokensClaim } from "./token-refresh.js"
 import type { AuthOptions } from "./options.js"
 import type { Account, Cookie, Profile, User } from "../types.js"
 
@@ -55,9 +56,17 @@ export async function encodeSessionToken(options: AuthOptions, outcome: SignInOu
     isNewUser: isNewUser ?? false,
     trigger: isNewUser ? "signUp" : "signIn",
   })
-  const cookies = await writeJwtSession(options, sessionStoreOf(options), token)
+  const cookies = await writeJwtSession(options, sessionStoreOf(options), withProviderTokens(options, token, account))
   await announce(options, outcome)
   return cookies
+}
+
+/** The session JWT with the account's tokens in the `authflow:tokens` claim, when its provider's tokens are refreshed. */
+function withProviderTokens<T extends Record<string, unknown> | null>(options: AuthOptions, token: T, account: Account): T {
+  if (token === null) return token
+  const provider = options.providers.find((candidate) => candidate.id === account.provider)
+  const kept = provider && refreshEnabled(options.config, provider) ? keptTokens(account) : undefined
+  return kept ? { ...token, [tokensClaim]: { [account.provider]: kept } } : token
 }
 
 /**
