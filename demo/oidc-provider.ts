@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { exportJWK, generateKeyPair } from "jose"
-import Provider, { type ClientMetadata } from "oidc-provider"
+import Provider, { type ClientMetadata, type Configuration } from "oidc-provider"
 
 export interface TestAccount {
   sub: string
@@ -23,8 +23,11 @@ export interface RunningProvider {
   close(): Promise<void>
 }
 
-/** Starts oidc-provider on 127.0.0.1 with the given clients and accounts (any login name is an account id). */
-export async function startOidcProvider(options: { clients: ClientMetadata[]; accounts?: Record<string, TestAccount>; port?: number }): Promise<RunningProvider> {
+/**
+ * Starts oidc-provider on 127.0.0.1 with the given clients and accounts (any login name is an
+ * account id). `configuration` is laid over the defaults (refresh-token rotation, token lifetimes).
+ */
+export async function startOidcProvider(options: { clients: ClientMetadata[]; accounts?: Record<string, TestAccount>; port?: number; configuration?: Configuration }): Promise<RunningProvider> {
   let handler: ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void) | undefined
   const server: Server = createServer((req, res) => handler!(req, res))
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve))
@@ -44,6 +47,7 @@ export async function startOidcProvider(options: { clients: ClientMetadata[]; ac
     pkce: { required: () => true },
     cookies: { keys: ["oidc-provider-test-key"] },
     jwks: { keys: [privateJwk] },
+    ...options.configuration,
   })
   provider.on("server_error", (_ctx, error) => console.error("oidc-provider server_error", error))
   handler = provider.callback()

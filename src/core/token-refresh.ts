@@ -229,9 +229,14 @@ async function runRefresh(subject: RefreshSubject, strategy: StrategyEffects): P
     absent: () => undefined,
   }
   let outcome: RefreshOutcome | undefined
+  let own = false
   try {
-    outcome = outcomeOf(await runFlow(tokenRefreshMachine, effects, { input: { skew: policy.skew }, inspect: config.inspect }), outcomes)
+    const flow = await runFlow(tokenRefreshMachine, effects, { input: { skew: policy.skew }, inspect: config.inspect })
+    // Only the flow that sent the grant (or failed on its own) tells the app: one event per refresh, not per read.
+    own = flow.value !== "fresh" && flow.value !== "absent" && !flow.context.joined
+    outcome = outcomeOf(flow, outcomes)
   } catch (error) {
+    own = true
     outcome = { provider: id, failure: "unavailable", error }
   } finally {
     if (settle) {
@@ -239,7 +244,7 @@ async function runRefresh(subject: RefreshSubject, strategy: StrategyEffects): P
       settle(outcome && "tokens" in outcome ? { tokens: outcome.tokens } : { failure: outcome && "failure" in outcome ? outcome.failure : "unavailable" })
     }
   }
-  if (settle && outcome) await announce(subject, outcome)
+  if (own && outcome) await announce(subject, outcome)
   return outcome
 }
 
@@ -248,7 +253,7 @@ async function announce(subject: RefreshSubject, outcome: RefreshOutcome): Promi
   const { config, logger, provider, userId, providerAccountId } = subject
   const who = { provider: provider.id, ...(userId !== undefined && { userId }), ...(providerAccountId !== undefined && { providerAccountId }) }
   if ("tokens" in outcome) {
-    if (outcome.refreshed) await emitEvent(config, logger, "tokenRefreshed", { ...who, expiresAt: outcome.tokens.expires_at })
+    await emitEvent(config, logger, "tokenRefreshed", { ...who, ...(outcome.tokens.expires_at !== undefined && { expiresAt: outcome.tokens.expires_at }) })
     return
   }
   const error = new RefreshTokenError(`Refreshing the access token of provider "${provider.id}" failed (${outcome.failure})`, {
@@ -313,6 +318,8 @@ function parseMarker(value: string | undefined): { until: number; refreshToken: 
   return { until: Number(until), refreshToken: rest.join(":") }
 }
 
+const failureKey = (refreshToken: string) => `failed:${refreshKey(refreshToken)}`
+
 function rowTokens(row: AdapterAccount): ProviderTokens {
   const tokens: ProviderTokens = {}
   for (const field of ["access_token", "refresh_token", "token_type", "scope", "id_token"] as const) {
@@ -361,6 +368,9 @@ export function refreshAccountTokens(subject: RefreshSubject, adapter: Adapter, 
       const current = loaded.refresh_token!
       const claimed = parseMarker(current)
       if (claimed && claimed.until > Date.now()) return { type: "claim.busy" }
+      // A refresh of this token that just failed (here, or on an instance sharing the store) is not tried again at once.
+      const recent = await policy.store.read(failureKey(claimed ? claimed.refreshToken : current))
+      if (recent?.state === "done") return { type: "claim.joined", result: (await openResult(claimed ? claimed.refreshToken : current, recent.result)) ?? { failure: "unavailable" } }
       // A marker whose holder outlived its claim is taken over, with the refresh token it carries.
       held = claimed ? claimed.refreshToken : current
       marker = newMarker(held)
@@ -389,8 +399,9 @@ export function refreshAccountTokens(subject: RefreshSubject, adapter: Adapter, 
         ? { type: "persist.done" }
         : { type: "persist.failed", error: new Error("The account row's refresh claim was taken over before the new tokens were stored") }
     },
-    release: async () => {
+    release: async (_old, failure) => {
       await compareAndSet(account, marker!, { refresh_token: held! })
+      await policy.store.publish(failureKey(held!), await sealResult(held!, { failure }), Date.now() + policy.failureMs)
       return { type: "release.done" }
     },
   })

@@ -63,6 +63,8 @@ export interface TokenRefreshContext {
   refreshed?: ProviderTokens
   failure?: RefreshFailure
   error?: unknown
+  /** The outcome is another request's: this flow neither sent the grant nor failed on its own. */
+  joined?: boolean
 }
 
 const resultTokens = (result: RefreshResult) => ("tokens" in result ? result.tokens : undefined)
@@ -95,8 +97,8 @@ export const tokenRefreshMachine = setup({
   },
   actions: {
     recordLoaded: assign(({ event }) => (event.type === "tokens.loaded" ? { tokens: event.tokens, now: event.now } : {})),
-    recordJoined: assign(({ event }) => (event.type === "claim.joined" || event.type === "winner.done" ? { refreshed: resultTokens(event.result) } : {})),
-    recordJoinFailure: assign(({ event }) => (event.type === "claim.joined" || event.type === "winner.done" ? { failure: resultFailure(event.result) } : {})),
+    recordJoined: assign(({ event }) => (event.type === "claim.joined" || event.type === "winner.done" ? { refreshed: resultTokens(event.result), joined: true } : {})),
+    recordJoinFailure: assign(({ event }) => (event.type === "claim.joined" || event.type === "winner.done" ? { failure: resultFailure(event.result), joined: true } : {})),
     recordNoRefreshToken: assign({ failure: "no-refresh-token" as const }),
     recordGone: assign({ failure: "unavailable" as const }),
     recordClaimFailure: assign(({ event }) => (event.type === "claim.failed" ? { failure: "unavailable" as const, error: event.error } : {})),
