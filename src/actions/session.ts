@@ -2,8 +2,8 @@ import { JWTSessionError, SessionTokenError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { noCacheHeaders } from "../core/response.js"
 import { sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
-import { refreshSessionTokens, sessionRefreshError } from "../core/session-refresh.js"
-import { takeTokensClaim, tokensClaim } from "../core/token-refresh.js"
+import { noRefresh, refreshSessionTokens, sessionRefreshError } from "../core/session-refresh.js"
+import { refreshEnabled, takeTokensClaim, tokensClaim } from "../core/token-refresh.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 
@@ -36,7 +36,8 @@ export async function sessionAction(
       const payload = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
       if (!payload) throw new TypeError("The session token could not be decoded")
       // The provider tokens ride outside the callbacks: they see the token Auth.js would give them.
-      const refresh = await refreshSessionTokens(options, { jwtClaim: takeTokensClaim(payload), sub: payload.sub })
+      const claim = takeTokensClaim(payload)
+      const refresh = claim ? await refreshSessionTokens(options, { jwtClaim: claim, sub: payload.sub }) : noRefresh
       const token = await callbacks.jwt({
         token: payload,
         ...(update && { trigger: "update" as const, session: update.data }),
@@ -89,7 +90,7 @@ async function databaseSession(
     if (session.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= now) {
       await adapter.updateSession!({ sessionToken, expires: newExpires })
     }
-    const refresh = await refreshSessionTokens(options, { userId: user.id })
+    const refresh = options.providers.some((provider) => refreshEnabled(options.config, provider)) ? await refreshSessionTokens(options, { userId: user.id }) : noRefresh
     const body = sessionRefreshError((await options.callbacks.session({
       // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
       session: { ...session, user } as unknown as Session,

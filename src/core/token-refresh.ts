@@ -431,6 +431,7 @@ export function isManagedAccount(config: AuthConfig, providers: readonly { id: s
  * ```
  */
 export function takeTokensClaim(payload: JWT): TokensClaim | undefined {
+  if (!(tokensClaim in payload)) return undefined
   const claim = payload[tokensClaim]
   delete payload[tokensClaim]
   return claim && typeof claim === "object" && !Array.isArray(claim) ? (claim as TokensClaim) : undefined
