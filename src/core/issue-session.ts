@@ -33,8 +33,30 @@ export async function createDatabaseSession(options: AuthOptions, outcome: SignI
     expires: new Date(Date.now() + options.session.maxAge * 1000),
   })
   const cookies = sessionStoreOf(options).write(session.sessionToken, { expires: session.expires })
+  await renewStoredTokens(options, outcome.account)
   await announce(options, outcome)
   return cookies
+}
+
+/**
+ * A sign-in brings fresh provider tokens; an account linked before keeps its old ones in the row
+ * (the sign-in writes no account). When the provider's tokens are refreshed, the fresh ones replace
+ * them, compare-and-set on the stored refresh token like a refresh, so a revoked refresh token does
+ * not outlive the sign-in that replaced it. A failure is logged; the sign-in goes on.
+ */
+async function renewStoredTokens(options: AuthOptions, account: Account): Promise<void> {
+  const adapter = options.adapter
+  const provider = options.providers.find((candidate) => candidate.id === account.provider)
+  const fresh = keptTokens(account)
+  if (!fresh || !provider || !refreshEnabled(options.config, provider) || !adapter?.updateAccountTokens || !adapter.getAccount) return
+  try {
+    const row = await adapter.getAccount(account.providerAccountId, account.provider)
+    if (typeof row?.refresh_token !== "string" || row.refresh_token === fresh.refresh_token) return
+    const tokens = { ...fresh, ...(typeof account.id_token === "string" && { id_token: account.id_token }) } as Parameters<NonNullable<typeof adapter.updateAccountTokens>>[2]
+    await adapter.updateAccountTokens({ provider: account.provider, providerAccountId: account.providerAccountId }, row.refresh_token, tokens)
+  } catch (error) {
+    options.logger.error(error instanceof Error ? error : new Error(String(error)))
+  }
 }
 
 /**

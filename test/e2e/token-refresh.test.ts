@@ -266,6 +266,12 @@ describe("token refresh, database sessions (memory adapter)", () => {
     expect(failures).toEqual([expect.objectContaining({ reason: "revoked", providerAccountId: "alice" })])
     const [after] = await adapter.listAccountsByUserId(user.id)
     expect(after!.refresh_token).toBe(before!.refresh_token)
+
+    // Signing in again replaces the revoked tokens in the row, and the session reads clean.
+    const again = await signIn(config)
+    const [renewed] = await adapter.listAccountsByUserId(user.id)
+    expect(renewed!.refresh_token).not.toBe(before!.refresh_token)
+    expect(await sessionOf(config, again)).not.toHaveProperty("error")
   })
 })
 
