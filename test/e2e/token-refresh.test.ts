@@ -206,6 +206,22 @@ describe("token refresh, JWT sessions, one instance", () => {
     expect(errors.map((error) => (error as { type?: string }).type)).toEqual(["RefreshTokenError"])
   })
 
+  it("the provider down: the user stays signed in with RefreshTokenError (reason unavailable), and the old tokens are kept", async () => {
+    const down = await startOidcProvider({
+      clients: [{ client_id: "app", client_secret: "app-secret", grant_types: ["authorization_code", "refresh_token"], redirect_uris: [`${origin}/auth/callback/op`] }],
+      configuration: { ttl: { AccessToken: 30, IdToken: 600, RefreshToken: 3600, Grant: 3600, Session: 3600, Interaction: 600 }, issueRefreshToken: () => true, rotateRefreshToken: () => true },
+    })
+    const { config, failures } = app({ providers: [{ id: "op", name: "OP", type: "oidc", issuer: down.issuer, clientId: "app", clientSecret: "app-secret" }] } as never)
+    const jar = await signIn(config)
+    const before = await cookieTokens(jar)
+    await down.close()
+    config.refresh.skew = due
+    const session = await sessionOf(config, jar)
+    expect(session).toMatchObject({ user: { email: "alice@example.test" }, error: "RefreshTokenError" })
+    expect(failures).toEqual([expect.objectContaining({ provider: "op", reason: "unavailable" })])
+    expect(await cookieTokens(jar)).toEqual(before)
+  })
+
   it("getAccessToken gives the current access token, and a refreshed one with the cookie to set when due", async () => {
     const { config } = app()
     const jar = await signIn(config)
