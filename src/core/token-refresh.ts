@@ -15,6 +15,7 @@ import { clientAuthentication, clientOf } from "./oauth/client.js"
 import { httpOptions } from "./oauth/endpoints.js"
 import { openResult, refreshKey, refreshStoreOf, sealResult, type RefreshStore } from "./refresh-store.js"
 import { randomHex } from "./crypto.js"
+import { refreshEnabled } from "./refresh-options.js"
 import { tokenRefreshMachine, type ProviderTokens, type RefreshFailure, type RefreshResult, type TokenRefreshEvent } from "../machines/token-refresh.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "../actions/flow-outcomes.js"
@@ -28,6 +29,8 @@ import type { AuthConfig, JWT, LoggerInstance, RefreshOptions } from "../types.j
  * `session` callbacks and puts it back after, so callbacks see the token Auth.js would give them.
  */
 export const tokensClaim = "authflow:tokens"
+
+export { refreshEnabled }
 
 /** The provider tokens of a session JWT, by provider id. */
 export type TokensClaim = Record<string, ProviderTokens>
@@ -50,22 +53,6 @@ export interface RefreshPolicy {
 }
 
 const defaults = { skew: 60, claimTimeout: 30, resultLifetime: 300, failureLifetime: 5 }
-
-/**
- * True when access tokens of `provider` are refreshed: its own `refresh`, else the configuration's
- * (`refresh: true`, or an object whose `enabled` is not `false`).
- *
- * @example
- * ```ts
- * refreshEnabled({ refresh: true, providers: [] }, { id: "corp", type: "oidc" }) // true
- * ```
- */
-export function refreshEnabled(config: Pick<AuthConfig, "refresh">, provider: { type: string; refresh?: boolean }): boolean {
-  if (provider.type !== "oauth" && provider.type !== "oidc") return false
-  if (provider.refresh !== undefined) return provider.refresh
-  const global = config.refresh
-  return global === true || (typeof global === "object" && global !== null && global.enabled !== false)
-}
 
 /**
  * The refresh settings of a configuration with their defaults.

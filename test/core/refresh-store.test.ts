@@ -8,6 +8,9 @@ import { Redis } from "ioredis"
 import { afterAll, describe, expect, it } from "vitest"
 import { memoryRefreshStore, openResult, redisRefreshStore, refreshKey, sealResult, type RefreshStore } from "../../src/core/refresh-store.js"
 import { keptTokens, refreshEnabled, refreshPolicy } from "../../src/core/token-refresh.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import type { AuthConfig } from "../../src/types.js"
+import { CookieJar, recordingLogger, send } from "../helpers.js"
 
 const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -79,6 +82,20 @@ describe("refresh options", () => {
   it("has documented defaults", () => {
     expect(refreshPolicy({ refresh: true })).toMatchObject({ skew: 60, claimMs: 30_000, resultMs: 300_000 })
     expect(refreshPolicy({ refresh: { skew: 5, claimTimeout: 2, resultLifetime: 10 } })).toMatchObject({ skew: 5, claimMs: 2000, resultMs: 10_000 })
+  })
+
+  it("with database sessions, an adapter without the refresh methods is a configuration error saying how to fix it", async () => {
+    const { logger, errors } = recordingLogger()
+    const { listAccountsByUserId: _list, updateAccountTokens: _update, ...adapter } = MemoryAdapter()
+    const provider = { id: "op", name: "OP", type: "oidc", issuer: "https://op.example", clientId: "c", clientSecret: "s" }
+    const config = { secret: "refresh-config-secret", trustHost: true, logger, adapter, refresh: true, providers: [provider] } as unknown as AuthConfig
+    expect((await send(config, new CookieJar(), "/session")).status).toBe(500)
+    expect(errors.map((error) => error.message)).toEqual([
+      "Token refresh with database sessions needs the adapter methods listAccountsByUserId, updateAccountTokens: add them to your adapter, use authflow's, or turn `refresh` off",
+    ])
+    // Refresh off, or JWT sessions: the same adapter is fine.
+    const off = { ...config, refresh: false }
+    expect((await send(off, new CookieJar(), "/session")).status).toBe(200)
   })
 
   it("keeps tokens only when the provider gave a refresh token and an expiry", () => {
