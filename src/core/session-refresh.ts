@@ -53,7 +53,14 @@ export async function refreshSessionTokens(options: AuthOptions, session: { jwtC
     const runs = Object.entries(claim).map(async ([id, entry]) => {
       const provider = oauthProvider(options, id)
       if (!provider || !refreshEnabled(config, provider)) return undefined
-      const outcome = await refreshJwtTokens({ config, logger, provider, policy: policy(), ...(session.sub !== undefined && { userId: session.sub }) }, entry)
+      let outcome: RefreshOutcome | undefined
+      try {
+        outcome = await refreshJwtTokens({ config, logger, provider, policy: policy(), ...(session.sub !== undefined && { userId: session.sub }) }, entry)
+      } catch (error) {
+        // A refresh that cannot run is a failed refresh, never a lost session.
+        logger.error(error instanceof Error ? error : new Error(String(error)))
+        return { provider: id, failure: "unavailable", error } satisfies RefreshOutcome
+      }
       if (!outcome) delete claim[id]
       else if ("tokens" in outcome) claim[id] = forClaim(outcome.tokens)
       return outcome
@@ -65,7 +72,13 @@ export async function refreshSessionTokens(options: AuthOptions, session: { jwtC
   if (session.userId === undefined || !adapter?.listAccountsByUserId || !options.providers.some((provider) => refreshEnabled(config, provider))) {
     return { outcomes: [], failed: false }
   }
-  const accounts = (await adapter.listAccountsByUserId(session.userId)).filter((account) => isManagedAccount(config, options.providers, account))
+  let accounts: Awaited<ReturnType<NonNullable<typeof adapter.listAccountsByUserId>>>
+  try {
+    accounts = (await adapter.listAccountsByUserId(session.userId)).filter((account) => isManagedAccount(config, options.providers, account))
+  } catch {
+    // Logged as AdapterError by the adapter wrapper: the tokens cannot be vouched for, the session stands.
+    return { outcomes: [], failed: true }
+  }
   const outcomes = await Promise.all(
     accounts.map(async (account): Promise<RefreshOutcome | undefined> => {
       const provider = oauthProvider(options, account.provider)!
