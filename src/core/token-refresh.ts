@@ -16,7 +16,7 @@ import { httpOptions } from "./oauth/endpoints.js"
 import { openResult, refreshKey, refreshStoreOf, sealResult, type RefreshStore } from "./refresh-store.js"
 import { randomHex } from "./crypto.js"
 import { refreshEnabled } from "./refresh-options.js"
-import { tokenRefreshMachine, type ProviderTokens, type RefreshFailure, type RefreshResult, type TokenRefreshEvent } from "../machines/token-refresh.js"
+import { tokenRefreshMachine, tokensFresh, type ProviderTokens, type RefreshFailure, type RefreshResult, type TokenRefreshEvent } from "../machines/token-refresh.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "../actions/flow-outcomes.js"
 import type { OAuthProviderConfig, TokenEndpointConfig } from "../providers/oauth.js"
@@ -235,6 +235,15 @@ async function runRefresh(subject: RefreshSubject, strategy: StrategyEffects): P
   return outcome
 }
 
+/**
+ * Fresh tokens need no flow: with nobody inspecting, the machine's own freshness rule
+ * ({@link tokensFresh}, its `stillFresh` guard) is applied without running it, so a session read
+ * pays nothing for tokens that are fresh. With an inspector the flow runs, so it shows every read.
+ */
+function skipsFlow(subject: RefreshSubject, tokens: ProviderTokens): boolean {
+  return subject.config.inspect === undefined && tokensFresh(tokens, nowSeconds(), subject.policy.skew)
+}
+
 /** The run that did the refresh (or tried to) tells the app: one event per grant, not one per joined read. */
 async function announce(subject: RefreshSubject, outcome: RefreshOutcome): Promise<void> {
   const { config, logger, provider, userId, providerAccountId } = subject
@@ -260,8 +269,9 @@ async function announce(subject: RefreshSubject, outcome: RefreshOutcome): Promi
  * const outcome = await refreshJwtTokens({ config, logger, provider, policy: refreshPolicy(config) }, claim[provider.id])
  * ```
  */
-export function refreshJwtTokens(subject: RefreshSubject, entry: ProviderTokens | undefined): Promise<RefreshOutcome | undefined> {
+export async function refreshJwtTokens(subject: RefreshSubject, entry: ProviderTokens | undefined): Promise<RefreshOutcome | undefined> {
   const { policy } = subject
+  if (entry && skipsFlow(subject, entry)) return { provider: subject.provider.id, tokens: entry, refreshed: false }
   const original = entry?.refresh_token
   const key = original ? refreshKey(original) : `none:${randomHex(8)}`
   const joinedFrom = async (sealed: string): Promise<TokenRefreshEvent> => ({ type: "claim.joined", result: (await openResult(original!, sealed)) ?? { failure: "unavailable" } })
@@ -327,8 +337,15 @@ function rowTokens(row: AdapterAccount): ProviderTokens {
  * const outcome = await refreshAccountTokens({ config, logger, provider, policy, userId }, adapter, account)
  * ```
  */
-export function refreshAccountTokens(subject: RefreshSubject, adapter: Adapter, account: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<RefreshOutcome | undefined> {
+export async function refreshAccountTokens(
+  subject: RefreshSubject,
+  adapter: Adapter,
+  account: Pick<AdapterAccount, "provider" | "providerAccountId"> & Partial<AdapterAccount>,
+): Promise<RefreshOutcome | undefined> {
   const { policy } = subject
+  // The row as listed is fresh: nothing to load again.
+  const listed = rowTokens(account as AdapterAccount)
+  if (skipsFlow(subject, listed)) return { provider: subject.provider.id, tokens: listed, refreshed: false }
   const update = adapter.updateAccountTokens
   if (!adapter.getAccount || !update) {
     throw new TypeError("Token refresh with database sessions needs the adapter methods getAccount and updateAccountTokens (authflow's MemoryAdapter and KyselyAdapter have them)")

@@ -67,6 +67,20 @@ export interface TokenRefreshContext {
   joined?: boolean
 }
 
+/**
+ * The machine's freshness rule, the `stillFresh` guard: the access token outlives the skew.
+ * Exported so that a session read with nobody inspecting it can skip the flow for fresh tokens
+ * and still apply exactly this rule.
+ *
+ * @example
+ * ```ts
+ * tokensFresh({ expires_at: 2000 }, 1000, 60) // true
+ * ```
+ */
+export function tokensFresh(tokens: ProviderTokens | undefined, now: number | undefined, skew: number): boolean {
+  return typeof tokens?.expires_at === "number" && typeof now === "number" && tokens.expires_at - skew > now
+}
+
 const resultTokens = (result: RefreshResult) => ("tokens" in result ? result.tokens : undefined)
 const resultFailure = (result: RefreshResult) => ("failure" in result ? result.failure : "unavailable")
 
@@ -113,8 +127,7 @@ export const tokenRefreshMachine = setup({
   },
   guards: {
     /** The access token outlives the skew: nothing to do. */
-    stillFresh: ({ context }) =>
-      typeof context.tokens?.expires_at === "number" && typeof context.now === "number" && context.tokens.expires_at - context.skew > context.now,
+    stillFresh: ({ context }) => tokensFresh(context.tokens, context.now, context.skew),
     /** Expired, or about to, and nothing to refresh it with. */
     noRefreshToken: ({ context }) => !context.tokens?.refresh_token,
     /** The refresh another request did gave tokens (not a failure). */
