@@ -289,6 +289,11 @@ export interface EventCallbacks {
  * Access-token refresh (`AuthConfig.refresh`): when a provider gave a refresh token and an expiry,
  * the access token is refreshed on the session read before it expires, once however many reads
  * arrive together.
+ *
+ * @example
+ * ```ts
+ * const refresh: RefreshOptions = { skew: 120, store: redisRefreshStore(redis) }
+ * ```
  */
 export interface RefreshOptions {
   /**

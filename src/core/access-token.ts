@@ -15,7 +15,15 @@ import { refreshAccountTokens, refreshEnabled, refreshJwtTokens, refreshPolicy, 
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { AuthConfig } from "../types.js"
 
-/** A provider access token, valid for at least the configured skew. */
+/**
+ * A provider access token, valid for at least the configured skew.
+ *
+ * @example
+ * ```ts
+ * const token: AccessToken | null = await getAccessToken(request, config, "github")
+ * token?.accessToken // "gho_…"
+ * ```
+ */
 export interface AccessToken {
   provider: string
   accessToken: string

@@ -13,7 +13,16 @@
 import { sha256Hex } from "./crypto.js"
 import type { RefreshResult } from "../machines/token-refresh.js"
 
-/** What a claim found: this caller holds the refresh now, another one does, or its result is already there. */
+/**
+ * What a claim found: this caller holds the refresh now, another one does, or its result is
+ * already there (sealed, see {@link openResult}).
+ *
+ * @example
+ * ```ts
+ * const claim: RefreshClaim = await store.claim(refreshKey(refreshToken), Date.now() + 30_000)
+ * if (claim.state === "done") await openResult(refreshToken, claim.result)
+ * ```
+ */
 export type RefreshClaim = { state: "won" } | { state: "busy" } | { state: "done"; result: string }
 
 /**
