@@ -171,7 +171,8 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
           rpID: party.id,
           userID,
           userName: user!.email,
-          ...(user?.name && { userDisplayName: user.name }),
+          // As Auth.js on simplewebauthn 9: the display name defaults to the email (14 would send "").
+          userDisplayName: user!.name ?? user!.email,
           excludeCredentials: existing.map((a) => ({ id: credentialIdForBrowser(a.credentialID), ...(a.transports && { transports: transportsOf(a.transports) }) })),
         })
         run.optionsJson = generated

@@ -11,7 +11,6 @@
  * ```
  * @module
  */
-import { randomUUID } from "node:crypto"
 import type {
   Adapter,
   AdapterAccount,
@@ -63,7 +62,7 @@ export function MemoryAdapter(): Required<Adapter> {
 
   return {
     async createUser(user) {
-      const stored = userShape({ ...user, id: user.id || randomUUID() })
+      const stored = userShape({ ...user, id: user.id || globalThis.crypto.randomUUID() })
       if (users.has(stored.id)) throw new Error("A user with this id already exists", { cause: { id: stored.id } })
       requireFreeEmail(stored.email)
       users.set(stored.id, stored)

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { randomBytes } from "node:crypto"
+import { base64url } from "jose"
 import { customFetch } from "../core/symbols.js"
 import { discoveryDocument, discoveryResponse, isDiscoveryRequest } from "./stand-in/discovery.js"
 import { jwksResponse, signIdToken } from "./stand-in/signing.js"
@@ -20,7 +20,7 @@ function label(id: string): string {
   return id.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "provider"
 }
 
-const newToken = (prefix: string) => `${prefix}-${randomBytes(12).toString("base64url")}`
+const newToken = (prefix: string) => `${prefix}-${base64url.encode(globalThis.crypto.getRandomValues(new Uint8Array(12)))}`
 
 /**
  * A stand-in OAuth 2 / OpenID Connect provider in memory. {@link install} points a provider
