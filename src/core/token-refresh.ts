@@ -129,11 +129,6 @@ export async function refreshGrant(provider: OAuthProviderConfig, refreshToken: 
   return tokens
 }
 
-/** `invalid_grant`: the refresh token itself is refused (revoked, expired, already used). */
-function isRevoked(error: unknown): boolean {
-  return error instanceof o.ResponseBodyError && error.error === "invalid_grant"
-}
-
 /** The effects that differ between the strategies; claim joining, the grant and the run are shared. */
 interface StrategyEffects {
   /** The in-flight key of this refresh. */
@@ -187,7 +182,7 @@ async function runRefresh(subject: RefreshSubject, strategy: StrategyEffects): P
       try {
         return { type: "grant.answered", tokens: await refreshGrant(provider, strategy.heldRefreshToken(tokens!)) }
       } catch (error) {
-        return { type: "grant.failed", error, revoked: isRevoked(error) }
+        return { type: "grant.failed", error }
       }
     },
     persist: async ({ tokens, refreshed }) => {

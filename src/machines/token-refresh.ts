@@ -35,7 +35,7 @@ export type TokenRefreshEvent =
   | { type: "winner.done"; result: RefreshResult }
   | { type: "winner.gone" }
   | { type: "grant.answered"; tokens: ProviderTokens }
-  | { type: "grant.failed"; error: unknown; revoked: boolean }
+  | { type: "grant.failed"; error: unknown }
   | { type: "persist.done" }
   | { type: "persist.failed"; error: unknown }
   | { type: "release.done" }
@@ -134,8 +134,12 @@ export const tokenRefreshMachine = setup({
     joinedTokens: ({ event }) => (event.type === "claim.joined" || event.type === "winner.done") && resultTokens(event.result) !== undefined,
     /** The claim vanished without a result (its holder crashed or timed out) and a retry is left. */
     canRetry: ({ context }) => context.retries > 0,
-    /** The provider refused the refresh token itself (`invalid_grant`): revoked, expired or reused. */
-    grantRevoked: ({ event }) => event.type === "grant.failed" && event.revoked,
+    /**
+     * The provider refused the refresh token itself: an OAuth error response (as oauth4webapi's
+     * `ResponseBodyError` carries it) with `error: "invalid_grant"`: revoked, expired or reused.
+     * Anything else (a network error, a 5xx, a malformed answer) is the provider being unavailable.
+     */
+    grantRevoked: ({ event }) => event.type === "grant.failed" && typeof event.error === "object" && event.error !== null && (event.error as { error?: unknown }).error === "invalid_grant",
   },
 }).createMachine({
   id: "token-refresh",

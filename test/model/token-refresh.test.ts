@@ -37,8 +37,8 @@ const events: TokenRefreshEvent[] = [
   { type: "winner.done", result: { tokens: joinedTokens } },
   { type: "winner.done", result: { failure: "unavailable" } },
   { type: "grant.answered", tokens: { access_token: "at-2", refresh_token: "rt-2", expires_at: modelNow + 3600 } },
-  { type: "grant.failed", error: "invalid_grant", revoked: true },
-  { type: "grant.failed", error: "provider down", revoked: false },
+  { type: "grant.failed", error: { error: "invalid_grant", error_description: "grant revoked" } },
+  { type: "grant.failed", error: new TypeError("fetch failed: provider down") },
   { type: "persist.failed", error: "refresh store down" },
 ]
 
@@ -85,7 +85,7 @@ function scenario(path: TokenRefreshEvent[]) {
     const url = input instanceof Request ? input.url : String(input)
     expect(url).toBe(tokenEndpoint)
     grantRequests.push(new URLSearchParams(String(init?.body)))
-    if (failed?.revoked) return Response.json({ error: "invalid_grant", error_description: "grant revoked" }, { status: 400 })
+    if (failed && !(failed.error instanceof Error)) return Response.json({ error: "invalid_grant", error_description: "grant revoked" }, { status: 400 })
     if (failed) throw new TypeError("fetch failed: provider down")
     expect(granted).toBe(true)
     return Response.json({ access_token: "at-2", refresh_token: "rt-2", token_type: "Bearer", expires_in: 3600 }, { headers: { "cache-control": "no-store" } })
