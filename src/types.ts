@@ -15,6 +15,7 @@ import type { EmailConfig } from "./providers/email-config.js"
 import type { WebAuthnConfig } from "./providers/webauthn-config.js"
 export type { WebAuthnConfig } from "./providers/webauthn-config.js"
 import type { ReplayStore } from "./core/replay-store.js"
+import type { RevocationStore } from "./core/revocation-store.js"
 import type { RefreshStore } from "./core/refresh-store.js"
 import type { RefreshFailure } from "./machines/token-refresh.js"
 
@@ -35,6 +36,7 @@ export type AuthAction =
   | "signout"
   | "verify-request"
   | "webauthn-options"
+  | "backchannel-logout"
 
 /** A user as providers and callbacks see it. */
 export interface User {
@@ -195,6 +197,20 @@ export interface SessionOptions {
   updateAge?: number
   /** Token of a database session. Default a random UUID. */
   generateSessionToken?: () => string
+  /**
+   * A hard cap on a session's life, in seconds since sign-in, on top of the sliding `maxAge`:
+   * however often it is used, a session ends this long after the user signed in. Both strategies.
+   * A session made before the cap was set (or by Auth.js) does not slide any more and ends at its
+   * current expiry. With database sessions, the token then carries the sign-in time
+   * (`<generateSessionToken()>.<milliseconds in base 36>.<provider>`).
+   *
+   * @default undefined: no cap, a session lives as long as it is used within `maxAge`
+   * @example
+   * ```ts
+   * Auth(request, { ...config, session: { maxAge: 24 * 60 * 60, absoluteMaxAge: 7 * 24 * 60 * 60 } })
+   * ```
+   */
+  absoluteMaxAge?: number
 }
 
 /** A logger level function. */
@@ -214,6 +230,7 @@ export type WarningCode =
   | "env-url-basepath-redundant"
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
+  | "provider-logout-unavailable"
 
 /** Arguments of the `signIn` callback. */
 export interface SignInCallbackParams {
@@ -483,6 +500,19 @@ export interface AuthConfig {
    * ```
    */
   refresh?: boolean | RefreshOptions
+  /**
+   * Where back-channel logouts (see the `backchannelLogout` provider option) are remembered until
+   * the sessions they end are read. Share one store (`redisRevocationStore`) between instances so
+   * that a logout received by one ends the sessions read by all.
+   *
+   * @default an in-memory store: a logout ends the sessions this process reads
+   * @example
+   * ```ts
+   * import { redisRevocationStore } from "authflow"
+   * Auth(request, { ...config, revocationStore: redisRevocationStore(new Redis()) })
+   * ```
+   */
+  revocationStore?: RevocationStore
   secret?: string | string[]
   session?: SessionOptions
   skipCSRFCheck?: symbol

@@ -162,6 +162,15 @@ export function MemoryAdapter(): Required<Adapter> {
       sessions.delete(sessionToken)
       return session
     },
+    async deleteUserSessions(userId) {
+      let deleted = 0
+      for (const [token, session] of sessions) {
+        if (session.userId !== userId) continue
+        sessions.delete(token)
+        deleted++
+      }
+      return deleted
+    },
     async createVerificationToken(token) {
       const stored = verificationTokenShape(token)
       const key = tokenKey(stored.identifier, stored.token)

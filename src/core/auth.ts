@@ -1,3 +1,4 @@
+import { backchannelLogout } from "../actions/backchannel-logout.js"
 import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidProvider, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
 import { checkRequest } from "./assert.js"
 import { cookiesOf } from "./error-cookies.js"
@@ -135,6 +136,8 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         return signOutAction(options, cookies)
       case "callback":
         return callbackAction(options, cookies)
+      case "backchannel-logout":
+        return backchannelLogout(options, cookies)
     }
   }
   throw new UnknownAction(`Cannot handle action: ${action}`)

@@ -17,7 +17,7 @@ export interface AuthRequest {
   error?: string
 }
 
-const actionsWithProvider: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options"])
+const actionsWithProvider: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options", "backchannel-logout"])
 
 /**
  * The action and provider named by a path under `basePath`: `<basePath>/<action>[/<providerId>]`.

@@ -248,6 +248,11 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
       return toSession(row)
     },
 
+    async deleteUserSessions(userId) {
+      const result = await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst()
+      return Number(result.numDeletedRows)
+    },
+
     async getSessionAndUser(sessionToken) {
       const row = await db
         .selectFrom("sessions")
