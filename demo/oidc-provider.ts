@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { exportJWK, generateKeyPair } from "jose"
-import Provider, { type ClientMetadata } from "oidc-provider"
+import Provider, { type ClientMetadata, type Configuration } from "oidc-provider"
 
 export interface TestAccount {
   sub: string
@@ -23,13 +23,18 @@ export interface RunningProvider {
   close(): Promise<void>
 }
 
-/** Starts oidc-provider on 127.0.0.1 with the given clients and accounts (any login name is an account id). */
+/**
+ * Starts oidc-provider on 127.0.0.1 with the given clients and accounts (any login name is an
+ * account id). `configuration` is laid over the defaults (refresh-token rotation, token lifetimes).
+ */
 export async function startOidcProvider(options: {
   clients: ClientMetadata[]
   accounts?: Record<string, TestAccount>
   port?: number
   /** Features to turn on besides the development login, e.g. `{ backchannelLogout: { enabled: true } }`. */
   features?: Record<string, unknown>
+  /** Configuration laid over the defaults, e.g. `{ rotateRefreshToken: true, ttl: { AccessToken: 2 } }`. */
+  configuration?: Configuration
 }): Promise<RunningProvider> {
   let handler: ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void) | undefined
   const server: Server = createServer((req, res) => handler!(req, res))
@@ -55,6 +60,7 @@ export async function startOidcProvider(options: {
       const { dispatcher: _loopbackRefused, ...rest } = init as RequestInit & { dispatcher?: unknown }
       return globalThis.fetch(url, rest)
     },
+    ...options.configuration,
   })
   provider.on("server_error", (_ctx, error) => console.error("oidc-provider server_error", error))
   handler = provider.callback()

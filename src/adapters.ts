@@ -99,6 +99,18 @@ export interface Adapter {
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
   /** The account linked for this provider account, or `null`. Note the argument order: `providerAccountId` first. */
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  /** The user's linked accounts; an empty array for a user with none. Used by token refresh with database sessions. */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  /**
+   * Compare-and-set of an account's tokens: changes the given token fields only while the stored
+   * `refresh_token` equals `expectedRefreshToken`, atomically, and says whether it did. Token
+   * refresh uses it so that of several instances refreshing one account exactly one wins.
+   */
+  updateAccountTokens?(
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+    expectedRefreshToken: string,
+    tokens: Partial<Pick<AdapterAccount, "access_token" | "refresh_token" | "expires_at" | "token_type" | "scope" | "id_token">>,
+  ): Awaitable<boolean>
   /** The WebAuthn authenticator with this credential ID, or `null`. */
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   /** Stores a WebAuthn authenticator for an existing user and returns it. Credential IDs are unique. */

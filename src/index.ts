@@ -18,3 +18,7 @@ export { adapterReplayStore, isUniqueViolation, memoryReplayStore, redisReplaySt
 export type { ReplayStore, RedisSetClient } from "./core/replay-store.js"
 export { memoryRevocationStore, redisRevocationStore } from "./core/revocation-store.js"
 export type { RevocationStore, RedisRevocationClient } from "./core/revocation-store.js"
+export { memoryRefreshStore, redisRefreshStore } from "./core/refresh-store.js"
+export type { RefreshStore, RefreshClaim, RedisRefreshClient } from "./core/refresh-store.js"
+export { getAccessToken } from "./core/access-token.js"
+export type { AccessToken } from "./core/access-token.js"

@@ -18,6 +18,8 @@ import type { ReplayStore } from "./core/replay-store.js"
 import type { RevocationStore } from "./core/revocation-store.js"
 import type { RateLimitOptions, RateLimitedMessage } from "./core/rate-limit/limiter.js"
 export type { RateLimitOptions, RateLimitedMessage, RateLimitRoute, RateLimitRule, RouteLimits } from "./core/rate-limit/limiter.js"
+import type { RefreshStore } from "./core/refresh-store.js"
+import type { RefreshFailure } from "./machines/token-refresh.js"
 
 /** A value, or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
@@ -305,6 +307,53 @@ export interface EventCallbacks {
    * ```
    */
   rateLimited: (message: RateLimitedMessage) => Awaitable<void>
+  /** An access token was refreshed (once per refresh grant, not per session read that got its result). */
+  tokenRefreshed: (message: { provider: string; userId?: string; providerAccountId?: string; expiresAt?: number }) => Awaitable<void>
+  /**
+   * Refreshing an access token failed: `reason` is `revoked` (the provider refused the refresh
+   * token), `unavailable` (provider or store unreachable), `no-refresh-token` or `not-persisted`.
+   * The user stays signed in and the session reads with `error: "RefreshTokenError"`.
+   */
+  tokenRefreshFailed: (message: { provider: string; userId?: string; providerAccountId?: string; reason: RefreshFailure; error: AuthError }) => Awaitable<void>
+}
+
+/**
+ * Access-token refresh (`AuthConfig.refresh`): when a provider gave a refresh token and an expiry,
+ * the access token is refreshed on the session read before it expires, once however many reads
+ * arrive together.
+ *
+ * @example
+ * ```ts
+ * const refresh: RefreshOptions = { skew: 120, store: redisRefreshStore(redis) }
+ * ```
+ */
+export interface RefreshOptions {
+  /**
+   * Refresh the tokens of every OAuth/OIDC provider; a provider's own `refresh` wins.
+   * @default true (giving `refresh` at all turns it on)
+   */
+  enabled?: boolean
+  /**
+   * Seconds before `expires_at` at which the access token is refreshed.
+   * @default 60
+   */
+  skew?: number
+  /**
+   * Where concurrent refreshes meet across instances with JWT sessions (`redisRefreshStore`).
+   * Database sessions meet on the account row and need no store.
+   * @default an in-memory store: refreshes meet within one process
+   */
+  store?: RefreshStore
+  /**
+   * Seconds a request holds its claim on a refresh (and others wait for its result) before another may take over.
+   * @default 30
+   */
+  claimTimeout?: number
+  /**
+   * Seconds a refresh result stays readable for requests that still carry the old refresh token (JWT sessions).
+   * @default 300
+   */
+  resultLifetime?: number
 }
 
 /** An input of a credentials form. */
@@ -469,6 +518,18 @@ export interface AuthConfig {
    * ```
    */
   replayStore?: ReplayStore
+  /**
+   * Access-token refresh for OAuth/OIDC providers that give a refresh token: `true`, or options
+   * (see {@link RefreshOptions}). A provider opts in or out on its own with `refresh: true | false`.
+   *
+   * @default false: no refresh, unless a provider sets `refresh: true`
+   * @example
+   * ```ts
+   * import { redisRefreshStore } from "authflow"
+   * Auth(request, { ...config, refresh: { skew: 60, store: redisRefreshStore(new Redis()) } })
+   * ```
+   */
+  refresh?: boolean | RefreshOptions
   /**
    * Where back-channel logouts (see the `backchannelLogout` provider option) are remembered until
    * the sessions they end are read. Share one store (`redisRevocationStore`) between instances so

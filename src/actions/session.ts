@@ -5,6 +5,8 @@ import { admitSessionUpdate } from "./rate-limit.js"
 import { sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken, sessionLife, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
 import { revocationKeys, revocationStoreOf } from "../core/revocation-store.js"
+import { noRefresh, refreshSessionTokens, sessionRefreshError } from "../core/session-refresh.js"
+import { refreshEnabled, takeTokensClaim, tokensClaim } from "../core/token-refresh.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 
@@ -44,6 +46,9 @@ export async function sessionAction(
         cookies.push(...store.clear())
         return response
       }
+      // The provider tokens ride outside the callbacks: they see the token Auth.js would give them.
+      const claim = takeTokensClaim(payload)
+      const refresh = claim ? await refreshSessionTokens(options, { jwtClaim: claim, sub: payload.sub }) : noRefresh
       const token = await callbacks.jwt({
         token: payload,
         ...(update && { trigger: "update" as const, session: update.data }),
@@ -61,10 +66,11 @@ export async function sessionAction(
         user: { name: token.name, email: token.email, image: token.picture },
         expires: expires.toISOString(),
       }
-      const session = (await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session
+      const session = sessionRefreshError((await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session, refresh)
       response.body = session
+      const stored = refresh.claim ? { ...token, [tokensClaim]: refresh.claim } : token
       const capped = options.session.absoluteMaxAge !== undefined
-      cookies.push(...(await writeJwtSession(options, store, token, expires, capped ? Math.max(1, Math.ceil((expires.valueOf() - now) / 1000)) : undefined)))
+      cookies.push(...(await writeJwtSession(options, store, stored, expires, capped ? Math.max(1, Math.ceil((expires.valueOf() - now) / 1000)) : undefined)))
       await emitEvent(options.config, options.logger, "session", { session, token })
     } catch (error) {
       options.logger.error(new JWTSessionError(asError(error)))
@@ -101,13 +107,14 @@ async function databaseSession(
     if (session.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= now) {
       await adapter.updateSession!({ sessionToken, expires: newExpires })
     }
-    const body = (await options.callbacks.session({
+    const refresh = options.providers.some((provider) => refreshEnabled(options.config, provider)) ? await refreshSessionTokens(options, { userId: user.id }) : noRefresh
+    const body = sessionRefreshError((await options.callbacks.session({
       // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
       session: { ...session, user } as unknown as Session,
       user,
       token: undefined as unknown as JWT,
       ...(update && { newSession: update.data, trigger: "update" as const }),
-    })) as Session
+    })) as Session, refresh)
     response.body = body
     cookies.push(...store.write(sessionToken, { expires: newExpires }))
     await emitEvent(options.config, options.logger, "session", { session: body })

@@ -48,6 +48,7 @@ export function MemoryAdapter(): Required<Adapter> {
 
   // JSON of the pair: no separator can be forged by a value containing it.
   const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
+  const tokenFields = new Set(["access_token", "refresh_token", "expires_at", "token_type", "scope", "id_token"])
   const tokenKey = (identifier: string, token: string) => JSON.stringify([identifier, token])
 
   // A duplicate key: `code` as the replay store and callers recognize a unique-key violation.
@@ -123,6 +124,21 @@ export function MemoryAdapter(): Required<Adapter> {
     async getAccount(providerAccountId, provider) {
       const account = accounts.get(accountKey(provider, providerAccountId))
       return account ? accountShape(account) : null
+    },
+    async listAccountsByUserId(userId) {
+      return [...accounts.values()]
+        .filter((account) => account.userId === userId)
+        .sort((a, b) => accountKey(a.provider, a.providerAccountId).localeCompare(accountKey(b.provider, b.providerAccountId)))
+        .map(accountShape)
+    },
+    async updateAccountTokens({ provider, providerAccountId }, expectedRefreshToken, tokens) {
+      // Compare and set with no await in between: of concurrent calls expecting one token, one wins.
+      const key = accountKey(provider, providerAccountId)
+      const current = accounts.get(key)
+      if (!current || current.refresh_token !== expectedRefreshToken) return false
+      const changes = Object.fromEntries(Object.entries(tokens).filter(([field]) => tokenFields.has(field)))
+      accounts.set(key, accountShape({ ...current, ...changes }))
+      return true
     },
     async createSession(session) {
       const stored = sessionShape(session)

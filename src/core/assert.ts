@@ -14,6 +14,7 @@ import {
   type AuthError,
 } from "./errors.js"
 import { providerEnvVariable } from "./env.js"
+import { refreshEnabled } from "./refresh-options.js"
 import type { AuthRequest } from "./request.js"
 import type { ResolvedConfig } from "./options.js"
 import type { AuthConfig, CredentialsConfig, Provider, ProviderConfig, WarningCode } from "../types.js"
@@ -49,6 +50,8 @@ const databaseSessionMethods: (keyof Adapter)[] = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount",
   "createSession", "getSessionAndUser", "updateSession", "deleteSession",
 ]
+// Token refresh with database sessions reads the user's accounts and swaps their tokens compare-and-set.
+const refreshMethods = ["getAccount", "listAccountsByUserId", "updateAccountTokens"] as const satisfies readonly (keyof Adapter)[]
 const emailMethods: (keyof Adapter)[] = ["createVerificationToken", "useVerificationToken", "getUserByEmail"]
 // Auth.js's list, and getUserByEmail: the default getUserInfo looks the email up with it.
 const webAuthnMethods: (keyof Adapter)[] = [
@@ -208,6 +211,12 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
   if (strategy === "database" || (strategy === undefined && adapter)) {
     if (!adapter) return refuse(new MissingAdapter("Database session requires an adapter"))
     for (const method of databaseSessionMethods) required.add(method)
+    if (checked.some((provider) => refreshEnabled(config, provider))) {
+      const missing = refreshMethods.filter((method) => typeof adapter[method] !== "function")
+      if (missing.length) {
+        return refuse(new MissingAdapterMethods(`Token refresh with database sessions needs the adapter methods ${missing.join(", ")}: add them to your adapter, use authflow's, or turn \`refresh\` off`))
+      }
+    }
   }
   if (webAuthn !== undefined) {
     if (!config.experimental?.enableWebAuthn) {

@@ -48,6 +48,7 @@ export type ErrorType =
   | "ExperimentalFeatureNotEnabled"
   | "RateLimited"
   | "RateLimitStoreError"
+  | "RefreshTokenError"
 
 /** Where an error sends the user: the sign-in page (`signIn`) or the error page (`error`). */
 export type ErrorKind = "signIn" | "error"
@@ -601,4 +602,18 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
  */
 export function isClientSafeError(error: unknown): error is AuthError {
   return error instanceof AuthError && clientSafeTypes.has(error.type)
+}
+
+/**
+ * An access token could not be refreshed (the grant was refused, the provider or store was
+ * unreachable, or the new tokens could not be stored). The user stays signed in; the session reads
+ * with `error: "RefreshTokenError"`, and `cause.reason` says which.
+ *
+ * @example
+ * ```ts
+ * events: { tokenRefreshFailed: ({ error }) => audit(error.type, error.cause?.reason) } // "RefreshTokenError", "revoked"
+ * ```
+ */
+export class RefreshTokenError extends AuthError {
+  static override type = "RefreshTokenError" as const
 }

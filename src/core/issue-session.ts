@@ -3,6 +3,7 @@ import { emitEvent } from "./events.js"
 import { databaseToken, sessionMetaClaim, type SessionMeta } from "./session-lifetime.js"
 import { compensate } from "./adapter-calls.js"
 import { sessionStoreOf, writeJwtSession } from "./session-cookie.js"
+import { keptTokens, refreshEnabled, tokensClaim } from "./token-refresh.js"
 import type { AuthOptions } from "./options.js"
 import type { Account, Cookie, Profile, User } from "../types.js"
 import type { AdapterSession } from "../adapters.js"
@@ -44,8 +45,30 @@ export async function createDatabaseSession(options: AuthOptions, outcome: SignI
     throw error
   }
   const cookies = sessionStoreOf(options).write(session.sessionToken, { expires: session.expires })
+  await renewStoredTokens(options, outcome.account)
   await announce(options, outcome)
   return cookies
+}
+
+/**
+ * A sign-in brings fresh provider tokens; an account linked before keeps its old ones in the row
+ * (the sign-in writes no account). When the provider's tokens are refreshed, the fresh ones replace
+ * them, compare-and-set on the stored refresh token like a refresh, so a revoked refresh token does
+ * not outlive the sign-in that replaced it. A failure is logged; the sign-in goes on.
+ */
+async function renewStoredTokens(options: AuthOptions, account: Account): Promise<void> {
+  const adapter = options.adapter
+  const provider = options.providers.find((candidate) => candidate.id === account.provider)
+  const fresh = keptTokens(account)
+  if (!fresh || !provider || !refreshEnabled(options.config, provider) || !adapter?.updateAccountTokens || !adapter.getAccount) return
+  try {
+    const row = await adapter.getAccount(account.providerAccountId, account.provider)
+    if (typeof row?.refresh_token !== "string" || row.refresh_token === fresh.refresh_token) return
+    const tokens = { ...fresh, ...(typeof account.id_token === "string" && { id_token: account.id_token }) } as Parameters<NonNullable<typeof adapter.updateAccountTokens>>[2]
+    await adapter.updateAccountTokens({ provider: account.provider, providerAccountId: account.providerAccountId }, row.refresh_token, tokens)
+  } catch (error) {
+    options.logger.error(error instanceof Error ? error : new Error(String(error)))
+  }
 }
 
 /**
@@ -68,9 +91,17 @@ export async function encodeSessionToken(options: AuthOptions, outcome: SignInOu
     trigger: isNewUser ? "signUp" : "signIn",
   })
   if (token && options.session.recordsSignIn) token[sessionMetaClaim] = signInMeta(options, outcome)
-  const cookies = await writeJwtSession(options, sessionStoreOf(options), token)
+  const cookies = await writeJwtSession(options, sessionStoreOf(options), withProviderTokens(options, token, account))
   await announce(options, outcome)
   return cookies
+}
+
+/** The session JWT with the account's tokens in the `authflow:tokens` claim, when its provider's tokens are refreshed. */
+function withProviderTokens<T extends Record<string, unknown> | null>(options: AuthOptions, token: T, account: Account): T {
+  if (token === null) return token
+  const provider = options.providers.find((candidate) => candidate.id === account.provider)
+  const kept = provider && refreshEnabled(options.config, provider) ? keptTokens(account) : undefined
+  return kept ? { ...token, [tokensClaim]: { [account.provider]: kept } } : token
 }
 
 /**

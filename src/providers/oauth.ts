@@ -70,6 +70,12 @@ export interface OAuthProviderConfig<P = Profile> extends CommonProviderOptions 
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User & { id?: string }>
   /** Which token fields are stored with the account. Default: access/id/refresh tokens, expiry, scope, type. */
   account?: (tokens: TokenSet) => Partial<Account> | undefined | void
+  /**
+   * Refresh this provider's access token on the session read before it expires (it must give a
+   * refresh token and an expiry). Overrides the configuration's `refresh`.
+   * @default the configuration's `refresh` (off unless set)
+   */
+  refresh?: boolean
   /** OIDC: `false` reads the profile from userinfo instead of the ID token's claims. */
   idToken?: boolean
   redirectProxyUrl?: string

@@ -43,7 +43,7 @@ const dotTitle = runDot ? "print Graphviz that dot accepts" : "print Graphviz th
 
 describe("machine descriptions", () => {
   it("describe every authflow machine as JSON that round-trips: states, effects, transitions, finals", () => {
-    expect(authflowMachines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "sign-out"])
+    expect(authflowMachines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "sign-out", "token-refresh"])
     for (const machine of authflowMachines) {
       const description = describeMachine(machine)
       expect(JSON.parse(JSON.stringify(description))).toEqual(description)
@@ -63,7 +63,9 @@ describe("machine descriptions", () => {
     for (const machine of authflowMachines) {
       for (const state of allStates(describeMachine(machine))) {
         if (state.type !== "atomic") continue
-        expect(state.effect, `${machine.id}: ${state.path}`).toBe(effectOf(machine.resolveState({ value: state.path, context: {} })))
+        // A nested state's path is dotted ("refreshing.claiming"); its state value is the nested object.
+        const value = state.path.split(".").reduceRight<string | Record<string, unknown>>((inner, key) => (inner === "" ? key : { [key]: inner }), "")
+        expect(state.effect, `${machine.id}: ${state.path}`).toBe(effectOf(machine.resolveState({ value: value as never, context: {} })))
       }
     }
     const oauth = describeMachine(authflowMachines.find((machine) => machine.id === "oauth")!)
