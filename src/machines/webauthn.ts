@@ -75,6 +75,7 @@ export type WebAuthnEvent =
   | { type: "csrf.invalid" }
   | { type: "challenge.fresh" }
   | { type: "challenge.replayed"; error?: unknown }
+  | { type: "challenge.failed"; error: unknown }
   | { type: "response.malformed"; error: unknown }
   | { type: "credential.unknown"; error: unknown }
   | { type: "response.checked"; findings: CeremonyFindings; error?: unknown }
@@ -150,7 +151,7 @@ const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCer
  *    `awaitingCeremony`; that snapshot (the ceremony, the challenge, the user being registered) is
  *    sealed into the challenge cookie.
  * 2. The callback request restores it and sends `ceremony.received`: CSRF, then the challenge is
- *    claimed (used once, through the replay store), the response verified, and guards name what is
+ *    claimed (used once, through the replay store; a store that cannot answer refuses it), the response verified, and guards name what is
  *    wrong with it (ceremony type, challenge, origin, RP ID, user presence or verification,
  *    counter, signature). An assertion records the new counter; then the shared tail.
  *
@@ -281,6 +282,8 @@ export const webAuthnMachine = setup({
           { target: "verifyingAuthentication" },
         ],
         "challenge.replayed": { target: "challengeReplayed", actions: "recordError" },
+        // The replay store could not say (its database is down): refused, as a failed write is.
+        "challenge.failed": { target: "persistFailed", actions: "recordError" },
       },
     },
     verifyingRegistration: {
