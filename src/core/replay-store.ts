@@ -91,7 +91,14 @@ export function redisReplayStore(client: RedisSetClient, options: { prefix?: str
   }
 }
 
-/** The `identifier` of the verification-token rows that {@link adapterReplayStore} writes. */
+/**
+ * The `identifier` of the verification-token rows that {@link adapterReplayStore} writes.
+ *
+ * @example
+ * ```ts
+ * await db.deleteFrom("verification_tokens").where("identifier", "=", REPLAY_TOKEN_IDENTIFIER).where("expires", "<", new Date().toISOString()).execute()
+ * ```
+ */
 export const REPLAY_TOKEN_IDENTIFIER = "authflow:flow"
 
 /** How long after a flow's expiry its row is kept: room for clocks of instances that disagree. */
