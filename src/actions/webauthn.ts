@@ -209,8 +209,8 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
       try {
         return (await claimFlow(run.opened!, replayStoreOf(options.config, options.logger))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
       } catch (error) {
-        // A replay store that cannot answer refuses the flow: fail closed.
-        return { type: "challenge.replayed", error }
+        // A replay store that cannot answer: the machine refuses the flow (fail closed).
+        return { type: "challenge.failed", error }
       }
     },
     verifyRegistration: async ({ flow }) => {

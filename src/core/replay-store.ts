@@ -91,7 +91,14 @@ export function redisReplayStore(client: RedisSetClient, options: { prefix?: str
   }
 }
 
-/** The `identifier` of the verification-token rows that {@link adapterReplayStore} writes. */
+/**
+ * The `identifier` of the verification-token rows that {@link adapterReplayStore} writes.
+ *
+ * @example
+ * ```ts
+ * await db.deleteFrom("verification_tokens").where("identifier", "=", REPLAY_TOKEN_IDENTIFIER).where("expires", "<", new Date().toISOString()).execute()
+ * ```
+ */
 export const REPLAY_TOKEN_IDENTIFIER = "authflow:flow"
 
 /** How long after a flow's expiry its row is kept: room for clocks of instances that disagree. */
@@ -129,13 +136,14 @@ export function isUniqueViolation(error: unknown): boolean {
  * the same flow exactly one wins, with no other shared state than the secret and the database.
  *
  * Only a unique-key violation (see {@link isUniqueViolation}) means "used already". Any other
- * error is logged (`AdapterError`) and rejects, and the flow is then refused (fail closed).
+ * error rejects with an `AdapterError` saying so, and the flow is then refused and the error logged
+ * (fail closed).
  * Rows this process wrote are deleted (`useVerificationToken`) five minutes after they expire,
  * a few at a time, as later flows are marked; rows of a process that stopped stay until purged
  * (`DELETE FROM verification_tokens WHERE expires < now()`).
  *
  * @param adapter - An adapter with `createVerificationToken` (and `useVerificationToken` for the cleanup).
- * @param options.logger - Where failures are reported. @default `console`
+ * @param options.logger - Where failed cleanups are reported (`debug`). @default none
  *
  * @example
  * ```ts
@@ -144,12 +152,12 @@ export function isUniqueViolation(error: unknown): boolean {
  * const config = { ...authConfig, adapter, replayStore: adapterReplayStore(adapter) }
  * ```
  */
-export function adapterReplayStore(adapter: Adapter, options: { logger?: Pick<LoggerInstance, "error" | "debug"> } = {}): ReplayStore {
+export function adapterReplayStore(adapter: Adapter, options: { logger?: Pick<LoggerInstance, "debug"> } = {}): ReplayStore {
   const createToken = adapter.createVerificationToken
   if (!createToken) {
     throw new TypeError("adapterReplayStore needs an adapter with createVerificationToken: add it to the adapter, or pass replayStore: redisReplayStore(client)")
   }
-  const logger = options.logger ?? { error: (error: Error) => console.error(error), debug: () => {} }
+  const logger = options.logger ?? { debug: () => {} }
   const written: { token: string; deleteAfter: number }[] = []
   function cleanUp(now: number): void {
     const useToken = adapter.useVerificationToken
@@ -171,12 +179,11 @@ export function adapterReplayStore(adapter: Adapter, options: { logger?: Pick<Lo
         await createToken.call(adapter, { identifier: REPLAY_TOKEN_IDENTIFIER, token, expires: new Date(Math.ceil(expiresAt)) })
       } catch (error) {
         if (isUniqueViolation(error)) return false
-        const failure = new AdapterError(
+        // The caller refuses the flow and logs this (OAuth: as the cause of OAuthCallbackError).
+        throw new AdapterError(
           "The replay store could not record a resumed flow in the adapter's verification-token table, so the flow is refused: check that the database is reachable and migrated",
           { cause: { err: error instanceof Error ? error : new Error(String(error)) } },
         )
-        logger.error(failure)
-        throw failure
       }
       const now = Date.now()
       written.push({ token, deleteAfter: expiresAt + CLEANUP_MARGIN_MS })
@@ -199,7 +206,7 @@ const adapterStores = new WeakMap<Adapter, ReplayStore>()
  * await replayStoreOf(config, logger).markUsed(flowId, expiresAt)
  * ```
  */
-export function replayStoreOf(config: { replayStore?: ReplayStore; adapter?: Adapter }, logger?: Pick<LoggerInstance, "error" | "debug">): ReplayStore {
+export function replayStoreOf(config: { replayStore?: ReplayStore; adapter?: Adapter }, logger?: Pick<LoggerInstance, "debug">): ReplayStore {
   if (config.replayStore) return config.replayStore
   const adapter = config.adapter
   if (!adapter?.createVerificationToken) return (processStore ??= memoryReplayStore())

@@ -76,6 +76,7 @@ export type WebAuthnEvent =
   | { type: "csrf.invalid" }
   | { type: "challenge.fresh" }
   | { type: "challenge.replayed"; error?: unknown }
+  | { type: "challenge.failed"; error: unknown }
   | { type: "response.malformed"; error: unknown }
   | { type: "credential.unknown"; error: unknown }
   | { type: "response.checked"; findings: CeremonyFindings; error?: unknown }
@@ -157,7 +158,7 @@ const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCer
  *    `awaitingCeremony`; that snapshot (the ceremony, the challenge, the user being registered) is
  *    sealed into the challenge cookie.
  * 2. The callback request restores it and sends `ceremony.received`: CSRF, the rate limit, then the challenge is
- *    claimed (used once, through the replay store), the response verified, and guards name what is
+ *    claimed (used once, through the replay store; a store that cannot answer refuses it), the response verified, and guards name what is
  *    wrong with it (ceremony type, challenge, origin, RP ID, user presence or verification,
  *    counter, signature). An assertion records the new counter; then the shared tail.
  *
@@ -292,6 +293,8 @@ export const webAuthnMachine = setup({
           { target: "verifyingAuthentication" },
         ],
         "challenge.replayed": { target: "challengeReplayed", actions: "recordError" },
+        // The replay store could not say (its database is down): refused, as a failed write is.
+        "challenge.failed": { target: "persistFailed", actions: "recordError" },
       },
     },
     verifyingRegistration: {

@@ -9,7 +9,7 @@
 import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it, vi } from "vitest"
 import { startDemo, type Demo } from "../../demo/server.js"
 import { browserSuite, launchChromium } from "./browser.js"
 
@@ -20,13 +20,17 @@ browserSuite("the demo in Chromium", () => {
   let browser: Browser
   const links: { email: string; url: string }[] = []
 
+  const warnings: string[] = []
+
   beforeAll(async () => {
+    vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => void warnings.push(args.map(String).join(" ")))
     mkdirSync(output, { recursive: true })
     demo = await startDemo({ port: 0, databaseFile: ":memory:", env: {}, onSignInLink: (email, url) => void links.push({ email, url }) })
     browser = await launchChromium()
   })
 
   afterAll(async () => {
+    vi.restoreAllMocks()
     await browser?.close()
     await demo?.close()
   })
@@ -202,7 +206,9 @@ browserSuite("the demo in Chromium", () => {
   async function signInWithPasskey(page: Page): Promise<string[]> {
     const requests: string[] = []
     page.on("request", (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}${new URL(request.url()).search}`))
-    await Promise.all([page.waitForURL(`${demo.url}/`), page.goto(`${demo.url}/auth/signin`)])
+    // The page starts at home (after signing out): open the sign-in page first, then wait to be sent home.
+    await page.goto(`${demo.url}/auth/signin`)
+    await page.waitForURL(`${demo.url}/`)
     return requests
   }
 
@@ -248,4 +254,8 @@ browserSuite("the demo in Chromium", () => {
     expect(await (await page.request.get(`${demo.url}/auth/session`)).json()).toMatchObject({ user: { email: "hedy@example.test" } })
     await context.close()
   }, 60_000)
+
+  it("printed the experimental WebAuthn warning once, for all the requests above", () => {
+    expect(warnings.filter((warning) => warning.includes("[experimental-webauthn]"))).toHaveLength(1)
+  })
 })

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import type { SnapshotFrom } from "xstate"
 import { webAuthnMachine, type CeremonyFindings, type WebAuthnEvent } from "../../src/machines/webauthn.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { adapterReplayStore } from "../../src/core/replay-store.js"
 import Passkey from "../../src/providers/passkey.js"
 import { simpleWebAuthn } from "../../src/providers/webauthn.js"
 import type { Adapter } from "../../src/adapters.js"
@@ -85,6 +86,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
       ...tailInputs.map(({ policy }) => ({ type: "ceremony.received" as const, action: flow.ceremony, policy })),
       { type: "ceremony.received", action: other, policy: tailInputs[0]!.policy },
       { type: "challenge.replayed" },
+      { type: "challenge.failed", error: new Error("replay store down") },
       { type: "response.malformed", error: new Error("unreadable") },
     )
     if (flow.ceremony === "authenticate") list.push({ type: "credential.unknown", error: new Error("no authenticator") })
@@ -188,10 +190,17 @@ describe("WebAuthn machine, driven through Auth()", () => {
         },
       }
       const { logger, errors } = recordingLogger()
+      const store = adapterReplayStore(adapter)
       const config: AuthConfig = {
         secret: "model-secret",
         trustHost: true,
         adapter,
+        replayStore: {
+          markUsed(key, expiresAt) {
+            if (world.measuring && failure("challenge.failed")) throw new Error("replay store down")
+            return store.markUsed(key, expiresAt)
+          },
+        },
         session: { strategy },
         ...(policy.newUserPage && { pages: { newUser: "/welcome-aboard" } }),
         providers: [Passkey({ simpleWebAuthn: library })],

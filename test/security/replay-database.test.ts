@@ -198,10 +198,34 @@ describe("the adapter-backed store, whatever the database", () => {
     const response = await send(app.config, browser, consent(op, authorizationUrl, "closed"))
     expect(response.headers.get("location")).toMatch(/\/auth\/signin\?error=OAuthCallbackError/)
     expect(browser.cookies.has("__Secure-authjs.session-token")).toBe(false)
-    const logged = app.errors.find((error) => error.name === "AdapterError")
+    // Logged once, as the cause of the refused callback.
+    expect(app.errors.map((error) => error.name)).toEqual(["OAuthCallbackError"])
+    const logged = (app.errors[0]!.cause as { err?: Error }).err
+    expect(logged?.name).toBe("AdapterError")
     expect(logged?.message).toMatch(/^The replay store could not record a resumed flow .* so the flow is refused: check that the database is reachable and migrated$/)
     expect(String(((logged as AuthError).cause as { err?: Error }).err?.message)).toMatch(/no such table: verification_tokens/)
     expect(op.seen.filter((route) => route.endsWith("/token"))).toHaveLength(0)
+  })
+
+  it("fails closed for a passkey too: the WebAuthn machine ends in persistFailed, not as a replay, and nobody signs in", async () => {
+    const memory = MemoryAdapter()
+    const down = Object.assign(Object.create(null) as object, memory, {
+      async createVerificationToken() {
+        throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })
+      },
+    })
+    const config = passkeyConfig({ adapter: down as never })
+    const synced = new SoftCredential("app.test", false)
+    await memory.createUser({ id: "u-down", email: "down@example.test", emailVerified: null })
+    await memory.linkAccount({ userId: "u-down", type: "webauthn", provider: "passkey", providerAccountId: synced.adapterAuthenticator("u-down").providerAccountId })
+    await memory.createAuthenticator(synced.adapterAuthenticator("u-down"))
+    const jar = new CookieJar()
+    const { body } = await getOptions(config, jar, { action: "authenticate" })
+    const response = await postCallback(config, jar, "authenticate", synced.authenticate(body.options, origin))
+    expect(response.headers.get("location")).toBe(`${origin}/auth/error?error=Configuration`)
+    expect(await sessionOf(config, jar)).toBeNull()
+    expect(config.errors.map((error) => error.name)).toEqual(["AdapterError"])
+    expect(config.errors[0]!.message).toMatch(/^The replay store could not record a resumed flow/)
   })
 
   it("a store without createVerificationToken is a configuration error that says how to fix it", () => {

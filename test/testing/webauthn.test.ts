@@ -62,6 +62,8 @@ describe("authflow/testing with a Passkey provider and database sessions", async
     expect(outcome("action=authenticate, no email, credential.unknown").final).toBe("unknownCredential")
     expect(outcome("action=authenticate, no email, counter.failed").final).toBe("persistFailed")
     expect(outcome("action=register, new email, persist.failed").final).toBe("persistFailed")
+    // The database behind the default replay store is down: refused as a failed write, not as a replay.
+    expect(outcome("action=authenticate, no email, replay store failed")).toMatchObject({ final: "persistFailed", errors: ["AdapterError"], session: null })
     expect(outcome("action=register, known email").final).toBe("invalidRequest")
     expect(outcome("no action, signed in").final).toBe("invalidRequest")
     expect(outcome("action=delete").final).toBe("invalidAction")

@@ -84,7 +84,7 @@ function eventsFor(policies: SignInTailPolicy[]) {
       const other = flow.ceremony === "register" ? "authenticate" : "register"
       list.push(...policies.map((policy) => ({ type: "ceremony.received", action: flow.ceremony, policy })))
       list.push({ type: "ceremony.received", action: other, policy: policies[0]!, mismatched: true })
-      list.push({ type: "challenge.replayed" }, { type: "response.malformed", error: "unreadable response" })
+      list.push({ type: "challenge.replayed" }, { type: "challenge.failed", error: "the replay store threw" }, { type: "response.malformed", error: "unreadable response" })
       if (flow.ceremony === "authenticate") list.push({ type: "credential.unknown", error: "no such authenticator" })
       const good = goodFindings(flow.ceremony, flow.user?.id)
       list.push({ type: "response.checked", findings: good })
@@ -130,6 +130,8 @@ export function webAuthnDriver(config: AuthConfig, provider: WebAuthnConfig): Ma
       case "credential.unknown":
       case "counter.failed":
         return { condition: event.type }
+      case "challenge.failed":
+        return { condition: "replay store failed" }
       case "ceremony.received": {
         if (modelEvent.mismatched) return { condition: "answer posted for the other ceremony" }
         const note = tailPolicyNote(event.policy as SignInTailPolicy, tail)
@@ -151,6 +153,7 @@ export function webAuthnDriver(config: AuthConfig, provider: WebAuthnConfig): Ma
     unreachable(path) {
       if (!config.adapter) return "no adapter: WebAuthn stores its authenticators in the database"
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
+      if (has(path, "challenge.failed") && config.replayStore) return "replayStore is your own: the kit makes only the adapter-backed default fail"
       const checked = path.find((event) => event.type === "response.checked") as (ModelEvent & { findings: CeremonyFindings }) | undefined
       if (checked?.bent === "user not verified" && !verificationRequired(checked.findings.type === "webauthn.create" ? "register" : "authenticate")) {
         return `providers.${provider.id} does not require user verification: an unverified user is accepted`
@@ -207,6 +210,8 @@ async function driveWebAuthn(provider: WebAuthnConfig, scenario: Scenario, world
       ? credential.register(body.options, origin, bent?.bend)
       : credential.authenticate(body.options, origin, bent?.bend)
   if (labels.has("counter.failed")) world.record.failing.add("updateAuthenticatorCounter")
+  // The default replay store writes through the adapter: a database that is down fails it.
+  if (labels.has("replay store failed")) world.record.failing.add("createVerificationToken")
   if (labels.has("persist.failed")) world.record.failing.add("createAuthenticator")
   if (labels.has("session.failed")) world.record.failing.add("createSession")
 
