@@ -1,6 +1,7 @@
 /**
  * GET /session with a database session: authflow against @auth/core on the same adapter and the
- * same database, on SQLite (a file) and on PostgreSQL (127.0.0.1:5432), in the same process.
+ * same database, on SQLite (a file), PostgreSQL (127.0.0.1:5432) and MariaDB (127.0.0.1:3306), in the
+ * same process.
  *
  *   node --expose-gc --import tsx bench/database-session.ts
  */
@@ -10,7 +11,7 @@ import { join } from "node:path"
 import { randomUUID } from "node:crypto"
 import { Auth as authflow } from "../src/index.js"
 import { Auth as authjs } from "@auth/core"
-import { KyselyAdapter, createPostgresDatabase, createSqliteDatabase, migrateToLatest } from "../src/adapters/kysely/index.js"
+import { KyselyAdapter, createMysqlDatabase, createPostgresDatabase, createSqliteDatabase, migrateToLatest } from "../src/adapters/kysely/index.js"
 import { compare, pairedRatio, row } from "./measure.js"
 import type { Kysely } from "kysely"
 import type { AuthflowDatabase } from "../src/adapters/kysely/index.js"
@@ -68,4 +69,24 @@ try {
   console.log(`\nPostgreSQL: not measured (${(error as Error).message})`)
 } finally {
   await postgres.destroy()
+}
+
+const database = `bench_${randomUUID().replace(/-/g, "").slice(0, 20)}`
+const mysqlServer = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
+const { createConnection } = await import("mysql2/promise")
+try {
+  const admin = await createConnection(mysqlServer)
+  await admin.query(`create database ${database}`)
+  await admin.end()
+  const mariadb = createMysqlDatabase({ ...mysqlServer, database })
+  try {
+    await benchDatabase("MariaDB 10.11 (mysql2, 127.0.0.1)", mariadb)
+  } finally {
+    await mariadb.destroy()
+    const cleanup = await createConnection(mysqlServer)
+    await cleanup.query(`drop database if exists ${database}`)
+    await cleanup.end()
+  }
+} catch (error) {
+  console.log(`\nMariaDB: not measured (${(error as Error).message})`)
 }

@@ -87,6 +87,12 @@ export interface Adapter {
   updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Awaitable<AdapterSession | null | undefined | void>
   /** Deletes a session and returns it, or `null` when there was none. */
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>
+  /**
+   * authflow only, optional: deletes every session of a user and returns how many there were. A
+   * back-channel logout calls it to delete the user's rows at once; without it, they are deleted
+   * when next read.
+   */
+  deleteUserSessions?(userId: string): Awaitable<number>
   /** Stores a verification token; the pair (`identifier`, `token`) is unique. */
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined | void>
   /** Deletes the token and returns it, or `null`: single use, so of concurrent calls for one token exactly one gets it. Expired tokens are returned as they are; checking `expires` is the caller's job. */

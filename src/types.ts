@@ -17,6 +17,7 @@ export type { WebAuthnConfig } from "./providers/webauthn-config.js"
 import type { ReplayStore } from "./core/replay-store.js"
 import type { RateLimitOptions, RateLimitedMessage } from "./core/rate-limit/limiter.js"
 export type { RateLimitOptions, RateLimitedMessage, RateLimitRoute, RateLimitRule, RouteLimits } from "./core/rate-limit/limiter.js"
+import type { RevocationStore } from "./core/revocation-store.js"
 
 /** A value, or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
@@ -35,6 +36,7 @@ export type AuthAction =
   | "signout"
   | "verify-request"
   | "webauthn-options"
+  | "backchannel-logout"
 
 /** A user as providers and callbacks see it. */
 export interface User {
@@ -195,6 +197,20 @@ export interface SessionOptions {
   updateAge?: number
   /** Token of a database session. Default a random UUID. */
   generateSessionToken?: () => string
+  /**
+   * A hard cap on a session's life, in seconds since sign-in, on top of the sliding `maxAge`:
+   * however often it is used, a session ends this long after the user signed in. Both strategies.
+   * A session made before the cap was set (or by Auth.js) does not slide any more and ends at its
+   * current expiry. With database sessions, the token then carries the sign-in time
+   * (`<generateSessionToken()>.<milliseconds in base 36>.<provider>`).
+   *
+   * @default undefined: no cap, a session lives as long as it is used within `maxAge`
+   * @example
+   * ```ts
+   * Auth(request, { ...config, session: { maxAge: 24 * 60 * 60, absoluteMaxAge: 7 * 24 * 60 * 60 } })
+   * ```
+   */
+  absoluteMaxAge?: number
 }
 
 /** A logger level function. */
@@ -215,6 +231,7 @@ export type WarningCode =
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
   | "rate-limit-client-unknown"
+  | "provider-logout-unavailable"
 
 /** Arguments of the `signIn` callback. */
 export interface SignInCallbackParams {
@@ -425,11 +442,13 @@ export interface AuthConfig {
    */
   trustedOrigins?: string[]
   /**
-   * Records every resumed flow (an OAuth callback's sealed flow cookie) as used, so that a replayed
-   * flow cookie is refused. Share one store (`redisReplayStore`) between instances to make that hold
-   * across all of them.
+   * Records every resumed flow (an OAuth callback's sealed flow cookie, a WebAuthn challenge) as
+   * used, so that a replayed flow cookie is refused. Share one store between instances to make
+   * that hold across all of them: the adapter's database (`adapterReplayStore`, the default with an
+   * adapter) or Redis (`redisReplayStore`).
    *
-   * @default an in-memory store: a flow is used once per process
+   * @default with an `adapter` that has `createVerificationToken`: `adapterReplayStore(adapter)` (a row
+   * per resumed flow in the verification-token table); without one: an in-memory store, a flow is used once per process
    * @example
    * ```ts
    * import { redisReplayStore } from "authflow"
@@ -452,6 +471,19 @@ export interface AuthConfig {
    * ```
    */
   rateLimit?: RateLimitOptions | boolean
+  /**
+   * Where back-channel logouts (see the `backchannelLogout` provider option) are remembered until
+   * the sessions they end are read. Share one store (`redisRevocationStore`) between instances so
+   * that a logout received by one ends the sessions read by all.
+   *
+   * @default an in-memory store: a logout ends the sessions this process reads
+   * @example
+   * ```ts
+   * import { redisRevocationStore } from "authflow"
+   * Auth(request, { ...config, revocationStore: redisRevocationStore(new Redis()) })
+   * ```
+   */
+  revocationStore?: RevocationStore
   secret?: string | string[]
   session?: SessionOptions
   skipCSRFCheck?: symbol

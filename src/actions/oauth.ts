@@ -382,7 +382,7 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
   cookies.push(...clearFlowCookies(flowCookies))
   let restored: { snapshot: SnapshotFrom<typeof oauthMachine>; flowId: string }
   try {
-    restored = await unsealFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies, replayStoreOf(options.config))
+    restored = await unsealFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies, replayStoreOf(options.config, options.logger))
   } catch (error) {
     throw withCookies(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }

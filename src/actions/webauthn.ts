@@ -175,7 +175,8 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
           rpID: party.id,
           userID,
           userName: user!.email,
-          ...(user?.name && { userDisplayName: user.name }),
+          // As Auth.js on simplewebauthn 9: the display name defaults to the email (14 would send "").
+          userDisplayName: user!.name ?? user!.email,
           excludeCredentials: existing.map((a) => ({ id: credentialIdForBrowser(a.credentialID), ...(a.transports && { transports: transportsOf(a.transports) }) })),
         })
         run.optionsJson = generated
@@ -202,7 +203,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     claimChallenge: async () => {
       try {
-        return (await claimFlow(run.opened!, replayStoreOf(options.config))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
+        return (await claimFlow(run.opened!, replayStoreOf(options.config, options.logger))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
       } catch (error) {
         // A replay store that cannot answer refuses the flow: fail closed.
         return { type: "challenge.replayed", error }

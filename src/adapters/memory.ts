@@ -2,7 +2,8 @@
  * An adapter that keeps everything in process memory: for tests, demos and prototypes. It enforces
  * the same constraints as the SQL adapter (unique email, unique provider account, unique session
  * token, unique identifier and token, references to existing users) and stores the same fields, so
- * code tested against it behaves the same on a database.
+ * code tested against it behaves the same on a database. A duplicate key rejects with an error whose
+ * `code` is `"UNIQUE_VIOLATION"`, as a database's unique-key violation has its own code.
  *
  * @example
  * ```ts
@@ -11,7 +12,6 @@
  * ```
  * @module
  */
-import { randomUUID } from "node:crypto"
 import type {
   Adapter,
   AdapterAccount,
@@ -50,20 +50,24 @@ export function MemoryAdapter(): Required<Adapter> {
   const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
   const tokenKey = (identifier: string, token: string) => JSON.stringify([identifier, token])
 
+  // A duplicate key: `code` as the replay store and callers recognize a unique-key violation.
+  function duplicate(message: string, cause?: unknown): Error {
+    return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code: "UNIQUE_VIOLATION" })
+  }
   function requireUser(userId: string, what: string): void {
     if (!users.has(userId)) throw new Error(`${what} refers to an unknown user`, { cause: { userId } })
   }
   function requireFreeEmail(email: string | null | undefined, exceptUserId?: string): void {
     if (email === null || email === undefined) return
     for (const user of users.values()) {
-      if (user.email === email && user.id !== exceptUserId) throw new Error("A user with this email already exists", { cause: { email } })
+      if (user.email === email && user.id !== exceptUserId) throw duplicate("A user with this email already exists", { email })
     }
   }
 
   return {
     async createUser(user) {
-      const stored = userShape({ ...user, id: user.id || randomUUID() })
-      if (users.has(stored.id)) throw new Error("A user with this id already exists", { cause: { id: stored.id } })
+      const stored = userShape({ ...user, id: user.id || globalThis.crypto.randomUUID() })
+      if (users.has(stored.id)) throw duplicate("A user with this id already exists", { id: stored.id })
       requireFreeEmail(stored.email)
       users.set(stored.id, stored)
       return userShape(stored)
@@ -104,7 +108,7 @@ export function MemoryAdapter(): Required<Adapter> {
       requireUser(stored.userId, "The account")
       const key = accountKey(stored.provider, stored.providerAccountId)
       if (accounts.has(key)) {
-        throw new Error("This provider account is already linked", { cause: { provider: stored.provider, providerAccountId: stored.providerAccountId } })
+        throw duplicate("This provider account is already linked", { provider: stored.provider, providerAccountId: stored.providerAccountId })
       }
       accounts.set(key, stored)
       return accountShape(stored)
@@ -123,7 +127,7 @@ export function MemoryAdapter(): Required<Adapter> {
     async createSession(session) {
       const stored = sessionShape(session)
       requireUser(stored.userId, "The session")
-      if (sessions.has(stored.sessionToken)) throw new Error("A session with this token already exists")
+      if (sessions.has(stored.sessionToken)) throw duplicate("A session with this token already exists")
       sessions.set(stored.sessionToken, stored)
       return sessionShape(stored)
     },
@@ -147,10 +151,19 @@ export function MemoryAdapter(): Required<Adapter> {
       sessions.delete(sessionToken)
       return session
     },
+    async deleteUserSessions(userId) {
+      let deleted = 0
+      for (const [token, session] of sessions) {
+        if (session.userId !== userId) continue
+        sessions.delete(token)
+        deleted++
+      }
+      return deleted
+    },
     async createVerificationToken(token) {
       const stored = verificationTokenShape(token)
       const key = tokenKey(stored.identifier, stored.token)
-      if (verificationTokens.has(key)) throw new Error("This verification token already exists", { cause: { identifier: stored.identifier } })
+      if (verificationTokens.has(key)) throw duplicate("This verification token already exists", { identifier: stored.identifier })
       verificationTokens.set(key, stored)
       return verificationTokenShape(stored)
     },
@@ -169,7 +182,7 @@ export function MemoryAdapter(): Required<Adapter> {
     async createAuthenticator(authenticator) {
       const stored = authenticatorShape(authenticator)
       requireUser(stored.userId, "The authenticator")
-      if (authenticators.has(stored.credentialID)) throw new Error("An authenticator with this credential ID already exists")
+      if (authenticators.has(stored.credentialID)) throw duplicate("An authenticator with this credential ID already exists")
       authenticators.set(stored.credentialID, stored)
       return authenticatorShape(stored)
     },

@@ -133,7 +133,7 @@ export function missingClientId(id: string, source?: Provider): MissingClientId 
 export function checkConfig(config: AuthConfig, providers: readonly ProviderConfig[]): ConfigCheck {
   const warnings: WarningCode[] = []
   const refuse = (error: AuthError): ConfigCheck => ({ ok: false, error, beforeRequestChecks: false, warnings })
-  if (!config.secret?.length) return { ok: false, error: new MissingSecret("Please define a `secret`"), beforeRequestChecks: true, warnings }
+  if (!config.secret?.length) return { ok: false, error: new MissingSecret("No secret: set AUTH_SECRET (generate one with `npx authflow secret`), or pass `secret`"), beforeRequestChecks: true, warnings }
 
   const strategy = config.session?.strategy
   if (strategy !== undefined && strategy !== "jwt" && strategy !== "database") {

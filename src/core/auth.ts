@@ -1,3 +1,4 @@
+import { backchannelLogout } from "../actions/backchannel-logout.js"
 import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidProvider, MissingCSRF, RateLimited, UnknownAction, isClientSafeError } from "./errors.js"
 import { emitEvent } from "./events.js"
 import { rateLimitedAnswer, rateLimitedMessage } from "./rate-limit/limiter.js"
@@ -141,6 +142,8 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         return signOutAction(options, cookies)
       case "callback":
         return callbackAction(options, cookies)
+      case "backchannel-logout":
+        return backchannelLogout(options, cookies)
     }
   }
   throw new UnknownAction(`Cannot handle action: ${action}`)

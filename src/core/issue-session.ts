@@ -1,4 +1,6 @@
+import { decodeJwt } from "jose"
 import { emitEvent } from "./events.js"
+import { databaseToken, sessionMetaClaim, type SessionMeta } from "./session-lifetime.js"
 import { sessionStoreOf, writeJwtSession } from "./session-cookie.js"
 import type { AuthOptions } from "./options.js"
 import type { Account, Cookie, Profile, User } from "../types.js"
@@ -26,8 +28,10 @@ async function announce(options: AuthOptions, outcome: SignInOutcome): Promise<v
  * ```
  */
 export async function createDatabaseSession(options: AuthOptions, outcome: SignInOutcome): Promise<Cookie[]> {
+  const generated = options.session.generateSessionToken()
+  const meta = options.session.recordsSignIn ? signInMeta(options, outcome) : undefined
   const session = await options.adapter!.createSession!({
-    sessionToken: options.session.generateSessionToken(),
+    sessionToken: meta ? databaseToken(generated, meta) : generated,
     userId: outcome.user.id!,
     expires: new Date(Date.now() + options.session.maxAge * 1000),
   })
@@ -55,6 +59,7 @@ export async function encodeSessionToken(options: AuthOptions, outcome: SignInOu
     isNewUser: isNewUser ?? false,
     trigger: isNewUser ? "signUp" : "signIn",
   })
+  if (token && options.session.recordsSignIn) token[sessionMetaClaim] = signInMeta(options, outcome)
   const cookies = await writeJwtSession(options, sessionStoreOf(options), token)
   await announce(options, outcome)
   return cookies
@@ -84,4 +89,25 @@ export function signInTailPolicy(options: AuthOptions): { databaseSessions: bool
 export function newUserRedirect(options: AuthOptions, callbackUrl: string): string {
   const newUserPage = options.pages.newUser!
   return `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
+}
+
+/**
+ * What the session records of this sign-in: when, through which provider, and, for a provider
+ * with back-channel or RP-initiated logout, the ID token's `sid` and the ID token itself.
+ */
+function signInMeta(options: AuthOptions, { account }: SignInOutcome): SessionMeta {
+  const meta: SessionMeta = { signedInAt: Date.now(), provider: account.provider }
+  const provider = options.providers.find((candidate) => candidate.id === account.provider)
+  if (provider?.type !== "oidc" || typeof account.id_token !== "string") return meta
+  if (provider.endSessionAtProvider) meta.idToken = account.id_token
+  if (provider.backchannelLogout) {
+    meta.subject = account.providerAccountId
+    try {
+      const { sid } = decodeJwt(account.id_token)
+      if (typeof sid === "string") meta.sid = sid
+    } catch {
+      // an ID token that does not decode has no sid to record
+    }
+  }
+  return meta
 }

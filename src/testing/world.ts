@@ -1,6 +1,6 @@
 /**
  * The world one path runs in: the user's configuration with the outside world replaced (OAuth
- * providers by stand-ins, mail by a capturing sender), a fresh database where the fixtures give
+ * providers by stand-ins, mail by a capturing sender, the WebAuthn library wrapped to fail on demand), a fresh database where the fixtures give
  * one, a browser, and the record of what the path did.
  *
  * @module
@@ -17,6 +17,7 @@ import type { TransitionRecorder } from "./recorder.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
+import type { WebAuthnConfig, WebAuthnLibrary } from "../providers/webauthn-config.js"
 import type { AuthConfig, ProviderConfig, RateLimitOptions } from "../types.js"
 import { rateLimitOf } from "../core/rate-limit/limiter.js"
 import type { RateLimitStore } from "../core/rate-limit/store.js"
@@ -68,6 +69,11 @@ export class World {
   note?: string
   /** Make the capturing mailer throw, as a mail service that is down would. */
   mailFails = false
+  /**
+   * Make the WebAuthn library fail: `options` throws while generating options, `attestation`
+   * refuses a registration every named check accepts (as a bad attestation statement would).
+   */
+  readonly webAuthnFaults = new Set<"options" | "attestation">()
   readonly browser: Browser
   readonly config: AuthConfig
   readonly origin: string
@@ -161,6 +167,22 @@ export class World {
         },
       }
       return email
+    }
+    if (provider.type === "webauthn") {
+      const webauthn = provider as WebAuthnConfig
+      const library = webauthn.simpleWebAuthn
+      if (!library) return provider
+      const faults = this.webAuthnFaults
+      const failing = (): never => {
+        throw new Error("The WebAuthn library failed (authflow/testing made it fail)")
+      }
+      const wrapped: WebAuthnLibrary = {
+        ...library,
+        generateRegistrationOptions: (options) => (faults.has("options") ? failing() : library.generateRegistrationOptions(options)),
+        generateAuthenticationOptions: (options) => (faults.has("options") ? failing() : library.generateAuthenticationOptions(options)),
+        verifyRegistrationResponse: async (options) => (faults.has("attestation") ? { verified: false } : library.verifyRegistrationResponse(options)),
+      }
+      return { ...webauthn, simpleWebAuthn: wrapped } as ProviderConfig
     }
     return provider
   }

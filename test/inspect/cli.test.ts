@@ -76,6 +76,16 @@ describe("authflow machines", () => {
     expect(authflow("frobnicate")).toMatchObject({ status: 2, stderr: expect.stringContaining("Usage:") })
   })
 
+  it("secret prints a new 33-byte base64 secret each time, for AUTH_SECRET", () => {
+    const first = authflow("secret")
+    const second = authflow("secret")
+    expect(first.status).toBe(0)
+    expect(first.stdout).toMatch(/^[A-Za-z0-9+/]{44}\n$/)
+    expect(Buffer.from(first.stdout.trim(), "base64")).toHaveLength(33)
+    expect(second.stdout).not.toBe(first.stdout)
+    expect(authflow("secret", "extra")).toMatchObject({ status: 2 })
+  })
+
   it("starts with a shebang, so the built dist/cli.js runs as a bin", () => {
     expect(readFileSync(cli, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true)
   })

@@ -27,7 +27,7 @@ describe("authflow/testing on the demo's configuration", () => {
   it("covers every transition reachable with the demo's configuration, in every machine it uses", async () => {
     const coverage = suite.coverage()
     console.log(formatCoverage(coverage, suite.unreachable))
-    expect(coverage.map((entry) => entry.machine)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "sign-out"])
+    expect(coverage.map((entry) => entry.machine)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "sign-out"])
     for (const entry of coverage) {
       expect(entry.missing, entry.machine).toEqual([])
       expect(entry.covered, entry.machine).toBe(entry.reachable)
@@ -73,6 +73,13 @@ describe("authflow/testing on the demo's configuration", () => {
         "email-verification email: link without token",
         "email-verification email: lookup.failed",
         "email-verification email: token.failed",
+        // A passkey registered for the new address: the newcomer is refused before anything is stored.
+        "webauthn passkey: action=register, new email",
+        "webauthn passkey: action=register, new email, session.failed",
+        "webauthn passkey: action=register, new email, persist.failed",
+        "webauthn passkey: no action, new email",
+        "webauthn passkey: no action, new email, session.failed",
+        "webauthn passkey: no action, new email, persist.failed",
       ].sort(),
     )
     for (const result of differing) expect(result.difference!.split("\n")[0]).toMatch(/: callbacks\.signIn changed\?$/)
@@ -87,5 +94,6 @@ describe("authflow/testing on the demo's configuration", () => {
     expect(failure).toContain('  final: "signedIn" → "accessDenied"')
     expect(failure).toContain("email-sign-in email: new address → now ends in accessDenied (was linkSent): callbacks.signIn changed?")
     expect(failure).toContain("email-verification email: new address → now mails no link: asking for it ended in accessDenied (was signedIn): callbacks.signIn changed?")
+    expect(failure).toContain("webauthn passkey: action=register, new email → now ends in accessDenied (was signedIn): callbacks.signIn changed?")
   })
 })

@@ -1,5 +1,5 @@
 /**
- * The SQL adapter: the contract over Kysely, the same queries on PostgreSQL and SQLite.
+ * The SQL adapter: the contract over Kysely, the same queries on PostgreSQL, SQLite and MySQL/MariaDB.
  *
  * @example
  * ```ts
@@ -11,7 +11,7 @@
  * @module
  */
 import { randomUUID } from "node:crypto"
-import type { Kysely, Selectable } from "kysely"
+import { MysqlIntrospector, type Kysely, type Selectable, type Transaction } from "kysely"
 import type {
   Adapter,
   AdapterAccount,
@@ -30,8 +30,13 @@ type VerificationTokenRow = Selectable<VerificationTokensTable>
 type AuthenticatorRow = Selectable<AuthenticatorsTable>
 
 /** ISO-8601 in UTC: PostgreSQL parses it as `timestamptz`, SQLite stores it as sortable text. */
-function toStoredDate(value: Date | string): string {
+function toIsoDate(value: Date | string): string {
   return new Date(value).toISOString()
+}
+
+/** MySQL's `DATETIME` literal, in UTC (the pool reads it back with `timezone: "Z"`). */
+function toMysqlDate(value: Date | string): string {
+  return new Date(value).toISOString().replace("T", " ").replace("Z", "")
 }
 
 function fromStoredDate(value: Date | string): Date {
@@ -92,12 +97,14 @@ function optionalText(value: unknown): string | null {
 
 /**
  * Creates the adapter over a Kysely database whose tables were created by `migrateToLatest`.
- * Works with the SQLite (better-sqlite3) and PostgreSQL (pg) dialects.
+ * Works with the SQLite (better-sqlite3), PostgreSQL (pg) and MySQL/MariaDB (mysql2) dialects.
+ * MySQL has no `RETURNING`: there a write and the read of its row run in one transaction.
  *
  * Behaviour worth knowing:
  * - `createUser` keeps the `id` it is given and generates a UUID when that id is empty.
- * - `useVerificationToken` is a single `DELETE … RETURNING`: of concurrent calls for the same token,
- *   exactly one gets it. It does not check `expires`; the caller does.
+ * - `useVerificationToken` is a single `DELETE … RETURNING` (MySQL: `SELECT … FOR UPDATE` and
+ *   `DELETE` in a transaction): of concurrent calls for the same token, exactly one gets it. It does
+ *   not check `expires`; the caller does.
  * - `deleteUser` deletes the user's sessions, accounts and authenticators in the same transaction,
  *   so it cascades even on a SQLite connection opened without `PRAGMA foreign_keys = ON`.
  * - Unknown ids give `null` (`unlinkAccount`: `undefined`); `updateUser` and
@@ -112,19 +119,18 @@ function optionalText(value: unknown): string | null {
  * ```
  */
 export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
+  const writes = rowWrites(db as unknown as Kysely<any>)
+  const toStoredDate = writes.returning ? toIsoDate : toMysqlDate
   return {
     async createUser(user) {
-      const row = await db
-        .insertInto("users")
-        .values({
-          id: user.id || randomUUID(),
-          name: user.name ?? null,
-          email: user.email ?? null,
-          email_verified: user.emailVerified ? toStoredDate(user.emailVerified) : null,
-          image: user.image ?? null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow()
+      const id = user.id || randomUUID()
+      const row = await writes.insert<UserRow>("users", { id }, {
+        id,
+        name: user.name ?? null,
+        email: user.email ?? null,
+        email_verified: user.emailVerified ? toStoredDate(user.emailVerified) : null,
+        image: user.image ?? null,
+      })
       return toUser(row)
     },
 
@@ -158,7 +164,7 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
       const row =
         Object.keys(changes).length === 0
           ? await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()
-          : await db.updateTable("users").set(changes).where("id", "=", id).returningAll().executeTakeFirst()
+          : await writes.update<UserRow>("users", { id }, changes)
       if (!row) throw new Error("Cannot update an unknown user", { cause: { id } })
       return toUser(row)
     },
@@ -168,16 +174,15 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
         await trx.deleteFrom("sessions").where("user_id", "=", userId).execute()
         await trx.deleteFrom("accounts").where("user_id", "=", userId).execute()
         await trx.deleteFrom("authenticators").where("user_id", "=", userId).execute()
-        const row = await trx.deleteFrom("users").where("id", "=", userId).returningAll().executeTakeFirst()
+        const row = await writes.remove<UserRow>("users", { id: userId }, trx as unknown as Transaction<any>)
         return row ? toUser(row) : null
       })
     },
 
     async linkAccount(account) {
-      const row = await db
-        .insertInto("accounts")
-        .values({
-          id: randomUUID(),
+      const id = randomUUID()
+      const row = await writes.insert<AccountRow>("accounts", { id }, {
+          id,
           user_id: account.userId,
           type: account.type,
           provider: account.provider,
@@ -190,18 +195,11 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
           id_token: optionalText(account.id_token),
           session_state: optionalText(account.session_state),
         })
-        .returningAll()
-        .executeTakeFirstOrThrow()
       return toAccount(row)
     },
 
     async unlinkAccount({ provider, providerAccountId }) {
-      const row = await db
-        .deleteFrom("accounts")
-        .where("provider", "=", provider)
-        .where("provider_account_id", "=", providerAccountId)
-        .returningAll()
-        .executeTakeFirst()
+      const row = await writes.remove<AccountRow>("accounts", { provider, provider_account_id: providerAccountId })
       return row ? toAccount(row) : undefined
     },
 
@@ -216,12 +214,19 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
     },
 
     async createSession(session) {
-      const row = await db
-        .insertInto("sessions")
-        .values({ id: randomUUID(), session_token: session.sessionToken, user_id: session.userId, expires: toStoredDate(session.expires) })
-        .returningAll()
-        .executeTakeFirstOrThrow()
+      const id = randomUUID()
+      const row = await writes.insert<SessionRow>("sessions", { id }, {
+        id,
+        session_token: session.sessionToken,
+        user_id: session.userId,
+        expires: toStoredDate(session.expires),
+      })
       return toSession(row)
+    },
+
+    async deleteUserSessions(userId) {
+      const result = await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst()
+      return Number(result.numDeletedRows)
     },
 
     async getSessionAndUser(sessionToken) {
@@ -250,33 +255,26 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
       const row =
         Object.keys(changes).length === 0
           ? await db.selectFrom("sessions").selectAll().where("session_token", "=", sessionToken).executeTakeFirst()
-          : await db.updateTable("sessions").set(changes).where("session_token", "=", sessionToken).returningAll().executeTakeFirst()
+          : await writes.update<SessionRow>("sessions", { session_token: sessionToken }, changes)
       return row ? toSession(row) : null
     },
 
     async deleteSession(sessionToken) {
-      const row = await db.deleteFrom("sessions").where("session_token", "=", sessionToken).returningAll().executeTakeFirst()
+      const row = await writes.remove<SessionRow>("sessions", { session_token: sessionToken })
       return row ? toSession(row) : null
     },
 
     async createVerificationToken(token) {
-      const row = await db
-        .insertInto("verification_tokens")
-        .values({ identifier: token.identifier, token: token.token, expires: toStoredDate(token.expires) })
-        .returningAll()
-        .executeTakeFirstOrThrow()
+      const key = { identifier: token.identifier, token: token.token }
+      const row = await writes.insert<VerificationTokenRow>("verification_tokens", key, { ...key, expires: toStoredDate(token.expires) })
       return toVerificationToken(row)
     },
 
     async useVerificationToken({ identifier, token }) {
       // One statement: the row lock (PostgreSQL) or the database write lock (SQLite) lets exactly
-      // one of concurrent callers delete, and so return, the token.
-      const row = await db
-        .deleteFrom("verification_tokens")
-        .where("identifier", "=", identifier)
-        .where("token", "=", token)
-        .returningAll()
-        .executeTakeFirst()
+      // one of concurrent callers delete, and so return, the token (MySQL: the row lock of the
+      // transaction's SELECT … FOR UPDATE).
+      const row = await writes.remove<VerificationTokenRow>("verification_tokens", { identifier, token })
       return row ? toVerificationToken(row) : null
     },
 
@@ -286,9 +284,7 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
     },
 
     async createAuthenticator(authenticator) {
-      const row = await db
-        .insertInto("authenticators")
-        .values({
+      const row = await writes.insert<AuthenticatorRow>("authenticators", { credential_id: authenticator.credentialID }, {
           credential_id: authenticator.credentialID,
           user_id: authenticator.userId,
           provider_account_id: authenticator.providerAccountId,
@@ -298,8 +294,6 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
           credential_device_type: authenticator.credentialDeviceType,
           transports: authenticator.transports ?? null,
         })
-        .returningAll()
-        .executeTakeFirstOrThrow()
       return toAuthenticator(row)
     },
 
@@ -309,14 +303,47 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
     },
 
     async updateAuthenticatorCounter(credentialID, newCounter) {
-      const row = await db
-        .updateTable("authenticators")
-        .set({ counter: newCounter })
-        .where("credential_id", "=", credentialID)
-        .returningAll()
-        .executeTakeFirst()
+      const row = await writes.update<AuthenticatorRow>("authenticators", { credential_id: credentialID }, { counter: newCounter })
       if (!row) throw new Error("Cannot update the counter of an unknown authenticator", { cause: { credentialID } })
       return toAuthenticator(row)
+    },
+  }
+}
+
+type Key = Record<string, string>
+
+/**
+ * Writes that answer the row they wrote: `… RETURNING *` where the dialect has it (PostgreSQL,
+ * SQLite); on MySQL, which has none, the write and a read of the row by its key in one transaction
+ * (the read locks the row first when deleting, so of concurrent deletes exactly one sees it).
+ */
+function rowWrites(db: Kysely<any>) {
+  const returning = !(db.introspection instanceof MysqlIntrospector)
+  const byKey = (key: Key) => (eb: any) => eb.and(key)
+  return {
+    returning,
+    async insert<Row>(table: string, key: Key, values: Record<string, unknown>): Promise<Row> {
+      if (returning) return (await db.insertInto(table).values(values).returningAll().executeTakeFirstOrThrow()) as Row
+      return db.transaction().execute(async (trx) => {
+        await trx.insertInto(table).values(values).execute()
+        return (await trx.selectFrom(table).selectAll().where(byKey(key)).executeTakeFirstOrThrow()) as Row
+      })
+    },
+    async update<Row>(table: string, key: Key, changes: Record<string, unknown>): Promise<Row | undefined> {
+      if (returning) return (await db.updateTable(table).set(changes).where(byKey(key)).returningAll().executeTakeFirst()) as Row | undefined
+      return db.transaction().execute(async (trx) => {
+        await trx.updateTable(table).set(changes).where(byKey(key)).execute()
+        return (await trx.selectFrom(table).selectAll().where(byKey(key)).executeTakeFirst()) as Row | undefined
+      })
+    },
+    async remove<Row>(table: string, key: Key, within?: Transaction<any>): Promise<Row | undefined> {
+      if (returning) return (await (within ?? db).deleteFrom(table).where(byKey(key)).returningAll().executeTakeFirst()) as Row | undefined
+      const run = async (trx: Transaction<any>): Promise<Row | undefined> => {
+        const row = await trx.selectFrom(table).selectAll().where(byKey(key)).forUpdate().executeTakeFirst()
+        if (row) await trx.deleteFrom(table).where(byKey(key)).execute()
+        return row as Row | undefined
+      }
+      return within ? run(within) : db.transaction().execute(run)
     },
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The SQL adapter on Kysely, for PostgreSQL (pg) and SQLite (better-sqlite3).
+ * The SQL adapter on Kysely, for PostgreSQL (pg), SQLite (better-sqlite3) and MySQL or MariaDB (mysql2).
  *
  * @example
  * ```ts
@@ -12,6 +12,7 @@
  */
 export { KyselyAdapter } from "./adapter.js"
 export { authflowMigrationTable, migrateToLatest } from "./migrate.js"
+export { createMysqlDatabase } from "./mysql.js"
 export { createPostgresDatabase } from "./postgres.js"
 export { createSqliteDatabase } from "./sqlite.js"
 export type {

@@ -1,6 +1,6 @@
 /**
  * The schema of the SQL adapter as Kysely migrations, written in code so they ship with the
- * library and run the same on PostgreSQL and SQLite.
+ * library and run the same on PostgreSQL, SQLite and MySQL/MariaDB.
  *
  * @example
  * ```ts
@@ -10,15 +10,30 @@
  * ```
  * @module
  */
-import { Migrator, PostgresIntrospector, SqliteIntrospector, sql, type Kysely, type Migration, type MigrationResult } from "kysely"
+import {
+  Migrator,
+  MysqlIntrospector,
+  PostgresIntrospector,
+  SqliteIntrospector,
+  sql,
+  type ColumnDefinitionBuilder,
+  type CreateTableBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationResult,
+} from "kysely"
 import type { AuthflowDatabase } from "./schema.js"
 
 /** The dialect, and the column types that differ between the dialects (see schema.ts for why these). */
 interface DialectTypes {
-  dialect: "postgres" | "sqlite"
-  moment: "timestamptz" | "text"
+  dialect: "postgres" | "sqlite" | "mysql"
+  moment: "timestamptz" | "text" | "datetime(3)"
   bigint: "bigint" | "integer"
   boolean: "boolean" | "integer"
+  /** A key or uniquely indexed text: MySQL indexes no unbounded `text`. */
+  key: "text" | "varchar(255)"
+  /** A WebAuthn credential ID (base64url): 768 characters is the longest key MySQL takes in utf8mb4. */
+  credentialId: "text" | "varchar(768)"
 }
 
 /**
@@ -26,9 +41,15 @@ interface DialectTypes {
  * PostgreSQL-compatible dialects reuse `PostgresIntrospector`, so they are recognised too.
  */
 function dialectTypes(db: Kysely<any>): DialectTypes {
-  if (db.introspection instanceof PostgresIntrospector) return { dialect: "postgres", moment: "timestamptz", bigint: "bigint", boolean: "boolean" }
-  if (db.introspection instanceof SqliteIntrospector) return { dialect: "sqlite", moment: "text", bigint: "integer", boolean: "integer" }
-  throw new Error("authflow migrations support PostgreSQL and SQLite only")
+  if (db.introspection instanceof PostgresIntrospector)
+    return { dialect: "postgres", moment: "timestamptz", bigint: "bigint", boolean: "boolean", key: "text", credentialId: "text" }
+  if (db.introspection instanceof SqliteIntrospector)
+    return { dialect: "sqlite", moment: "text", bigint: "integer", boolean: "integer", key: "text", credentialId: "text" }
+  if (db.introspection instanceof MysqlIntrospector)
+    return { dialect: "mysql", moment: "datetime(3)", bigint: "bigint", boolean: "boolean", key: "varchar(255)", credentialId: "varchar(768)" }
+  throw new Error(
+    "authflow migrations support PostgreSQL, SQLite and MySQL/MariaDB: open the database with createPostgresDatabase, createSqliteDatabase or createMysqlDatabase",
+  )
 }
 
 /**
@@ -43,27 +64,45 @@ async function currentSchema(db: Kysely<any>): Promise<string> {
   return schema
 }
 
+/**
+ * How a table refers to its user, deleted with the user. MySQL ignores a `REFERENCES` written on a
+ * column, so there the key is a table constraint; PostgreSQL and SQLite keep the column form the
+ * first release created.
+ */
+function userReference(types: DialectTypes) {
+  const column = (c: ColumnDefinitionBuilder) => (types.dialect === "mysql" ? c.notNull() : c.notNull().references("users.id").onDelete("cascade"))
+  const table = <T extends string>(name: T, builder: CreateTableBuilder<T, any>) =>
+    types.dialect === "mysql" ? builder.addForeignKeyConstraint(`${name}_user_id_fkey`, ["user_id"], "users", ["id"], (fk) => fk.onDelete("cascade")) : builder
+  return { column, table }
+}
+
+/** MySQL tables are InnoDB and compare text byte by byte (`utf8mb4_bin`): tokens and credential IDs are case-sensitive. */
+function tableOptions<T extends string>(types: DialectTypes, builder: CreateTableBuilder<T, any>) {
+  return types.dialect === "mysql" ? builder.modifyEnd(sql`engine = InnoDB default character set utf8mb4 collate utf8mb4_bin`) : builder
+}
+
 function migrations(types: DialectTypes): Record<string, Migration> {
+  const user = userReference(types)
   return {
     "0001_initial": {
       async up(db: Kysely<any>) {
-        await db.schema
+        const users = db.schema
           .createTable("users")
-          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("id", types.key, (c) => c.primaryKey())
           .addColumn("name", "text")
-          .addColumn("email", "text")
+          .addColumn("email", types.key)
           .addColumn("email_verified", types.moment)
           .addColumn("image", "text")
           .addUniqueConstraint("users_email_key", ["email"])
-          .execute()
+        await tableOptions(types, users).execute()
 
-        await db.schema
+        const accounts = db.schema
           .createTable("accounts")
-          .addColumn("id", "text", (c) => c.primaryKey())
-          .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+          .addColumn("id", types.key, (c) => c.primaryKey())
+          .addColumn("user_id", types.key, user.column)
           .addColumn("type", "text", (c) => c.notNull())
-          .addColumn("provider", "text", (c) => c.notNull())
-          .addColumn("provider_account_id", "text", (c) => c.notNull())
+          .addColumn("provider", types.key, (c) => c.notNull())
+          .addColumn("provider_account_id", types.key, (c) => c.notNull())
           .addColumn("refresh_token", "text")
           .addColumn("access_token", "text")
           .addColumn("expires_at", types.bigint)
@@ -72,38 +111,38 @@ function migrations(types: DialectTypes): Record<string, Migration> {
           .addColumn("id_token", "text")
           .addColumn("session_state", "text")
           .addUniqueConstraint("accounts_provider_account_key", ["provider", "provider_account_id"])
-          .execute()
+        await tableOptions(types, user.table("accounts", accounts)).execute()
         await db.schema.createIndex("accounts_user_id_index").on("accounts").column("user_id").execute()
 
-        await db.schema
+        const sessions = db.schema
           .createTable("sessions")
-          .addColumn("id", "text", (c) => c.primaryKey())
-          .addColumn("session_token", "text", (c) => c.notNull())
-          .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+          .addColumn("id", types.key, (c) => c.primaryKey())
+          .addColumn("session_token", types.key, (c) => c.notNull())
+          .addColumn("user_id", types.key, user.column)
           .addColumn("expires", types.moment, (c) => c.notNull())
           .addUniqueConstraint("sessions_session_token_key", ["session_token"])
-          .execute()
+        await tableOptions(types, user.table("sessions", sessions)).execute()
         await db.schema.createIndex("sessions_user_id_index").on("sessions").column("user_id").execute()
 
-        await db.schema
+        const verificationTokens = db.schema
           .createTable("verification_tokens")
-          .addColumn("identifier", "text", (c) => c.notNull())
-          .addColumn("token", "text", (c) => c.notNull())
+          .addColumn("identifier", types.key, (c) => c.notNull())
+          .addColumn("token", types.key, (c) => c.notNull())
           .addColumn("expires", types.moment, (c) => c.notNull())
           .addPrimaryKeyConstraint("verification_tokens_pkey", ["identifier", "token"])
-          .execute()
+        await tableOptions(types, verificationTokens).execute()
 
-        await db.schema
+        const authenticators = db.schema
           .createTable("authenticators")
-          .addColumn("credential_id", "text", (c) => c.primaryKey())
-          .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+          .addColumn("credential_id", types.credentialId, (c) => c.primaryKey())
+          .addColumn("user_id", types.key, user.column)
           .addColumn("provider_account_id", "text", (c) => c.notNull())
           .addColumn("credential_public_key", "text", (c) => c.notNull())
           .addColumn("counter", types.bigint, (c) => c.notNull())
           .addColumn("credential_backed_up", types.boolean, (c) => c.notNull())
           .addColumn("credential_device_type", "text", (c) => c.notNull())
           .addColumn("transports", "text")
-          .execute()
+        await tableOptions(types, user.table("authenticators", authenticators)).execute()
         await db.schema.createIndex("authenticators_user_id_index").on("authenticators").column("user_id").execute()
       },
     },
@@ -126,7 +165,7 @@ export const authflowMigrationTable = "authflow_migration"
  * Creates or updates authflow's tables to the latest schema: `users`, `accounts`, `sessions`,
  * `verification_tokens`, `authenticators`, with their keys, unique constraints, cascading foreign
  * keys and indexes. Idempotent: migrations already applied are skipped, so it can run at every
- * start. Concurrent runs on PostgreSQL are serialised by Kysely's migration lock.
+ * start. Concurrent runs are serialised by Kysely's migration lock.
  *
  * Returns the migrations applied by this call (empty when the schema was up to date) and throws
  * the first migration error.

@@ -8,8 +8,9 @@
  * ```
  * @module
  */
-import pg from "pg"
+import type pg from "pg"
 import { Kysely, PostgresDialect } from "kysely"
+import { loadDriver } from "./driver.js"
 import type { AuthflowDatabase } from "./schema.js"
 
 /**
@@ -25,6 +26,7 @@ import type { AuthflowDatabase } from "./schema.js"
  * ```
  */
 export function createPostgresDatabase(config: pg.PoolConfig | string): Kysely<AuthflowDatabase> {
-  const pool = new pg.Pool(typeof config === "string" ? { connectionString: config } : config)
+  const { Pool } = loadDriver<typeof pg>("pg", "createPostgresDatabase")
+  const pool = new Pool(typeof config === "string" ? { connectionString: config } : config)
   return new Kysely<AuthflowDatabase>({ dialect: new PostgresDialect({ pool }) })
 }

@@ -8,8 +8,9 @@
  * ```
  * @module
  */
-import Database from "better-sqlite3"
+import type Database from "better-sqlite3"
 import { Kysely, SqliteDialect } from "kysely"
+import { loadDriver } from "./driver.js"
 import type { AuthflowDatabase } from "./schema.js"
 
 /**
@@ -28,7 +29,8 @@ import type { AuthflowDatabase } from "./schema.js"
  * ```
  */
 export function createSqliteDatabase(filename: string, options?: Database.Options): Kysely<AuthflowDatabase> {
-  const database = new Database(filename, options)
+  const Driver = loadDriver<typeof Database>("better-sqlite3", "createSqliteDatabase")
+  const database = new Driver(filename, options)
   database.pragma("journal_mode = WAL")
   database.pragma("foreign_keys = ON")
   return new Kysely<AuthflowDatabase>({ dialect: new SqliteDialect({ database }) })

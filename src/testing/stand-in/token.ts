@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createHash, randomBytes } from "node:crypto"
+import { base64url } from "jose"
 import type { StandInFaults, StandInOptions } from "./options.js"
 
 /** An authorization code's grant: what the authorization request said, and who consented. */
@@ -30,7 +30,13 @@ export function clientAuthenticated(request: Request, form: URLSearchParams, opt
   switch (tokenEndpointAuthMethod) {
     case "client_secret_basic": {
       // Both halves are form-encoded before base64 (RFC 6749, section 2.3.1).
-      const basic = Buffer.from(request.headers.get("authorization")?.replace(/^Basic /, "") ?? "", "base64").toString().split(":").map(decodeURIComponent)
+      const encoded = request.headers.get("authorization")?.replace(/^Basic /, "") ?? ""
+      let basic: string[]
+      try {
+        basic = new TextDecoder().decode(Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0))).split(":").map(decodeURIComponent)
+      } catch {
+        return false
+      }
       return basic[0] === clientId && basic[1] === (clientSecret ?? "")
     }
     case "client_secret_post":
@@ -39,7 +45,7 @@ export function clientAuthenticated(request: Request, form: URLSearchParams, opt
     case "private_key_jwt": {
       const assertion = form.get("client_assertion")?.split(".")[1]
       if (!assertion) return false
-      return (JSON.parse(Buffer.from(assertion, "base64url").toString()) as { iss?: unknown }).iss === clientId
+      return (JSON.parse(new TextDecoder().decode(base64url.decode(assertion))) as { iss?: unknown }).iss === clientId
     }
     default:
       return form.get("client_id") === clientId
@@ -78,10 +84,11 @@ export async function tokenResponse(request: Request, issuer: TokenIssuer): Prom
   if (!grant || grant.used || form.get("grant_type") !== "authorization_code") return refuse("invalid_grant")
   grant.used = true
   if (form.get("redirect_uri") !== grant.redirectUri) return refuse("invalid_grant")
-  if (createHash("sha256").update(form.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) return refuse("invalid_grant")
+  const verifier = new TextEncoder().encode(form.get("code_verifier") ?? "")
+  if (base64url.encode(new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", verifier))) !== grant.challenge) return refuse("invalid_grant")
   const body: Record<string, unknown> = { token_type: "Bearer", expires_in: 3600 }
   if (faults.token !== "no-access-token") body.access_token = issuer.accessTokenFor(grant.subject)
-  if (options.refreshToken) body.refresh_token = `rt-${randomBytes(12).toString("base64url")}`
+  if (options.refreshToken) body.refresh_token = `rt-${base64url.encode(globalThis.crypto.getRandomValues(new Uint8Array(12)))}`
   if (options.type === "oidc" && faults.token !== "no-id-token") body.id_token = await issuer.idTokenFor(grant)
   return Response.json(body, { headers: { "cache-control": "no-store" } })
 }

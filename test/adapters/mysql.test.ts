@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto"
+import { createConnection } from "mysql2/promise"
+import { sql, type Kysely } from "kysely"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { KyselyAdapter, createMysqlDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
+import { describeAdapterConformance } from "./conformance.js"
+
+const server = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
+const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
+
+/** Connects once; the reason when the server cannot be used. */
+async function probe(): Promise<string | null> {
+  try {
+    const connection = await createConnection({ ...server, database: "test", connectTimeout: 3000 })
+    await connection.query("select 1")
+    await connection.end()
+    return null
+  } catch (error) {
+    return error instanceof Error ? error.message || error.name : String(error)
+  }
+}
+
+const unreachable = await probe()
+
+/** A database of its own for each run: runs in parallel never see each other's rows. */
+async function isolatedDatabase(): Promise<{ db: Kysely<AuthflowDatabase>; name: string; drop(): Promise<void> }> {
+  const name = `authflow_test_${randomUUID().replaceAll("-", "").slice(0, 20)}`
+  const admin = await createConnection(server)
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const db = createMysqlDatabase({ ...server, database: name, connectionLimit: 20 })
+  return {
+    db,
+    name,
+    async drop() {
+      await db.destroy()
+      const admin = await createConnection(server)
+      await admin.query(`drop database if exists ${name}`)
+      await admin.end()
+    },
+  }
+}
+
+const skipTitle = "MariaDB/MySQL not reachable at 127.0.0.1:3306 (user root, no password): start it (start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd) to run these tests"
+
+if (unreachable && ci) {
+  describe("MariaDB at 127.0.0.1:3306", () => {
+    it("is reachable (required when CI is set)", () => {
+      throw new Error(`${skipTitle}. CI is set, so they fail instead of being skipped. Probe error: ${unreachable}`)
+    })
+  })
+} else if (unreachable) {
+  console.warn(`${skipTitle} (probe error: ${unreachable})`)
+  describe.skip(skipTitle, () => {
+    it("runs the adapter conformance suite and the migration tests", () => {})
+  })
+} else {
+  describeAdapterConformance("MariaDB", async () => {
+    const { db, drop } = await isolatedDatabase()
+    await migrateToLatest(db)
+    return {
+      adapter: KyselyAdapter(db),
+      reset: async () => {
+        for (const table of ["sessions", "accounts", "authenticators", "verification_tokens", "users"] as const) await db.deleteFrom(table).execute()
+      },
+      close: drop,
+    }
+  })
+
+  describe("MariaDB database and migrations", () => {
+    let isolated: Awaited<ReturnType<typeof isolatedDatabase>>
+    let db: Kysely<AuthflowDatabase>
+
+    beforeAll(async () => {
+      isolated = await isolatedDatabase()
+      db = isolated.db
+    })
+    afterAll(async () => {
+      await isolated?.drop()
+    })
+
+    it("migrateToLatest applies the initial migration once, then nothing (idempotent)", async () => {
+      const first = await migrateToLatest(db)
+      expect(first.map((m) => [m.migrationName, m.status])).toEqual([["0001_initial", "Success"]])
+      expect(await migrateToLatest(db)).toEqual([])
+      const tables = await sql<{ name: string }>`
+        select table_name as name from information_schema.tables where table_schema = ${isolated.name} order by table_name`.execute(db)
+      expect(tables.rows.map((row) => row.name)).toEqual([
+        "accounts",
+        "authenticators",
+        "authflow_migration",
+        "authflow_migration_lock",
+        "sessions",
+        "users",
+        "verification_tokens",
+      ])
+    })
+
+    it("uses InnoDB with a binary collation: tokens and credential IDs are case-sensitive", async () => {
+      const tables = await sql<{ name: string; engine: string; collation: string }>`
+        select table_name as name, engine, table_collation as collation from information_schema.tables
+        where table_schema = ${isolated.name} and table_name not like 'authflow_migration%' order by table_name`.execute(db)
+      expect(tables.rows.map((t) => `${t.name} ${t.engine} ${t.collation}`)).toEqual([
+        "accounts InnoDB utf8mb4_bin",
+        "authenticators InnoDB utf8mb4_bin",
+        "sessions InnoDB utf8mb4_bin",
+        "users InnoDB utf8mb4_bin",
+        "verification_tokens InnoDB utf8mb4_bin",
+      ])
+      const adapter = KyselyAdapter(db)
+      const user = await adapter.createUser({ id: "u-case", email: "case@example.test", emailVerified: null })
+      await adapter.createSession({ sessionToken: "Token-AbC", userId: user.id, expires: new Date(Date.now() + 60_000) })
+      expect(await adapter.getSessionAndUser("token-abc")).toBeNull()
+      await adapter.createVerificationToken({ identifier: "case@example.test", token: "AbC", expires: new Date(Date.now() + 60_000) })
+      expect(await adapter.useVerificationToken({ identifier: "case@example.test", token: "abc" })).toBeNull()
+      expect(await adapter.useVerificationToken({ identifier: "case@example.test", token: "AbC" })).not.toBeNull()
+    })
+
+    it("declares cascading foreign keys as table constraints (MySQL ignores them on columns)", async () => {
+      const keys = await sql<{ name: string; rule: string }>`
+        select table_name as name, delete_rule as rule from information_schema.referential_constraints
+        where constraint_schema = ${isolated.name} order by table_name`.execute(db)
+      expect(keys.rows.map((k) => `${k.name} ${k.rule}`)).toEqual(["accounts CASCADE", "authenticators CASCADE", "sessions CASCADE"])
+      const adapter = KyselyAdapter(db)
+      await adapter.createUser({ id: "u-fk", email: "fk@example.test", emailVerified: null })
+      await adapter.createSession({ sessionToken: "s-fk", userId: "u-fk", expires: new Date() })
+      await db.deleteFrom("users").where("id", "=", "u-fk").execute()
+      expect(await db.selectFrom("sessions").select("id").where("user_id", "=", "u-fk").execute()).toEqual([])
+    })
+
+    it("reads the same instant back whatever the server's session time zone", async () => {
+      const adapter = KyselyAdapter(db)
+      const expires = new Date("2026-06-30T23:59:59.999Z")
+      await adapter.createUser({ id: "u-tz", email: "tz@example.test", emailVerified: null })
+      await adapter.createSession({ sessionToken: "s-tz", userId: "u-tz", expires })
+      const other = createMysqlDatabase({ ...server, database: isolated.name, connectionLimit: 1 })
+      try {
+        await sql`set time_zone = '+13:00'`.execute(other)
+        expect((await KyselyAdapter(other).getSessionAndUser("s-tz"))?.session.expires.toISOString()).toBe(expires.toISOString())
+      } finally {
+        await other.destroy()
+      }
+    })
+
+    it("stores a credential ID of 768 characters", async () => {
+      const adapter = KyselyAdapter(db)
+      await adapter.createUser({ id: "u-long", email: "long@example.test", emailVerified: null })
+      const credentialID = "A".repeat(768)
+      await adapter.createAuthenticator({
+        userId: "u-long",
+        providerAccountId: credentialID,
+        credentialID,
+        credentialPublicKey: "key",
+        counter: 4_294_967_295,
+        credentialBackedUp: true,
+        credentialDeviceType: "multiDevice",
+      })
+      expect(await adapter.getAuthenticator(credentialID)).toMatchObject({ counter: 4_294_967_295, credentialBackedUp: true })
+    })
+  })
+}
