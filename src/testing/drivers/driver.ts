@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AnyMachineSnapshot, AnyStateMachine } from "xstate"
+import type { AnyStateMachine } from "xstate"
 import { AccessDenied } from "../../core/errors.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"

@@ -10,7 +10,7 @@ import type { SnapshotFrom } from "xstate"
 import { webAuthnMachine, type CeremonyFindings, type WebAuthnCeremony } from "../../machines/webauthn.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
 import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../authenticator.js"
-import { everyTailPolicy, find, has, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver, type Scenario } from "./driver.js"
+import { everyTailPolicy, find, has, limiterEvents, limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver, type Scenario } from "./driver.js"
 import { strategyOf, type World } from "../world.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
@@ -70,6 +70,8 @@ function eventsFor(policies: SignInTailPolicy[]) {
     const newEmail = { type: "user.found", signedIn: false, exists: false, user: { email: "new@example.test" } }
     const noEmail = { type: "user.found", signedIn: false, exists: false }
     const list: ModelEvent[] = [
+      // The answer's limited state offers its own variants, so that its paths are named apart from the options request's.
+      ...(snapshot.value === "checkingCallbackRateLimit" ? limiterEvents("callback") : rateLimitEvents),
       { type: "options.requested", action: "register" },
       { type: "options.requested", action: "authenticate" },
       { type: "options.requested", action: "delete" },
@@ -140,7 +142,7 @@ export function webAuthnDriver(config: AuthConfig, provider: WebAuthnConfig): Ma
       case "response.checked":
         return modelEvent.bent ? { condition: modelEvent.bent } : {}
       default:
-        return signInTailRole(event, strategy, config) ?? {}
+        return rateLimitRole(event) ?? signInTailRole(event, strategy, config) ?? {}
     }
   }
 
@@ -154,6 +156,8 @@ export function webAuthnDriver(config: AuthConfig, provider: WebAuthnConfig): Ma
       if (!config.adapter) return "no adapter: WebAuthn stores its authenticators in the database"
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
       if (has(path, "challenge.failed") && config.replayStore) return "replayStore is your own: the kit makes only the adapter-backed default fail"
+      const limited = rateLimitUnreachable(path, config, "webauthn")
+      if (limited) return limited
       const checked = path.find((event) => event.type === "response.checked") as (ModelEvent & { findings: CeremonyFindings }) | undefined
       if (checked?.bent === "user not verified" && !verificationRequired(checked.findings.type === "webauthn.create" ? "register" : "authenticate")) {
         return `providers.${provider.id} does not require user verification: an unverified user is accepted`
@@ -188,7 +192,11 @@ async function driveWebAuthn(provider: WebAuthnConfig, scenario: Scenario, world
   if (labels.has("lookup.failed")) world.record.failing.add("getUserByEmail")
   if (labels.has("options.failed")) world.webAuthnFaults.add("options")
 
+  // Each request meets its own limiter outcome: the options request's, then the answer's (its events say `at: "callback"`).
+  const atCallback = (event: MachineEvent) => (event as { at?: unknown }).at === "callback"
+  world.limitRequests(limiterModeOf(scenario.conditions.filter((event) => !atCallback(event))))
   const answer = await world.send(`/webauthn-options/${provider.id}?${query}`)
+  world.limitRequests("within")
   world.record.failing.clear()
   world.webAuthnFaults.clear()
   if (answer.status !== 200) return
@@ -231,5 +239,6 @@ async function driveWebAuthn(provider: WebAuthnConfig, scenario: Scenario, world
     world.browser.cookies.clear()
     for (const [name, value] of saved) world.browser.cookies.set(name, value)
   }
+  world.limitRequests(limiterModeOf(scenario.conditions.filter(atCallback)))
   await world.send(`/callback/${provider.id}`, { form: await form() })
 }
