@@ -51,7 +51,7 @@ export interface MachineDriver {
   /** The provider's id, for drivers of one provider. */
   provider?: string
   /** The payload-carrying events the model generates paths with, or a function of the snapshot giving them. */
-  events: MachineEvent[] | ((snapshot: AnyMachineSnapshot) => MachineEvent[])
+  events: MachineEvent[] | ((snapshot: any) => MachineEvent[]) // eslint-disable-line @typescript-eslint/no-explicit-any -- the snapshot of the driver's own machine
   role(event: MachineEvent): EventRole
   /**
    * The inputs the machine is started with, one model per input (the sign-in tail's policy, for a
