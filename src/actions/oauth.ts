@@ -1,5 +1,5 @@
 import * as o from "oauth4webapi"
-import { AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
+import { AdapterError, AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
 import { withCookies } from "../core/error-cookies.js"
 import { newFlowId, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } from "../core/flow-cookie.js"
 import { isConfiguredOrigin } from "../core/origin.js"
@@ -395,6 +395,8 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
   try {
     restored = await unsealFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies, replayStoreOf(options.config, options.logger))
   } catch (error) {
+    // The replay store's database failing is a server fault, answered and logged as every adapter failure is.
+    if (error instanceof AdapterError) throw withCookies(error, cookies)
     throw withCookies(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }
   const run: OAuthRun = { params, limiter: requestLimiter(options) }

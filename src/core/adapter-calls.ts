@@ -83,8 +83,15 @@ const answerChecks: Partial<Record<keyof Adapter, (value: unknown) => Problem>> 
   },
 }
 
-/** Settles like `promise`, or rejects with `AdapterTimeout` after `timeout` milliseconds (0: never). */
-function withinTimeout<T>(promise: Promise<T>, timeout: number, method: string): Promise<T> {
+/**
+ * Settles like `promise`, or rejects with `AdapterTimeout` after `timeout` milliseconds (0: never).
+ *
+ * @example
+ * ```ts
+ * await withinTimeout(adapter.createVerificationToken(token), config.adapterTimeout ?? 10_000, "createVerificationToken")
+ * ```
+ */
+export function withinTimeout<T>(promise: Promise<T>, timeout: number, method: string): Promise<T> {
   if (!(timeout > 0) || !Number.isFinite(timeout)) return promise
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {

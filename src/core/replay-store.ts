@@ -5,7 +5,8 @@
  * @module
  */
 import type { Adapter } from "../adapters.js"
-import { AdapterError } from "./errors.js"
+import { AdapterError, AdapterTimeout } from "./errors.js"
+import { DEFAULT_ADAPTER_TIMEOUT, withinTimeout } from "./adapter-calls.js"
 import { sha256Hex } from "./crypto.js"
 import type { LoggerInstance } from "../types.js"
 
@@ -152,7 +153,8 @@ export function isUniqueViolation(error: unknown): boolean {
  * const config = { ...authConfig, adapter, replayStore: adapterReplayStore(adapter) }
  * ```
  */
-export function adapterReplayStore(adapter: Adapter, options: { logger?: Pick<LoggerInstance, "debug"> } = {}): ReplayStore {
+export function adapterReplayStore(adapter: Adapter, options: { logger?: Pick<LoggerInstance, "debug">; timeout?: number } = {}): ReplayStore {
+  const timeout = options.timeout ?? DEFAULT_ADAPTER_TIMEOUT
   const createToken = adapter.createVerificationToken
   if (!createToken) {
     throw new TypeError("adapterReplayStore needs an adapter with createVerificationToken: add it to the adapter, or pass replayStore: redisReplayStore(client)")
@@ -176,9 +178,10 @@ export function adapterReplayStore(adapter: Adapter, options: { logger?: Pick<Lo
     async markUsed(key, expiresAt) {
       const token = sha256Hex(key)
       try {
-        await createToken.call(adapter, { identifier: REPLAY_TOKEN_IDENTIFIER, token, expires: new Date(Math.ceil(expiresAt)) })
+        await withinTimeout(Promise.resolve(createToken.call(adapter, { identifier: REPLAY_TOKEN_IDENTIFIER, token, expires: new Date(Math.ceil(expiresAt)) })), timeout, "createVerificationToken")
       } catch (error) {
         if (isUniqueViolation(error)) return false
+        if (error instanceof AdapterTimeout) throw error
         // The caller refuses the flow and logs this (OAuth: as the cause of OAuthCallbackError).
         throw new AdapterError(
           "The replay store could not record a resumed flow in the adapter's verification-token table, so the flow is refused: check that the database is reachable and migrated",
@@ -206,13 +209,13 @@ const adapterStores = new WeakMap<Adapter, ReplayStore>()
  * await replayStoreOf(config, logger).markUsed(flowId, expiresAt)
  * ```
  */
-export function replayStoreOf(config: { replayStore?: ReplayStore; adapter?: Adapter }, logger?: Pick<LoggerInstance, "debug">): ReplayStore {
+export function replayStoreOf(config: { replayStore?: ReplayStore; adapter?: Adapter; adapterTimeout?: number }, logger?: Pick<LoggerInstance, "debug">): ReplayStore {
   if (config.replayStore) return config.replayStore
   const adapter = config.adapter
   if (!adapter?.createVerificationToken) return (processStore ??= memoryReplayStore())
   let store = adapterStores.get(adapter)
   if (!store) {
-    store = adapterReplayStore(adapter, logger ? { logger } : {})
+    store = adapterReplayStore(adapter, { ...(logger && { logger }), ...(config.adapterTimeout !== undefined && { timeout: config.adapterTimeout }) })
     adapterStores.set(adapter, store)
   }
   return store
