@@ -6,9 +6,19 @@
  */
 type NodeCrypto = typeof import("node:crypto")
 
-const nodeCrypto: NodeCrypto | undefined = (
-  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-).process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined
+/**
+ * `node:crypto` when the runtime has it. Next.js's edge sandbox defines a `process` whose Node APIs
+ * throw when touched (`process.getBuiltinModule` included), hence the try.
+ */
+function lookupNodeCrypto(): NodeCrypto | undefined {
+  try {
+    return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined
+  } catch {
+    return undefined
+  }
+}
+
+const nodeCrypto = lookupNodeCrypto()
 
 const hexDigits = "0123456789abcdef"
 

@@ -70,4 +70,16 @@ describe("Auth() inside the edge-runtime VM", () => {
     const session = (await (await send(nodeConfig, fromEdge, "/session")).json()) as { user: unknown }
     expect(session.user).toEqual({ name: "Ada", email: "ada@example.test" })
   })
+
+  it("loads and signs in under Next.js's edge sandbox, whose `process` functions throw when called", async () => {
+    // As next/dist/server/web/sandbox/context.js: `process.env`, and every other Node API of
+    // `process` a function that throws "A Node.js API is used (process.…)".
+    const nextProcess = `globalThis.process = { env: {}, get getBuiltinModule() { return () => { throw new Error("A Node.js API is used (process.getBuiltinModule) which is not supported in the Edge Runtime.") } } };`
+    const { code } = await bundleForEdge("test/edge/scenarios.ts", { format: "iife", globalName: "edgeScenarios" })
+    const runtime = new EdgeRuntime({ initialCode: `${nextProcess}\n${code}` })
+    const result = await runtime.evaluate<Promise<any>>(`edgeScenarios.run(${JSON.stringify(secret)}, "")`)
+    expect(result.runtime.getBuiltinModule).toBe("function")
+    expect(result.credentials.signedIn).toMatchObject({ status: 302, location: "https://edge.test" })
+    expect(result.credentials.afterSignIn.user).toEqual({ name: "Ada", email: "ada@example.test" })
+  })
 })

@@ -3,13 +3,14 @@
  * signs in with credentials, `auth()` shows the session in a Server Component, the proxy guards a
  * page with `callbacks.authorized`, `useSession` reads and updates the session, tabs stay in step,
  * and signing out locks the pages again; a wrong password comes back to the form (`signInAction`),
- * the app works on 127.0.0.1, passkeys work with Chromium's virtual authenticator, and a server
+ * the app works on 127.0.0.1, the auth routes also run on the edge runtime (app/api/edge-auth), passkeys work with Chromium's virtual authenticator, and a server
  * without AUTH_TRUST_HOST says what to set. Screenshots go to test-output/e2e/.
  */
+import { readFileSync } from "node:fs"
 import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
 import { browserSuite } from "../e2e/browser.js"
-import { exampleInChromium, screenshots as output, startExample, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
+import { exampleInChromium, root, screenshots as output, startExample, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
 
 /** examples/next: `next build`, then `next start` (authflow's routes under /api/auth). */
 const next: ExampleApp = {
@@ -219,6 +220,50 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     const [used, ...others] = await credentials()
     expect(others).toEqual([])
     expect(used?.signCount).toBeGreaterThan(0)
+    await context.close()
+  }, 60_000)
+
+  it("the edge route (runtime = \"edge\"): signs in with credentials, reads and ends the session, and the Node.js routes share it", async () => {
+    // `next build` put the route in the edge functions, not among the Node.js routes.
+    const manifest = JSON.parse(readFileSync(`${root}examples/next/.next/server/middleware-manifest.json`, "utf8")) as { functions: Record<string, unknown> }
+    expect(Object.keys(manifest.functions)).toContain("/api/edge-auth/[...nextauth]/route")
+    expect(Object.keys(manifest.functions)).not.toContain("/api/auth/[...nextauth]/route")
+
+    const context = await example.browser.newContext()
+    const page = await context.newPage()
+    const edge = `${example.base}/api/edge-auth`
+    const runtimeOf = async (path: string) => (await context.request.get(`${edge}${path}`)).headers()["x-runtime"]
+    // The route sets the header from `globalThis.EdgeRuntime`, defined only on the edge runtime.
+    expect(await runtimeOf("/providers")).toBe("edge")
+
+    // A wrong password comes back to the edge route's own sign-in page.
+    const signinPage = await page.goto(`${edge}/signin?callbackUrl=%2Fprotected`)
+    expect(signinPage?.headers()["x-runtime"]).toBe("edge")
+    await page.getByLabel("Username").fill("ada")
+    await page.getByLabel("Password").fill("wrong")
+    await Promise.all([page.waitForURL(/error=CredentialsSignin/), page.getByRole("button", { name: "Sign in with Credentials" }).click()])
+    expect(new URL(page.url()).pathname).toBe("/api/edge-auth/signin")
+
+    await page.getByLabel("Username").fill("ada")
+    await page.getByLabel("Password").fill("lovelace")
+    await Promise.all([page.waitForURL(`${example.base}/protected`), page.getByRole("button", { name: "Sign in with Credentials" }).click()])
+    // The session the edge minted: read by the edge route, the Node.js route and a Server Component.
+    const session = await context.request.get(`${edge}/session`)
+    expect(session.headers()["x-runtime"]).toBe("edge")
+    expect(await session.json()).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } })
+    expect(await sessionOf(context)).toMatchObject({ user: { name: "Ada Lovelace" } })
+    expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as Ada Lovelace")
+    await page.screenshot({ path: `${output}next-edge-route.png` })
+
+    const signout = await page.goto(`${edge}/signout`)
+    expect(signout?.headers()["x-runtime"]).toBe("edge")
+    // The form posts to the page's own URL, as Auth.js's does; on the edge, Next.js adds the route's
+    // parameter to the request's query (`?nextauth=signout`), which the POST ignores.
+    const action = new URL((await page.locator("form").first().getAttribute("action"))!)
+    expect(`${action.origin}${action.pathname}`).toBe(`${edge}/signout`)
+    await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/api/")), page.getByRole("button", { name: "Sign out" }).click()])
+    expect(await (await context.request.get(`${edge}/session`)).json()).toBeNull()
+    expect(await sessionOf(context)).toBeNull()
     await context.close()
   }, 60_000)
 
