@@ -24,6 +24,8 @@ import type { Adapter } from "../adapters.js"
 
 /** An absolute http(s) URL, or a path starting with "/" (resolved against the origin). */
 function isValidHttpUrl(value: string, origin: string): boolean {
+  // The request's own origin (the usual callback-url cookie) is an http(s) URL: no need to parse it.
+  if (value === origin && (origin.startsWith("https://") || origin.startsWith("http://"))) return true
   try {
     const url = new URL(value, value.startsWith("/") ? origin : undefined)
     return url.protocol === "http:" || url.protocol === "https:"
