@@ -5,6 +5,10 @@ import { sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 
+// Shared and frozen: every session answer has the same headers.
+const readHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json", ...noCacheHeaders })
+const updateHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json" })
+
 /**
  * GET `/session` reads the session; POST `/session` (CSRF-checked by the caller) updates it with
  * the client's `data`. A valid session is re-issued with a fresh expiry (sliding); an invalid one
@@ -22,7 +26,7 @@ export async function sessionAction(
 ): Promise<ResponseInternal<Session | null>> {
   const response: ResponseInternal<Session | null> = {
     status: 200,
-    headers: { "Content-Type": "application/json", ...(update ? {} : noCacheHeaders) },
+    headers: update ? updateHeaders : readHeaders,
     body: null,
     cookies,
   }

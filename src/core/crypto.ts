@@ -21,6 +21,22 @@ function lookupNodeCrypto(): NodeCrypto | undefined {
 
 const nodeCrypto = lookupNodeCrypto()
 
+type NodeBuffer = typeof import("node:buffer").Buffer
+
+/** Node's Buffer beside its crypto: hex encoding in one native call instead of 2n concatenations. */
+function lookupNodeBuffer(): NodeBuffer | undefined {
+  try {
+    const buffer = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:buffer") as
+      | { Buffer?: NodeBuffer }
+      | undefined
+    return typeof buffer?.Buffer?.from === "function" ? buffer.Buffer : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const nodeBuffer = nodeCrypto && lookupNodeBuffer()
+
 const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string } | undefined)?.hash
 
 const hexDigits = "0123456789abcdef"
@@ -51,7 +67,9 @@ export function randomHex(byteLength: number): string {
       randomPool = nodeCrypto.randomFillSync(new Uint8Array(RANDOM_POOL_BYTES))
       randomOffset = 0
     }
-    const hex = toHex(randomPool.subarray(randomOffset, randomOffset + byteLength))
+    const hex = nodeBuffer
+      ? nodeBuffer.from(randomPool.buffer, randomPool.byteOffset + randomOffset, byteLength).toString("hex")
+      : toHex(randomPool.subarray(randomOffset, randomOffset + byteLength))
     randomOffset += byteLength
     return hex
   }
