@@ -18,6 +18,7 @@
  *
  * Options: --duration <s> (60), --warmup <s> (10), --connections <n> (16), --leak-rounds <n> (10),
  * --leak-requests <n> (10000), --only <jwt|database|credentials>[,…], --impl <authflow|authjs>[,…].
+ * BENCH_LOAD_NODE_FLAGS passes Node flags to the servers (e.g. "--cpu-prof --cpu-prof-dir=prof").
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
@@ -151,7 +152,9 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
 async function startServer(impl: Impl, scenario: Scenario): Promise<{ child: ChildProcess; fixture: Fixture }> {
   const script = fileURLToPath(import.meta.url)
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", script, "--serve", impl, scenario], { stdio: ["ignore", "pipe", "inherit"] })
+  // BENCH_LOAD_NODE_FLAGS="--cpu-prof --cpu-prof-dir=prof" profiles the servers.
+  const flags = (process.env.BENCH_LOAD_NODE_FLAGS ?? "").split(" ").filter(Boolean)
+  const child = spawn(process.execPath, [...flags, "--expose-gc", "--import", "tsx", script, "--serve", impl, scenario], { stdio: ["ignore", "pipe", "inherit"] })
   let output = ""
   const fixture = await new Promise<Fixture>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
