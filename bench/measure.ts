@@ -9,6 +9,8 @@ export interface Contender {
 export interface Timings {
   median: Map<string, number>
   rounds: Map<string, number[]>
+  /** The same rounds timed in process CPU time (user + system, every thread) instead of the wall clock. */
+  cpu?: Timings
 }
 
 const collectGarbage = (globalThis as { gc?: () => void }).gc
@@ -18,23 +20,41 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!
 }
 
+/** The process's CPU time (user + system) in µs. */
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage()
+  return user + system
+}
+
+function timingsOf(perRound: Map<string, number[]>): Timings {
+  return { median: new Map([...perRound].map(([name, values]) => [name, median(values)])), rounds: perRound }
+}
+
 /**
  * Times each contender. Rounds are interleaved (A, B, C, A, B, C, …) so that whatever else the
  * machine does weighs on every contender alike; with `--expose-gc` the heap is collected before
  * each round, so no contender pays for another's garbage.
+ *
+ * Each round is timed on the wall clock and in process CPU time (`cpu`). For work that never waits
+ * (no I/O), CPU time leaves out the time the process spent descheduled, which on a shared machine is
+ * most of the noise; it also counts the work of V8's helper threads (parallel GC), which the wall
+ * clock of a quiet machine partly hides.
  */
-export async function compare(contenders: Contender[], { rounds = 21, warmup = 300 } = {}): Promise<Timings> {
+export async function compare(contenders: Contender[], { rounds = 21, warmup = 300 } = {}): Promise<Timings & { cpu: Timings }> {
   for (const contender of contenders) for (let i = 0; i < warmup; i++) await contender.run()
-  const perRound = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
+  const wall = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
+  const cpu = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
   for (let round = 0; round < rounds; round++) {
     for (const { name, run, iterations = 500 } of contenders) {
       collectGarbage?.()
+      const startCpu = cpuMicros()
       const start = process.hrtime.bigint()
       for (let i = 0; i < iterations; i++) await run()
-      perRound.get(name)!.push(Number(process.hrtime.bigint() - start) / 1000 / iterations)
+      wall.get(name)!.push(Number(process.hrtime.bigint() - start) / 1000 / iterations)
+      cpu.get(name)!.push((cpuMicros() - startCpu) / iterations)
     }
   }
-  return { median: new Map([...perRound].map(([name, values]) => [name, median(values)])), rounds: perRound }
+  return { ...timingsOf(wall), cpu: timingsOf(cpu) }
 }
 
 /** Median over rounds of `a / b` measured in the same round: robust to the machine's drift. */

@@ -10,6 +10,10 @@ import { refreshEnabled, takeTokensClaim, tokensClaim } from "../core/token-refr
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 
+// Shared and frozen: every session answer has the same headers.
+const readHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json", ...noCacheHeaders })
+const updateHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json" })
+
 /**
  * GET `/session` reads the session; POST `/session` (CSRF-checked by the caller) updates it with
  * the client's `data`, within the `session` rate limit (over it throws `RateLimited`). A valid session is re-issued with a fresh expiry (sliding); an invalid one
@@ -28,7 +32,7 @@ export async function sessionAction(
   if (update) await admitSessionUpdate(options)
   const response: ResponseInternal<Session | null> = {
     status: 200,
-    headers: { "Content-Type": "application/json", ...(update ? {} : noCacheHeaders) },
+    headers: update ? updateHeaders : readHeaders,
     body: null,
     cookies,
   }

@@ -34,6 +34,8 @@ import type { Adapter } from "../adapters.js"
  * ```
  */
 export function isValidHttpUrl(value: string, origin: string): boolean {
+  // The request's own origin (the usual callback-url cookie) is an http(s) URL: no need to parse it.
+  if (value === origin && (origin.startsWith("https://") || origin.startsWith("http://"))) return true
   try {
     const url = new URL(value, value.startsWith("/") ? origin : undefined)
     return url.protocol === "http:" || url.protocol === "https:"

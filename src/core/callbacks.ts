@@ -20,6 +20,10 @@ import type { CallbacksOptions, DefaultSession, SessionCallbackParams, User } fr
  * uppercase or missing scheme, an IDN lookalike) resolves to that host here too, and is refused.
  */
 function sameOriginRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  // The origin is the callback URL a flow starts from (and the callback-url cookie's first value):
+  // kept as it is, it reads back unchanged, so that cookie is not rewritten on the next request.
+  // Every check below answers `baseUrl` for it too, so it is answered first, without parsing.
+  if (url === baseUrl) return baseUrl
   let base: URL
   try {
     base = new URL(baseUrl)
@@ -29,9 +33,6 @@ function sameOriginRedirect({ url, baseUrl }: { url: string; baseUrl: string }):
   // An opaque origin ("null") would compare equal to javascript:, data: and similar targets.
   if (base.protocol !== "https:" && base.protocol !== "http:") return baseUrl
   if (typeof url !== "string" || url.trim() === "") return baseUrl
-  // The origin is the callback URL a flow starts from (and the callback-url cookie's first value):
-  // kept as it is, it reads back unchanged, so that cookie is not rewritten on the next request.
-  if (url === baseUrl) return baseUrl
 
   let target: URL
   try {

@@ -71,6 +71,20 @@ export interface AuthOptions {
 }
 
 const thirtyDays = 30 * 24 * 60 * 60
+
+/** Merged callbacks per configured callbacks object, reused while its four callbacks stay the same. */
+const mergedCallbacks = new WeakMap<object, { given: readonly unknown[]; merged: CallbacksOptions }>()
+const noCallbacks = {}
+
+function callbacksOf(user: Partial<CallbacksOptions> | undefined): CallbacksOptions {
+  const key = user ?? noCallbacks
+  const given = [user?.signIn, user?.redirect, user?.session, user?.jwt]
+  const cached = mergedCallbacks.get(key)
+  if (cached && cached.given.every((callback, i) => callback === given[i])) return cached.merged
+  const merged = Object.freeze(mergeCallbacks(user))
+  mergedCallbacks.set(key, { given, merged })
+  return merged
+}
 const defaultTheme: Required<Theme> = { colorScheme: "auto", logo: "", brandColor: "", buttonText: "" }
 
 /** The cookies that applying init to a request asks to set (a new CSRF token, a new callback URL). */
@@ -102,7 +116,7 @@ export async function initOptions(
   const basePath = config.basePath ?? "/auth"
   const secret = config.secret ?? []
   const maxAge = config.session?.maxAge ?? thirtyDays
-  const callbacks = mergeCallbacks(config.callbacks)
+  const callbacks = callbacksOf(config.callbacks)
   const provider = request.providerId === undefined ? undefined : providers.find((p) => p.id === request.providerId)
   if (request.providerId !== undefined && !provider) {
     throw new Error(`Provider with id "${request.providerId}" not found. Available providers: [${providers.map((p) => `"${p.id}"`).join(", ")}].`)

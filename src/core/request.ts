@@ -84,7 +84,8 @@ export async function toAuthRequest(request: Request, basePath: string): Promise
   if (method !== "GET" && method !== "POST") throw new UnknownAction(`Unsupported method ${method}`)
   const url = new URL(request.url)
   const { action, providerId } = parseActionPath(url.pathname, basePath)
-  const query = Object.fromEntries(url.searchParams)
+  // Most requests (a session read) have no query: skip building URLSearchParams for them.
+  const query: Record<string, string> = url.search === "" ? {} : Object.fromEntries(url.searchParams)
   const body = method === "POST" ? await readBody(request) : undefined
   const authRequest: AuthRequest = {
     url,

@@ -8,6 +8,20 @@ export const noCacheHeaders: Readonly<Record<string, string>> = Object.freeze({
   Pragma: "no-cache",
 })
 
+// The pairs of frozen header objects (the session answer's), computed once; each answer gets its own
+// copy of the list, since cookies and Location are appended to it.
+const frozenEntries = new WeakMap<object, readonly [string, string][]>()
+
+function entriesOf(headers: Record<string, string>): [string, string][] {
+  if (!Object.isFrozen(headers)) return Object.entries(headers)
+  let entries = frozenEntries.get(headers)
+  if (entries === undefined) {
+    entries = Object.entries(headers)
+    frozenEntries.set(headers, entries)
+  }
+  return entries.slice()
+}
+
 /**
  * Turns an internal response into a web `Response`: redirects become 302 with `Location`, or 200
  * JSON `{url}` when the request asked with `X-Auth-Return-Redirect`; each cookie its own `Set-Cookie`.
@@ -18,7 +32,7 @@ export const noCacheHeaders: Readonly<Record<string, string>> = Object.freeze({
  * ```
  */
 export function toResponse(internal: ResponseInternal, request: Request): Response {
-  const headers: [string, string][] = internal.headers ? Object.entries(internal.headers) : []
+  const headers: [string, string][] = internal.headers ? entriesOf(internal.headers) : []
   if (internal.cookies) {
     for (const cookie of internal.cookies) headers.push(["Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options)])
   }

@@ -7,6 +7,7 @@
 import { errors } from "jose"
 import type { JWT } from "../../types.js"
 import type { SessionHeader } from "./header.js"
+import { randomUUID } from "../crypto.js"
 
 /** Seconds of clock skew tolerated on `exp` and `nbf`. */
 export const CLOCK_TOLERANCE = 15
@@ -41,7 +42,7 @@ export function serializeClaims(token: unknown, maxAge: number): string {
   const claims = Object.assign(Object.create(null) as Record<string, unknown>, token)
   claims.iat = iat
   claims.exp = iat + maxAge
-  claims.jti = globalThis.crypto.randomUUID()
+  claims.jti = randomUUID()
   return JSON.stringify(claims)
 }
 

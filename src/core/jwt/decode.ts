@@ -7,14 +7,30 @@
 import { base64url, errors } from "jose"
 import type { JWT, JWTDecodeParams } from "../../types.js"
 import { parseClaims } from "./claims.js"
-import { parseHeader, splitCompact } from "./header.js"
+import { parseHeader, splitCompact, type SessionHeader } from "./header.js"
 import { decryptNode } from "./jwe-node.js"
 import { decryptPortable } from "./jwe-portable.js"
 import { checkSalt, secretList } from "./key.js"
-import { nodeRuntime } from "./runtime.js"
+import { nodeRuntime, type NodeRuntime } from "./runtime.js"
 import { selectKey, selectKeySync } from "./select-key.js"
 
 const utf8 = new TextDecoder()
+
+// Every token from this server carries one of a handful of protected headers (one per key id):
+// each is decoded and checked once. Only headers that passed the checks are kept, and the map is
+// bounded, so forged headers cost a parse each and nothing else.
+const checkedHeaders = new Map<string, SessionHeader>()
+const maxCheckedHeaders = 64
+
+function nodeHeader(node: NodeRuntime, encoded: string): SessionHeader {
+  let header = checkedHeaders.get(encoded)
+  if (header === undefined) {
+    header = parseHeader(node.Buffer.from(encoded, "base64url").toString("utf8"))
+    if (checkedHeaders.size >= maxCheckedHeaders) checkedHeaders.clear()
+    checkedHeaders.set(encoded, header)
+  }
+  return header
+}
 
 /**
  * Decrypts and checks a session token; returns null for an empty token and throws for any invalid
@@ -42,7 +58,7 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   const parts = splitCompact(token)
   const node = nodeRuntime()
   if (node) {
-    const header = parseHeader(node.Buffer.from(parts.header, "base64url").toString("utf8"))
+    const header = nodeHeader(node, parts.header)
     const key = selectKeySync(header, secrets, salt)
     if (key) return parseClaims<Payload>(decryptNode(node, parts, header, key), header)
   }

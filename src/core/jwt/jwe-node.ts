@@ -52,13 +52,34 @@ function freshIv(node: NodeRuntime): Bytes {
   return iv
 }
 
-// AL: the AAD's length in bits as a 64-bit big-endian integer (RFC 7518 §5.2.2.1, step 4).
+// AL: the AAD's length in bits as a 64-bit big-endian integer (RFC 7518 §5.2.2.1, step 4). Only
+// read (hashed), and every token of one key has the same header, so one buffer per length serves.
+const bitLengths = new Map<number, Bytes>()
+
 function aadBitLength(node: NodeRuntime, aadBytes: number): Bytes {
-  const al = node.Buffer.alloc(8)
-  const bits = aadBytes * 8
-  al.writeUInt32BE(Math.floor(bits / 0x1_0000_0000), 0)
-  al.writeUInt32BE(bits >>> 0, 4)
+  let al = bitLengths.get(aadBytes)
+  if (al === undefined) {
+    al = node.Buffer.alloc(8)
+    const bits = aadBytes * 8
+    al.writeUInt32BE(Math.floor(bits / 0x1_0000_0000), 0)
+    al.writeUInt32BE(bits >>> 0, 4)
+    if (bitLengths.size >= 64) bitLengths.clear()
+    bitLengths.set(aadBytes, al)
+  }
   return al
+}
+
+// The protected header as AAD bytes: the same few headers on every token, so each is converted once.
+const aadBuffers = new Map<string, Bytes>()
+
+function aadOf(node: NodeRuntime, encodedHeader: string): Bytes {
+  let aad = aadBuffers.get(encodedHeader)
+  if (aad === undefined) {
+    aad = node.Buffer.from(encodedHeader, "latin1")
+    if (aadBuffers.size >= 64) aadBuffers.clear()
+    aadBuffers.set(encodedHeader, aad)
+  }
+  return aad
 }
 
 function cbcTag(node: NodeRuntime, macKey: SecretKey, aad: Bytes, iv: Uint8Array, ciphertext: Uint8Array): Bytes {
@@ -87,7 +108,7 @@ export function encryptCbcNode(node: NodeRuntime, key: Uint8Array, encodedHeader
   const iv = freshIv(node)
   const cipher = node.crypto.createCipheriv("aes-256-cbc", keys.enc, iv)
   const ciphertext = node.Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
-  const tag = cbcTag(node, keys.mac, node.Buffer.from(encodedHeader, "latin1"), iv, ciphertext)
+  const tag = cbcTag(node, keys.mac, aadOf(node, encodedHeader), iv, ciphertext)
   return `${encodedHeader}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${tag.toString("base64url")}`
 }
 
@@ -132,7 +153,7 @@ function decryptGcm(node: NodeRuntime, key: Uint8Array, aad: Bytes, iv: Bytes, c
  * @see https://www.rfc-editor.org/rfc/rfc7516#section-5.2
  */
 export function decryptNode(node: NodeRuntime, parts: CompactParts, header: SessionHeader, key: Uint8Array): Uint8Array {
-  const aad = node.Buffer.from(parts.header, "latin1")
+  const aad = aadOf(node, parts.header)
   const iv = node.Buffer.from(parts.iv, "base64url")
   const ciphertext = node.Buffer.from(parts.ciphertext, "base64url")
   const tag = node.Buffer.from(parts.tag, "base64url")
