@@ -88,7 +88,9 @@ describe("README quick starts", () => {
 
   it("Next.js: examples/next uses the route handler and the proxy exactly as the README gives them", () => {
     for (const snippet of next.slice(1, 3)) {
-      expect(readFileSync(`${root}examples/next/${fileOf(snippet)}`, "utf8"), fileOf(snippet)).toBe(snippet)
+      // The example's proxy also skips its second, edge-runtime auth route (/api/edge-auth), which the README's app does not have.
+      const file = readFileSync(`${root}examples/next/${fileOf(snippet)}`, "utf8").replace("api/edge-auth/|", "")
+      expect(file, fileOf(snippet)).toBe(snippet)
     }
   })
 
