@@ -81,9 +81,11 @@ describe("authflow/testing on the demo's configuration", () => {
         "webauthn passkey: action=register, new email",
         "webauthn passkey: action=register, new email, session.failed",
         "webauthn passkey: action=register, new email, persist.failed",
+        "webauthn passkey: action=register, new email, persist.failed, undo.failed",
         "webauthn passkey: no action, new email",
         "webauthn passkey: no action, new email, session.failed",
         "webauthn passkey: no action, new email, persist.failed",
+        "webauthn passkey: no action, new email, persist.failed, undo.failed",
       ].sort(),
     )
     for (const result of differing) expect(result.difference!.split("\n")[0]).toMatch(/: callbacks\.signIn changed\?$/)

@@ -62,6 +62,17 @@ describe("authflow/testing with a Passkey provider and database sessions", async
     expect(outcome("action=authenticate, no email, credential.unknown").final).toBe("unknownCredential")
     expect(outcome("action=authenticate, no email, counter.failed").final).toBe("persistFailed")
     expect(outcome("action=register, new email, persist.failed").final).toBe("persistFailed")
+    // The write failed part-way: the undo deletes the user it created, or unlinks the passkey account of the signed-in user…
+    expect(outcome("action=register, new email, persist.failed")).toMatchObject({ errors: ["AdapterError"], adapterWrites: { createUser: 1, linkAccount: 1, deleteUser: 1 } })
+    expect(outcome("action=register, signed in, persist.failed")).toMatchObject({ errors: ["AdapterError"], adapterWrites: { linkAccount: 1, unlinkAccount: 1 } })
+    // …and when the undo fails too, both errors are logged, what was written stays, and the registration still ends failed.
+    for (const name of ["action=register, new email, persist.failed, undo.failed", "action=register, signed in, persist.failed, undo.failed"]) {
+      const undoFailed = outcome(name)
+      expect(undoFailed, name).toMatchObject({ final: "persistFailed", errors: ["AdapterError", "AdapterError"] })
+      expect(undoFailed.states.slice(-2), name).toEqual(["undoingRegistration", "persistFailed"])
+      expect(Object.keys(undoFailed.adapterWrites), name).not.toContain("deleteUser")
+      expect(Object.keys(undoFailed.adapterWrites), name).not.toContain("unlinkAccount")
+    }
     // The database behind the default replay store is down: refused as a failed write, not as a replay.
     expect(outcome("action=authenticate, no email, replay store failed")).toMatchObject({ final: "persistFailed", errors: ["AdapterError"], session: null })
     expect(outcome("action=register, known email").final).toBe("invalidRequest")
@@ -100,5 +111,19 @@ describe("authflow/testing with a WebAuthn provider that does not require user v
   it("without a WebAuthn provider, the machine is listed as unused", async () => {
     const none = await authflowModelTests({ secret: "x".repeat(32), providers: [] })
     expect(none.unreachable).toContainEqual({ name: "webauthn", why: "no WebAuthn or Passkey provider" })
+  })
+})
+
+describe("authflow/testing with an adapter that cannot delete users nor unlink accounts", () => {
+  it("says a registration's undo cannot fail", async () => {
+    const fresh = () => {
+      const { deleteUser: _deleteUser, unlinkAccount: _unlinkAccount, ...rest } = MemoryAdapter()
+      return rest
+    }
+    const suite = await authflowModelTests({ ...config, adapter: fresh() }, { freshAdapter: fresh })
+    // The transition is explained once, by the shortest path to it.
+    const why = new Map(suite.unreachable.map((entry) => [entry.name, entry.why]))
+    expect(why.get("webauthn passkey: action=register, new email, persist.failed, undo.failed")).toBe("the adapter has no deleteUser: undoing a registration does not call the database")
+    expect(suite.cases.some((testCase) => testCase.name.includes("undo.failed"))).toBe(false)
   })
 })

@@ -95,6 +95,8 @@ function eventsFor(policies: SignInTailPolicy[]) {
       }
       if (flow.ceremony === "authenticate") list.push({ type: "counter.failed", error: "updateAuthenticatorCounter threw" })
       list.push(...signInTailEvents, { type: "user.persisted", isNewUser: flow.user?.id === undefined }, { type: "persist.failed", error: "createAuthenticator threw" })
+      // Undoing a registration whose write failed: the user it created goes (deleteUser), or the passkey account linked to an existing user (unlinkAccount).
+      if (flow.ceremony === "register") list.push({ type: "undo.failed", error: flow.user?.id === undefined ? "deleteUser threw" : "unlinkAccount threw" })
     }
     return list
   }
@@ -131,6 +133,7 @@ export function webAuthnDriver(config: AuthConfig, provider: WebAuthnConfig): Ma
       case "response.malformed":
       case "credential.unknown":
       case "counter.failed":
+      case "undo.failed":
         return { condition: event.type }
       case "challenge.failed":
         return { condition: "replay store failed" }
@@ -156,6 +159,12 @@ export function webAuthnDriver(config: AuthConfig, provider: WebAuthnConfig): Ma
       if (!config.adapter) return "no adapter: WebAuthn stores its authenticators in the database"
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
       if (has(path, "challenge.failed") && config.replayStore) return "replayStore is your own: the kit makes only the adapter-backed default fail"
+      if (has(path, "undo.failed")) {
+        // The undo calls only the adapter's own optional method: without it there is nothing to fail.
+        const found = find<{ type: string; user?: { id?: string } }>(path, "user.found")
+        const method = found?.user?.id === undefined ? "deleteUser" : "unlinkAccount"
+        if (typeof config.adapter[method] !== "function") return `the adapter has no ${method}: undoing a registration does not call the database`
+      }
       const limited = rateLimitUnreachable(path, config, "webauthn")
       if (limited) return limited
       const checked = path.find((event) => event.type === "response.checked") as (ModelEvent & { findings: CeremonyFindings }) | undefined
@@ -221,6 +230,8 @@ async function driveWebAuthn(provider: WebAuthnConfig, scenario: Scenario, world
   // The default replay store writes through the adapter: a database that is down fails it.
   if (labels.has("replay store failed")) world.record.failing.add("createVerificationToken")
   if (labels.has("persist.failed")) world.record.failing.add("createAuthenticator")
+  // The undo deletes the user the registration created, or unlinks the passkey account it linked to an existing user.
+  if (labels.has("undo.failed")) for (const method of ["deleteUser", "unlinkAccount"]) world.record.failing.add(method)
   if (labels.has("session.failed")) world.record.failing.add("createSession")
 
   const posted = labels.has("answer posted for the other ceremony") ? (ceremony === "register" ? "authenticate" : "register") : ceremony
