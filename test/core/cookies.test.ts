@@ -29,6 +29,8 @@ describe("parseCookieHeader", () => {
     expect(parseCookieHeader("flag; a=1")).toEqual({ a: "1" })
     expect(parseCookieHeader("a;b=1")).toEqual({ b: "1" })
     expect(parseCookieHeader("a=1;;;b=2;")).toEqual({ a: "1", b: "2" })
+    expect(parseCookieHeader("flag")).toEqual({})
+    expect(parseCookieHeader("flag;")).toEqual({})
   })
 
   it("drops names that are not cookie tokens", () => {
@@ -41,6 +43,7 @@ describe("parseCookieHeader", () => {
 
   it("percent-decodes values, leaving a malformed encoding as it is", () => {
     expect(parseCookieHeader("a=%7C; b=%E0%A4%A; c=x+y; d=%25")).toEqual({ a: "|", b: "%E0%A4%A", c: "x+y", d: "%" })
+    expect(parseCookieHeader("a=x%41; b=xy%41")).toEqual({ a: "xA", b: "xyA" })
   })
 
   it("keeps `__proto__` and `constructor` as plain cookies of a prototype-less record", () => {
@@ -116,6 +119,8 @@ describe("session cookie chunks", () => {
     expect(chunkIndexOf(`${name}.2`, name)).toBe(2)
     expect(chunkIndexOf(`${name}.10`, name)).toBe(10)
     expect(chunkIndexOf(`${name}.09`, name)).toBe(9)
+    expect(chunkIndexOf(`${name.slice(0, -1)}X.1`, name)).toBeUndefined()
+    expect(chunkIndexOf("other.1", "other-name")).toBeUndefined()
     for (const key of [`${name}.`, `${name}.x`, `${name}.1x`, `${name}.x1`, `${name}./`, `${name}.:`, `${name}.1/`, `${name}.1:`, `${name}-1`, `${name}x1`, `${name}..1`, `${name}.-1`, `${name}.1e3`, "other", `x${name}`, name.slice(0, -1)]) {
       expect(chunkIndexOf(key, name), key).toBeUndefined()
     }
@@ -176,6 +181,19 @@ describe("SessionStore", () => {
       [`${option.name}.2`, 1, undefined],
     ])
     expect(written.slice(2).map((cookie) => cookie.value).join("")).toBe(value)
+  })
+
+  it("with chunks present, a value of exactly CHUNK_SIZE is one cookie, and twice CHUNK_SIZE two chunks (no empty third)", () => {
+    const present = { [`${option.name}.0`]: "a", [`${option.name}.1`]: "b" }
+    expect(new SessionStore(option, present).write("x".repeat(CHUNK_SIZE)).map((cookie) => [cookie.name, cookie.value.length])).toEqual([
+      [`${option.name}.0`, 0],
+      [`${option.name}.1`, 0],
+      [option.name, CHUNK_SIZE],
+    ])
+    expect(new SessionStore(option, {}).write("x".repeat(2 * CHUNK_SIZE)).map((cookie) => [cookie.name, cookie.value.length])).toEqual([
+      [`${option.name}.0`, CHUNK_SIZE],
+      [`${option.name}.1`, CHUNK_SIZE],
+    ])
   })
 
   it("a value of exactly CHUNK_SIZE is one cookie, one more byte makes two chunks", () => {
