@@ -232,3 +232,18 @@ describe("getToken with a plain header record", () => {
     expect(await getToken({ req: { headers: { cookie: `${SALT}=x` } }, secret: SECRET, logger: {} })).toBeNull()
   })
 })
+
+describe("the node path's IV pool", () => {
+  it("hands out a fresh 16-byte IV to every token, across refills", async () => {
+    const ivs = new Set<string>()
+    // 4096-byte pool, 16 bytes per IV: 600 tokens refill it twice.
+    for (let i = 0; i < 600; i++) {
+      const token = await encode({ token: { i }, ...params })
+      const iv = token.split(".")[2]!
+      expect(base64url.decode(iv)).toHaveLength(16)
+      ivs.add(iv)
+      if (i % 97 === 0) expect(await decode({ token, ...params })).toMatchObject({ i })
+    }
+    expect(ivs.size).toBe(600)
+  })
+})
