@@ -85,6 +85,20 @@ describe("signedInUser", () => {
     expect(await signedInUser(optionsFor({ adapter: { ...adapter, getSessionAndUser: undefined }, strategy: "database", session: "s-1" }))).toBeNull()
   })
 
+  it("asks the adapter only when there is a session to look up", async () => {
+    const adapter = await adapterWith(ada)
+    const getUser = vi.fn(adapter.getUser)
+    const getSessionAndUser = vi.fn(adapter.getSessionAndUser)
+    const spied = { ...adapter, getUser, getSessionAndUser }
+    expect(await signedInUser(optionsFor({ adapter: spied }))).toBeNull()
+    expect(await signedInUser(optionsFor({ adapter: spied, session: await jwtFor(undefined) }))).toBeNull()
+    expect(await signedInUser(optionsFor({ adapter: spied, strategy: "database" }))).toBeNull()
+    expect(getUser).not.toHaveBeenCalled()
+    expect(getSessionAndUser).not.toHaveBeenCalled()
+    expect(await signedInUser(optionsFor({ adapter: spied, session: await jwtFor(ada.id) }))).toMatchObject({ id: ada.id })
+    expect(getUser).toHaveBeenCalledExactlyOnceWith(ada.id)
+  })
+
   it("counts an adapter failure as nobody signed in", async () => {
     const adapter = await adapterWith(ada)
     const failing = { ...adapter, getUser: () => Promise.reject(new Error("down")) }
@@ -217,6 +231,13 @@ describe("persistAccount", () => {
     const { options } = await setup()
     const result = await persistAccount(options, "createUser", {}, { user: { id: "given-id", name: "No mail", emailVerified: new Date() } as User, account, profile, stored: {} })
     expect(result.user).toMatchObject({ id: "given-id", email: "", emailVerified: null })
+  })
+
+  it("createUser rethrows the linking failure even when the adapter cannot delete users", async () => {
+    const { options } = await setup()
+    const failure = new Error("link failed")
+    const failing = { ...options, adapter: { ...options.adapter!, deleteUser: undefined, linkAccount: () => Promise.reject(failure) } }
+    await expect(persistAccount(failing, "createUser", {}, { user: { id: "kept", email: "k@example.test" }, account, profile, stored: {} })).rejects.toBe(failure)
   })
 
   it("createUser deletes the user it created when linking fails, and rethrows", async () => {
