@@ -1,11 +1,13 @@
 /**
  * The demo's auth configuration, on its own: SQLite through the Kysely adapter (database
- * sessions), an OpenID Provider, email links handed to a callback, and the credentials ada /
- * lovelace and grace / hopper. `server.ts` runs it; `authflow test demo/auth.config.ts` tests it
+ * sessions), an OpenID Provider, email links handed to a callback, the credentials ada /
+ * lovelace and grace / hopper, and passkeys (experimental WebAuthn: register one with an email on
+ * the sign-in page, or add one once signed in). `server.ts` runs it; `authflow test demo/auth.config.ts` tests it
  * (the default export: the configuration and what only the demo knows, its fixtures).
  */
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import Credentials from "../src/providers/credentials.js"
+import Passkey from "../src/providers/passkey.js"
 import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../src/adapters/kysely/index.js"
 import type { Adapter } from "../src/adapters.js"
 import type { AuthflowFixtures } from "../src/testing/index.js"
@@ -91,8 +93,12 @@ export function demoAuthConfig(options: DemoAuthOptions): AuthConfig {
           return { id: account.id, name: account.name, email: account.email }
         },
       }),
+      // Its email field is labelled apart from the email provider's: a new address registers a passkey, a known one signs in with it.
+      Passkey({ formFields: { email: { label: "Email for your passkey", required: true, autocomplete: "username webauthn" } } }),
     ],
     theme: { brandColor: "#4f46e5" },
+    // Passkeys are experimental: enabling them prints one warning.
+    experimental: { enableWebAuthn: true },
     ...(options.inspect && { inspect: options.inspect }),
   }
 }

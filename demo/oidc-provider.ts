@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { exportJWK, generateKeyPair } from "jose"
-import Provider, { type ClientMetadata } from "oidc-provider"
+import Provider, { type ClientMetadata, type Configuration } from "oidc-provider"
 
 export interface TestAccount {
   sub: string
@@ -23,8 +23,19 @@ export interface RunningProvider {
   close(): Promise<void>
 }
 
-/** Starts oidc-provider on 127.0.0.1 with the given clients and accounts (any login name is an account id). */
-export async function startOidcProvider(options: { clients: ClientMetadata[]; accounts?: Record<string, TestAccount>; port?: number }): Promise<RunningProvider> {
+/**
+ * Starts oidc-provider on 127.0.0.1 with the given clients and accounts (any login name is an
+ * account id). `configuration` is laid over the defaults (refresh-token rotation, token lifetimes).
+ */
+export async function startOidcProvider(options: {
+  clients: ClientMetadata[]
+  accounts?: Record<string, TestAccount>
+  port?: number
+  /** Features to turn on besides the development login, e.g. `{ backchannelLogout: { enabled: true } }`. */
+  features?: Record<string, unknown>
+  /** Configuration laid over the defaults, e.g. `{ rotateRefreshToken: true, ttl: { AccessToken: 2 } }`. */
+  configuration?: Configuration
+}): Promise<RunningProvider> {
   let handler: ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void) | undefined
   const server: Server = createServer((req, res) => handler!(req, res))
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve))
@@ -40,10 +51,16 @@ export async function startOidcProvider(options: { clients: ClientMetadata[]; ac
       return { accountId: id, claims: () => ({ ...account, sub: id }) }
     },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
-    features: { devInteractions: { enabled: true } },
+    features: { devInteractions: { enabled: true }, ...options.features },
     pkce: { required: () => true },
     cookies: { keys: ["oidc-provider-test-key"] },
     jwks: { keys: [privateJwk] },
+    // The provider's own calls (back-channel logouts) go to apps on loopback, which its SSRF guard refuses.
+    fetch: (url, init) => {
+      const { dispatcher: _loopbackRefused, ...rest } = init as RequestInit & { dispatcher?: unknown }
+      return globalThis.fetch(url, rest)
+    },
+    ...options.configuration,
   })
   provider.on("server_error", (_ctx, error) => console.error("oidc-provider server_error", error))
   handler = provider.callback()
@@ -51,7 +68,7 @@ export async function startOidcProvider(options: { clients: ClientMetadata[]; ac
 }
 
 /** A cookie jar for the provider's own cookies, kept apart from the app's. */
-class ProviderCookies {
+export class ProviderCookies {
   readonly cookies = new Map<string, string>()
   take(response: Response): void {
     for (const header of response.headers.getSetCookie()) {
@@ -73,8 +90,8 @@ class ProviderCookies {
  * `cancel`, the user presses "[ Cancel ]" on the first page instead: the redirect then carries
  * `error=access_denied`.
  */
-export async function loginAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean } = {}): Promise<URL> {
-  const jar = new ProviderCookies()
+export async function loginAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean; jar?: ProviderCookies } = {}): Promise<URL> {
+  const jar = options.jar ?? new ProviderCookies()
   let url = new URL(authorizationUrl)
   let form: Record<string, string> | undefined
   for (let step = 0; step < 20; step++) {
@@ -105,4 +122,38 @@ export async function loginAtProvider(authorizationUrl: string, login: string, o
     form = /name="login"/.test(html) ? { prompt: "login", login, password: "any" } : { prompt: "consent" }
   }
   throw new Error("oidc-provider: too many steps")
+}
+
+/**
+ * Follows the provider's end-session URL as a browser with the provider's cookies `jar` would:
+ * confirms the logout on the provider's page and returns where the provider sends the browser
+ * afterwards (the `post_logout_redirect_uri`, or the provider's own success page).
+ */
+export async function logoutAtProvider(endSessionUrl: string, jar: ProviderCookies): Promise<URL> {
+  let url = new URL(endSessionUrl)
+  let form: Record<string, string> | undefined
+  for (let step = 0; step < 10; step++) {
+    const response = await fetch(url, {
+      method: form ? "POST" : "GET",
+      redirect: "manual",
+      headers: { cookie: jar.header(), ...(form && { "content-type": "application/x-www-form-urlencoded" }) },
+      ...(form && { body: new URLSearchParams(form) }),
+    })
+    jar.take(response)
+    form = undefined
+    const location = response.headers.get("location")
+    if (location) {
+      const next = new URL(location, url)
+      if (next.origin !== url.origin) return next
+      url = next
+      continue
+    }
+    const html = await response.text()
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]
+    if (!action) return url
+    form = Object.fromEntries([...html.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]))
+    form.logout = "yes"
+    url = new URL(action.replace(/&amp;/g, "&"), url)
+  }
+  throw new Error("oidc-provider: too many steps while logging out")
 }

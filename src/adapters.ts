@@ -87,12 +87,30 @@ export interface Adapter {
   updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Awaitable<AdapterSession | null | undefined | void>
   /** Deletes a session and returns it, or `null` when there was none. */
   deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>
+  /**
+   * authflow only, optional: deletes every session of a user and returns how many there were. A
+   * back-channel logout calls it to delete the user's rows at once; without it, they are deleted
+   * when next read.
+   */
+  deleteUserSessions?(userId: string): Awaitable<number>
   /** Stores a verification token; the pair (`identifier`, `token`) is unique. */
   createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined | void>
   /** Deletes the token and returns it, or `null`: single use, so of concurrent calls for one token exactly one gets it. Expired tokens are returned as they are; checking `expires` is the caller's job. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
   /** The account linked for this provider account, or `null`. Note the argument order: `providerAccountId` first. */
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  /** The user's linked accounts; an empty array for a user with none. Used by token refresh with database sessions. */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
+  /**
+   * Compare-and-set of an account's tokens: changes the given token fields only while the stored
+   * `refresh_token` equals `expectedRefreshToken`, atomically, and says whether it did. Token
+   * refresh uses it so that of several instances refreshing one account exactly one wins.
+   */
+  updateAccountTokens?(
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+    expectedRefreshToken: string,
+    tokens: Partial<Pick<AdapterAccount, "access_token" | "refresh_token" | "expires_at" | "token_type" | "scope" | "id_token">>,
+  ): Awaitable<boolean>
   /** The WebAuthn authenticator with this credential ID, or `null`. */
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   /** Stores a WebAuthn authenticator for an existing user and returns it. Credential IDs are unique. */

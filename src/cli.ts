@@ -4,6 +4,7 @@
  *
  *   authflow machines [--format json|mermaid|dot] [--machine <id>]…
  *   authflow test <config module> [--update]
+ *   authflow secret
  *
  * prints the flow machines' definitions: `json`, a serialisable description (states, nested
  * states, transitions with event, guard and target, effects); `mermaid`, a `stateDiagram-v2`;
@@ -12,12 +13,16 @@
  * `test` runs the model-based regression tests of `authflow/testing` on a configuration module
  * and compares every path's outcome with its snapshot file (see `src/testing/cli.ts`).
  *
+ * `secret` prints a new random secret for `AUTH_SECRET`: 33 random bytes, base64 (44 characters),
+ * as `openssl rand -base64 33` gives.
+ *
  * @example
  * ```sh
  * npx authflow machines --format mermaid --machine credentials-sign-in
  * ```
  * @module
  */
+import { randomBytes } from "node:crypto"
 import { describeMachine } from "./inspect/describe.js"
 import { toDot, toMermaid } from "./inspect/formats.js"
 import { authflowMachines } from "./inspect/machines.js"
@@ -37,6 +42,10 @@ Prints the definitions of authflow's flow machines.
 
 Drives every path of every flow machine the configuration uses through Auth() and compares the
 outcomes with the module's snapshot file (authflow test --help says more).
+
+       authflow secret
+
+Prints a new random secret for AUTH_SECRET (echo "AUTH_SECRET=$(npx authflow secret)" >> .env.local).
 `
 
 class UsageError extends Error {}
@@ -98,6 +107,8 @@ if (command === "test") {
   const { testCommand } = await import("./testing/cli.js")
   // Exit explicitly: a configuration may hold connections (a database pool) open.
   process.exit(await testCommand(rest))
+} else if (command === "secret" && rest.length === 0) {
+  process.stdout.write(`${randomBytes(33).toString("base64")}\n`)
 } else {
   process.exitCode = main(process.argv.slice(2))
 }

@@ -15,6 +15,11 @@ import type { EmailConfig } from "./providers/email-config.js"
 import type { WebAuthnConfig } from "./providers/webauthn-config.js"
 export type { WebAuthnConfig } from "./providers/webauthn-config.js"
 import type { ReplayStore } from "./core/replay-store.js"
+import type { RevocationStore } from "./core/revocation-store.js"
+import type { RateLimitOptions, RateLimitedMessage } from "./core/rate-limit/limiter.js"
+export type { RateLimitOptions, RateLimitedMessage, RateLimitRoute, RateLimitRule, RouteLimits } from "./core/rate-limit/limiter.js"
+import type { RefreshStore } from "./core/refresh-store.js"
+import type { RefreshFailure } from "./machines/token-refresh.js"
 
 /** A value, or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
@@ -33,6 +38,7 @@ export type AuthAction =
   | "signout"
   | "verify-request"
   | "webauthn-options"
+  | "backchannel-logout"
 
 /** A user as providers and callbacks see it. */
 export interface User {
@@ -193,6 +199,20 @@ export interface SessionOptions {
   updateAge?: number
   /** Token of a database session. Default a random UUID. */
   generateSessionToken?: () => string
+  /**
+   * A hard cap on a session's life, in seconds since sign-in, on top of the sliding `maxAge`:
+   * however often it is used, a session ends this long after the user signed in. Both strategies.
+   * A session made before the cap was set (or by Auth.js) does not slide any more and ends at its
+   * current expiry. With database sessions, the token then carries the sign-in time
+   * (`<generateSessionToken()>.<milliseconds in base 36>.<provider>`).
+   *
+   * @default undefined: no cap, a session lives as long as it is used within `maxAge`
+   * @example
+   * ```ts
+   * Auth(request, { ...config, session: { maxAge: 24 * 60 * 60, absoluteMaxAge: 7 * 24 * 60 * 60 } })
+   * ```
+   */
+  absoluteMaxAge?: number
 }
 
 /** A logger level function. */
@@ -212,6 +232,8 @@ export type WarningCode =
   | "env-url-basepath-redundant"
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
+  | "provider-logout-unavailable"
+  | "rate-limit-client-unknown"
 
 /** Arguments of the `signIn` callback. */
 export interface SignInCallbackParams {
@@ -273,6 +295,65 @@ export interface EventCallbacks {
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>
+  /**
+   * A request was refused by the rate limiter (`rateLimit`), for audit logs: the route group, the
+   * budget exceeded (`"store"` when the store failed and the limiter fails closed), the client's
+   * address key and the identifier when known, and the seconds until it may retry. Optional, like
+   * every event: configurations written for Auth.js need no change.
+   *
+   * @example
+   * ```ts
+   * events: { rateLimited: ({ route, rule, ip, identifier }) => audit.write("rate-limited", { route, rule, ip, identifier }) }
+   * ```
+   */
+  rateLimited: (message: RateLimitedMessage) => Awaitable<void>
+  /** An access token was refreshed (once per refresh grant, not per session read that got its result). */
+  tokenRefreshed: (message: { provider: string; userId?: string; providerAccountId?: string; expiresAt?: number }) => Awaitable<void>
+  /**
+   * Refreshing an access token failed: `reason` is `revoked` (the provider refused the refresh
+   * token), `unavailable` (provider or store unreachable), `no-refresh-token` or `not-persisted`.
+   * The user stays signed in and the session reads with `error: "RefreshTokenError"`.
+   */
+  tokenRefreshFailed: (message: { provider: string; userId?: string; providerAccountId?: string; reason: RefreshFailure; error: AuthError }) => Awaitable<void>
+}
+
+/**
+ * Access-token refresh (`AuthConfig.refresh`): when a provider gave a refresh token and an expiry,
+ * the access token is refreshed on the session read before it expires, once however many reads
+ * arrive together.
+ *
+ * @example
+ * ```ts
+ * const refresh: RefreshOptions = { skew: 120, store: redisRefreshStore(redis) }
+ * ```
+ */
+export interface RefreshOptions {
+  /**
+   * Refresh the tokens of every OAuth/OIDC provider; a provider's own `refresh` wins.
+   * @default true (giving `refresh` at all turns it on)
+   */
+  enabled?: boolean
+  /**
+   * Seconds before `expires_at` at which the access token is refreshed.
+   * @default 60
+   */
+  skew?: number
+  /**
+   * Where concurrent refreshes meet across instances with JWT sessions (`redisRefreshStore`).
+   * Database sessions meet on the account row and need no store.
+   * @default an in-memory store: refreshes meet within one process
+   */
+  store?: RefreshStore
+  /**
+   * Seconds a request holds its claim on a refresh (and others wait for its result) before another may take over.
+   * @default 30
+   */
+  claimTimeout?: number
+  /**
+   * Seconds a refresh result stays readable for requests that still carry the old refresh token (JWT sessions).
+   * @default 300
+   */
+  resultLifetime?: number
 }
 
 /** An input of a credentials form. */
@@ -372,6 +453,19 @@ export interface Cookie {
 export interface AuthConfig {
   providers: Provider[]
   adapter?: Adapter
+  /**
+   * Milliseconds an adapter method may take before the request gives up on it with an
+   * `AdapterTimeout` (an `AdapterError`): the user gets the error page or a JSON error instead of a
+   * request that hangs with the database. `0` waits for ever. The call itself is not cancelled
+   * (adapters have no way to be told), so a write that lands late still lands.
+   *
+   * @default 10000
+   * @example
+   * ```ts
+   * const config = { adapter: KyselyAdapter(db), adapterTimeout: 3000, providers }
+   * ```
+   */
+  adapterTimeout?: number
   basePath?: string
   callbacks?: Partial<CallbacksOptions>
   cookies?: CookiesOverrides
@@ -410,11 +504,13 @@ export interface AuthConfig {
    */
   trustedOrigins?: string[]
   /**
-   * Records every resumed flow (an OAuth callback's sealed flow cookie) as used, so that a replayed
-   * flow cookie is refused. Share one store (`redisReplayStore`) between instances to make that hold
-   * across all of them.
+   * Records every resumed flow (an OAuth callback's sealed flow cookie, a WebAuthn challenge) as
+   * used, so that a replayed flow cookie is refused. Share one store between instances to make
+   * that hold across all of them: the adapter's database (`adapterReplayStore`, the default with an
+   * adapter) or Redis (`redisReplayStore`).
    *
-   * @default an in-memory store: a flow is used once per process
+   * @default with an `adapter` that has `createVerificationToken`: `adapterReplayStore(adapter)` (a row
+   * per resumed flow in the verification-token table); without one: an in-memory store, a flow is used once per process
    * @example
    * ```ts
    * import { redisReplayStore } from "authflow"
@@ -422,6 +518,46 @@ export interface AuthConfig {
    * ```
    */
   replayStore?: ReplayStore
+  /**
+   * Access-token refresh for OAuth/OIDC providers that give a refresh token: `true`, or options
+   * (see {@link RefreshOptions}). A provider opts in or out on its own with `refresh: true | false`.
+   *
+   * @default false: no refresh, unless a provider sets `refresh: true`
+   * @example
+   * ```ts
+   * import { redisRefreshStore } from "authflow"
+   * Auth(request, { ...config, refresh: { skew: 60, store: redisRefreshStore(new Redis()) } })
+   * ```
+   */
+  refresh?: boolean | RefreshOptions
+  /**
+   * Where back-channel logouts (see the `backchannelLogout` provider option) are remembered until
+   * the sessions they end are read. Share one store (`redisRevocationStore`) between instances so
+   * that a logout received by one ends the sessions read by all.
+   *
+   * @default an in-memory store: a logout ends the sessions this process reads
+   * @example
+   * ```ts
+   * import { redisRevocationStore } from "authflow"
+   * Auth(request, { ...config, revocationStore: redisRevocationStore(new Redis()) })
+   * ```
+   */
+  revocationStore?: RevocationStore
+  /**
+   * Rate limiting of the sign-in routes and session updates, per client address and per identifier
+   * (username, email). Over a budget, JSON clients get 429 with `Retry-After`, page flows the sign-in
+   * page with `error=RateLimited`, the `rateLimited` event fires and `RateLimited` is thrown in raw
+   * mode. `true` or an options object turns it on with the defaults filled in (see
+   * `defaultRateLimits` in `authflow/rate-limit`); `false` turns it off.
+   *
+   * @default on with the defaults when `NODE_ENV` is `"production"`, off otherwise
+   * @example
+   * ```ts
+   * import { redisStore } from "authflow/rate-limit"
+   * Auth(request, { ...config, rateLimit: { store: redisStore({ url: "redis://127.0.0.1:6379" }), trustedProxies: 1 } })
+   * ```
+   */
+  rateLimit?: RateLimitOptions | boolean
   secret?: string | string[]
   session?: SessionOptions
   skipCSRFCheck?: symbol

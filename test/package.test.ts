@@ -47,11 +47,12 @@ describe("the published package", () => {
 
   it("authflow/jwt and authflow/errors expose their API", () => {
     expect(exportsOf("authflow/jwt")).toEqual(expect.arrayContaining(["encode", "decode", "getToken"]))
+    expect(exportsOf("authflow/rate-limit")).toEqual(expect.arrayContaining(["RateLimited", "defaultRateLimits", "memoryStore", "redisStore", "withClientAddress"]))
     expect(exportsOf("authflow/errors")).toEqual(expect.arrayContaining(["AuthError", "CredentialsSignin", "MissingSecret", "AccessDenied"]))
   })
 
   it("authflow/testing exposes the model-test kit", () => {
-    expect(exportsOf("authflow/testing")).toEqual(expect.arrayContaining(["authflowModelTests", "StandInProvider", "describeDifference", "formatCoverage", "stableJson"]))
+    expect(exportsOf("authflow/testing")).toEqual(expect.arrayContaining(["authflowModelTests", "StandInProvider", "describeDifference", "faultyAdapter", "formatCoverage", "malformedAnswer", "stableJson"]))
   })
 
   it("providers are default-exported factories", () => {

@@ -1,12 +1,24 @@
 import NextAuth from "authflow/next"
+import { MemoryAdapter } from "authflow/adapters/memory"
 import Credentials from "authflow/providers/credentials"
+import Passkey from "authflow/providers/passkey"
 
-/** The demo's only account. A real app looks users up and checks a password hash. */
+/** The demo's password account. A real app looks users up and checks a password hash. */
 const demoUser = { id: "1", name: "Ada Lovelace", email: "ada@example.test" }
 
-export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
-  // AUTH_SECRET and AUTH_TRUST_HOST come from the environment (see README.md).
+// Passkeys need a database for their users and authenticators; the demo keeps them in memory. Next.js
+// bundles this file separately for route handlers, pages and the proxy: one store for all of them.
+const shared = globalThis as { demoAdapter?: ReturnType<typeof MemoryAdapter> }
+const adapter = (shared.demoAdapter ??= MemoryAdapter())
+
+export const { handlers, auth, signIn, signInAction, signOut, unstable_update } = NextAuth({
+  // AUTH_SECRET and AUTH_TRUST_HOST (or AUTH_URL) come from the environment (see README.md).
   pages: { signIn: "/signin" },
+  adapter,
+  // With an adapter the default would be database sessions; credentials sign-ins need JWTs.
+  session: { strategy: "jwt" },
+  // Passkeys are experimental: this prints the "experimental-webauthn" warning once.
+  experimental: { enableWebAuthn: true },
   providers: [
     Credentials({
       credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
@@ -14,6 +26,8 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth({
         return username === "ada" && password === "lovelace" ? demoUser : null
       },
     }),
+    // The relying party (ID, name, origin) follows the request's host; set `relayingParty` in production.
+    Passkey,
   ],
   callbacks: {
     // `update({ name })` from useSession (or unstable_update) lands here.

@@ -1,7 +1,7 @@
-// Next.js 16 calls this file's export for every matched request (middleware.ts in Next.js 15).
-// `auth` keeps the session cookie fresh and applies `callbacks.authorized`.
-export { auth as proxy } from "./auth"
+// proxy.ts (middleware.ts before Next.js 16): keeps sessions alive, applies callbacks.authorized
+export { auth as proxy } from "@/auth"
 
 export const config = {
-  matcher: ["/((?!api|_next/static|_next/image|favicon.ico).*)"],
+  // Every page, but not authflow's own routes, Next's assets or the images and texts of public/.
+  matcher: ["/((?!api/auth/|_next/static/|_next/image|.*\\.(?:ico|png|jpe?g|gif|svg|webp|avif|txt|xml)$).*)"],
 }

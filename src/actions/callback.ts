@@ -9,6 +9,7 @@ import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
 import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { credentialsIdentifierOf, rateLimitedError, requestLimiter } from "./rate-limit.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, CredentialsConfig, InternalProvider, ResponseInternal, User } from "../types.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
@@ -52,9 +53,15 @@ interface CredentialsRun {
 async function credentialsCallback(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
   const credentials = options.request.body ?? {}
   const run: CredentialsRun = {}
+  const limiter = requestLimiter(options)
   const signedIn = (user: User): SignInOutcome => ({ user, account: run.account! })
   const effects: FlowEffects<typeof credentialsSignInMachine> = {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    checkRateLimit: () => limiter.count("credentials", credentialsIdentifierOf(options, provider, credentials)),
+    refundAttempt: async () => {
+      await limiter.refund()
+      return { type: "attempt.refunded" }
+    },
     authorize: async () => {
       try {
         const user = await provider.authorize(credentials, authorizeRequest(options, credentials))
@@ -77,7 +84,9 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
   }
   const outcomes: FlowOutcomes<typeof credentialsSignInMachine, ResponseInternal> = {
     validatingInput: notAnOutcome,
+    checkingRateLimit: notAnOutcome,
     authorizing: notAnOutcome,
+    refundingAttempt: notAnOutcome,
     checkingSignIn: notAnOutcome,
     resolvingRedirect: notAnOutcome,
     issuingSession: notAnOutcome,
@@ -96,6 +105,9 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     },
     authorizeFailed: failed,
     sessionFailed: failed,
+    rateLimited: (context) => {
+      throw rateLimitedError("credentials", context, limiter)
+    },
   }
   return outcomeOf(await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
 }

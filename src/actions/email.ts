@@ -9,6 +9,7 @@ import { emailSignInMachine, type EmailSignInContext } from "../machines/email-s
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes, type TopStateOf, signInTailInFlight } from "./flow-outcomes.js"
+import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
@@ -63,6 +64,7 @@ interface EmailSignInRun {
 export async function emailSignIn(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
   const typed = options.request.body?.email
   const run: EmailSignInRun = {}
+  const limiter = requestLimiter(options)
   const effects: FlowEffects<typeof emailSignInMachine> = {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     normalizeEmail: () => {
@@ -73,6 +75,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
         return { type: "normalizer.threw", error }
       }
     },
+    checkRateLimit: ({ email }) => limiter.count("email", email),
     lookUpUser: async ({ email }) => {
       try {
         return { type: "user.lookedUp", user: (await options.adapter?.getUserByEmail?.(email!)) ?? null }
@@ -127,6 +130,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
   const outcomes: FlowOutcomes<typeof emailSignInMachine, ResponseInternal> = {
     validatingInput: notAnOutcome,
     normalizing: notAnOutcome,
+    checkingRateLimit: notAnOutcome,
     lookingUpUser: notAnOutcome,
     checkingSignIn: notAnOutcome,
     resolvingRedirect: notAnOutcome,
@@ -153,6 +157,9 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     storeFailed: mailFailed,
     sendFailed: mailFailed,
+    rateLimited: (context) => {
+      throw rateLimitedError("email", context, limiter)
+    },
   }
   return outcomeOf(await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect }), outcomes)
 }
@@ -160,6 +167,8 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
 /** What the email verification's effects share within one request: the user as written, which the session is issued for. */
 interface EmailVerificationRun {
   user?: AdapterUser
+  /** The token row the link used, to put back if the sign-in fails after it (never in the machine's context). */
+  usedToken?: { identifier: string; token: string; expires: Date }
 }
 
 /**
@@ -186,7 +195,9 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     readLink: () => ({ type: "link.read", hasToken: Boolean(token), ...(email !== undefined && { email }) }),
     useToken: async ({ linkEmail }) => {
       try {
-        const row = await adapter.useVerificationToken!({ identifier: linkEmail ?? "", token: hashToken(options, provider, token!) })
+        const hashed = hashToken(options, provider, token!)
+        const row = await adapter.useVerificationToken!({ identifier: linkEmail ?? "", token: hashed })
+        if (row) run.usedToken = { identifier: row.identifier, token: hashed, expires: new Date(row.expires) }
         return { type: "token.used", row: row && { identifier: row.identifier, expires: row.expires }, checkedAt: new Date() }
       } catch (error) {
         return { type: "token.failed", error }
@@ -197,6 +208,14 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
         return { type: "user.lookedUp", user: await adapter.getUserByEmail!(identifier!) }
       } catch (error) {
         return { type: "lookup.failed", error }
+      }
+    },
+    restoreToken: async () => {
+      try {
+        await adapter.createVerificationToken!(run.usedToken!)
+        return { type: "token.restored" }
+      } catch (error) {
+        return { type: "restore.failed", error }
       }
     },
     askSignIn: (context) => {
@@ -237,6 +256,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     readingLink: notAnOutcome,
     usingToken: notAnOutcome,
     lookingUpUser: notAnOutcome,
+    restoringToken: notAnOutcome,
     ...signInTailInFlight,
     signedIn: () => ({ redirect: options.callbackUrl, cookies }),
     signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),

@@ -29,6 +29,8 @@ import { encode, decode } from "../core/jwt/index.js"
 import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
+import { rateLimitedError, requestLimiter } from "./rate-limit.js"
+import type { RequestLimiter } from "../core/rate-limit/limiter.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { Account, Cookie, InternalProvider, Profile, ResponseInternal, User } from "../types.js"
@@ -90,6 +92,7 @@ function actorIdOf(flowId: string): string {
 
 /** What one request's effects find and pass on to the next effect, typed once instead of loose `let`s. */
 interface OAuthRun {
+  limiter: RequestLimiter
   server?: o.AuthorizationServer
   authorizationUrl?: URL
   params?: URLSearchParams
@@ -101,6 +104,8 @@ interface OAuthRun {
   user?: User
   account?: Account
   lookup?: AccountLookup
+  /** The id of the user the sign-in is creating, reported before the write (for `undoCreatedUser`). */
+  creatingUserId?: string
 }
 
 /** The events an ID token refusal reports, by the claim oauth4webapi names in `cause.claim`. */
@@ -135,6 +140,7 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
   const proxyRedirectUri = redirectProxyOf(options, provider)
   return {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    checkRateLimit: () => run.limiter.count("oauth"),
     discover: async () => {
       try {
         run.server = await authorizationServer(provider)
@@ -225,11 +231,19 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
           account: run.account!,
           profile: run.profile!,
           stored: storedAccountFields(provider, run.exchange!.tokens),
-        })
+        }, (id) => (run.creatingUserId = id))
         run.user = resolved.user
         return { type: "user.persisted", isNewUser: resolved.isNewUser }
       } catch (error) {
         return { type: "persist.failed", error }
+      }
+    },
+    undoCreatedUser: async () => {
+      try {
+        if (run.creatingUserId !== undefined) await options.adapter!.deleteUser?.(run.creatingUserId)
+        return { type: "user.undone" }
+      } catch (error) {
+        return { type: "undo.failed", error }
       }
     },
     ...sessionEffects(options, cookies, signedIn),
@@ -270,6 +284,7 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
 
 /** How each state of the OAuth machine answers the request that ends there: adding a state without an answer breaks the build. */
 const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<ResponseInternal> | ResponseInternal> = {
+  undoingCreatedUser: notAnOutcome,
   awaitingCallback: async ({ options, provider, snapshot, run, cookies, flowId }) => {
     const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options, provider), flowId)
     return { redirect: run.authorizationUrl!.href, cookies: [...cookies, ...sealed] }
@@ -293,7 +308,12 @@ const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<Respons
   accessDenied: (input) => failedWith(input, input.context.error),
   persistFailed: (input) => failedWith(input, input.context.error),
   sessionFailed: (input) => failedWith(input, input.context.error),
+  rateLimited: ({ context, run, cookies }) => {
+    throw withCookies(rateLimitedError("oauth", context, run.limiter), cookies)
+  },
   validatingInput: notAnOutcome,
+  checkingRateLimit: notAnOutcome,
+  checkingCallbackRateLimit: notAnOutcome,
   discovering: notAnOutcome,
   authorizing: notAnOutcome,
   checkingResponse: notAnOutcome,
@@ -314,7 +334,7 @@ const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<Respons
  * ```
  */
 export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
-  const run: OAuthRun = {}
+  const run: OAuthRun = { limiter: requestLimiter(options) }
   const flowId = newFlowId()
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
   return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, run, cookies, flowId })
@@ -373,11 +393,11 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
   cookies.push(...clearFlowCookies(flowCookies))
   let restored: { snapshot: SnapshotFrom<typeof oauthMachine>; flowId: string }
   try {
-    restored = await unsealFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies, replayStoreOf(options.config))
+    restored = await unsealFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies, replayStoreOf(options.config, options.logger))
   } catch (error) {
     throw withCookies(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }
-  const run: OAuthRun = { params }
+  const run: OAuthRun = { params, limiter: requestLimiter(options) }
   const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options) }
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), {
     inspect: options.config.inspect,

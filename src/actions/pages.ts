@@ -55,7 +55,7 @@ export function signInPage(options: AuthOptions, cookies: Cookie[]): ResponseInt
  */
 export function signOutPage(options: AuthOptions, cookies: Cookie[]): ResponseInternal {
   if (options.pages.signOut) return { redirect: options.pages.signOut, cookies }
-  return html(renderSignOutPage({ url: options.request.url.href, csrfToken: options.csrfToken, theme: options.theme }), cookies)
+  return html(renderSignOutPage({ url: options.request.url.href, csrfToken: options.csrfToken, cancelUrl: options.callbackUrl, theme: options.theme }), cookies)
 }
 
 /**

@@ -1,13 +1,18 @@
 import { JWTSessionError, SessionTokenError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { noCacheHeaders } from "../core/response.js"
+import { admitSessionUpdate } from "./rate-limit.js"
 import { sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
+import { metaOfDatabaseToken, metaOfToken, sessionLife, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
+import { revocationKeys, revocationStoreOf } from "../core/revocation-store.js"
+import { noRefresh, refreshSessionTokens, sessionRefreshError } from "../core/session-refresh.js"
+import { refreshEnabled, takeTokensClaim, tokensClaim } from "../core/token-refresh.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 
 /**
  * GET `/session` reads the session; POST `/session` (CSRF-checked by the caller) updates it with
- * the client's `data`. A valid session is re-issued with a fresh expiry (sliding); an invalid one
+ * the client's `data`, within the `session` rate limit (over it throws `RateLimited`). A valid session is re-issued with a fresh expiry (sliding); an invalid one
  * reads as `null` and its cookies are cleared.
  *
  * @example
@@ -20,6 +25,7 @@ export async function sessionAction(
   cookies: Cookie[],
   update?: { data: unknown },
 ): Promise<ResponseInternal<Session | null>> {
+  if (update) await admitSessionUpdate(options)
   const response: ResponseInternal<Session | null> = {
     status: 200,
     headers: { "Content-Type": "application/json", ...(update ? {} : noCacheHeaders) },
@@ -33,6 +39,16 @@ export async function sessionAction(
       const { jwt, callbacks } = options
       const payload = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
       if (!payload) throw new TypeError("The session token could not be decoded")
+      const now = Date.now()
+      const recorded = metaOfToken(payload)
+      const life = sessionLife(options.session, recorded, now, typeof payload.exp === "number" ? new Date(payload.exp * 1000) : undefined)
+      if (!life.alive || (await revoked(options, payload.sub, recorded))) {
+        cookies.push(...store.clear())
+        return response
+      }
+      // The provider tokens ride outside the callbacks: they see the token Auth.js would give them.
+      const claim = takeTokensClaim(payload)
+      const refresh = claim ? await refreshSessionTokens(options, { jwtClaim: claim, sub: payload.sub }) : noRefresh
       const token = await callbacks.jwt({
         token: payload,
         ...(update && { trigger: "update" as const, session: update.data }),
@@ -41,14 +57,20 @@ export async function sessionAction(
         cookies.push(...store.clear())
         return response
       }
-      const expires = new Date(Date.now() + options.session.maxAge * 1000)
+      const expires = life.expires
+      // A session signed in before its sign-in was recorded starts being counted now.
+      if (options.session.recordsSignIn && options.session.absoluteMaxAge === undefined && !recorded) {
+        token[sessionMetaClaim] = { signedInAt: now } satisfies SessionMeta
+      } else if (recorded) token[sessionMetaClaim] = recorded
       const defaultSession: Session = {
         user: { name: token.name, email: token.email, image: token.picture },
         expires: expires.toISOString(),
       }
-      const session = (await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session
+      const session = sessionRefreshError((await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session, refresh)
       response.body = session
-      cookies.push(...(await writeJwtSession(options, store, token, expires)))
+      const stored = refresh.claim ? { ...token, [tokensClaim]: refresh.claim } : token
+      const capped = options.session.absoluteMaxAge !== undefined
+      cookies.push(...(await writeJwtSession(options, store, stored, expires, capped ? Math.max(1, Math.ceil((expires.valueOf() - now) / 1000)) : undefined)))
       await emitEvent(options.config, options.logger, "session", { session, token })
     } catch (error) {
       options.logger.error(new JWTSessionError(asError(error)))
@@ -70,27 +92,29 @@ async function databaseSession(
   const store = sessionStoreOf(options)
   try {
     const found = await adapter.getSessionAndUser!(sessionToken)
-    if (found && found.session.expires.valueOf() < Date.now()) {
-      await adapter.deleteSession!(sessionToken)
-    }
-    if (!found || found.session.expires.valueOf() < Date.now()) {
+    const now = Date.now()
+    const recorded = options.session.recordsSignIn ? metaOfDatabaseToken(sessionToken) : undefined
+    const life = found ? sessionLife(options.session, recorded, now, found.session.expires) : undefined
+    const ended = found && (found.session.expires.valueOf() < now || !life!.alive || (await revoked(options, found.user.id, recorded)))
+    if (ended) await adapter.deleteSession!(sessionToken)
+    if (!found || ended) {
       cookies.push(...store.clear())
       return response
     }
     const { session, user } = found
     const { maxAge, updateAge } = options.session
-    const now = Date.now()
-    const newExpires = new Date(now + maxAge * 1000)
+    const newExpires = life!.expires
     if (session.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= now) {
       await adapter.updateSession!({ sessionToken, expires: newExpires })
     }
-    const body = (await options.callbacks.session({
+    const refresh = options.providers.some((provider) => refreshEnabled(options.config, provider)) ? await refreshSessionTokens(options, { userId: user.id }) : noRefresh
+    const body = sessionRefreshError((await options.callbacks.session({
       // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
       session: { ...session, user } as unknown as Session,
       user,
       token: undefined as unknown as JWT,
       ...(update && { newSession: update.data, trigger: "update" as const }),
-    })) as Session
+    })) as Session, refresh)
     response.body = body
     cookies.push(...store.write(sessionToken, { expires: newExpires }))
     await emitEvent(options.config, options.logger, "session", { session: body })
@@ -98,6 +122,13 @@ async function databaseSession(
     options.logger.error(new SessionTokenError(asError(error)))
   }
   return response
+}
+
+/** Whether a back-channel logout ended this session: its user or provider session was revoked after it signed in. */
+async function revoked(options: AuthOptions, userId: string | undefined, meta: SessionMeta | undefined): Promise<boolean> {
+  if (!options.session.revocable) return false
+  const at = await revocationStoreOf(options.config).revokedAt(revocationKeys(userId, meta))
+  return at !== undefined && (!meta || meta.signedInAt < at)
 }
 
 function asError(error: unknown): Error {

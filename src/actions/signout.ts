@@ -1,6 +1,8 @@
 import { MissingCSRF, SignOutError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
+import { authorizationServer } from "../core/oauth/discovery.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
+import { metaOfDatabaseToken, metaOfToken } from "../core/session-lifetime.js"
 import { signOutMachine } from "../machines/sign-out.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
@@ -10,8 +12,9 @@ import type { Cookie, ResponseInternal } from "../types.js"
 /**
  * POST `/signout`: runs the sign-out machine. The session ends (the JWT is read for
  * `events.signOut`, or the database row is deleted), the session cookies are cleared, and the user
- * is sent to the callback URL. A failure to end the session is logged and the cookies are cleared
- * anyway.
+ * is sent to the callback URL, or first to the provider's end-session endpoint when the session came
+ * from a provider with `endSessionAtProvider`. A failure to end the session is logged and the
+ * cookies are cleared anyway.
  *
  * @example
  * ```ts
@@ -28,7 +31,8 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
         const { jwt } = options
         const token = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
         await emitEvent(options.config, options.logger, "signOut", { token })
-        return { type: "token.decoded" }
+        const meta = token ? metaOfToken(token) : undefined
+        return { type: "token.decoded", provider: meta?.provider, idToken: meta?.idToken }
       } catch (error) {
         return { type: "decode.failed", error }
       }
@@ -37,9 +41,24 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
       try {
         const session = await options.adapter!.deleteSession!(store.value!)
         await emitEvent(options.config, options.logger, "signOut", { session })
-        return { type: "session.deleted" }
+        return { type: "session.deleted", provider: metaOfDatabaseToken(store.value!)?.provider }
       } catch (error) {
         return { type: "delete.failed", error }
+      }
+    },
+    findEndSession: async ({ ended }) => {
+      const provider = options.providers.find((candidate) => candidate.id === ended?.provider)
+      try {
+        if (provider?.type !== "oidc" && provider?.type !== "oauth") return { type: "endSession.missing" }
+        const server = await authorizationServer(provider)
+        if (typeof server.end_session_endpoint !== "string") return { type: "endSession.missing" }
+        const url = new URL(server.end_session_endpoint)
+        if (ended?.idToken) url.searchParams.set("id_token_hint", ended.idToken)
+        if (provider.clientId) url.searchParams.set("client_id", provider.clientId)
+        url.searchParams.set("post_logout_redirect_uri", options.callbackUrl)
+        return { type: "endSession.found", url: url.href }
+      } catch (error) {
+        return { type: "discovery.failed", error }
       }
     },
   }
@@ -49,14 +68,22 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
     findingSession: notAnOutcome,
     decodingToken: notAnOutcome,
     deletingSession: notAnOutcome,
+    findingEndSession: notAnOutcome,
     csrfRejected: () => {
       throw new MissingCSRF("CSRF token was missing during an action signout")
     },
     signedOut,
+    signedOutAtProvider: ({ endSessionUrl }) => ({ redirect: endSessionUrl!, cookies: [...cookies, ...store.clear()] }),
+    signedOutLocally: ({ ended, error }) => {
+      options.logger.warn("provider-logout-unavailable")
+      options.logger.debug("provider-logout-unavailable", { provider: ended?.provider, ...(error !== undefined && { error: String(error) }) })
+      return signedOut()
+    },
     endFailed: ({ error }) => {
       options.logger.error(new SignOutError(error instanceof Error ? error : new Error(String(error))))
       return signedOut()
     },
   }
-  return outcomeOf(await runFlow(signOutMachine, effects, { inspect: options.config.inspect }), outcomes)
+  const providersEndingSession = options.providers.filter((provider) => (provider.type === "oidc" || provider.type === "oauth") && provider.endSessionAtProvider).map((provider) => provider.id)
+  return outcomeOf(await runFlow(signOutMachine, effects, { inspect: options.config.inspect, input: { policy: { providersEndingSession } } }), outcomes)
 }

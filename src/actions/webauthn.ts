@@ -24,6 +24,8 @@ import { webAuthnMachine, type CeremonyFindings, type WebAuthnContext, type WebA
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { FlowOutcomes } from "./flow-outcomes.js"
 import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
+import { rateLimitedError, requestLimiter } from "./rate-limit.js"
+import type { RequestLimiter } from "../core/rate-limit/limiter.js"
 import { defaultGetUserInfo, relayingPartyOf, type WebAuthnConfig, type WebAuthnLibrary, type WebAuthnProviderContext, type WebAuthnRequestInfo } from "../providers/webauthn-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
@@ -120,6 +122,7 @@ function transportsOf(value: string | null | undefined): string[] | undefined {
 
 /** What the effects of one request find and pass on. */
 interface WebAuthnRun {
+  limiter: RequestLimiter
   /** The generated options, answered to the browser. */
   optionsJson?: unknown
   user?: AdapterUser
@@ -128,6 +131,10 @@ interface WebAuthnRun {
   /** A registration's new authenticator, without its user. */
   registered?: Omit<AdapterAuthenticator, "userId">
   opened?: OpenedFlow<typeof webAuthnMachine>
+  /** The id of the user a registration is creating, recorded before the write (for `undoRegistration`). */
+  creatingUserId?: string
+  /** The passkey account a registration is linking, recorded before the write (for `undoRegistration`). */
+  linkingAccount?: AdapterAccount
 }
 
 function responseOf(options: AuthOptions): Record<string, unknown> {
@@ -146,6 +153,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
       const action = options.request.query.action
       return { type: "options.requested", ...(action !== undefined && { action }) }
     },
+    checkRateLimit: () => run.limiter.count("webauthn", options.request.method === "GET" ? options.request.query.email : undefined),
     findUser: async () => {
       try {
         const signedIn = await signedInUser(options)
@@ -199,10 +207,10 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
     claimChallenge: async () => {
       try {
-        return (await claimFlow(run.opened!, replayStoreOf(options.config))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
+        return (await claimFlow(run.opened!, replayStoreOf(options.config, options.logger))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
       } catch (error) {
-        // A replay store that cannot answer refuses the flow: fail closed.
-        return { type: "challenge.replayed", error }
+        // A replay store that cannot answer: the machine refuses the flow (fail closed).
+        return { type: "challenge.failed", error }
       }
     },
     verifyRegistration: async ({ flow }) => {
@@ -324,11 +332,15 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
       const candidate = flow!.user!
       let created: AdapterUser | undefined
       try {
+        // What the registration is about to write is recorded first, for undoRegistration.
+        const newUserId = candidate.id ? undefined : randomUUID()
+        if (newUserId) run.creatingUserId = newUserId
         const user = candidate.id
           ? await adapter.getUser!(candidate.id)
-          : (created = await adapter.createUser!({ id: randomUUID(), email: candidate.email, emailVerified: null, ...(candidate.name != null && { name: candidate.name }) }))
+          : (created = await adapter.createUser!({ id: newUserId!, email: candidate.email, emailVerified: null, ...(candidate.name != null && { name: candidate.name }) }))
         if (!user) throw new Error(`The user ${candidate.id} the registration was started for no longer exists`)
         const account: AdapterAccount = { ...(run.account as AdapterAccount), userId: user.id }
+        run.linkingAccount = account
         await adapter.linkAccount!(account)
         await adapter.createAuthenticator!({ ...run.registered!, userId: user.id })
         run.user = user
@@ -337,9 +349,20 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         await emitEvent(options.config, options.logger, "linkAccount", { user, account, profile: user })
         return { type: "user.persisted", isNewUser: created !== undefined }
       } catch (error) {
-        // Nothing half-written survives: a user created for this registration goes with it.
-        if (created) await adapter.deleteUser?.(created.id)
         return { type: "persist.failed", error }
+      }
+    },
+    undoRegistration: async () => {
+      // A user created for this registration goes with everything linked to it (by the id it was
+      // given: the row may exist though its answer was lost); for an existing user, the passkey
+      // account linked for it.
+      const { creatingUserId, linkingAccount } = run
+      try {
+        if (creatingUserId) await adapter.deleteUser?.(creatingUserId)
+        else if (linkingAccount) await adapter.unlinkAccount?.({ provider: linkingAccount.provider, providerAccountId: linkingAccount.providerAccountId })
+        return { type: "registration.undone" }
+      } catch (error) {
+        return { type: "undo.failed", error }
       }
     },
     ...sessionEffects(options, cookies, ({ isNewUser }: WebAuthnContext) => ({ user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })),
@@ -426,7 +449,13 @@ const outcomes: WebAuthnOutcomes = {
   accessDenied: ({ context }, input) => failedWith(input, context.error),
   persistFailed: ({ context }, input) => failedWith(input, context.error),
   sessionFailed: ({ context }, input) => failedWith(input, context.error),
+  rateLimited: ({ context }, { run, cookies }) => {
+    throw withCookies(rateLimitedError("webauthn", context, run.limiter), cookies)
+  },
   readingRequest: notAnOutcome,
+  undoingRegistration: notAnOutcome,
+  checkingRateLimit: notAnOutcome,
+  checkingCallbackRateLimit: notAnOutcome,
   findingUser: notAnOutcome,
   preparingRegistration: notAnOutcome,
   preparingAuthentication: notAnOutcome,
@@ -457,7 +486,7 @@ function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "s
  * ```
  */
 export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
-  const run: WebAuthnRun = {}
+  const run: WebAuthnRun = { limiter: requestLimiter(options) }
   const flowId = newFlowId()
   const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
   return answer(snapshot, { options, provider, run, cookies, flowId })
@@ -484,7 +513,7 @@ export async function webAuthnCallback(options: AuthOptions, provider: Provider,
   } catch (error) {
     throw withCookies(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }
-  const run: WebAuthnRun = { opened }
+  const run: WebAuthnRun = { opened, limiter: requestLimiter(options) }
   const action = options.request.body?.action
   const resume: WebAuthnEvent = { type: "ceremony.received", ...(typeof action === "string" && { action }), policy: signInTailPolicy(options) }
   const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), {

@@ -2,7 +2,8 @@
  * An adapter that keeps everything in process memory: for tests, demos and prototypes. It enforces
  * the same constraints as the SQL adapter (unique email, unique provider account, unique session
  * token, unique identifier and token, references to existing users) and stores the same fields, so
- * code tested against it behaves the same on a database.
+ * code tested against it behaves the same on a database. A duplicate key rejects with an error whose
+ * `code` is `"UNIQUE_VIOLATION"`, as a database's unique-key violation has its own code.
  *
  * @example
  * ```ts
@@ -47,22 +48,27 @@ export function MemoryAdapter(): Required<Adapter> {
 
   // JSON of the pair: no separator can be forged by a value containing it.
   const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
+  const tokenFields = new Set(["access_token", "refresh_token", "expires_at", "token_type", "scope", "id_token"])
   const tokenKey = (identifier: string, token: string) => JSON.stringify([identifier, token])
 
+  // A duplicate key: `code` as the replay store and callers recognize a unique-key violation.
+  function duplicate(message: string, cause?: unknown): Error {
+    return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code: "UNIQUE_VIOLATION" })
+  }
   function requireUser(userId: string, what: string): void {
     if (!users.has(userId)) throw new Error(`${what} refers to an unknown user`, { cause: { userId } })
   }
   function requireFreeEmail(email: string | null | undefined, exceptUserId?: string): void {
     if (email === null || email === undefined) return
     for (const user of users.values()) {
-      if (user.email === email && user.id !== exceptUserId) throw new Error("A user with this email already exists", { cause: { email } })
+      if (user.email === email && user.id !== exceptUserId) throw duplicate("A user with this email already exists", { email })
     }
   }
 
   return {
     async createUser(user) {
       const stored = userShape({ ...user, id: user.id || globalThis.crypto.randomUUID() })
-      if (users.has(stored.id)) throw new Error("A user with this id already exists", { cause: { id: stored.id } })
+      if (users.has(stored.id)) throw duplicate("A user with this id already exists", { id: stored.id })
       requireFreeEmail(stored.email)
       users.set(stored.id, stored)
       return userShape(stored)
@@ -103,7 +109,7 @@ export function MemoryAdapter(): Required<Adapter> {
       requireUser(stored.userId, "The account")
       const key = accountKey(stored.provider, stored.providerAccountId)
       if (accounts.has(key)) {
-        throw new Error("This provider account is already linked", { cause: { provider: stored.provider, providerAccountId: stored.providerAccountId } })
+        throw duplicate("This provider account is already linked", { provider: stored.provider, providerAccountId: stored.providerAccountId })
       }
       accounts.set(key, stored)
       return accountShape(stored)
@@ -119,10 +125,25 @@ export function MemoryAdapter(): Required<Adapter> {
       const account = accounts.get(accountKey(provider, providerAccountId))
       return account ? accountShape(account) : null
     },
+    async listAccountsByUserId(userId) {
+      return [...accounts.values()]
+        .filter((account) => account.userId === userId)
+        .sort((a, b) => accountKey(a.provider, a.providerAccountId).localeCompare(accountKey(b.provider, b.providerAccountId)))
+        .map(accountShape)
+    },
+    async updateAccountTokens({ provider, providerAccountId }, expectedRefreshToken, tokens) {
+      // Compare and set with no await in between: of concurrent calls expecting one token, one wins.
+      const key = accountKey(provider, providerAccountId)
+      const current = accounts.get(key)
+      if (!current || current.refresh_token !== expectedRefreshToken) return false
+      const changes = Object.fromEntries(Object.entries(tokens).filter(([field]) => tokenFields.has(field)))
+      accounts.set(key, accountShape({ ...current, ...changes }))
+      return true
+    },
     async createSession(session) {
       const stored = sessionShape(session)
       requireUser(stored.userId, "The session")
-      if (sessions.has(stored.sessionToken)) throw new Error("A session with this token already exists")
+      if (sessions.has(stored.sessionToken)) throw duplicate("A session with this token already exists")
       sessions.set(stored.sessionToken, stored)
       return sessionShape(stored)
     },
@@ -146,10 +167,19 @@ export function MemoryAdapter(): Required<Adapter> {
       sessions.delete(sessionToken)
       return session
     },
+    async deleteUserSessions(userId) {
+      let deleted = 0
+      for (const [token, session] of sessions) {
+        if (session.userId !== userId) continue
+        sessions.delete(token)
+        deleted++
+      }
+      return deleted
+    },
     async createVerificationToken(token) {
       const stored = verificationTokenShape(token)
       const key = tokenKey(stored.identifier, stored.token)
-      if (verificationTokens.has(key)) throw new Error("This verification token already exists", { cause: { identifier: stored.identifier } })
+      if (verificationTokens.has(key)) throw duplicate("This verification token already exists", { identifier: stored.identifier })
       verificationTokens.set(key, stored)
       return verificationTokenShape(stored)
     },
@@ -168,7 +198,7 @@ export function MemoryAdapter(): Required<Adapter> {
     async createAuthenticator(authenticator) {
       const stored = authenticatorShape(authenticator)
       requireUser(stored.userId, "The authenticator")
-      if (authenticators.has(stored.credentialID)) throw new Error("An authenticator with this credential ID already exists")
+      if (authenticators.has(stored.credentialID)) throw duplicate("An authenticator with this credential ID already exists")
       authenticators.set(stored.credentialID, stored)
       return authenticatorShape(stored)
     },

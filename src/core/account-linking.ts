@@ -1,4 +1,5 @@
 import { randomUUID } from "./crypto.js"
+import { AdapterError } from "./errors.js"
 import { emitEvent } from "./events.js"
 import { sessionStoreOf } from "./session-cookie.js"
 import type { AuthOptions } from "./options.js"
@@ -8,14 +9,15 @@ import type { AccountPlan } from "../machines/oauth.js"
 
 /**
  * The user this browser is already signed in as, read through the adapter (the JWT's `sub`, or the
- * database session). Anything unreadable counts as not signed in.
+ * database session). Anything unreadable counts as not signed in; a failing adapter does too,
+ * unless `adapterFailures` is `"throw"` (for account linking, where it must fail the sign-in).
  *
  * @example
  * ```ts
  * const current = await signedInUser(options) // AdapterUser | null
  * ```
  */
-export async function signedInUser(options: AuthOptions): Promise<AdapterUser | null> {
+export async function signedInUser(options: AuthOptions, { adapterFailures = "signedOut" }: { adapterFailures?: "signedOut" | "throw" } = {}): Promise<AdapterUser | null> {
   const adapter = options.adapter
   const token = sessionStoreOf(options).value
   if (!adapter || !token) return null
@@ -25,7 +27,10 @@ export async function signedInUser(options: AuthOptions): Promise<AdapterUser | 
       return payload?.sub && adapter.getUser ? await adapter.getUser(payload.sub) : null
     }
     return (await adapter.getSessionAndUser?.(token))?.user ?? null
-  } catch {
+  } catch (error) {
+    // Linking must not mistake a database that failed for a browser that is signed out: that
+    // would sign in a new user where the account belonged with the signed-in one.
+    if (adapterFailures === "throw" && error instanceof AdapterError) throw error
     return null
   }
 }
@@ -69,7 +74,7 @@ export async function findAccount(
   if (!adapter) return { event: { type: "account.new.noUser" }, lookup: {} }
   const [linked, signedIn] = await Promise.all([
     adapter.getUserByAccount ? adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId }) : null,
-    signedInUser(options),
+    signedInUser(options, { adapterFailures: "throw" }),
   ])
   const lookup: AccountLookup = {}
   if (signedIn) lookup.signedIn = signedIn
@@ -95,12 +100,12 @@ export interface ResolvedUser {
 /**
  * Carries out what the OAuth machine decided for an account: sign in its linked user, link it to
  * the signed-in user or to the owner of its email, create a user and link it, or (without a
- * database) use the provider's user as it is. If linking fails after a user was created, that user
- * is deleted again, so nothing half-written survives.
+ * database) use the provider's user as it is. `onCreating` learns the id of a user about to be
+ * created: if creating or linking fails, the machine deletes that user (`undoingCreatedUser`).
  *
  * @example
  * ```ts
- * const { user, isNewUser } = await persistAccount(options, "createUser", lookup, { user, account, profile, stored })
+ * const { user, isNewUser } = await persistAccount(options, "createUser", lookup, { user, account, profile, stored }, (id) => (run.creatingUserId = id))
  * ```
  */
 export async function persistAccount(
@@ -108,6 +113,7 @@ export async function persistAccount(
   plan: AccountPlan,
   lookup: AccountLookup,
   sign: { user: User; account: Account; profile: Profile; stored: Partial<Account> },
+  onCreating?: (userId: string) => void,
 ): Promise<ResolvedUser> {
   const adapter = options.adapter
   const link = async (user: AdapterUser) => {
@@ -126,13 +132,12 @@ export async function persistAccount(
     case "linkToEmailOwner":
       return link(lookup.emailOwner!)
     case "createUser": {
-      const created = await adapter!.createUser!({ ...sign.user, id: sign.user.id ?? randomUUID(), email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
-      try {
-        await link(created)
-      } catch (error) {
-        await adapter!.deleteUser?.(created.id)
-        throw error
-      }
+      // The id is chosen here and reported before the write, so a failed sign-in can delete the user
+      // by it (the OAuth machine's undoingCreatedUser), even when the write landed and its answer did not.
+      const id = sign.user.id ?? randomUUID()
+      onCreating?.(id)
+      const created = await adapter!.createUser!({ ...sign.user, id, email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
+      await link(created)
       await emitEvent(options.config, options.logger, "createUser", { user: created })
       return { user: created, isNewUser: true }
     }

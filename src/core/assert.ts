@@ -14,6 +14,7 @@ import {
   type AuthError,
 } from "./errors.js"
 import { providerEnvVariable } from "./env.js"
+import { refreshEnabled } from "./refresh-options.js"
 import type { AuthRequest } from "./request.js"
 import type { ResolvedConfig } from "./options.js"
 import type { AuthConfig, CredentialsConfig, Provider, ProviderConfig, WarningCode } from "../types.js"
@@ -22,8 +23,17 @@ import type { EmailConfig } from "../providers/email-config.js"
 import type { WebAuthnConfig } from "../providers/webauthn-config.js"
 import type { Adapter } from "../adapters.js"
 
-/** An absolute http(s) URL, or a path starting with "/" (resolved against the origin). */
-function isValidHttpUrl(value: string, origin: string): boolean {
+/**
+ * An absolute http(s) URL, or a path starting with "/" (resolved against the origin): what a
+ * `callbackUrl` query parameter or callback-url cookie must be.
+ *
+ * @example
+ * ```ts
+ * isValidHttpUrl("/dashboard", "https://app.test") // true
+ * isValidHttpUrl("javascript:alert(1)", "https://app.test") // false
+ * ```
+ */
+export function isValidHttpUrl(value: string, origin: string): boolean {
   try {
     const url = new URL(value, value.startsWith("/") ? origin : undefined)
     return url.protocol === "http:" || url.protocol === "https:"
@@ -40,6 +50,8 @@ const databaseSessionMethods: (keyof Adapter)[] = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount",
   "createSession", "getSessionAndUser", "updateSession", "deleteSession",
 ]
+// Token refresh with database sessions reads the user's accounts and swaps their tokens compare-and-set.
+const refreshMethods = ["getAccount", "listAccountsByUserId", "updateAccountTokens"] as const satisfies readonly (keyof Adapter)[]
 const emailMethods: (keyof Adapter)[] = ["createVerificationToken", "useVerificationToken", "getUserByEmail"]
 // Auth.js's list, and getUserByEmail: the default getUserInfo looks the email up with it.
 const webAuthnMethods: (keyof Adapter)[] = [
@@ -133,7 +145,7 @@ export function missingClientId(id: string, source?: Provider): MissingClientId 
 export function checkConfig(config: AuthConfig, providers: readonly ProviderConfig[]): ConfigCheck {
   const warnings: WarningCode[] = []
   const refuse = (error: AuthError): ConfigCheck => ({ ok: false, error, beforeRequestChecks: false, warnings })
-  if (!config.secret?.length) return { ok: false, error: new MissingSecret("Please define a `secret`"), beforeRequestChecks: true, warnings }
+  if (!config.secret?.length) return { ok: false, error: new MissingSecret("No secret: set AUTH_SECRET (generate one with `npx authflow secret`), or pass `secret`"), beforeRequestChecks: true, warnings }
 
   const strategy = config.session?.strategy
   if (strategy !== undefined && strategy !== "jwt" && strategy !== "database") {
@@ -199,6 +211,12 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
   if (strategy === "database" || (strategy === undefined && adapter)) {
     if (!adapter) return refuse(new MissingAdapter("Database session requires an adapter"))
     for (const method of databaseSessionMethods) required.add(method)
+    if (checked.some((provider) => refreshEnabled(config, provider))) {
+      const missing = refreshMethods.filter((method) => typeof adapter[method] !== "function")
+      if (missing.length) {
+        return refuse(new MissingAdapterMethods(`Token refresh with database sessions needs the adapter methods ${missing.join(", ")}: add them to your adapter, use authflow's, or turn \`refresh\` off`))
+      }
+    }
   }
   if (webAuthn !== undefined) {
     if (!config.experimental?.enableWebAuthn) {

@@ -1,9 +1,13 @@
-import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidProvider, MissingCSRF, UnknownAction, isClientSafeError } from "./errors.js"
-import { checkRequest } from "./assert.js"
+import { backchannelLogout } from "../actions/backchannel-logout.js"
+import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidCallbackUrl, InvalidProvider, MissingCSRF, RateLimited, UnknownAction, isClientSafeError } from "./errors.js"
+import { adapterFailureLogged } from "./adapter-calls.js"
+import { emitEvent } from "./events.js"
+import { rateLimitedAnswer, rateLimitedMessage } from "./rate-limit/limiter.js"
+import { checkRequest, isValidHttpUrl } from "./assert.js"
 import { cookiesOf } from "./error-cookies.js"
 import { serializeCookie } from "./cookies/serialize.js"
 import { resolveLogger } from "./logger.js"
-import { configFor, initOptions, type AuthOptions } from "./options.js"
+import { configFor, initOptions, type AuthOptions, type ResolvedConfig } from "./options.js"
 import { servedOrigin } from "./origin.js"
 import { toAuthRequest, type AuthRequest } from "./request.js"
 import { toResponse } from "./response.js"
@@ -69,6 +73,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   warnOnce(config, logger, config.debug ? ["debug-enabled", ...resolved.warnings] : resolved.warnings)
   if (!resolved.ok) {
     logger.error(resolved.error)
+    if (resolved.error instanceof InvalidCallbackUrl) return answer(invalidCallbackUrl(authRequest, config, resolved.cookies))
     return answer(configurationError(authRequest, config, logger))
   }
 
@@ -77,8 +82,13 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     return answer(await dispatch(options, cookies))
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error(String(caught))
-    logger.error(error)
+    // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
+    if (!adapterFailureLogged(error)) logger.error(error)
     const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
+    if (error instanceof RateLimited) {
+      await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
+      if (!isRaw || wantsUrl) return answer(rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, cookiesOf(caught)))
+    }
     if (isRaw && error instanceof AuthError && !wantsUrl) throw error
     if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
     const url = errorRedirectUrl(error, authRequest, config)
@@ -135,6 +145,8 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         return signOutAction(options, cookies)
       case "callback":
         return callbackAction(options, cookies)
+      case "backchannel-logout":
+        return backchannelLogout(options, cookies)
     }
   }
   throw new UnknownAction(`Cannot handle action: ${action}`)
@@ -169,6 +181,31 @@ function configurationError(request: AuthRequest, config: AuthConfig, logger: Lo
   const origin = request.url.origin
   const page = builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html }
+}
+
+const invalidCallbackUrlMessage = "Invalid callback URL: use a path on this site (such as /dashboard) or an http(s) URL."
+
+/**
+ * A `callbackUrl` that is not a URL is the request's mistake, not the server's: 400, as JSON for API
+ * routes and as the error page for pages (Auth.js answers 500 "server configuration"). A callback-url
+ * cookie that is not a URL is cleared, so the browser that holds it is not refused on every request.
+ */
+function invalidCallbackUrl(request: AuthRequest, config: AuthConfig, cookies: ResolvedConfig["cookies"]): ResponseInternal {
+  const stored = request.cookies[cookies.callbackUrl.name]
+  const cleared: Cookie[] =
+    stored !== undefined && !isValidHttpUrl(stored, request.url.origin) ? [{ name: cookies.callbackUrl.name, value: "", options: { ...cookies.callbackUrl.options, maxAge: 0 } }] : []
+  if (request.method === "GET" && pageActions.has(request.action)) {
+    const errorPagePath = config.pages?.error
+    if (errorPagePath) {
+      const url = absolutePage(errorPagePath, request.url.origin)
+      return { redirect: `${url}${url.includes("?") ? "&" : "?"}error=Default`, cookies: cleared }
+    }
+    const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
+    const origin = request.url.origin
+    const page = builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
+    return { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies: cleared }
+  }
+  return { status: 400, headers: { "Content-Type": "application/json" }, body: { message: invalidCallbackUrlMessage }, cookies: cleared }
 }
 
 function warnOnce(config: AuthConfig, logger: LoggerInstance, codes: readonly WarningCode[]): void {

@@ -34,6 +34,7 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "verify-request",
   "error",
   "webauthn-options",
+  "backchannel-logout",
 ])
 
 /**

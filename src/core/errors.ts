@@ -14,6 +14,7 @@
 export type ErrorType =
   | "AccessDenied"
   | "AdapterError"
+  | "AdapterTimeout"
   | "CallbackRouteError"
   | "ErrorPageLoop"
   | "EventError"
@@ -45,6 +46,9 @@ export type ErrorType =
   | "MissingWebAuthnAutocomplete"
   | "WebAuthnVerificationError"
   | "ExperimentalFeatureNotEnabled"
+  | "RateLimited"
+  | "RateLimitStoreError"
+  | "RefreshTokenError"
 
 /** Where an error sends the user: the sign-in page (`signIn`) or the error page (`error`). */
 export type ErrorKind = "signIn" | "error"
@@ -143,7 +147,20 @@ export class AccessDenied extends AuthError {
  * ```
  */
 export class AdapterError extends AuthError {
-  static override type = "AdapterError" as const
+  static override type: "AdapterError" | "AdapterTimeout" = "AdapterError"
+}
+
+/**
+ * An adapter method did not answer within `adapterTimeout` milliseconds. An `AdapterError` too, so
+ * code that handles adapter failures handles it; its `cause` names the method and the limit.
+ *
+ * @example
+ * ```ts
+ * logger: { error: (e) => { if (e.type === "AdapterTimeout") alertOps(e.cause?.method) } }
+ * ```
+ */
+export class AdapterTimeout extends AdapterError {
+  static override type = "AdapterTimeout" as const
 }
 
 /**
@@ -187,7 +204,7 @@ export class EventError extends AuthError {
  *
  * @example
  * ```ts
- * // GET /auth/signin?callbackUrl=::not-a-url  → InvalidCallbackUrl, logged; 500 JSON for non-page routes
+ * // GET /auth/session?callbackUrl=::not-a-url  → InvalidCallbackUrl, logged; 400 JSON (the error page for pages)
  * ```
  */
 export class InvalidCallbackUrl extends AuthError {
@@ -526,6 +543,42 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
   static override type = "ExperimentalFeatureNotEnabled" as const
 }
 
+/**
+ * A request went over one of the rate limits (`rateLimit`), or the limiter's store failed and
+ * `rateLimit.onStoreError` is `"closed"`. Answered with 429 and `Retry-After` (JSON clients), or a
+ * redirect to the sign-in page with `error=RateLimited` (page flows). `cause` carries the `route`,
+ * the `rule` (`"ip"`, `"identifier"` or `"store"`) and `retryAfter` in seconds.
+ *
+ * @example
+ * ```ts
+ * try { await signIn("credentials", form) } catch (e) {
+ *   if (e instanceof RateLimited) return { error: `Try again in ${e.retryAfter} s` }
+ * }
+ * ```
+ */
+export class RateLimited extends SignInError {
+  static override type = "RateLimited" as const
+
+  /** Seconds until the limit that refused the request lets requests through again. */
+  get retryAfter(): number {
+    const seconds = this.cause?.retryAfter
+    return typeof seconds === "number" && seconds > 0 ? Math.ceil(seconds) : 60
+  }
+}
+
+/**
+ * The rate limiter's store (Redis, or your own) failed. Logged; the request then goes on
+ * (`rateLimit.onStoreError: "open"`, the default) or is refused as `RateLimited` (`"closed"`).
+ *
+ * @example
+ * ```ts
+ * logger: { error: (e) => { if (e.type === "RateLimitStoreError") page(e) } }
+ * ```
+ */
+export class RateLimitStoreError extends AuthError {
+  static override type = "RateLimitStoreError" as const
+}
+
 const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "CredentialsSignin",
   "OAuthAccountNotLinked",
@@ -535,6 +588,7 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "MissingCSRF",
   "AccountNotLinked",
   "WebAuthnVerificationError",
+  "RateLimited",
 ])
 
 /**
@@ -548,4 +602,18 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
  */
 export function isClientSafeError(error: unknown): error is AuthError {
   return error instanceof AuthError && clientSafeTypes.has(error.type)
+}
+
+/**
+ * An access token could not be refreshed (the grant was refused, the provider or store was
+ * unreachable, or the new tokens could not be stored). The user stays signed in; the session reads
+ * with `error: "RefreshTokenError"`, and `cause.reason` says which.
+ *
+ * @example
+ * ```ts
+ * events: { tokenRefreshFailed: ({ error }) => audit(error.type, error.cause?.reason) } // "RefreshTokenError", "revoked"
+ * ```
+ */
+export class RefreshTokenError extends AuthError {
+  static override type = "RefreshTokenError" as const
 }

@@ -1,7 +1,12 @@
+import { decodeJwt } from "jose"
 import { emitEvent } from "./events.js"
+import { databaseToken, sessionMetaClaim, type SessionMeta } from "./session-lifetime.js"
+import { compensate } from "./adapter-calls.js"
 import { sessionStoreOf, writeJwtSession } from "./session-cookie.js"
+import { keptTokens, refreshEnabled, tokensClaim } from "./token-refresh.js"
 import type { AuthOptions } from "./options.js"
 import type { Account, Cookie, Profile, User } from "../types.js"
+import type { AdapterSession } from "../adapters.js"
 
 /** Who signed in, how, and whether the user is new (unknown for credentials: no database is involved). */
 export interface SignInOutcome {
@@ -26,14 +31,44 @@ async function announce(options: AuthOptions, outcome: SignInOutcome): Promise<v
  * ```
  */
 export async function createDatabaseSession(options: AuthOptions, outcome: SignInOutcome): Promise<Cookie[]> {
-  const session = await options.adapter!.createSession!({
-    sessionToken: options.session.generateSessionToken(),
-    userId: outcome.user.id!,
-    expires: new Date(Date.now() + options.session.maxAge * 1000),
-  })
+  const adapter = options.adapter!
+  const generated = options.session.generateSessionToken()
+  const meta = options.session.recordsSignIn ? signInMeta(options, outcome) : undefined
+  const sessionToken = meta ? databaseToken(generated, meta) : generated
+  let session: AdapterSession
+  try {
+    session = await adapter.createSession!({ sessionToken, userId: outcome.user.id!, expires: new Date(Date.now() + options.session.maxAge * 1000) })
+  } catch (error) {
+    // The write may have landed though its answer did not (a timeout, a malformed answer): no
+    // session row may outlive a sign-in that failed. A failing delete is logged by the adapter wrapper.
+    await compensate(() => adapter.deleteSession?.(sessionToken))
+    throw error
+  }
   const cookies = sessionStoreOf(options).write(session.sessionToken, { expires: session.expires })
+  await renewStoredTokens(options, outcome.account)
   await announce(options, outcome)
   return cookies
+}
+
+/**
+ * A sign-in brings fresh provider tokens; an account linked before keeps its old ones in the row
+ * (the sign-in writes no account). When the provider's tokens are refreshed, the fresh ones replace
+ * them, compare-and-set on the stored refresh token like a refresh, so a revoked refresh token does
+ * not outlive the sign-in that replaced it. A failure is logged; the sign-in goes on.
+ */
+async function renewStoredTokens(options: AuthOptions, account: Account): Promise<void> {
+  const adapter = options.adapter
+  const provider = options.providers.find((candidate) => candidate.id === account.provider)
+  const fresh = keptTokens(account)
+  if (!fresh || !provider || !refreshEnabled(options.config, provider) || !adapter?.updateAccountTokens || !adapter.getAccount) return
+  try {
+    const row = await adapter.getAccount(account.providerAccountId, account.provider)
+    if (typeof row?.refresh_token !== "string" || row.refresh_token === fresh.refresh_token) return
+    const tokens = { ...fresh, ...(typeof account.id_token === "string" && { id_token: account.id_token }) } as Parameters<NonNullable<typeof adapter.updateAccountTokens>>[2]
+    await adapter.updateAccountTokens({ provider: account.provider, providerAccountId: account.providerAccountId }, row.refresh_token, tokens)
+  } catch (error) {
+    options.logger.error(error instanceof Error ? error : new Error(String(error)))
+  }
 }
 
 /**
@@ -55,9 +90,18 @@ export async function encodeSessionToken(options: AuthOptions, outcome: SignInOu
     isNewUser: isNewUser ?? false,
     trigger: isNewUser ? "signUp" : "signIn",
   })
-  const cookies = await writeJwtSession(options, sessionStoreOf(options), token)
+  if (token && options.session.recordsSignIn) token[sessionMetaClaim] = signInMeta(options, outcome)
+  const cookies = await writeJwtSession(options, sessionStoreOf(options), withProviderTokens(options, token, account))
   await announce(options, outcome)
   return cookies
+}
+
+/** The session JWT with the account's tokens in the `authflow:tokens` claim, when its provider's tokens are refreshed. */
+function withProviderTokens<T extends Record<string, unknown> | null>(options: AuthOptions, token: T, account: Account): T {
+  if (token === null) return token
+  const provider = options.providers.find((candidate) => candidate.id === account.provider)
+  const kept = provider && refreshEnabled(options.config, provider) ? keptTokens(account) : undefined
+  return kept ? { ...token, [tokensClaim]: { [account.provider]: kept } } : token
 }
 
 /**
@@ -84,4 +128,25 @@ export function signInTailPolicy(options: AuthOptions): { databaseSessions: bool
 export function newUserRedirect(options: AuthOptions, callbackUrl: string): string {
   const newUserPage = options.pages.newUser!
   return `${newUserPage}${newUserPage.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
+}
+
+/**
+ * What the session records of this sign-in: when, through which provider, and, for a provider
+ * with back-channel or RP-initiated logout, the ID token's `sid` and the ID token itself.
+ */
+function signInMeta(options: AuthOptions, { account }: SignInOutcome): SessionMeta {
+  const meta: SessionMeta = { signedInAt: Date.now(), provider: account.provider }
+  const provider = options.providers.find((candidate) => candidate.id === account.provider)
+  if (provider?.type !== "oidc" || typeof account.id_token !== "string") return meta
+  if (provider.endSessionAtProvider) meta.idToken = account.id_token
+  if (provider.backchannelLogout) {
+    meta.subject = account.providerAccountId
+    try {
+      const { sid } = decodeJwt(account.id_token)
+      if (typeof sid === "string") meta.sid = sid
+    } catch {
+      // an ID token that does not decode has no sid to record
+    }
+  }
+  return meta
 }

@@ -2,30 +2,93 @@ import { AuthError } from "./errors.js"
 import { escapeControlCharacters, safeLogError, safeLogText, safeLogValue } from "./log-redaction.js"
 import type { AuthConfig, LoggerInstance, WarningCode } from "../types.js"
 
+type Stream = "stdout" | "stderr"
+
+/**
+ * Whether the built-in logger colours what it writes to `stream`: only on a terminal, always with
+ * `FORCE_COLOR` set (other than `0`), else never with `NO_COLOR` set (Node's own rules). Runtimes without `process`
+ * (edge, browsers) get no colour.
+ *
+ * @example
+ * ```ts
+ * useColour("stderr") // false when stderr is piped to a file or a log collector
+ * ```
+ */
+export function useColour(stream: Stream): boolean {
+  const proc = (globalThis as { process?: { env?: Record<string, string | undefined>; stdout?: { isTTY?: boolean }; stderr?: { isTTY?: boolean } } }).process
+  const env = proc?.env ?? {}
+  // Node's own order: FORCE_COLOR wins over NO_COLOR.
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "") return env.FORCE_COLOR !== "0"
+  if (env.NO_COLOR) return false
+  return proc?.[stream]?.isTTY === true
+}
+
+function paint(colour: string, text: string, stream: Stream): string {
+  return useColour(stream) ? `${colour}${text}\x1b[0m` : text
+}
+
 const red = "\x1b[31m"
 const yellow = "\x1b[33m"
 const grey = "\x1b[90m"
-const reset = "\x1b[0m"
+const cyan = "\x1b[36m"
+
+/**
+ * Errors a user causes, not the server: a wrong password, a stale form, an expired or reused link, a
+ * sign-in the `signIn` callback refused, an account already linked elsewhere. The built-in logger
+ * writes them as one `[auth][info]` line without a stack; a custom `logger.error` still receives
+ * them (check `error.type`), as in Auth.js.
+ */
+const userMistakes: ReadonlySet<string> = new Set(["CredentialsSignin", "MissingCSRF", "Verification", "AccessDenied", "OAuthAccountNotLinked", "AccountNotLinked"])
+
+/** What each user mistake means, for its log line when the error carries no message of its own. */
+const userMistakeText: Record<string, string> = {
+  CredentialsSignin: "a sign-in with credentials was refused (authorize returned null or threw CredentialsSignin)",
+  MissingCSRF: "a form arrived without a valid CSRF token (a stale page, or cookies blocked)",
+  Verification: "a sign-in link was expired, reused or unknown",
+  AccessDenied: "the signIn callback refused a sign-in",
+  OAuthAccountNotLinked: "an account with this email exists, linked to another provider",
+  AccountNotLinked: "the passkey or account belongs to another user",
+}
+
+/**
+ * True for the errors a user's own mistake causes (see `userMistakes`), which are not server errors;
+ * false when one wraps an error a callback threw.
+ *
+ * @example
+ * ```ts
+ * logger: { error: (e) => (isUserMistake(e) ? metrics.count(e.name) : sentry.capture(e)) }
+ * ```
+ */
+export function isUserMistake(error: unknown): error is AuthError {
+  // A callback that threw (a database down inside `signIn`) arrives wrapped, as AccessDenied with the
+  // original in `cause.err`: that is the server's problem, and its stack is logged in full.
+  return error instanceof AuthError && userMistakes.has(error.type) && !(error.cause?.err instanceof Error)
+}
 
 function logError(error: Error): void {
   const type = error instanceof AuthError ? error.type : error.name
-  console.error(`${red}[auth][error]${reset} ${type}: ${error.message}`)
+  if (isUserMistake(error)) {
+    console.info(`${paint(cyan, "[auth][info]", "stdout")} ${type}: ${error.message || userMistakeText[type]}`)
+    return
+  }
+  const tag = (name: string) => paint(red, `[auth][${name}]`, "stderr")
+  console.error(`${tag("error")} ${type}: ${error.message}`)
   const cause = error.cause as Record<string, unknown> | undefined
   if (cause && typeof cause === "object") {
     const { err, ...details } = cause
-    if (err instanceof Error) console.error(`${red}[auth][cause]${reset}:`, err.stack ?? err.message)
-    if (Object.keys(details).length) console.error(`${red}[auth][details]${reset}:`, JSON.stringify(details, null, 2))
+    if (err instanceof Error) console.error(`${tag("cause")}:`, err.stack ?? err.message)
+    if (Object.keys(details).length) console.error(`${tag("details")}:`, JSON.stringify(details, null, 2))
   } else if (error.stack) {
     console.error(error.stack.replace(/.*/, "").slice(1))
   }
 }
 
 function logWarning(code: WarningCode): void {
-  console.warn(`${yellow}[auth][warn][${code}]${reset}`)
+  console.warn(paint(yellow, `[auth][warn][${code}]`, "stderr"))
 }
 
 function logDebug(message: string, metadata?: unknown): void {
-  console.log(`${grey}[auth][debug]:${reset} ${message}`, metadata === undefined ? "" : JSON.stringify(metadata, null, 2))
+  console.log(`${paint(grey, "[auth][debug]:", "stdout")} ${message}`, metadata === undefined ? "" : JSON.stringify(metadata, null, 2))
 }
 
 function ignore(): void {}

@@ -40,7 +40,17 @@ export interface AuthOptions {
   provider?: CheckedProvider
   secret: string | string[]
   cookies: CookiesOptions
-  session: { strategy: "jwt" | "database"; maxAge: number; updateAge: number; generateSessionToken: () => string }
+  session: {
+    strategy: "jwt" | "database"
+    maxAge: number
+    updateAge: number
+    generateSessionToken: () => string
+    absoluteMaxAge?: number
+    /** Whether sessions record their sign-in: a cap, a back-channel logout or a provider logout needs it. */
+    recordsSignIn: boolean
+    /** Whether session reads consult the revocation store (a provider accepts back-channel logouts). */
+    revocable: boolean
+  }
   jwt: {
     secret: string | string[]
     maxAge: number
@@ -111,6 +121,8 @@ export async function initOptions(
       maxAge,
       updateAge: config.session?.updateAge ?? 24 * 60 * 60,
       generateSessionToken: config.session?.generateSessionToken ?? randomUUID,
+      ...(config.session?.absoluteMaxAge !== undefined && { absoluteMaxAge: config.session.absoluteMaxAge }),
+      ...sessionRecording(config.session?.absoluteMaxAge, providers),
     },
     jwt: {
       secret,
@@ -126,7 +138,7 @@ export async function initOptions(
     callbackUrl: origin,
   }
   if (provider) options.provider = provider
-  if (config.adapter) options.adapter = withAdapterLogging(config.adapter, logger)
+  if (config.adapter) options.adapter = withAdapterLogging(config.adapter, logger, config.adapterTimeout)
 
   const initCookies: Cookie[] = []
   if (request.action !== "providers") {
@@ -276,3 +288,15 @@ interface Derived {
   entries: Map<string, ResolvedConfig>
 }
 const derived = new WeakMap<AuthConfig, Derived>()
+
+/** Whether sessions must record their sign-in, and whether reads consult the revocation store. */
+function sessionRecording(absoluteMaxAge: number | undefined, providers: CheckedProvider[]): { recordsSignIn: boolean; revocable: boolean } {
+  let revocable = false
+  let providerLogout = false
+  for (const provider of providers) {
+    if (provider.type !== "oidc" && provider.type !== "oauth") continue
+    if (provider.backchannelLogout) revocable = true
+    if (provider.endSessionAtProvider) providerLogout = true
+  }
+  return { recordsSignIn: absoluteMaxAge !== undefined || revocable || providerLogout, revocable }
+}

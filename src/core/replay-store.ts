@@ -1,9 +1,13 @@
 /**
  * Stores that remember what has been used once: a resumed flow, so that a replayed flow cookie is
- * refused. In memory for one process; in Redis for several instances.
+ * refused. In memory for one process; in the adapter's database or in Redis for several instances.
  *
  * @module
  */
+import type { Adapter } from "../adapters.js"
+import { AdapterError } from "./errors.js"
+import { sha256Hex } from "./crypto.js"
+import type { LoggerInstance } from "../types.js"
 
 /**
  * Remembers keys as used until they expire.
@@ -87,16 +91,129 @@ export function redisReplayStore(client: RedisSetClient, options: { prefix?: str
   }
 }
 
-let processStore: ReplayStore | undefined
-
 /**
- * The store a configuration uses: its `replayStore`, else one in-memory store for the process.
+ * The `identifier` of the verification-token rows that {@link adapterReplayStore} writes.
  *
  * @example
  * ```ts
- * await replayStoreOf(config).markUsed(flowId, expiresAt)
+ * await db.deleteFrom("verification_tokens").where("identifier", "=", REPLAY_TOKEN_IDENTIFIER).where("expires", "<", new Date().toISOString()).execute()
  * ```
  */
-export function replayStoreOf(config: { replayStore?: ReplayStore }): ReplayStore {
-  return config.replayStore ?? (processStore ??= memoryReplayStore())
+export const REPLAY_TOKEN_IDENTIFIER = "authflow:flow"
+
+/** How long after a flow's expiry its row is kept: room for clocks of instances that disagree. */
+const CLEANUP_MARGIN_MS = 5 * 60_000
+
+/**
+ * Whether `error` (or an error in its `cause` chain, or a cause's `err`) is a unique-key violation:
+ * PostgreSQL `23505`, SQLite `SQLITE_CONSTRAINT_PRIMARYKEY` / `_UNIQUE` (codes 1555 / 2067),
+ * MySQL and MariaDB `ER_DUP_ENTRY` (1062), Prisma `P2002`, and `UNIQUE_VIOLATION`, the code of the
+ * memory adapter's duplicate errors and the one a custom adapter can set.
+ *
+ * @example
+ * ```ts
+ * try { await adapter.createVerificationToken!(row) } catch (error) { if (isUniqueViolation(error)) return false; throw error }
+ * ```
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const seen = new Set<unknown>()
+  for (let current = error; current !== null && typeof current === "object" && !seen.has(current); ) {
+    seen.add(current)
+    const { code, errno, rawCode, cause } = current as { code?: unknown; errno?: unknown; rawCode?: unknown; cause?: unknown }
+    if (code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE") return true
+    if (code === "ER_DUP_ENTRY" || code === "P2002" || code === "UNIQUE_VIOLATION") return true
+    if (errno === 1062 || rawCode === 1555 || rawCode === 2067) return true
+    current = cause !== null && typeof cause === "object" && !(cause instanceof Error) && "err" in cause ? (cause as { err: unknown }).err : cause
+  }
+  return false
+}
+
+/**
+ * A {@link ReplayStore} in the adapter's database, shared by every instance that uses that database:
+ * marking a flow used inserts a row in the verification-token table (`identifier`
+ * `"authflow:flow"`, `token` the SHA-256 of the flow's key, `expires` the flow's expiry), and the
+ * table's primary key (`identifier`, `token`) refuses a second insert. So of two instances resuming
+ * the same flow exactly one wins, with no other shared state than the secret and the database.
+ *
+ * Only a unique-key violation (see {@link isUniqueViolation}) means "used already". Any other
+ * error rejects with an `AdapterError` saying so, and the flow is then refused and the error logged
+ * (fail closed).
+ * Rows this process wrote are deleted (`useVerificationToken`) five minutes after they expire,
+ * a few at a time, as later flows are marked; rows of a process that stopped stay until purged
+ * (`DELETE FROM verification_tokens WHERE expires < now()`).
+ *
+ * @param adapter - An adapter with `createVerificationToken` (and `useVerificationToken` for the cleanup).
+ * @param options.logger - Where failed cleanups are reported (`debug`). @default none
+ *
+ * @example
+ * ```ts
+ * import { adapterReplayStore } from "authflow"
+ * const adapter = KyselyAdapter(db)
+ * const config = { ...authConfig, adapter, replayStore: adapterReplayStore(adapter) }
+ * ```
+ */
+export function adapterReplayStore(adapter: Adapter, options: { logger?: Pick<LoggerInstance, "debug"> } = {}): ReplayStore {
+  const createToken = adapter.createVerificationToken
+  if (!createToken) {
+    throw new TypeError("adapterReplayStore needs an adapter with createVerificationToken: add it to the adapter, or pass replayStore: redisReplayStore(client)")
+  }
+  const logger = options.logger ?? { debug: () => {} }
+  const written: { token: string; deleteAfter: number }[] = []
+  function cleanUp(now: number): void {
+    const useToken = adapter.useVerificationToken
+    if (!useToken) return
+    // Expiries are nearly in insertion order (one fixed lifetime): look at the oldest few only.
+    for (let swept = 0; swept < 4 && written.length > 0 && written[0]!.deleteAfter <= now; swept++) {
+      const { token } = written.shift()!
+      Promise.resolve()
+        .then(() => useToken.call(adapter, { identifier: REPLAY_TOKEN_IDENTIFIER, token }))
+        .catch((error: unknown) => {
+        logger.debug("replay_store_cleanup_failed", { error: String(error) })
+      })
+    }
+  }
+  return {
+    async markUsed(key, expiresAt) {
+      const token = sha256Hex(key)
+      try {
+        await createToken.call(adapter, { identifier: REPLAY_TOKEN_IDENTIFIER, token, expires: new Date(Math.ceil(expiresAt)) })
+      } catch (error) {
+        if (isUniqueViolation(error)) return false
+        // The caller refuses the flow and logs this (OAuth: as the cause of OAuthCallbackError).
+        throw new AdapterError(
+          "The replay store could not record a resumed flow in the adapter's verification-token table, so the flow is refused: check that the database is reachable and migrated",
+          { cause: { err: error instanceof Error ? error : new Error(String(error)) } },
+        )
+      }
+      const now = Date.now()
+      written.push({ token, deleteAfter: expiresAt + CLEANUP_MARGIN_MS })
+      cleanUp(now)
+      return true
+    },
+  }
+}
+
+let processStore: ReplayStore | undefined
+const adapterStores = new WeakMap<Adapter, ReplayStore>()
+
+/**
+ * The store a configuration uses: its `replayStore`; else, when it has an adapter with
+ * `createVerificationToken`, {@link adapterReplayStore} (one per adapter), so that a replay is
+ * refused across every instance sharing the database; else one in-memory store for the process.
+ *
+ * @example
+ * ```ts
+ * await replayStoreOf(config, logger).markUsed(flowId, expiresAt)
+ * ```
+ */
+export function replayStoreOf(config: { replayStore?: ReplayStore; adapter?: Adapter }, logger?: Pick<LoggerInstance, "debug">): ReplayStore {
+  if (config.replayStore) return config.replayStore
+  const adapter = config.adapter
+  if (!adapter?.createVerificationToken) return (processStore ??= memoryReplayStore())
+  let store = adapterStores.get(adapter)
+  if (!store) {
+    store = adapterReplayStore(adapter, logger ? { logger } : {})
+    adapterStores.set(adapter, store)
+  }
+  return store
 }

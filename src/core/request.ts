@@ -1,6 +1,7 @@
 import { UnknownAction } from "./errors.js"
 import { parseCookieHeader } from "./cookies/parse.js"
 import { isAuthAction } from "./env.js"
+import { peerAddressOf } from "./rate-limit/ip.js"
 import type { AuthAction } from "../types.js"
 
 /** A web `Request` reduced to what the actions need. */
@@ -15,9 +16,11 @@ export interface AuthRequest {
   query: Record<string, string>
   cookies: Record<string, string>
   error?: string
+  /** The address of the socket's peer, when the framework wrapper recorded it (`withClientAddress`). */
+  peer?: string
 }
 
-const actionsWithProvider: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options"])
+const actionsWithProvider: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options", "backchannel-logout"])
 
 /**
  * The action and provider named by a path under `basePath`: `<basePath>/<action>[/<providerId>]`.
@@ -94,5 +97,7 @@ export async function toAuthRequest(request: Request, basePath: string): Promise
   if (providerId !== undefined) authRequest.providerId = providerId
   if (body !== undefined) authRequest.body = body
   if (query.error !== undefined) authRequest.error = query.error
+  const peer = peerAddressOf(request)
+  if (peer !== undefined) authRequest.peer = peer
   return authRequest
 }

@@ -31,9 +31,10 @@ export async function writeJwtSession(
   store: SessionStore,
   token: JWT | null,
   expires = new Date(Date.now() + options.session.maxAge * 1000),
+  maxAge = options.jwt.maxAge,
 ): Promise<Cookie[]> {
   if (token === null) return store.clear()
   const { jwt } = options
-  const value = await jwt.encode({ token, secret: jwt.secret, maxAge: jwt.maxAge, salt: options.cookies.sessionToken.name })
+  const value = await jwt.encode({ token, secret: jwt.secret, maxAge, salt: options.cookies.sessionToken.name })
   return store.write(value, { expires })
 }

@@ -3,7 +3,7 @@ import { clientScript } from "./assets/client.js"
 import { pageHtml } from "./assets/page.js"
 import { styles } from "./assets/styles.js"
 import { allStates, describeMachine, type MachineDescription } from "./describe.js"
-import { layoutMachine } from "./layout.js"
+import { MissingElk, layoutMachine } from "./layout.js"
 import type { FlowRecorder, FlowStatus } from "./recorder.js"
 import { renderSvg } from "./svg.js"
 
@@ -233,7 +233,8 @@ export function createInspectorHandler(recorder: FlowRecorder, options: Inspecto
     }
     try {
       return await route(request, path.slice(base.length), head)
-    } catch {
+    } catch (error) {
+      if (error instanceof MissingElk) return text(error.message, 500, head)
       return text("The inspector could not answer this request.", 500, head)
     }
   }

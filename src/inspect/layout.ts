@@ -192,12 +192,36 @@ function tidy(points: { x: number; y: number }[]): { x: number; y: number }[] {
 type ElkConstructor = new () => { layout(graph: ElkNode): Promise<ElkNode> }
 let elkInstance: Promise<{ layout(graph: ElkNode): Promise<ElkNode> }> | undefined
 
+/**
+ * elkjs (7.9 MB installed) is an optional peer dependency: only the inspector's diagrams need it,
+ * so an app that never draws one does not install it. Without it, a diagram fails with this error.
+ *
+ * @example
+ * ```ts
+ * await layoutMachine(description).catch((error) => {
+ *   if (error instanceof MissingElk) console.error(error.message) // "… run `npm install elkjs`"
+ * })
+ * ```
+ */
+export class MissingElk extends Error {
+  constructor(cause: unknown) {
+    super("The inspector draws its diagrams with elkjs, an optional peer dependency of authflow: run `npm install elkjs`", { cause })
+    this.name = "MissingElk"
+  }
+}
+
 async function elk() {
-  elkInstance ??= import("elkjs/lib/elk.bundled.js").then((module) => {
-    const exported = module as unknown as { default: ElkConstructor & { default?: ElkConstructor } }
-    const Elk = exported.default.default ?? exported.default
-    return new Elk()
-  })
+  elkInstance ??= import("elkjs/lib/elk.bundled.js").then(
+    (module) => {
+      const exported = module as unknown as { default: ElkConstructor & { default?: ElkConstructor } }
+      const Elk = exported.default.default ?? exported.default
+      return new Elk()
+    },
+    (error: unknown) => {
+      elkInstance = undefined
+      throw (error as { code?: string }).code === "ERR_MODULE_NOT_FOUND" ? new MissingElk(error) : error
+    },
+  )
   return elkInstance
 }
 

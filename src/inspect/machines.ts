@@ -5,6 +5,7 @@ import { emailVerificationMachine } from "../machines/email-verification.js"
 import { oauthMachine } from "../machines/oauth.js"
 import { signOutMachine } from "../machines/sign-out.js"
 import { webAuthnMachine } from "../machines/webauthn.js"
+import { tokenRefreshMachine } from "../machines/token-refresh.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -23,10 +24,11 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   emailVerificationMachine,
   webAuthnMachine,
   signOutMachine,
+  tokenRefreshMachine,
 ]
 
 /**
  * Final states that mean the flow did what the user asked. Other final states are shown as ended
  * without success (a refusal or a failure); the state's name says which.
  */
-export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedOut", "linkSent"])
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedOut", "linkSent", "fresh", "joined", "persisted"])

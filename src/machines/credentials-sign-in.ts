@@ -1,6 +1,7 @@
 import { assign, setup } from "xstate"
 import { CredentialsSignin } from "../core/errors.js"
 import { checkingSignInStates, contextFromInput, flowActions, issuingSessionStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 import type { User } from "../types.js"
 
@@ -14,18 +15,22 @@ export type CredentialsSignInEvent =
   | { type: "csrf.invalid" }
   | { type: "authorize.returned"; user: User | null }
   | { type: "authorize.threw"; error: unknown }
+  | { type: "attempt.refunded" }
+  | RateLimitEvent
   | SignInTailEvent
 
 /** Context of a credentials sign-in flow: the user once authorized, and what ended the flow. */
-export interface CredentialsSignInContext extends SignInOutcomeContext {
+export interface CredentialsSignInContext extends SignInOutcomeContext, RateLimitContext {
   user?: User
 }
 
 /** Effects the credentials sign-in machine names, in the order a successful flow meets them. */
-export type CredentialsSignInEffect = "checkCsrf" | "authorize" | Exclude<SignInTailEffect, "persistUser">
+export type CredentialsSignInEffect = "checkCsrf" | RateLimitEffect | "authorize" | "refundAttempt" | Exclude<SignInTailEffect, "persistUser">
 
 /**
- * The credentials sign-in flow, POST `/callback/<id>`: check CSRF, authorize the credentials, ask
+ * The credentials sign-in flow, POST `/callback/<id>`: check CSRF, count the attempt against the
+ * rate limits (per client address and per identifier; over a budget ends in `rateLimited`),
+ * authorize the credentials (accepted ones take their attempt back, so only failures count), ask
  * the `signIn` callback, issue the session. Every way it can end is a named final state.
  *
  * The machine is pure. A state that needs I/O names it in `meta.effect`; the engine's flow runner
@@ -37,7 +42,9 @@ export type CredentialsSignInEffect = "checkCsrf" | "authorize" | Exclude<SignIn
  * import { createActor } from "xstate"
  * const actor = createActor(credentialsSignInMachine).start()
  * actor.send({ type: "csrf.valid" })
+ * actor.send({ type: "rateLimit.counted", hits: [] })
  * actor.send({ type: "authorize.returned", user: { id: "1" } })
+ * actor.send({ type: "attempt.refunded" })
  * actor.getSnapshot().value // "checkingSignIn"
  * ```
  */
@@ -47,9 +54,10 @@ export const credentialsSignInMachine = setup({
     events: {} as CredentialsSignInEvent,
     meta: {} as FlowMeta<CredentialsSignInEffect>,
   },
-  actions: flowActions<CredentialsSignInContext, CredentialsSignInEvent>(),
+  actions: { ...flowActions<CredentialsSignInContext, CredentialsSignInEvent>(), ...rateLimitActions<CredentialsSignInContext, CredentialsSignInEvent>() },
   guards: {
     ...signInTailGuards<CredentialsSignInContext, CredentialsSignInEvent>(),
+    ...rateLimitGuards<CredentialsSignInContext, CredentialsSignInEvent>(),
     /** `authorize` returned a user object: these credentials are accepted. */
     returnedUser: ({ event }) => event.type === "authorize.returned" && event.user !== null && typeof event.user === "object",
     /** `authorize` threw a `CredentialsSignin`: the credentials are refused, with the app's code. */
@@ -62,13 +70,14 @@ export const credentialsSignInMachine = setup({
   states: {
     validatingInput: {
       meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "authorizing", "csrf.invalid": "csrfRejected" },
+      on: { "csrf.valid": "checkingRateLimit", "csrf.invalid": "csrfRejected" },
     },
+    checkingRateLimit: limitingState("authorizing"),
     authorizing: {
       meta: { effect: "authorize" },
       on: {
         "authorize.returned": [
-          { guard: "returnedUser", target: "checkingSignIn", actions: assign({ user: ({ event }) => event.user ?? undefined }) },
+          { guard: "returnedUser", target: "refundingAttempt", actions: assign({ user: ({ event }) => event.user ?? undefined }) },
           { target: "credentialsRejected" },
         ],
         "authorize.threw": [
@@ -77,10 +86,16 @@ export const credentialsSignInMachine = setup({
         ],
       },
     },
+    // Accepted credentials are not a failed attempt: the count is taken back.
+    refundingAttempt: {
+      meta: { effect: "refundAttempt" },
+      on: { "attempt.refunded": "checkingSignIn" },
+    },
     ...checkingSignInStates("issuingSession"),
     ...issuingSessionStates(false),
     csrfRejected: { type: "final" },
     credentialsRejected: { type: "final" },
     authorizeFailed: { type: "final" },
+    ...rateLimitedState,
   },
 })

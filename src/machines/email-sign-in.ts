@@ -1,6 +1,7 @@
 import { assign, setup } from "xstate"
 import { parseEmailAddress, type EmailAddressProblem } from "../core/email-address.js"
 import { checkingSignInStates, flowActions, signInTailGuards, type SignInCallbackEffect, type SignInCallbackEvent, type SignInOutcomeContext } from "./sign-in-tail.js"
+import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 import type { AdapterUser } from "../adapters.js"
 
@@ -14,6 +15,7 @@ export type EmailSignInEvent =
   | { type: "csrf.invalid" }
   | { type: "email.normalized"; normalized: string }
   | { type: "normalizer.threw"; error: unknown }
+  | RateLimitEvent
   | { type: "user.lookedUp"; user: AdapterUser | null }
   | { type: "lookup.failed"; error: unknown }
   | SignInCallbackEvent
@@ -29,18 +31,20 @@ export type EmailSignInEvent =
  * why it refused it), the user who has that address if there is one, and what ended the flow.
  * The token never enters it.
  */
-export interface EmailSignInContext extends SignInOutcomeContext {
+export interface EmailSignInContext extends SignInOutcomeContext, RateLimitContext {
   email?: string
   problem?: EmailAddressProblem
   user?: AdapterUser
 }
 
 /** Effects the email sign-in machine names, in the order a successful flow meets them. */
-export type EmailSignInEffect = "checkCsrf" | "normalizeEmail" | "lookUpUser" | SignInCallbackEffect | "storeToken" | "sendLink" | "revokeToken"
+export type EmailSignInEffect = "checkCsrf" | "normalizeEmail" | RateLimitEffect | "lookUpUser" | SignInCallbackEffect | "storeToken" | "sendLink" | "revokeToken"
 
 /**
  * Asking for a sign-in link, POST `/signin/<id>`: check CSRF, normalise the address (the
- * provider's normaliser; the machine holds its result to authflow's address grammar), look up
+ * provider's normaliser; the machine holds its result to authflow's address grammar), count the
+ * request against the rate limits (per client address and per address; over a budget ends in
+ * `rateLimited` and no mail is sent), look up
  * who has it, ask the `signIn` callback (with `email.verificationRequest: true`), store the
  * hashed token, then send the link. A link goes to an address nobody has yet, as with Auth.js:
  * the `signIn` callback is where an app refuses strangers. A mail that could not be sent has its
@@ -48,7 +52,7 @@ export type EmailSignInEffect = "checkCsrf" | "normalizeEmail" | "lookUpUser" | 
  *
  * @example
  * ```ts
- * const done = await runFlow(emailSignInMachine, { checkCsrf, normalizeEmail, lookUpUser, askSignIn, resolveRedirect, storeToken, sendLink, revokeToken })
+ * const done = await runFlow(emailSignInMachine, { checkCsrf, normalizeEmail, checkRateLimit, lookUpUser, askSignIn, resolveRedirect, storeToken, sendLink, revokeToken })
  * done.value // "linkSent"
  * ```
  */
@@ -60,6 +64,7 @@ export const emailSignInMachine = setup({
   },
   actions: {
     ...flowActions<EmailSignInContext, EmailSignInEvent>(),
+    ...rateLimitActions<EmailSignInContext, EmailSignInEvent>(),
     recordAddress: assign(({ event }) => {
       const parsed = event.type === "email.normalized" ? parseEmailAddress(event.normalized) : undefined
       return parsed?.ok ? { email: parsed.address } : {}
@@ -72,6 +77,7 @@ export const emailSignInMachine = setup({
   },
   guards: {
     ...signInTailGuards<EmailSignInContext, EmailSignInEvent>(),
+    ...rateLimitGuards<EmailSignInContext, EmailSignInEvent>(),
     /** The normaliser's result is an address of authflow's grammar (a user's normaliser is held to it too). */
     addressInGrammar: ({ event }) => event.type === "email.normalized" && parseEmailAddress(event.normalized).ok,
     /** Someone already has this address. */
@@ -90,12 +96,13 @@ export const emailSignInMachine = setup({
       meta: { effect: "normalizeEmail" },
       on: {
         "email.normalized": [
-          { guard: "addressInGrammar", target: "lookingUpUser", actions: "recordAddress" },
+          { guard: "addressInGrammar", target: "checkingRateLimit", actions: "recordAddress" },
           { target: "emailRejected", actions: "recordProblem" },
         ],
         "normalizer.threw": { target: "emailRejected", actions: "recordError" },
       },
     },
+    checkingRateLimit: limitingState("lookingUpUser"),
     lookingUpUser: {
       meta: { effect: "lookUpUser" },
       on: {
@@ -135,5 +142,6 @@ export const emailSignInMachine = setup({
     redirected: { type: "final" },
     storeFailed: { type: "final" },
     sendFailed: { type: "final" },
+    ...rateLimitedState,
   },
 })

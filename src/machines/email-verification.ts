@@ -29,6 +29,8 @@ export type EmailVerificationEvent =
   | { type: "token.failed"; error: unknown }
   | { type: "user.lookedUp"; user: AdapterUser | null }
   | { type: "lookup.failed"; error: unknown }
+  | { type: "token.restored" }
+  | { type: "restore.failed"; error: unknown }
   | SignInTailEvent
 
 /**
@@ -41,10 +43,15 @@ export interface EmailVerificationContext extends SignInOutcomeContext {
   identifier?: string
   user?: AdapterUser
   plan?: EmailUserPlan
+  /** Where a failure after the token was used ends, once the token is put back. */
+  failure?: EmailVerificationFailure
 }
 
+/** The final states of a failure after the link's token was used (and so is put back first). */
+export type EmailVerificationFailure = "lookupFailed" | "persistFailed" | "sessionFailed"
+
 /** Effects the email verification machine names, in the order a successful flow meets them. */
-export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | SignInTailEffect
+export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | "restoreToken" | SignInTailEffect
 
 /**
  * Following a sign-in link, GET `/callback/<id>?token&email`: read the link, use its token (once:
@@ -55,6 +62,11 @@ export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | S
  * (`identifierInvalid`). Then find who has the address (an existing user is marked verified, a new
  * one created), and the shared tail: the `signIn` callback, the write, the session. Nothing
  * depends on a cookie from the browser that asked for the link, so it works from another device.
+ *
+ * A token is consumed only by a sign-in that succeeds (or that the `signIn` callback decides on):
+ * when the database fails after the token was used (finding the user, writing it, writing the
+ * session), `restoringToken` puts the token back before the flow ends failed, so the same link
+ * works once the database does.
  *
  * @example
  * ```ts
@@ -76,6 +88,7 @@ export const emailVerificationMachine = setup({
       plan: params.plan,
       ...(event.type === "user.lookedUp" && event.user && { user: event.user }),
     })),
+    recordFailure: assign((_, params: { failure: EmailVerificationFailure }) => ({ failure: params.failure })),
   },
   guards: {
     ...signInTailGuards<EmailVerificationContext, EmailVerificationEvent>(),
@@ -98,6 +111,10 @@ export const emailVerificationMachine = setup({
     },
     /** Someone already has the address. */
     userExists: ({ event }) => event.type === "user.lookedUp" && event.user !== null,
+    /** The failure the token was put back for happened finding the user. */
+    failedLookingUp: ({ context }) => context.failure === "lookupFailed",
+    /** The failure the token was put back for happened writing the user. */
+    failedPersisting: ({ context }) => context.failure === "persistFailed",
   },
 }).createMachine({
   id: "email-verification",
@@ -130,12 +147,42 @@ export const emailVerificationMachine = setup({
           { guard: "userExists", target: "checkingSignIn", actions: { type: "plan", params: { plan: "verifyExistingUser" } } },
           { target: "checkingSignIn", actions: { type: "plan", params: { plan: "createUser" } } },
         ],
-        "lookup.failed": { target: "lookupFailed", actions: "recordError" },
+        "lookup.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "lookupFailed" } }] },
       },
     },
     ...checkingSignInStates("persistingUser"),
     ...persistingUserStates,
+    persistingUser: {
+      ...persistingUserStates.persistingUser,
+      on: {
+        ...persistingUserStates.persistingUser.on,
+        "persist.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "persistFailed" } }] },
+      },
+    },
     ...issuingSessionStates(true),
+    creatingSession: {
+      ...issuingSessionStates(true).creatingSession,
+      on: {
+        ...issuingSessionStates(true).creatingSession.on,
+        "session.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "sessionFailed" } }] },
+      },
+    },
+    encodingToken: {
+      ...issuingSessionStates(true).encodingToken,
+      on: {
+        ...issuingSessionStates(true).encodingToken.on,
+        "encode.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "sessionFailed" } }] },
+      },
+    },
+    // The database failed after the token was used: the token goes back, whether or not that works
+    // (a failed restore is logged), and the flow ends in the failure it came from.
+    restoringToken: {
+      meta: { effect: "restoreToken" },
+      on: {
+        "token.restored": [{ guard: "failedLookingUp", target: "lookupFailed" }, { guard: "failedPersisting", target: "persistFailed" }, { target: "sessionFailed" }],
+        "restore.failed": [{ guard: "failedLookingUp", target: "lookupFailed" }, { guard: "failedPersisting", target: "persistFailed" }, { target: "sessionFailed" }],
+      },
+    },
     linkIncomplete: { type: "final" },
     tokenUnknown: { type: "final" },
     tokenExpired: { type: "final" },

@@ -1,5 +1,6 @@
 import { assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
+import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 
 /**
@@ -70,11 +71,15 @@ export type OAuthEvent =
   | { type: "account.new.emailTaken" }
   | { type: "account.new.noUser" }
   | { type: "lookup.failed"; error: unknown }
+  | { type: "user.undone" }
+  | { type: "undo.failed"; error: unknown }
+  | RateLimitEvent
   | SignInTailEvent
 
 /** The effects the OAuth machine names. */
 export type OAuthEffect =
   | "checkCsrf"
+  | RateLimitEffect
   | "discover"
   | "authorize"
   | "readResponse"
@@ -82,10 +87,11 @@ export type OAuthEffect =
   | "validateTokens"
   | "fetchProfile"
   | "resolveAccount"
+  | "undoCreatedUser"
   | SignInTailEffect
 
 /** Context of the OAuth machine: the sealed checks, the callback's policy, and how the flow ended. */
-export interface OAuthContext extends SignInOutcomeContext {
+export interface OAuthContext extends SignInOutcomeContext, RateLimitContext {
   checks?: OAuthFlowChecks
   policy?: OAuthCallbackPolicy
   plan?: AccountPlan
@@ -99,10 +105,12 @@ const rejected = (check: OAuthFailedCheck) => [{ type: "recordFailedCheck", para
  * An OAuth 2 / OpenID Connect sign-in, from POST `/signin/<id>` to the session, as one machine
  * over two requests:
  *
- * 1. The sign-in request: check CSRF, discover the provider's endpoints, build the authorization
+ * 1. The sign-in request: check CSRF, count the request against the rate limit (per client
+ *    address; over the budget ends in `rateLimited`), discover the provider's endpoints, build the authorization
  *    request (PKCE S256, `state`, and `nonce` for OIDC), then wait in `awaitingCallback`. That
  *    snapshot is sealed into the flow cookie and the user goes to the provider.
- * 2. The callback request restores it and sends `callback.received`. Guards check the provider's
+ * 2. The callback request restores it and sends `callback.received`; it is counted against the
+ *    same budget (`rateLimited` again when over it). Guards check the provider's
  *    response (`iss` per RFC 9207, `state`, a provider error), the code is exchanged, the tokens
  *    validated (ID token signature, `iss`, `aud`, `exp`, `nonce`, each its own refusal), the
  *    profile fetched, and the account resolved: the effect reports which case holds and guards
@@ -125,6 +133,7 @@ export const oauthMachine = setup({
   },
   actions: {
     ...flowActions<OAuthContext, OAuthEvent>(),
+    ...rateLimitActions<OAuthContext, OAuthEvent>(),
     recordFailedCheck: assign((_, params: { check: OAuthFailedCheck }) => ({ failedCheck: params.check })),
     recordResponseError: assign(({ event }) => ({ error: event.type === "response.received" ? event.error : undefined })),
     plan: assign((_, params: { plan: AccountPlan }) => ({ plan: params.plan })),
@@ -132,6 +141,7 @@ export const oauthMachine = setup({
   },
   guards: {
     ...signInTailGuards<OAuthContext, OAuthEvent>(),
+    ...rateLimitGuards<OAuthContext, OAuthEvent>(),
     /** The provider announced RFC 9207 support, or an issuer is configured, and the response has no `iss`. */
     issuerMissing: ({ event }) => event.type === "response.received" && event.issuerRequired && !event.params.iss,
     /** The response names another issuer than the one the flow started with (the mix-up attack). */
@@ -149,6 +159,8 @@ export const oauthMachine = setup({
     adapterPresent: ({ context }) => context.policy?.adapter === true,
     /** The plan writes a user or an account. */
     planWrites: ({ context }) => context.plan !== "signInLinkedUser" && context.plan !== "noDatabase",
+    /** The write that failed was to create a user (and link the account to it): the user may exist. */
+    planCreatesUser: ({ context }) => context.plan === "createUser",
   },
 }).createMachine({
   id: "oauth",
@@ -157,8 +169,9 @@ export const oauthMachine = setup({
   states: {
     validatingInput: {
       meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "discovering", "csrf.invalid": "csrfRejected" },
+      on: { "csrf.valid": "checkingRateLimit", "csrf.invalid": "csrfRejected" },
     },
+    checkingRateLimit: limitingState("discovering"),
     discovering: {
       meta: { effect: "discover" },
       on: {
@@ -174,8 +187,9 @@ export const oauthMachine = setup({
       },
     },
     awaitingCallback: {
-      on: { "callback.received": { target: "checkingResponse", actions: assign({ policy: ({ event }) => event.policy }) } },
+      on: { "callback.received": { target: "checkingCallbackRateLimit", actions: assign({ policy: ({ event }) => event.policy }) } },
     },
+    checkingCallbackRateLimit: limitingState("checkingResponse"),
     checkingResponse: {
       meta: { effect: "readResponse" },
       on: {
@@ -238,6 +252,26 @@ export const oauthMachine = setup({
     },
     ...checkingSignInStates([{ guard: "planWrites", target: "persistingUser" }, { target: "issuingSession" }]),
     ...persistingUserStates,
+    persistingUser: {
+      ...persistingUserStates.persistingUser,
+      on: {
+        ...persistingUserStates.persistingUser.on,
+        "persist.failed": [
+          { guard: "planCreatesUser", target: "undoingCreatedUser", actions: "recordError" },
+          { target: "persistFailed", actions: "recordError" },
+        ],
+      },
+    },
+    // Creating the user or linking the account to it failed: the user goes again (it may have been
+    // written though its answer was lost), so no user is left without its account. A failed delete
+    // is logged; either way the sign-in ends failed.
+    undoingCreatedUser: {
+      meta: { effect: "undoCreatedUser" },
+      on: {
+        "user.undone": { target: "persistFailed" },
+        "undo.failed": { target: "persistFailed" },
+      },
+    },
     ...issuingSessionStates(true),
     csrfRejected: { type: "final" },
     signInFailed: { type: "final" },
@@ -247,5 +281,6 @@ export const oauthMachine = setup({
     idTokenRejected: { type: "final" },
     profileFailed: { type: "final" },
     accountNotLinked: { type: "final" },
+    ...rateLimitedState,
   },
 })

@@ -1,5 +1,6 @@
 import { assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
+import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 
 /** The two WebAuthn ceremonies: create a credential, or prove possession of one. */
@@ -75,16 +76,21 @@ export type WebAuthnEvent =
   | { type: "csrf.invalid" }
   | { type: "challenge.fresh" }
   | { type: "challenge.replayed"; error?: unknown }
+  | { type: "challenge.failed"; error: unknown }
   | { type: "response.malformed"; error: unknown }
   | { type: "credential.unknown"; error: unknown }
   | { type: "response.checked"; findings: CeremonyFindings; error?: unknown }
   | { type: "counter.updated" }
   | { type: "counter.failed"; error: unknown }
+  | { type: "registration.undone" }
+  | { type: "undo.failed"; error: unknown }
+  | RateLimitEvent
   | SignInTailEvent
 
 /** The effects the WebAuthn machine names. */
 export type WebAuthnEffect =
   | "readRequest"
+  | RateLimitEffect
   | "findUser"
   | "prepareRegistration"
   | "prepareAuthentication"
@@ -93,10 +99,11 @@ export type WebAuthnEffect =
   | "verifyRegistration"
   | "verifyAuthentication"
   | "updateCounter"
+  | "undoRegistration"
   | SignInTailEffect
 
 /** Context of the WebAuthn machine. `flow` is what the challenge cookie carries between the requests. */
-export interface WebAuthnContext extends SignInOutcomeContext {
+export interface WebAuthnContext extends SignInOutcomeContext, RateLimitContext {
   /** The action the options request asked for (`register`, `authenticate`, or none). */
   requested?: WebAuthnCeremony
   /** The user the options request is about (dropped once the options are issued, unless registering). */
@@ -141,7 +148,8 @@ const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCer
  * A WebAuthn (passkey) sign-in or registration, from GET `/webauthn-options/<id>` to the session,
  * as one machine over two requests:
  *
- * 1. The options request: read the requested action (a bad one is refused), find who it is about
+ * 1. The options request: read the requested action (a bad one is refused), count the request
+ *    against the rate limit (`rateLimited` when over it), find who it is about
  *    (the signed-in user, the owner of the email given, a new user, or nobody), and decide as
  *    Auth.js v5 does: an explicit `authenticate` authenticates; `register` registers for a
  *    signed-in user adding an authenticator or for an unknown email; without an action an unknown
@@ -149,8 +157,8 @@ const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCer
  *    with discoverable credentials. The options are generated and the flow waits in
  *    `awaitingCeremony`; that snapshot (the ceremony, the challenge, the user being registered) is
  *    sealed into the challenge cookie.
- * 2. The callback request restores it and sends `ceremony.received`: CSRF, then the challenge is
- *    claimed (used once, through the replay store), the response verified, and guards name what is
+ * 2. The callback request restores it and sends `ceremony.received`: CSRF, the rate limit, then the challenge is
+ *    claimed (used once, through the replay store; a store that cannot answer refuses it), the response verified, and guards name what is
  *    wrong with it (ceremony type, challenge, origin, RP ID, user presence or verification,
  *    counter, signature). An assertion records the new counter; then the shared tail.
  *
@@ -169,6 +177,7 @@ export const webAuthnMachine = setup({
   },
   actions: {
     ...flowActions<WebAuthnContext, WebAuthnEvent>(),
+    ...rateLimitActions<WebAuthnContext, WebAuthnEvent>(),
     recordFailedCheck: assign((_, params: { check: WebAuthnFailedCheck }) => ({ failedCheck: params.check })),
     recordFindings: assign(({ event }) => ({ findings: findingsOf(event) })),
     issue: assign(({ context, event }, params: { ceremony: WebAuthnCeremony }) => {
@@ -179,6 +188,7 @@ export const webAuthnMachine = setup({
   },
   guards: {
     ...signInTailGuards<WebAuthnContext, WebAuthnEvent>(),
+    ...rateLimitGuards<WebAuthnContext, WebAuthnEvent>(),
     /** The options request asked for something else than `register` or `authenticate`. */
     actionInvalid: ({ event }) => event.type === "options.requested" && event.action !== undefined && event.action !== "register" && event.action !== "authenticate",
     /** `authenticate` was asked for explicitly: always allowed. */
@@ -233,10 +243,11 @@ export const webAuthnMachine = setup({
       on: {
         "options.requested": [
           { guard: "actionInvalid", target: "invalidAction" },
-          { target: "findingUser", actions: assign({ requested: ({ event }) => event.action as WebAuthnCeremony | undefined }) },
+          { target: "checkingRateLimit", actions: assign({ requested: ({ event }) => event.action as WebAuthnCeremony | undefined }) },
         ],
       },
     },
+    checkingRateLimit: limitingState("findingUser"),
     findingUser: {
       meta: { effect: "findUser" },
       on: {
@@ -270,8 +281,9 @@ export const webAuthnMachine = setup({
     },
     validatingInput: {
       meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "claimingChallenge", "csrf.invalid": "csrfRejected" },
+      on: { "csrf.valid": "checkingCallbackRateLimit", "csrf.invalid": "csrfRejected" },
     },
+    checkingCallbackRateLimit: limitingState("claimingChallenge"),
     claimingChallenge: {
       meta: { effect: "claimChallenge" },
       on: {
@@ -281,6 +293,8 @@ export const webAuthnMachine = setup({
           { target: "verifyingAuthentication" },
         ],
         "challenge.replayed": { target: "challengeReplayed", actions: "recordError" },
+        // The replay store could not say (its database is down): refused, as a failed write is.
+        "challenge.failed": { target: "persistFailed", actions: "recordError" },
       },
     },
     verifyingRegistration: {
@@ -307,6 +321,23 @@ export const webAuthnMachine = setup({
     },
     ...checkingSignInStates([{ guard: "registering", target: "persistingUser" }, { target: "issuingSession" }]),
     ...persistingUserStates,
+    persistingUser: {
+      ...persistingUserStates.persistingUser,
+      on: {
+        ...persistingUserStates.persistingUser.on,
+        "persist.failed": { target: "undoingRegistration", actions: "recordError" },
+      },
+    },
+    // Writing the registration failed part-way: what it wrote goes again (a user created for it, or
+    // the passkey account linked to an existing user), so no account is left without its
+    // authenticator. A failed undo is logged; either way the registration ends failed.
+    undoingRegistration: {
+      meta: { effect: "undoRegistration" },
+      on: {
+        "registration.undone": { target: "persistFailed" },
+        "undo.failed": { target: "persistFailed" },
+      },
+    },
     ...issuingSessionStates(true),
     invalidAction: { type: "final" },
     invalidRequest: { type: "final" },
@@ -323,5 +354,6 @@ export const webAuthnMachine = setup({
     counterRegressed: { type: "final" },
     badSignature: { type: "final" },
     accountNotLinked: { type: "final" },
+    ...rateLimitedState,
   },
 })

@@ -26,6 +26,8 @@ export const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.fr
   SessionRequired: "Please sign in to access this page.",
   // authflow's own: Auth.js ends a malformed address on the Configuration error page.
   InvalidEmail: "That email address is not valid. Check it and try again.",
+  // authflow's own: the rate limiter refused the request (see `rateLimit`).
+  RateLimited: "Too many attempts. Wait a few minutes, then try again.",
 })
 
 /** The message for an `?error=` value the sign-in page does not know (e.g. `MissingCSRF`). */
@@ -43,4 +45,26 @@ export const DEFAULT_SIGNIN_ERROR = "Unable to sign in."
 export function signInErrorMessage(error: string | undefined): string | undefined {
   if (!error) return undefined
   return Object.hasOwn(SIGNIN_ERROR_MESSAGES, error) ? SIGNIN_ERROR_MESSAGES[error] : DEFAULT_SIGNIN_ERROR
+}
+
+/**
+ * What to do about an `?error=` value whose message alone does not say it, shown under the message.
+ * `MissingCSRF` keeps Auth.js's "Unable to sign in." and adds the two usual causes.
+ */
+export const SIGNIN_ERROR_HINTS: Readonly<Record<string, string>> = Object.freeze({
+  MissingCSRF:
+    "The form was out of date, or your browser did not send this site's cookies. Reload the page and try again; if it keeps happening, allow cookies for this site.",
+})
+
+/**
+ * The hint the sign-in page shows under an error's message, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * signInErrorHint("MissingCSRF") // "The form was out of date, or your browser did not send … Reload the page and try again; …"
+ * signInErrorHint("CredentialsSignin") // undefined
+ * ```
+ */
+export function signInErrorHint(error: string | undefined): string | undefined {
+  return error && Object.hasOwn(SIGNIN_ERROR_HINTS, error) ? SIGNIN_ERROR_HINTS[error] : undefined
 }

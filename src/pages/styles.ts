@@ -70,7 +70,9 @@ font:inherit;font-weight:600;line-height:1.25;text-align:center;text-decoration:
 .separator::before,.separator::after{content:"";flex:1;border-top:1px solid var(--border)}
 .alert{margin:16px 0 24px;padding:12px 14px;border-radius:8px;border:1px solid var(--alert-border);background:var(--alert-bg);color:var(--alert-text);font-size:0.9375rem}
 .alert p{margin:0}
-.actions{margin-top:24px}
+.alert p+p{margin-top:6px}
+.alert:focus{outline:2px solid var(--alert-border);outline-offset:2px}
+.actions{margin-top:24px;display:flex;flex-direction:column;gap:12px}
 @media (max-width:480px){.page{justify-content:flex-start;padding-top:24px}.card{padding:24px 20px}}
 @media (forced-colors:active){.button{border:1px solid ButtonText}:focus-visible,input:focus{outline-color:Highlight}}
 @media (prefers-reduced-motion:no-preference){.button,input{transition:background-color .15s,border-color .15s}}

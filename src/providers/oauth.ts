@@ -70,6 +70,12 @@ export interface OAuthProviderConfig<P = Profile> extends CommonProviderOptions 
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User & { id?: string }>
   /** Which token fields are stored with the account. Default: access/id/refresh tokens, expiry, scope, type. */
   account?: (tokens: TokenSet) => Partial<Account> | undefined | void
+  /**
+   * Refresh this provider's access token on the session read before it expires (it must give a
+   * refresh token and an expiry). Overrides the configuration's `refresh`.
+   * @default the configuration's `refresh` (off unless set)
+   */
+  refresh?: boolean
   /** OIDC: `false` reads the profile from userinfo instead of the ID token's claims. */
   idToken?: boolean
   redirectProxyUrl?: string
@@ -83,6 +89,37 @@ export interface OAuthProviderConfig<P = Profile> extends CommonProviderOptions 
    * network path can then read and change the tokens.
    */
   dangerouslyAllowInsecureHttp?: boolean
+  /**
+   * OIDC: sign-out also ends the user's session at the provider (RP-initiated logout): after the
+   * local session ends, the browser goes to the provider's `end_session_endpoint` with
+   * `id_token_hint` (JWT sessions keep the ID token for it), `client_id` and
+   * `post_logout_redirect_uri` (the sign-out's callback URL, which must be registered at the
+   * provider). A provider without an end-session endpoint, or an unreachable one, gives a local
+   * sign-out only, logged as a warning.
+   *
+   * @default false
+   * @example
+   * ```ts
+   * Keycloak({ issuer, endSessionAtProvider: true })
+   * ```
+   * @see https://openid.net/specs/openid-connect-rpinitiated-1_0.html
+   */
+  endSessionAtProvider?: boolean
+  /**
+   * OIDC: accept the provider's back-channel logout tokens at POST
+   * `{basePath}/backchannel-logout/<provider id>` (register that URL at the provider as the
+   * client's `backchannel_logout_uri`). A valid logout token ends the user's sessions signed in
+   * before it: database sessions are deleted when read, JWT sessions end on their next read, through
+   * the `revocationStore`.
+   *
+   * @default false
+   * @example
+   * ```ts
+   * Keycloak({ issuer, backchannelLogout: true })
+   * ```
+   * @see https://openid.net/specs/openid-connect-backchannel-1_0.html
+   */
+  backchannelLogout?: boolean
   /** Replace `fetch` for this provider's endpoints. */
   [customFetch]?: typeof fetch
   style?: ProviderStyle

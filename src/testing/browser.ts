@@ -6,6 +6,10 @@
  */
 import { Auth } from "../core/auth.js"
 import type { AuthConfig } from "../types.js"
+import { withClientAddress } from "../core/rate-limit/ip.js"
+
+/** The address every request of the kit's browser comes from (a documentation address, RFC 5737). */
+const browserAddress = "203.0.113.10"
 
 /** What a response did, reduced to what stays the same from run to run. */
 export interface ResponseSummary {
@@ -62,7 +66,9 @@ export class Browser {
       body = new URLSearchParams(init.form).toString()
     }
     const method = init.method ?? (body === undefined ? "GET" : "POST")
-    const response = await Auth(new Request(url, { method, headers, ...(body !== undefined && { body }) }), this.config)
+    // The browser's address, as a framework wrapper records it, for the rate limiter.
+    const request = withClientAddress(new Request(url, { method, headers, ...(body !== undefined && { body }) }), browserAddress)
+    const response = await Auth(request, this.config)
     const { set, cleared } = this.#take(response)
     if (init.record !== false) {
       const pathname = url.pathname.startsWith(this.basePath) ? url.pathname.slice(this.basePath.length) : url.pathname

@@ -6,6 +6,7 @@
  */
 import type { Adapter } from "../adapters.js"
 import type { AuthConfig, EventCallbacks, LoggerInstance } from "../types.js"
+import { REPLAY_TOKEN_IDENTIFIER } from "../core/replay-store.js"
 
 /** Adapter methods that write. Reads are not recorded. */
 export const adapterWrites = [
@@ -56,7 +57,8 @@ export class PathRecord {
 
   /**
    * The adapter as the path uses it: every call goes to `adapter`; writes made while recording
-   * are counted, and a method in {@link failing} throws instead.
+   * are counted (except the replay store's verification-token rows), and a method in
+   * {@link failing} throws instead.
    */
   wrapAdapter(adapter: Adapter): Adapter {
     const wrapped: Record<string, (...args: unknown[]) => unknown> = {}
@@ -64,7 +66,9 @@ export class PathRecord {
       const method = (adapter as Record<string, (...args: unknown[]) => unknown>)[name]!
       wrapped[name] = async (...args) => {
         if (this.failing.has(name)) throw new Error(`The database is unreachable (authflow/testing made ${name} fail)`)
-        if (this.recording && (adapterWrites as readonly string[]).includes(name)) this.writes.set(name, (this.writes.get(name) ?? 0) + 1)
+        // The replay store's rows (a resumed flow marked used) are bookkeeping, not the path's writes.
+        const bookkeeping = (args[0] as { identifier?: unknown } | undefined)?.identifier === REPLAY_TOKEN_IDENTIFIER
+        if (this.recording && !bookkeeping && (adapterWrites as readonly string[]).includes(name)) this.writes.set(name, (this.writes.get(name) ?? 0) + 1)
         if (name === "createVerificationToken" && this.expireTokens) args = [{ ...(args[0] as object), expires: new Date(Date.now() - 60_000) }]
         return method.apply(adapter, args)
       }

@@ -9,7 +9,7 @@
 import { base64url } from "jose"
 import { customFetch } from "../core/symbols.js"
 import { discoveryDocument, discoveryResponse, isDiscoveryRequest } from "./stand-in/discovery.js"
-import { jwksResponse, signIdToken } from "./stand-in/signing.js"
+import { jwksResponse, signIdToken, signLogoutToken } from "./stand-in/signing.js"
 import { tokenResponse, type Grant } from "./stand-in/token.js"
 import { userinfoResponse } from "./stand-in/userinfo.js"
 import type { RedirectBackOptions, StandInFaults, StandInOptions } from "./stand-in/options.js"
@@ -134,6 +134,20 @@ export class StandInProvider {
     const token = newToken("at")
     this.#otherTokens.set(token, subject)
     return token
+  }
+
+  /**
+   * A back-channel logout token for `subject` (and, when given, the provider session `sid`), as the
+   * provider would post it to the app's `{basePath}/backchannel-logout/<provider id>`.
+   *
+   * @example
+   * ```ts
+   * const logoutToken = await standIn.logoutToken()
+   * await Auth(new Request(`${origin}/auth/backchannel-logout/op`, { method: "POST", body: new URLSearchParams({ logout_token: logoutToken }) }), config)
+   * ```
+   */
+  logoutToken(options: { subject?: string; sid?: string } = {}): Promise<string> {
+    return signLogoutToken({ iss: this.issuer, aud: this.options.clientId, sub: options.subject ?? this.subject, ...(options.sid && { sid: options.sid }) })
   }
 
   #idToken(grant: Grant): Promise<string> {

@@ -54,7 +54,7 @@ export interface ModelTestSuite {
   finish(): Promise<FinishReport>
 }
 
-const machineOrder = ["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "sign-out"]
+const machineOrder = ["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "sign-out"]
 
 /**
  * The model-based regression tests of your own configuration. Every path through every machine

@@ -1,6 +1,6 @@
 /**
  * The world one path runs in: the user's configuration with the outside world replaced (OAuth
- * providers by stand-ins, mail by a capturing sender), a fresh database where the fixtures give
+ * providers by stand-ins, mail by a capturing sender, the WebAuthn library wrapped to fail on demand), a fresh database where the fixtures give
  * one, a browser, and the record of what the path did.
  *
  * @module
@@ -17,7 +17,11 @@ import type { TransitionRecorder } from "./recorder.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
-import type { AuthConfig, ProviderConfig } from "../types.js"
+import type { WebAuthnConfig, WebAuthnLibrary } from "../providers/webauthn-config.js"
+import type { AuthConfig, ProviderConfig, RateLimitOptions } from "../types.js"
+import { rateLimitOf } from "../core/rate-limit/limiter.js"
+import type { RateLimitStore } from "../core/rate-limit/store.js"
+import type { LimiterMode } from "./drivers/driver.js"
 
 /** A secret for configurations that take theirs from the environment at run time. */
 const testSecret = "authflow/testing: a secret for tests only, never for an app"
@@ -65,11 +69,30 @@ export class World {
   note?: string
   /** Make the capturing mailer throw, as a mail service that is down would. */
   mailFails = false
+  /**
+   * Make the WebAuthn library fail: `options` throws while generating options, `attestation`
+   * refuses a registration every named check accepts (as a bad attestation statement would).
+   */
+  readonly webAuthnFaults = new Set<"options" | "attestation">()
   readonly browser: Browser
   readonly config: AuthConfig
   readonly origin: string
   readonly users: ReturnType<typeof usersOf>
   readonly callbackUrl: string
+  #limiterMode: LimiterMode = "within"
+  /** The configuration's `rateLimit` options when rate limiting is on; undefined when it is off. */
+  readonly #limiterOptions: RateLimitOptions | undefined
+  /** The world's own rate-limit store: it answers as the path needs (within, over, down), and counts nothing. */
+  readonly #limiterStore: RateLimitStore = {
+    hit: async (counters) => {
+      if (this.#limiterMode === "down-open" || this.#limiterMode === "down-closed") throw new Error("The rate-limit store is unreachable (authflow/testing made it fail)")
+      const count = this.#limiterMode === "over" ? Number.MAX_SAFE_INTEGER : 1
+      return counters.map((counter) => ({ count, resetAt: Date.now() + counter.windowMs }))
+    },
+    refund: async () => {
+      if (this.#limiterMode === "down-open" || this.#limiterMode === "down-closed") throw new Error("The rate-limit store is unreachable (authflow/testing made it fail)")
+    },
+  }
 
   private constructor(
     readonly userConfig: AuthConfig,
@@ -83,6 +106,7 @@ export class World {
     this.users = usersOf(fixtures)
     this.callbackUrl = fixtures.callbackUrl ?? "/"
     const providers = configuredProviders(userConfig).map((provider) => this.#replaceOutside(provider))
+    this.#limiterOptions = rateLimitOf(userConfig) ? (typeof userConfig.rateLimit === "object" ? userConfig.rateLimit : {}) : undefined
     this.config = {
       ...userConfig,
       providers,
@@ -92,8 +116,24 @@ export class World {
       events: this.record.wrapEvents(userConfig.events),
       logger: this.record.logger(),
       inspect: recorder.inspect,
+      // The configuration's budgets, counted in the world's own store: a path's outcome never depends on the paths before it.
+      rateLimit: this.#limiterRateLimit(),
     }
     this.browser = new Browser(this.config, this.origin, userConfig.basePath ?? "/auth")
+  }
+
+  #limiterRateLimit(): AuthConfig["rateLimit"] {
+    if (!this.#limiterOptions) return false
+    return { ...this.#limiterOptions, store: this.#limiterStore, onStoreError: this.#limiterMode === "down-closed" ? "closed" : "open" }
+  }
+
+  /**
+   * What the rate limiter meets in the requests sent from now on: every request within the budgets
+   * (the default), over one, or the store down with the limiter failing open or closed.
+   */
+  limitRequests(mode: LimiterMode): void {
+    this.#limiterMode = mode
+    ;(this.config as { rateLimit?: AuthConfig["rateLimit"] }).rateLimit = this.#limiterRateLimit()
   }
 
   /** A world for one path: a fresh adapter when the fixtures give one, stand-ins for every OAuth provider. */
@@ -127,6 +167,22 @@ export class World {
         },
       }
       return email
+    }
+    if (provider.type === "webauthn") {
+      const webauthn = provider as WebAuthnConfig
+      const library = webauthn.simpleWebAuthn
+      if (!library) return provider
+      const faults = this.webAuthnFaults
+      const failing = (): never => {
+        throw new Error("The WebAuthn library failed (authflow/testing made it fail)")
+      }
+      const wrapped: WebAuthnLibrary = {
+        ...library,
+        generateRegistrationOptions: (options) => (faults.has("options") ? failing() : library.generateRegistrationOptions(options)),
+        generateAuthenticationOptions: (options) => (faults.has("options") ? failing() : library.generateAuthenticationOptions(options)),
+        verifyRegistrationResponse: async (options) => (faults.has("attestation") ? { verified: false } : library.verifyRegistrationResponse(options)),
+      }
+      return { ...webauthn, simpleWebAuthn: wrapped } as ProviderConfig
     }
     return provider
   }

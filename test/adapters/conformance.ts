@@ -249,6 +249,46 @@ export function describeAdapterConformance(name: string, setup: () => Promise<Ad
       })
     })
 
+    describe("account tokens (token refresh)", () => {
+      it("listAccountsByUserId lists that user's accounts only, an empty array for none", async () => {
+        const user = await adapter.createUser(newUser())
+        const other = await adapter.createUser(newUser())
+        const github = newAccount(user.id, { provider: "github", providerAccountId: "1" })
+        const gitlab = newAccount(user.id, { provider: "gitlab", providerAccountId: "2" })
+        await adapter.linkAccount(gitlab)
+        await adapter.linkAccount(github)
+        await adapter.linkAccount(newAccount(other.id, { provider: "github", providerAccountId: "3" }))
+        expect(await adapter.listAccountsByUserId(user.id)).toEqual([github, gitlab])
+        expect(await adapter.listAccountsByUserId(randomUUID())).toEqual([])
+      })
+
+      it("updateAccountTokens changes the tokens only while the refresh token is the expected one", async () => {
+        const user = await adapter.createUser(newUser())
+        const account = newAccount(user.id)
+        await adapter.linkAccount(account)
+        const key = { provider: account.provider, providerAccountId: account.providerAccountId }
+        const rotated = { access_token: "gho_new", refresh_token: "ghr_new", expires_at: 1_893_459_600, id_token: "eyJ.new." }
+        expect(await adapter.updateAccountTokens(key, "ghr_wrong", rotated)).toBe(false)
+        expect(await adapter.getAccount(account.providerAccountId, account.provider)).toEqual(account)
+        expect(await adapter.updateAccountTokens(key, account.refresh_token!, rotated)).toBe(true)
+        expect(await adapter.getAccount(account.providerAccountId, account.provider)).toEqual({ ...account, ...rotated })
+        // The old refresh token no longer matches: a second swap from it fails.
+        expect(await adapter.updateAccountTokens(key, account.refresh_token!, { refresh_token: "ghr_other" })).toBe(false)
+        expect(await adapter.updateAccountTokens({ ...key, providerAccountId: "unknown" }, "ghr_new", { refresh_token: "x" })).toBe(false)
+      })
+
+      it("of 20 parallel compare-and-sets from one refresh token, exactly one wins", async () => {
+        const user = await adapter.createUser(newUser())
+        const account = newAccount(user.id)
+        await adapter.linkAccount(account)
+        const key = { provider: account.provider, providerAccountId: account.providerAccountId }
+        const results = await Promise.all(Array.from({ length: 20 }, (_, index) => adapter.updateAccountTokens(key, account.refresh_token!, { refresh_token: `ghr_${index}` })))
+        expect(results.filter(Boolean)).toHaveLength(1)
+        const winner = results.indexOf(true)
+        expect((await adapter.getAccount(account.providerAccountId, account.provider))?.refresh_token).toBe(`ghr_${winner}`)
+      })
+    })
+
     describe("sessions", () => {
       it("createSession returns the session; getSessionAndUser returns it with its user", async () => {
         const user = await adapter.createUser(newUser())

@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from "vitest"
 import { findAccount, persistAccount, signedInUser } from "../../src/core/account-linking.js"
 import { defaultCookies } from "../../src/core/cookies/defaults.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { AdapterError } from "../../src/errors.js"
 import { decode, encode } from "../../src/jwt.js"
 import type { AuthOptions } from "../../src/core/options.js"
 import type { Adapter, AdapterUser } from "../../src/adapters.js"
@@ -165,6 +166,16 @@ describe("findAccount", () => {
     expect((await findAccount(optionsFor({ adapter: { ...adapter, getUserByEmail: undefined } }), github, ada.email)).event.type).toBe("account.new.noUser")
   })
 
+  it("a failing database is not mistaken for a signed-out browser: the lookup fails instead", async () => {
+    const adapter = await adapterWith(ada)
+    const failure = new AdapterError(new Error("database down"))
+    const failing = { ...adapter, getUser: () => Promise.reject(failure) }
+    const options = optionsFor({ adapter: failing, session: await jwtFor(ada.id) })
+    await expect(findAccount(options, github, ada.email)).rejects.toBe(failure)
+    expect(await signedInUser(options)).toBeNull()
+    expect(await signedInUser(options, { adapterFailures: "throw" }).catch((e: unknown) => e)).toBe(failure)
+  })
+
   it("without getUserByAccount no account counts as linked", async () => {
     const adapter = await adapterWith(ada)
     await adapter.linkAccount({ ...github, type: "oauth", userId: ada.id })
@@ -233,20 +244,23 @@ describe("persistAccount", () => {
     expect(result.user).toMatchObject({ id: "given-id", email: "", emailVerified: null })
   })
 
-  it("createUser rethrows the linking failure even when the adapter cannot delete users", async () => {
-    const { options } = await setup()
-    const failure = new Error("link failed")
-    const failing = { ...options, adapter: { ...options.adapter!, deleteUser: undefined, linkAccount: () => Promise.reject(failure) } }
-    await expect(persistAccount(failing, "createUser", {}, { user: { id: "kept", email: "k@example.test" }, account, profile, stored: {} })).rejects.toBe(failure)
-  })
-
-  it("createUser deletes the user it created when linking fails, and rethrows", async () => {
+  it("createUser reports the new user's id before writing it, and leaves undoing a failed link to the machine", async () => {
     const { options, adapter, deleteUser, events } = await setup()
     const failure = new Error("link failed")
     const failing = { ...options, adapter: { ...options.adapter!, linkAccount: () => Promise.reject(failure) } }
-    await expect(persistAccount(failing, "createUser", {}, { user: { id: "doomed", email: "d@example.test" }, account, profile, stored: {} })).rejects.toBe(failure)
-    expect(deleteUser).toHaveBeenCalledExactlyOnceWith("doomed")
-    expect(await adapter.getUser("doomed")).toBeNull()
+    const creating = vi.fn()
+    await expect(persistAccount(failing, "createUser", {}, { user: { id: "doomed", email: "d@example.test" }, account, profile, stored: {} }, creating)).rejects.toBe(failure)
+    expect(creating).toHaveBeenCalledExactlyOnceWith("doomed")
+    // The OAuth machine deletes it (undoingCreatedUser), by the id it was told.
+    expect(deleteUser).not.toHaveBeenCalled()
+    expect(await adapter.getUser("doomed")).toMatchObject({ id: "doomed" })
     expect(events.createUser).not.toHaveBeenCalled()
+  })
+
+  it("createUser reports a generated id, the one the user is created with", async () => {
+    const { options } = await setup()
+    const creating = vi.fn()
+    const result = await persistAccount(options, "createUser", {}, { user: { email: "g@example.test" }, account, profile, stored: {} }, creating)
+    expect(creating).toHaveBeenCalledExactlyOnceWith(result.user.id)
   })
 })

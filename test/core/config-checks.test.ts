@@ -166,7 +166,7 @@ describe("the configuration is checked once per configuration object", () => {
     const factory = countingFactory(() => corp())
     const { config, errors } = configWith([factory])
     expect((await send(config, new CookieJar(), "/session")).status).toBe(200)
-    expect((await send(config, new CookieJar(), "/session?callbackUrl=javascript%3Aalert(1)")).status).toBe(500)
+    expect((await send(config, new CookieJar(), "/session?callbackUrl=javascript%3Aalert(1)")).status).toBe(400)
     expect((await send(config, new CookieJar(), "/session")).status).toBe(200)
     expect(errors.map((e) => e.name)).toEqual(["InvalidCallbackUrl"])
     expect(factory.calls).toBe(1)

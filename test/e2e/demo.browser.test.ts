@@ -1,12 +1,15 @@
 /**
  * The demo (`npm start`) in a real browser: sign in with a demo account, with an email link, and
- * through the in-process OpenID Provider; see the session; sign out; a wrong password shows the
- * sign-in error. Screenshots go to test-output/e2e/.
+ * through the in-process OpenID Provider; register a passkey (signed in, or with a new email), sign
+ * out and sign in with it (Chromium's virtual authenticator through CDP); see the session; sign out
+ * (or cancel); a wrong password shows the sign-in error, focused and tied to the fields, with the
+ * username kept; the protected page; the favicon and dark mode; the demo listens on 127.0.0.1
+ * only. Screenshots go to test-output/e2e/.
  */
 import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
+import { afterAll, beforeAll, expect, it, vi } from "vitest"
 import { startDemo, type Demo } from "../../demo/server.js"
 import { browserSuite, launchChromium } from "./browser.js"
 
@@ -17,13 +20,17 @@ browserSuite("the demo in Chromium", () => {
   let browser: Browser
   const links: { email: string; url: string }[] = []
 
+  const warnings: string[] = []
+
   beforeAll(async () => {
+    vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => void warnings.push(args.map(String).join(" ")))
     mkdirSync(output, { recursive: true })
-    demo = await startDemo({ port: 0, host: "127.0.0.1", databaseFile: ":memory:", onSignInLink: (email, url) => void links.push({ email, url }) })
+    demo = await startDemo({ port: 0, databaseFile: ":memory:", env: {}, onSignInLink: (email, url) => void links.push({ email, url }) })
     browser = await launchChromium()
   })
 
   afterAll(async () => {
+    vi.restoreAllMocks()
     await browser?.close()
     await demo?.close()
   })
@@ -56,7 +63,11 @@ browserSuite("the demo in Chromium", () => {
     await page.close()
   })
 
-  it("shows the credentials error on a wrong password and keeps the user signed out", async () => {
+  it("listens on 127.0.0.1 unless told otherwise, inspector included", () => {
+    expect((demo.server.address() as { address: string }).address).toBe("127.0.0.1")
+  })
+
+  it("shows the credentials error on a wrong password, focused and tied to the fields, keeps the username, and the user signed out", async () => {
     const page = await browser.newPage()
     await page.goto(`${demo.url}/auth/signin`)
     await page.getByLabel("Username").fill("ada")
@@ -64,15 +75,72 @@ browserSuite("the demo in Chromium", () => {
     await page.getByRole("button", { name: "Sign in with Demo account" }).click()
     await page.waitForURL(/\/auth\/signin\?error=CredentialsSignin&code=credentials$/)
     expect(await page.getByRole("alert").innerText()).toContain("Sign in failed. Check the details you provided are correct.")
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("alert")
+    expect(await page.getByLabel("Username").inputValue()).toBe("ada")
+    expect(await page.getByLabel("Password").inputValue()).toBe("")
+    for (const label of ["Username", "Password"]) {
+      expect(await page.getByLabel(label).getAttribute("aria-invalid")).toBe("true")
+      expect(await page.getByLabel(label).getAttribute("aria-describedby")).toBe("signin-error")
+    }
+    // A fresh visit to the sign-in page starts empty again.
+    await page.goto(`${demo.url}/auth/signin`)
+    expect(await page.getByLabel("Username").inputValue()).toBe("")
     await page.screenshot({ path: `${output}demo-wrong-password.png` })
     expect(await (await page.request.get(`${demo.url}/auth/session`)).json()).toBeNull()
+    await page.close()
+  })
+
+  it("a stale form (no CSRF cookie) says to reload, and the sign-out page can be cancelled", async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${demo.url}/auth/signin`)
+    await context.clearCookies()
+    await page.getByLabel("Username").fill("ada")
+    await page.getByLabel("Password").fill("lovelace")
+    await page.getByRole("button", { name: "Sign in with Demo account" }).click()
+    await page.waitForURL(/error=MissingCSRF/)
+    expect(await page.getByRole("alert").innerText()).toMatch(/Unable to sign in\.\s+The form was out of date, or your browser did not send this site's cookies\. Reload the page/)
+    await page.goto(`${demo.url}/auth/signout`)
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Sign out")
+    await page.getByRole("link", { name: "Cancel" }).click()
+    await page.waitForURL(`${demo.url}/`)
+    await context.close()
+  })
+
+  it("sends a signed-out visitor of /protected to sign in, and back; shows the expiry for people", async () => {
+    const page = await browser.newPage()
+    await page.goto(`${demo.url}/protected`)
+    await page.waitForURL(/\/auth\/signin\?callbackUrl=/)
+    await page.getByLabel("Username").fill("grace")
+    await page.getByLabel("Password").fill("hopper")
+    await page.getByRole("button", { name: "Sign in with Demo account" }).click()
+    await page.waitForURL(`${demo.url}/protected`)
+    const text = await page.locator("main").innerText()
+    expect(text).toContain("Protected page")
+    expect(text).toMatch(/Session expires in 30 days \(\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC\)/)
+    // Signing out here comes back to /protected, which now sends the visitor to sign in.
+    await page.getByRole("link", { name: "Sign out" }).click()
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.waitForURL(/\/auth\/signin\?callbackUrl=.*%2Fprotected$/)
+    expect(await (await page.request.get(`${demo.url}/auth/session`)).json()).toBeNull()
+    await page.close()
+  })
+
+  it("has a favicon and a dark home page in dark mode", async () => {
+    const icon = await fetch(`${demo.url}/favicon.ico`)
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"])
+    const page = await browser.newPage({ colorScheme: "dark" })
+    await page.goto(demo.url)
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    expect(background).toBe("rgb(13, 17, 23)")
+    await page.screenshot({ path: `${output}demo-home-dark.png` })
     await page.close()
   })
 
   it("signs in with an email link opened in another browser context", async () => {
     const page = await browser.newPage()
     await page.goto(`${demo.url}/auth/signin`)
-    await page.getByLabel("Email").fill("Linus@Example.test")
+    await page.getByLabel("Email", { exact: true }).fill("Linus@Example.test")
     await page.getByRole("button", { name: "Sign in with Email" }).click()
     await page.waitForURL(/\/auth\/verify-request/)
     expect(await page.locator("body").innerText()).toContain("Check your email")
@@ -119,5 +187,75 @@ browserSuite("the demo in Chromium", () => {
     expect(await page.locator("main").innerText()).toContain("marie@example.test")
     await signOut(page)
     await page.close()
+  })
+
+  /** A browser context whose platform authenticator is CDP's virtual one (resident keys, user verification). */
+  async function withPasskeys(): Promise<{ context: BrowserContext; page: Page; credentials(): Promise<{ isResidentCredential: boolean; signCount: number }[]> }> {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const cdp: CDPSession = await context.newCDPSession(page)
+    await cdp.send("WebAuthn.enable")
+    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    })
+    const credentials = async () => ((await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: { isResidentCredential: boolean; signCount: number }[] }).credentials
+    return { context, page, credentials }
+  }
+
+  /** Opens the sign-in page and lets the browser's autofill (conditional UI) offer the passkey, which the virtual authenticator accepts. */
+  async function signInWithPasskey(page: Page): Promise<string[]> {
+    const requests: string[] = []
+    page.on("request", (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}${new URL(request.url()).search}`))
+    // The page starts at home (after signing out): open the sign-in page first, then wait to be sent home.
+    await page.goto(`${demo.url}/auth/signin`)
+    await page.waitForURL(`${demo.url}/`)
+    return requests
+  }
+
+  it("signed in with the demo account, adds a passkey, signs out, and signs in with it", async () => {
+    const { context, page, credentials } = await withPasskeys()
+    await page.goto(`${demo.url}/auth/signin`)
+    await page.getByLabel("Username").fill("ada")
+    await page.getByLabel("Password").fill("lovelace")
+    await page.getByRole("button", { name: "Sign in with Demo account" }).click()
+    await page.waitForURL(`${demo.url}/`)
+    await Promise.all([
+      page.waitForResponse((response) => response.url() === `${demo.url}/auth/callback/passkey` && response.status() === 302),
+      page.getByRole("button", { name: "Add a passkey" }).click(),
+    ])
+    await page.waitForURL(`${demo.url}/`)
+    const [registered, ...more] = await credentials()
+    expect(more).toEqual([])
+    expect(registered?.isResidentCredential).toBe(true)
+    await signOut(page)
+
+    const requests = await signInWithPasskey(page)
+    expect(await page.locator("main").innerText()).toContain("Signed in as Ada Lovelace")
+    expect(requests).toContain("GET /auth/webauthn-options/passkey?action=authenticate")
+    expect(requests).toContain("POST /auth/callback/passkey")
+    // An authentication with the same credential, not a second registration.
+    expect(await credentials()).toHaveLength(1)
+    expect((await credentials())[0]!.signCount).toBeGreaterThan(registered!.signCount)
+    await page.screenshot({ path: `${output}demo-passkey-signed-in.png` })
+    await context.close()
+  }, 60_000)
+
+  it("registers a passkey with a new email on the sign-in page, signs out, and signs in with it", async () => {
+    const { context, page, credentials } = await withPasskeys()
+    await page.goto(`${demo.url}/auth/signin`)
+    await page.getByLabel("Email for your passkey").fill("hedy@example.test")
+    await Promise.all([page.waitForURL(`${demo.url}/`), page.getByRole("button", { name: "Sign in with Passkey" }).click()])
+    expect(await page.locator("main").innerText()).toContain("hedy@example.test")
+    expect(await credentials()).toHaveLength(1)
+    await signOut(page)
+
+    await signInWithPasskey(page)
+    expect(await page.locator("main").innerText()).toContain("hedy@example.test")
+    expect(await (await page.request.get(`${demo.url}/auth/session`)).json()).toMatchObject({ user: { email: "hedy@example.test" } })
+    await context.close()
+  }, 60_000)
+
+  it("printed the experimental WebAuthn warning once, for all the requests above", () => {
+    expect(warnings.filter((warning) => warning.includes("[experimental-webauthn]"))).toHaveLength(1)
   })
 })

@@ -96,6 +96,14 @@ describe("authflow/client against Auth()", () => {
     ])
   })
 
+  it("reads a rate-limited sign-in as error RateLimited with status 429, signed out", async () => {
+    vi.unstubAllGlobals()
+    browser = browserFor({ ...configFor("/api/auth"), rateLimit: { limits: { credentials: { identifier: { max: 0, windowSeconds: 60 } }, session: { ip: false } } } })
+    const result = await client.signIn("credentials", { username: "ada", password: "lovelace", redirect: false })
+    expect(result).toEqual({ error: "RateLimited", code: undefined, status: 429, ok: false, url: null })
+    expect(browser.jar.get("authjs.session-token")).toBeUndefined()
+  })
+
   it("signs in with credentials without navigating, posting the Auth.js client's form", async () => {
     const result = await client.signIn("credentials", { username: "ada", password: "lovelace", redirect: false }, { prompt: "none" })
     expect(result).toEqual({ error: undefined, code: undefined, status: 200, ok: true, url: page })

@@ -87,6 +87,20 @@ function syncInstalledPackage(app: ExampleApp): string[] {
   return missing
 }
 
+/**
+ * Whether `node_modules` holds every package of the example's lockfile (npm's hidden lockfile,
+ * `node_modules/.package-lock.json`, lists what is installed): a dependency added to the example
+ * since the last install calls for `npm ci` again.
+ */
+function installedAsLocked(dir: string): boolean {
+  const hidden = `${dir}node_modules/.package-lock.json`
+  if (!existsSync(hidden)) return false
+  const packages = (path: string) => (JSON.parse(readFileSync(path, "utf8")) as { packages?: Record<string, { optional?: boolean }> }).packages ?? {}
+  const installed = packages(hidden)
+  // Optional packages (other platforms' binaries) are rightly missing.
+  return Object.entries(packages(`${dir}package-lock.json`)).every(([name, entry]) => name === "" || entry.optional || name in installed)
+}
+
 /** What preparing the example did, with timings in seconds. */
 export interface PreparedExample {
   installed: "npm ci" | "synced"
@@ -108,7 +122,7 @@ export function prepareExample(app: ExampleApp): PreparedExample {
   }
   ensureRootBuild(app)
   const rootBuild = lap()
-  const fresh = !existsSync(`${dir}node_modules/.package-lock.json`)
+  const fresh = !installedAsLocked(dir)
   if (fresh) {
     const npm = run("npm", ["ci", "--no-audit", "--no-fund"], dir)
     if (!npm.ok) throw new Error(`npm ci in examples/${app.name} failed:\n${npm.output}`)

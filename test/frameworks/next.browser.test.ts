@@ -2,12 +2,14 @@
  * examples/next, built with `next build` and served by `next start`, in Chromium: a Server Action
  * signs in with credentials, `auth()` shows the session in a Server Component, the proxy guards a
  * page with `callbacks.authorized`, `useSession` reads and updates the session, tabs stay in step,
- * and signing out locks the pages again. Screenshots go to test-output/e2e/.
+ * and signing out locks the pages again; a wrong password comes back to the form (`signInAction`),
+ * the app works on 127.0.0.1, passkeys work with Chromium's virtual authenticator, and a server
+ * without AUTH_TRUST_HOST says what to set. Screenshots go to test-output/e2e/.
  */
 import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
 import { browserSuite } from "../e2e/browser.js"
-import { exampleInChromium, screenshots as output, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
+import { exampleInChromium, screenshots as output, startExample, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
 
 /** examples/next: `next build`, then `next start` (authflow's routes under /api/auth). */
 const next: ExampleApp = {
@@ -24,8 +26,10 @@ const next: ExampleApp = {
   readyPath: "/api/auth/providers",
 }
 
+const secret = "next-example-secret-next-example-secret"
+
 browserSuite("examples/next (Next.js 16) in Chromium", () => {
-  const example = exampleInChromium(next, { AUTH_SECRET: "next-example-secret-next-example-secret", AUTH_TRUST_HOST: "true" })
+  const example = exampleInChromium(next, { AUTH_SECRET: secret, AUTH_TRUST_HOST: "true" })
 
   async function sessionOf(context: BrowserContext): Promise<unknown> {
     return (await context.request.get(`${example.base}/api/auth/session`)).json()
@@ -46,14 +50,27 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await context.close()
   })
 
-  it("refuses a wrong password and stays signed out", async () => {
+  it("a wrong password comes back to the form with the error (signInAction), and the next try signs in", async () => {
     const context = await example.browser.newContext()
     const page = await context.newPage()
-    await page.goto(`${example.base}/signin`)
+    const failures: string[] = []
+    page.on("pageerror", (error) => failures.push(error.message))
+    await page.goto(`${example.base}/signin?callbackUrl=%2Fprotected`)
     await signIn(page, "wrong")
-    await page.waitForURL(/\/signin\?error=CredentialsSignin/)
-    expect(await page.locator("main").getByRole("alert").innerText()).toBe("Wrong username or password.")
+    const alert = page.locator("main").getByRole("alert")
+    await expect.poll(() => alert.count()).toBe(1)
+    expect(await alert.innerText()).toBe("Wrong username or password.")
+    expect(new URL(page.url()).pathname).toBe("/signin")
+    expect(await page.getByLabel("Username").inputValue()).toBe("ada")
+    expect(await page.getByLabel("Password").getAttribute("aria-describedby")).toBe(await alert.getAttribute("id"))
+    await page.screenshot({ path: `${output}next-wrong-password.png` })
     expect(await sessionOf(context)).toBeNull()
+
+    await page.getByLabel("Password").fill("lovelace")
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.waitForURL(`${example.base}/protected`)
+    expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as Ada Lovelace")
+    expect(failures).toEqual([])
     await context.close()
   })
 
@@ -85,6 +102,9 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await expect.poll(() => page.getByTestId("client-status").innerText()).toBe("Status: authenticated")
     expect(await page.getByTestId("client-name").innerText()).toBe("Client sees: Ada Lovelace")
 
+    // Let the link prefetches finish first: each passes the proxy, which answers a request sent with
+    // the old cookie with that session refreshed, and would overwrite the updated cookie.
+    await page.waitForLoadState("networkidle")
     await page.getByRole("button", { name: "Change name to Ada King" }).click()
     await expect.poll(() => page.getByTestId("client-name").innerText()).toBe("Client sees: Ada King")
     expect(await page.getByTestId("client-status").innerText()).toBe("Status: authenticated")
@@ -114,6 +134,39 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await context.close()
   })
 
+  it("on 127.0.0.1, the built-in sign-out page posts to 127.0.0.1 (not the localhost Next.js names) and signs out", async () => {
+    expect(new URL(example.base).hostname).toBe("127.0.0.1")
+    const context = await example.browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${example.base}/signin`)
+    await signIn(page)
+    await page.waitForURL(`${example.base}/protected`)
+    await page.goto(`${example.base}/api/auth/signout`)
+    expect(await page.locator("form").first().getAttribute("action")).toBe(`${example.base}/api/auth/signout`)
+    await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/api/auth/")), page.getByRole("button", { name: "Sign out" }).click()])
+    expect(new URL(page.url()).origin).toBe(example.base)
+    expect(await sessionOf(context)).toBeNull()
+    const providers = (await (await context.request.get(`${example.base}/api/auth/providers`)).json()) as Record<string, { signinUrl: string }>
+    expect(providers.credentials?.signinUrl).toBe(`${example.base}/api/auth/signin/credentials`)
+    await context.close()
+  })
+
+  it("the proxy runs on pages but not on authflow's routes or static files (the README's matcher)", async () => {
+    const context = await example.browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${example.base}/signin`)
+    await signIn(page)
+    await page.waitForURL(`${example.base}/protected`)
+    // The proxy refreshes the session cookie on every request it sees.
+    const refreshes = async (path: string) => (await context.request.get(`${example.base}${path}`)).headersArray().some((h) => h.name.toLowerCase() === "set-cookie" && h.value.startsWith("authjs.session-token="))
+    expect(await refreshes("/middleware-protected")).toBe(true)
+    expect(await refreshes("/api/auth/csrf")).toBe(false)
+    expect(await refreshes("/api/auth/providers")).toBe(false)
+    const script = await page.locator("script[src^='/_next/static/']").first().getAttribute("src")
+    expect(await refreshes(script!)).toBe(false)
+    await context.close()
+  })
+
   it("signs out through the Server Action, and the protected pages send the user to sign in again", async () => {
     const context = await example.browser.newContext()
     const page = await context.newPage()
@@ -133,4 +186,66 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await page.screenshot({ path: `${output}next-signed-out.png` })
     await context.close()
   })
+
+  it("passkeys (experimental): registers one with Chromium's virtual authenticator, signs out, and signs in with it", async () => {
+    // A relying party ID must be a domain, not an IP: the same server, as localhost.
+    const base = example.base.replace("//127.0.0.1:", "//localhost:")
+    const context = await example.browser.newContext()
+    const page = await context.newPage()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send("WebAuthn.enable")
+    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    })
+    const credentials = async () =>
+      ((await cdp.send("WebAuthn.getCredentials", { authenticatorId })) as { credentials: { isResidentCredential: boolean; signCount: number }[] }).credentials
+    const email = async () => ((await (await context.request.get(`${base}/api/auth/session`)).json()) as { user?: { email?: string } } | null)?.user?.email
+
+    await page.goto(`${base}/signin?callbackUrl=%2Fprotected`)
+    await page.getByLabel("Email").fill("grace@example.test")
+    await Promise.all([page.waitForURL(`${base}/protected`), page.getByRole("button", { name: "Create a passkey" }).click()])
+    expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as grace@example.test")
+    expect(await email()).toBe("grace@example.test")
+    expect(await credentials()).toMatchObject([{ isResidentCredential: true }])
+
+    await Promise.all([page.waitForURL(`${base}/`), page.getByRole("button", { name: "Sign out", exact: true }).click()])
+    expect(await email()).toBeUndefined()
+
+    await page.goto(`${base}/signin?callbackUrl=%2Fprotected`)
+    await Promise.all([page.waitForURL(`${base}/protected`), page.getByRole("button", { name: "Use a passkey" }).click()])
+    expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as grace@example.test")
+    await page.screenshot({ path: `${output}next-passkey.png` })
+    // An authentication, not a second registration: one credential, now used.
+    const [used, ...others] = await credentials()
+    expect(others).toEqual([])
+    expect(used?.signCount).toBeGreaterThan(0)
+    await context.close()
+  }, 60_000)
+
+  it("next start without AUTH_TRUST_HOST: /api/auth/* refuses with a one-line fix in the log, pages still read the session", async () => {
+    // Ready when a page answers: every /api/auth/* route refuses here.
+    const untrusted = await startExample({ ...next, readyPath: "/" }, { AUTH_SECRET: secret })
+    try {
+      const context = await example.browser.newContext()
+      const page = await context.newPage()
+      // Signed in on the configured server; cookies do not depend on the port.
+      await page.goto(`${example.base}/signin`)
+      await signIn(page)
+      await page.waitForURL(`${example.base}/protected`)
+
+      const answer = await context.request.get(`${untrusted.url}/api/auth/session`)
+      expect(answer.status()).toBe(500)
+      expect(await answer.json()).toHaveProperty("message")
+      // eslint-disable-next-line no-control-regex -- colour codes, if the logger writes any
+      const lines = untrusted.output().replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((line) => line.includes("UntrustedHost"))
+      expect(lines.length).toBeGreaterThan(0)
+      expect(lines[0]).toMatch(/^\[auth\]\[error\] UntrustedHost: .*set AUTH_URL.*AUTH_TRUST_HOST=true/)
+
+      await page.goto(`${untrusted.url}/protected`)
+      expect(await page.getByTestId("server-name").innerText()).toBe("Signed in as Ada Lovelace")
+      await context.close()
+    } finally {
+      await untrusted.close()
+    }
+  }, 120_000)
 })

@@ -156,6 +156,66 @@ describe("environment", () => {
   })
 })
 
+describe("configuration errors in production (next start) and the hosts inferred as trustworthy", () => {
+  it("infers trustHost under next dev, on Vercel and on Cloudflare Pages, and not under a bare next start", () => {
+    const inferred = (env: Record<string, string>) => {
+      const config: NextAuthConfig = { providers: [] }
+      setNextEnvDefaults(env, config)
+      return config.trustHost
+    }
+    expect(inferred({ NODE_ENV: "development" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production", VERCEL: "1" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production", CF_PAGES: "1" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production", AUTH_TRUST_HOST: "true" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production", NEXTAUTH_URL: "https://app.example" })).toBe(true)
+    expect(inferred({ NODE_ENV: "production" })).toBe(false)
+    expect(inferred({ NODE_ENV: "production", AUTH_TRUST_HOST: "false", VERCEL: "1" })).toBe(false)
+  })
+
+  it("without AUTH_TRUST_HOST: the routes refuse with a one-line fix, auth() still reads sessions, a Server Action fails loudly", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    vi.stubEnv("AUTH_SECRET", secret)
+    const trusted = NextAuth(baseConfig())
+    const jar = await signedInJar(trusted.handlers)
+
+    const { logger, errors } = recordingLogger()
+    const { trustHost: _, ...withoutTrust } = baseConfig({ logger })
+    const { handlers, auth, signIn } = NextAuth(withoutTrust)
+    const refused = await handlers.GET(new NextRequest(`${origin}/api/auth/session`, { headers: { host: "app.test", cookie: jar.header() } }))
+    expect(refused.status).toBe(500)
+    expect(errors.map((e) => (e as { type?: string }).type)).toEqual(["UntrustedHost"])
+    expect(errors[0]!.message).not.toContain("\n")
+    expect(errors[0]!.message).toContain("AUTH_URL")
+    expect(errors[0]!.message).toContain("AUTH_TRUST_HOST=true")
+
+    // Reading the session builds no URL: Server Components and the proxy keep working.
+    useIncoming("/protected", jar)
+    expect((await auth())?.user?.name).toBe("Ada Lovelace")
+    const proxied = await auth(new NextRequest(`${origin}/page`, { headers: { host: "app.test", cookie: jar.header() } }))
+    expect(proxied.headers.get("x-middleware-next")).toBe("1")
+
+    // A Server Action must not redirect to redirectTo as if the sign-in had worked.
+    useIncoming("/signin")
+    const failed = await signIn("credentials", { username: "ada", password: "lovelace", redirectTo: "/protected" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failed).toBeInstanceOf(Error)
+    expect(failed).not.toBeInstanceOf(next.Redirect)
+    expect((failed as Error).message).toContain("configuration error")
+    expect(next.store.has("authjs.session-token")).toBe(false)
+  })
+
+  it("without a secret: the error names AUTH_SECRET and how to generate one", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    const { logger, errors } = recordingLogger()
+    const { handlers } = NextAuth({ ...baseConfig({ logger }), secret: undefined })
+    expect((await handlers.GET(new NextRequest(`${origin}/api/auth/providers`))).status).toBe(500)
+    expect(errors[0]).toMatchObject({ type: "MissingSecret" })
+    expect(errors[0]!.message).toContain("set AUTH_SECRET (generate one with `npx authflow secret`)")
+  })
+})
+
 describe("handlers", () => {
   it("serve the routes under /api/auth", async () => {
     vi.stubEnv("AUTH_SECRET", secret)
@@ -172,6 +232,64 @@ describe("handlers", () => {
     const { handlers } = NextAuth(baseConfig())
     const response = await handlers.GET(new NextRequest("http://10.0.0.5:3000/api/auth/providers?x=1"))
     expect(await response.json()).toMatchObject({ credentials: { signinUrl: "https://public.example/api/auth/signin/credentials" } })
+  })
+
+  it("serve the address the browser used: 127.0.0.1 stays 127.0.0.1, though Next.js puts localhost in a NextRequest", async () => {
+    const { handlers } = NextAuth(baseConfig())
+    const at = (path: string, init: ConstructorParameters<typeof NextRequest>[1] = {}) =>
+      new NextRequest(`http://127.0.0.1:3917${path}`, { ...init, headers: { host: "127.0.0.1:3917", ...(init.headers as Record<string, string>) } })
+    expect(at("/api/auth/signin").url).toBe("http://localhost:3917/api/auth/signin")
+
+    const page = await (await handlers.GET(at("/api/auth/signin"))).text()
+    expect(page).toContain('action="http://127.0.0.1:3917/api/auth/callback/credentials"')
+    expect(page).not.toContain("localhost")
+    const jar = new CookieJar()
+    const csrf = await handlers.GET(at("/api/auth/csrf"))
+    jar.take(csrf)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const signedIn = await handlers.POST(
+      at("/api/auth/callback/credentials", {
+        method: "POST",
+        headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, username: "ada", password: "lovelace", callbackUrl: "http://127.0.0.1:3917/protected" }),
+      }),
+    )
+    expect(signedIn.status).toBe(302)
+    expect(signedIn.headers.get("location")).toBe("http://127.0.0.1:3917/protected")
+    // Next.js may hand the handler a Request of another class than the NextRequest authflow loads:
+    // the body must still reach Auth() whole, whichever request the configuration was resolved with.
+    const lazy = NextAuth(async () => baseConfig())
+    const plain = await lazy.handlers.POST(
+      new Request("http://localhost:3917/api/auth/callback/credentials", {
+        method: "POST",
+        headers: { host: "127.0.0.1:3917", cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, username: "ada", password: "lovelace", callbackUrl: "http://127.0.0.1:3917/x" }),
+      }) as NextRequest,
+    )
+    expect(plain.headers.get("location")).toBe("http://127.0.0.1:3917/x")
+
+    // Behind a proxy: the forwarded host and scheme; a Host that is no host leaves the URL alone.
+    const forwarded = await handlers.GET(new NextRequest("http://localhost:3000/api/auth/providers", { headers: { host: "localhost:3000", "x-forwarded-host": "app.example", "x-forwarded-proto": "https" } }))
+    expect(await forwarded.json()).toMatchObject({ credentials: { signinUrl: "https://app.example/api/auth/signin/credentials" } })
+    const odd = await handlers.GET(new NextRequest("http://localhost:3000/api/auth/providers", { headers: { host: "app.example/evil?x" } }))
+    expect(await odd.json()).toMatchObject({ credentials: { signinUrl: "http://localhost:3000/api/auth/signin/credentials" } })
+  })
+
+  it("the browser's host still goes through origin and trustedOrigins: listed hosts are served, others refused or served as origin", async () => {
+    vi.stubEnv("NODE_ENV", "production")
+    const providers = async (handlers: ReturnType<typeof NextAuth>["handlers"], headers: Record<string, string>) => {
+      const response = await handlers.GET(new NextRequest("http://localhost:3917/api/auth/providers", { headers }))
+      return { status: response.status, body: (await response.json()) as { credentials?: { signinUrl: string }; message?: string } }
+    }
+    const { trustHost: _, ...untrusting } = baseConfig()
+    const listed = NextAuth({ ...untrusting, trustedOrigins: ["http://127.0.0.1:3917"] })
+    expect((await providers(listed.handlers, { host: "127.0.0.1:3917" })).body.credentials?.signinUrl).toBe("http://127.0.0.1:3917/api/auth/signin/credentials")
+    expect((await providers(listed.handlers, { host: "evil.example" })).status).toBe(500)
+    expect((await providers(listed.handlers, { host: "127.0.0.1:3917", "x-forwarded-host": "evil.example" })).status).toBe(500)
+
+    const canonical = NextAuth({ ...untrusting, origin: "https://app.example" })
+    const forged = await providers(canonical.handlers, { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" })
+    expect(forged.body.credentials?.signinUrl).toBe("https://app.example/api/auth/signin/credentials")
   })
 
   it("resolve a lazy configuration with the request, and without one in Server Components", async () => {
@@ -344,6 +462,31 @@ describe("server actions", () => {
     useIncoming("/signin")
     await expect(signIn("credentials", { username: "ada", password: "nope" })).rejects.toBeInstanceOf(CredentialsSignin)
     expect(next.store.has("authjs.session-token")).toBe(false)
+  })
+
+  it("signInAction: a wrong password comes back as { error } for the form, a right one redirects, a configuration error throws", async () => {
+    const { signInAction } = NextAuth(baseConfig())
+    useIncoming("/signin")
+    const form = new FormData()
+    form.set("username", "ada")
+    form.set("password", "nope")
+    form.set("$ACTION_KEY", "k")
+    expect(await signInAction("credentials", form, { redirectTo: "/protected" })).toEqual({ error: "CredentialsSignin", code: "credentials" })
+    expect(next.store.has("authjs.session-token")).toBe(false)
+
+    form.set("password", "lovelace")
+    expect(await redirectOf(signInAction("credentials", form, { redirectTo: "/protected" }))).toBe(`${origin}/protected`)
+    expect(next.store.has("authjs.session-token")).toBe(true)
+
+    useIncoming("/signin")
+    expect(await signInAction("credentials", { username: "ada", password: "lovelace", redirect: false })).toBeNull()
+    const refusing = NextAuth(baseConfig({ callbacks: { signIn: () => false } }))
+    useIncoming("/signin")
+    expect(await refusing.signInAction("credentials", { username: "ada", password: "lovelace" })).toEqual({ error: "AccessDenied" })
+
+    vi.stubEnv("NODE_ENV", "production")
+    const broken = NextAuth({ ...baseConfig(), secret: undefined })
+    await expect(broken.signInAction("credentials", form)).rejects.toThrow(/configuration error/)
   })
 
   it("signIn without a known provider sends the user to the sign-in page", async () => {

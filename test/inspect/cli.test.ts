@@ -16,13 +16,13 @@ describe("authflow machines", () => {
     const { status, stdout } = authflow("machines", "--format", "json")
     expect(status).toBe(0)
     const { machines } = JSON.parse(stdout) as { machines: { id: string; initial: string; states: { path: string; type: string; effect?: string; transitions: { event: string; guard?: string; targets: string[] }[] }[] }[] }
-    expect(machines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "sign-out"])
+    expect(machines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "sign-out", "token-refresh"])
     // One OAuth machine over both requests: the sign-in's states, the sealed wait, the callback's checks.
     const oauth = machines[1]!
     expect(oauth.initial).toBe("validatingInput")
     const paths = oauth.states.map((state) => state.path)
     for (const path of ["validatingInput", "discovering", "authorizing", "awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "fetchingProfile", "resolvingAccount", "checkingSignIn", "signedIn"]) expect(paths).toContain(path)
-    expect(oauth.states.find((state) => state.path === "awaitingCallback")).toEqual({ path: "awaitingCallback", key: "awaitingCallback", type: "atomic", states: [], transitions: [{ event: "callback.received", label: "callback.received", targets: ["checkingResponse"], actions: ["xstate.assign"] }] })
+    expect(oauth.states.find((state) => state.path === "awaitingCallback")).toEqual({ path: "awaitingCallback", key: "awaitingCallback", type: "atomic", states: [], transitions: [{ event: "callback.received", label: "callback.received", targets: ["checkingCallbackRateLimit"], actions: ["xstate.assign"] }] })
     expect(oauth.states.find((state) => state.path === "discovering")!.effect).toBe("discover")
     expect(oauth.states.find((state) => state.path === "awaitingCallback")!.effect).toBeUndefined()
     const finals = oauth.states.filter((state) => state.type === "final").map((state) => state.path)
@@ -45,7 +45,7 @@ describe("authflow machines", () => {
     const mermaid = authflow("machines", "--format", "mermaid", "--machine", "oauth")
     expect(mermaid.status).toBe(0)
     expect(mermaid.stdout).toContain("oauth__authorizing --> oauth__awaitingCallback : authorization.ready")
-    expect(mermaid.stdout).toContain("oauth__awaitingCallback --> oauth__checkingResponse : callback.received")
+    expect(mermaid.stdout).toContain("oauth__awaitingCallback --> oauth__checkingCallbackRateLimit : callback.received")
     expect(mermaid.stdout).toContain("oauth__checkingResponse --> oauth__responseRejected : response.received [stateMismatch]")
     expect(mermaid.stdout).toContain("oauth__resolvingAccount --> oauth__checkingSignIn : account.new.emailTaken [emailLinkingAllowed]")
     const dot = authflow("machines", "--format", "dot", "--machine", "oauth")
@@ -74,6 +74,16 @@ describe("authflow machines", () => {
     expect(authflow("machines", "--format", "svg")).toMatchObject({ status: 2, stderr: expect.stringContaining('Unknown format "svg"') })
     expect(authflow("machines", "--machine", "nope")).toMatchObject({ status: 2, stderr: expect.stringContaining('Unknown machine "nope"') })
     expect(authflow("frobnicate")).toMatchObject({ status: 2, stderr: expect.stringContaining("Usage:") })
+  })
+
+  it("secret prints a new 33-byte base64 secret each time, for AUTH_SECRET", () => {
+    const first = authflow("secret")
+    const second = authflow("secret")
+    expect(first.status).toBe(0)
+    expect(first.stdout).toMatch(/^[A-Za-z0-9+/]{44}\n$/)
+    expect(Buffer.from(first.stdout.trim(), "base64")).toHaveLength(33)
+    expect(second.stdout).not.toBe(first.stdout)
+    expect(authflow("secret", "extra")).toMatchObject({ status: 2 })
   })
 
   it("starts with a shebang, so the built dist/cli.js runs as a bin", () => {

@@ -167,11 +167,13 @@ export function recordSignIns(inspector: { inspect: Observer<InspectionEvent> },
   for (let i = 0; i < count; i++) {
     const actor = createActor(credentialsSignInMachine, { inspect: inspector.inspect }).start()
     actor.send({ type: "csrf.valid" })
+    actor.send({ type: "rateLimit.counted", hits: [] })
     if (i % 7 === 3) {
       actor.send({ type: "authorize.returned", user: null })
       continue
     }
     actor.send({ type: "authorize.returned", user: { id: `user-${i}`, name: `User ${i}`, email: `user${i}@example.test` } })
+    actor.send({ type: "attempt.refunded" })
     actor.send({ type: "signIn.answered", result: true })
     actor.send({ type: "token.encoded" })
   }

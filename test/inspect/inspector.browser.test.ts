@@ -62,11 +62,11 @@ browserSuite("the inspector in Chromium", () => {
     const current = inspector.locator('svg.statechart .sc-state.is-current[data-path="signedIn"]')
     await current.waitFor()
     expect(await inspector.locator("svg.statechart .sc-state.is-current").count()).toBe(1)
-    expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "authorizing", "checkingSignIn", "issuingSession", "encodingToken", "signedIn"])
-    expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "authorize.returned", "signIn.answered", "token.encoded"]))
+    expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "checkingRateLimit", "authorizing", "refundingAttempt", "checkingSignIn", "issuingSession", "encodingToken", "signedIn"])
+    expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "rateLimit.counted", "authorize.returned", "attempt.refunded", "signIn.answered", "token.encoded"]))
     expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("Current state: signedIn (final)")
     const events = await inspector.locator("table.timeline tbody tr td:nth-child(3) > code").allInnerTexts()
-    expect(events).toEqual(["started", "csrf.valid", "authorize.returned", "signIn.answered", "token.encoded"])
+    expect(events).toEqual(["started", "csrf.valid", "rateLimit.counted", "authorize.returned", "attempt.refunded", "signIn.answered", "token.encoded"])
     // The password typed in the other tab is nowhere on the page.
     expect(await inspector.content()).not.toContain(accounts[0]!.password)
     // Tall enough to show the diagram and the timeline below it.
@@ -75,9 +75,9 @@ browserSuite("the inspector in Chromium", () => {
     await inspector.setViewportSize({ width: 1440, height: 1000 })
 
     // Going back in the timeline shows that step's state on the diagram.
-    await inspector.getByRole("button", { name: "Show step 2 (authorizing) on the diagram" }).click()
+    await inspector.getByRole("button", { name: "Show step 3 (authorizing) on the diagram" }).click()
     await inspector.locator('svg.statechart .sc-state.is-current[data-path="authorizing"]').waitFor()
-    expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("State at step 2: authorizing")
+    expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("State at step 3: authorizing")
 
     await inspector.getByRole("link", { name: "Machines" }).click()
     await inspector.getByRole("heading", { name: "oauth", exact: true }).waitFor()
@@ -117,7 +117,7 @@ browserSuite("the inspector in Chromium", () => {
     await diagram.waitFor()
     const description = await diagram.evaluate((svg) => svg.getAttribute("aria-describedby")!.split(" ").map((id) => document.getElementById(id)?.textContent).join(" "))
     expect(description).toContain("ended in signedIn")
-    expect(description).toContain("authorizing (effect authorize): authorize.returned [returnedUser] → checkingSignIn")
+    expect(description).toContain("authorizing (effect authorize): authorize.returned [returnedUser] → refundingAttempt")
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("main")
     // The skip link moves focus to the details without losing the selected flow.
     await page.locator("a.skip").focus()
@@ -139,13 +139,13 @@ browserSuite("the inspector in Chromium", () => {
     expect(await page.locator("p.note").innerText()).toContain("This flow spans 2 requests")
     expect(await page.locator("table.timeline tr.divider").allInnerTexts()).toEqual([expect.stringContaining("Next request: the flow was restored from its sealed snapshot")])
     const events = await page.locator("table.timeline tbody tr td:nth-child(3) > code").allInnerTexts()
-    expect(events.slice(0, 8)).toEqual(["started", "csrf.valid", "discovery.done", "authorization.ready", "restored from the flow cookie", "callback.received", "response.received", "code.exchanged"])
+    expect(events.slice(0, 10)).toEqual(["started", "csrf.valid", "rateLimit.counted", "discovery.done", "authorization.ready", "restored from the flow cookie", "callback.received", "rateLimit.counted", "response.received", "code.exchanged"])
     expect(events.at(-1)).toBe("token.encoded")
     const visited = await page.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))
     expect(visited).toEqual(expect.arrayContaining(["validatingInput", "discovering", "authorizing", "awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "fetchingProfile", "resolvingAccount", "checkingSignIn", "persistingUser", "encodingToken", "signedIn"]))
     expect(visited).not.toContain("responseRejected")
     const taken = await page.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => `${edge.getAttribute("data-source")} ${edge.getAttribute("data-event")} ${edge.getAttribute("data-target")}`))
-    expect(taken).toEqual(expect.arrayContaining(["authorizing authorization.ready awaitingCallback", "awaitingCallback callback.received checkingResponse", "checkingResponse response.received exchangingCode"]))
+    expect(taken).toEqual(expect.arrayContaining(["authorizing authorization.ready awaitingCallback", "awaitingCallback callback.received checkingCallbackRateLimit", "checkingCallbackRateLimit rateLimit.counted checkingResponse", "checkingResponse response.received exchangingCode"]))
     expect(taken).not.toContain("checkingResponse response.received responseRejected")
     await page.setViewportSize({ width: 1440, height: 1800 })
     await page.screenshot({ path: `${output}inspector-oauth-flow.png` })

@@ -22,8 +22,10 @@ describe("the flow recorder", () => {
     const credentials = recorder.get(flows[4]!.id)!
     expect(credentials.runs[0]!.steps.map((step) => [step.event.type, step.state, step.effect])).toEqual([
       ["xstate.init", "validatingInput", "checkCsrf"],
-      ["csrf.valid", "authorizing", "authorize"],
-      ["authorize.returned", "checkingSignIn", "askSignIn"],
+      ["csrf.valid", "checkingRateLimit", "checkRateLimit"],
+      ["rateLimit.counted", "authorizing", "authorize"],
+      ["authorize.returned", "refundingAttempt", "refundAttempt"],
+      ["attempt.refunded", "checkingSignIn", "askSignIn"],
       ["signIn.answered", "encodingToken", "encodeToken"],
       ["token.encoded", "signedIn", undefined],
     ])
@@ -65,13 +67,15 @@ describe("the flow recorder", () => {
     const [run] = flow.runs
     expect(run).toMatchObject({ machine: "oauth", restored: false })
     const steps = run!.steps.map((step) => [step.event.type, step.state, step.effect ?? null, step.resumed ?? false])
-    expect(steps.slice(0, 11)).toEqual([
+    expect(steps.slice(0, 13)).toEqual([
       ["xstate.init", "validatingInput", "checkCsrf", false],
-      ["csrf.valid", "discovering", "discover", false],
+      ["csrf.valid", "checkingRateLimit", "checkRateLimit", false],
+      ["rateLimit.counted", "discovering", "discover", false],
       ["discovery.done", "authorizing", "authorize", false],
       ["authorization.ready", "awaitingCallback", null, false],
       ["xstate.init", "awaitingCallback", null, true],
-      ["callback.received", "checkingResponse", "readResponse", false],
+      ["callback.received", "checkingCallbackRateLimit", "checkRateLimit", false],
+      ["rateLimit.counted", "checkingResponse", "readResponse", false],
       ["response.received", "exchangingCode", "exchangeCode", false],
       ["code.exchanged", "validatingTokens", "validateTokens", false],
       ["tokens.valid", "fetchingProfile", "fetchProfile", false],
@@ -80,7 +84,7 @@ describe("the flow recorder", () => {
     ])
     expect(steps.at(-1)).toEqual(["token.encoded", "signedIn", null, false])
     expect(run!.steps.at(-1)!.status).toBe("done")
-    expect(run!.steps[3]!.context).toEqual({ checks: { codeVerifier: REDACTED, state: REDACTED, nonce: REDACTED, redirectUri: "https://app.test/auth/callback/op", callbackUrl: "https://app.test/dashboard" } })
+    expect(run!.steps[4]!.context).toEqual({ checks: { codeVerifier: REDACTED, state: REDACTED, nonce: REDACTED, redirectUri: "https://app.test/auth/callback/op", callbackUrl: "https://app.test/dashboard" } })
     // The flow's id joins the requests in memory; it is never part of what the recorder shows.
     expect(JSON.stringify([recorder.list(), flow])).not.toContain(first!.id as string)
   })
@@ -98,7 +102,7 @@ describe("the flow recorder", () => {
       expect(flow).toMatchObject({ requests: 2, resumed: "linked" })
       expect(flow.runs.map((run) => run.machine)).toEqual(["oauth"])
       const steps = flow.runs[0]!.steps
-      const callbackUrl = (steps[3]!.context as { checks: { callbackUrl: string } }).checks.callbackUrl
+      const callbackUrl = (steps[4]!.context as { checks: { callbackUrl: string } }).checks.callbackUrl
       expect(steps.at(-1)!.state).toBe(callbackUrl.endsWith("/second") ? "tokensRejected" : "signedIn")
       if (callbackUrl.endsWith("/second")) expect(steps.at(-1)!.context).toMatchObject({ failedCheck: "code" })
     }
@@ -116,7 +120,8 @@ describe("the flow recorder", () => {
     const run = recorder.get(flow!.id)!.runs[0]!
     expect(run.restored).toBe(true)
     expect(run.steps[0]).toMatchObject({ state: "awaitingCallback", resumed: true })
-    expect(run.steps[1]).toMatchObject({ event: { type: "callback.received" }, state: "checkingResponse" })
+    expect(run.steps[1]).toMatchObject({ event: { type: "callback.received" }, state: "checkingCallbackRateLimit" })
+    expect(run.steps[2]).toMatchObject({ event: { type: "rateLimit.counted" }, state: "checkingResponse" })
   })
 
   it("joins requests by actor id only: not by look-alike contexts, and never actors without an id of their own", async () => {

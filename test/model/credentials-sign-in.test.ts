@@ -6,7 +6,7 @@ import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpe
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { policyOf, redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
+import { modelClientHeaders, policyOf, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import type { AuthConfig, User } from "../../src/types.js"
@@ -19,6 +19,7 @@ const ada: User = { id: "u1", name: "Ada Lovelace", email: "ada@example.test" }
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: CredentialsSignInEvent[] = [
+  ...rateLimitOutcomes,
   { type: "authorize.returned", user: ada },
   { type: "authorize.returned", user: null },
   { type: "authorize.threw", error: new InvalidLogin() },
@@ -40,6 +41,7 @@ function scenario(path: CredentialsSignInEvent[], policy: SignInTailPolicy) {
   const config: AuthConfig = {
     secret: "model-secret",
     trustHost: true,
+    ...rateLimitOf(path, "credentials"),
     ...(policy.databaseSessions && {
       session: { strategy: "database" as const },
       adapter: {
@@ -86,7 +88,7 @@ describe("credentials sign-in machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
     const finals = new Set(paths.map((path) => path.finalState))
     expect(finals).toEqual(
-      new Set(["signedIn", "csrfRejected", "credentialsRejected", "authorizeFailed", "accessDenied", "redirected", "sessionFailed"]),
+      new Set(["signedIn", "csrfRejected", "credentialsRejected", "authorizeFailed", "accessDenied", "redirected", "sessionFailed", "rateLimited"]),
     )
   })
 
@@ -99,6 +101,7 @@ describe("credentials sign-in machine, driven through Auth()", () => {
       const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
       const response = await send({ ...config, logger, inspect: recorder.inspect }, jar, "/callback/credentials", {
         form: { username: "ada", callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) },
+        headers: modelClientHeaders,
       })
 
       // The real run walked exactly the model's path.
@@ -130,13 +133,17 @@ describe("credentials sign-in machine, driven through Auth()", () => {
         case "sessionFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
           // A failing database is logged as the adapter's error; anything else as the callback route's.
-          expect(new Set(errors.map((e) => e.name))).toEqual(new Set([byTypeOf(path.events).has("session.failed") ? "AdapterError" : "CallbackRouteError"]))
+          expect(new Set(errors.map((e) => e.name).filter((name) => name !== "RateLimitStoreError"))).toEqual(new Set([byTypeOf(path.events).has("session.failed") ? "AdapterError" : "CallbackRouteError"]))
           break
         case "accessDenied":
           expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
           break
         case "redirected":
           expect(location).toBe(`${origin}/welcome`)
+          break
+        case "rateLimited":
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0)
           break
         default:
           throw new Error(`no expectation for state ${path.finalState}`)

@@ -9,7 +9,7 @@ import { smtpForFile } from "../email/smtp.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { redirectCallbackOf, signInDecisionOf, signInDecisions } from "./harness.js"
+import { modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions } from "./harness.js"
 
 const ada = "ada@example.test"
 const hostile = "x<evil@evil.test>"
@@ -21,6 +21,7 @@ const events: EmailSignInEvent[] = [
   // A user's normaliser that lets through what the grammar refuses.
   { type: "email.normalized", normalized: hostile },
   { type: "normalizer.threw", error: new TypeError("Invalid email address format.") },
+  ...rateLimitOutcomes,
   { type: "user.lookedUp", user: adaUser },
   { type: "user.lookedUp", user: null },
   { type: "lookup.failed", error: new Error("user store down") },
@@ -63,6 +64,7 @@ function scenario(path: EmailSignInEvent[]) {
   const config: AuthConfig = {
     secret: "model-secret",
     trustHost: true,
+    ...rateLimitOf(path, "email"),
     adapter,
     providers: [Nodemailer({ server: smtp.server, from: "login@app.test", ...(grammarRefuses && { normalizeIdentifier: (typed: string) => typed.trim() }) })],
     callbacks: {
@@ -96,7 +98,7 @@ const paths = modelPaths(emailSignInMachine, events)
 describe("email sign-in machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
-      new Set(["linkSent", "csrfRejected", "emailRejected", "lookupFailed", "accessDenied", "redirected", "storeFailed", "sendFailed"]),
+      new Set(["linkSent", "csrfRejected", "emailRejected", "lookupFailed", "accessDenied", "redirected", "storeFailed", "sendFailed", "rateLimited"]),
     )
   })
 
@@ -113,6 +115,7 @@ describe("email sign-in machine, driven through Auth()", () => {
       const csrfToken = await csrfTokenFor({ ...s.config, logger }, jar)
       const response = await send({ ...s.config, logger, inspect: recorder.inspect }, jar, "/signin/nodemailer", {
         form: { email: s.typed, callbackUrl: "/dashboard", ...(s.csrfValid && { csrfToken }) },
+        headers: modelClientHeaders,
       })
 
       // The real run walked exactly the model's path.
@@ -160,6 +163,13 @@ describe("email sign-in machine, driven through Auth()", () => {
         case "redirected":
           expect(location).toBe(`${origin}/welcome`)
           break
+        case "rateLimited": {
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0)
+          const page = await send(s.config, jar, "/signin?error=RateLimited")
+          expect(await page.text()).toContain("Too many attempts. Wait a few minutes, then try again.")
+          break
+        }
         case "storeFailed":
         case "sendFailed": {
           expect(location).toBe(`${origin}/auth/signin?error=EmailSignin`)

@@ -53,6 +53,8 @@ function events(snapshot: SnapshotFrom<typeof emailVerificationMachine>): EmailV
     { type: "persist.failed", error: new Error(plan === "createUser" ? "createUser failed" : "updateUser failed") },
     { type: "session.failed", error: new Error("createSession failed") },
     { type: "encode.failed", error: new Error("jwt callback threw") },
+    { type: "token.restored" },
+    { type: "restore.failed", error: new Error("token store down on restore") },
   ]
 }
 
@@ -91,6 +93,7 @@ function scenario(path: EmailVerificationEvent[], policy: SignInTailPolicy) {
   const adapter: Adapter = {
     ...memory,
     async createVerificationToken(token) {
+      if (world.followingLink && byType.has("restore.failed")) throw new Error("token store down on restore")
       issuedFor.set(token.token, token.identifier)
       return memory.createVerificationToken(token)
     },
@@ -311,6 +314,17 @@ describe("email verification machine, driven through Auth()", () => {
       if (path.finalState !== "signedIn" && path.finalState !== "signedInNewUser") {
         expect(jar.get(sessionCookie)).toBeUndefined()
         expect(s.signInEvents).toHaveLength(0)
+      }
+      if (path.finalState === "lookupFailed" || path.finalState === "persistFailed" || path.finalState === "sessionFailed") {
+        // The database failed after the link's token was used: the token was put back (or that failed too, and was logged).
+        const restored = path.events.some((event) => event.type === "token.restored")
+        expect(path.states).toContain("restoringToken")
+        if (!restored) expect(errors.filter((error) => error.name === "AdapterError").length).toBeGreaterThanOrEqual(1)
+        s.world.followingLink = false
+        const again = await send({ ...s.config, logger: recordingLogger().logger }, new CookieJar(), link)
+        // A restored link is known again: a failure now is the database's again, never "used already".
+        if (restored && !s.persistFailure && !s.sessionFailure) expect(again.headers.get("location")).not.toBe(`${origin}/auth/error?error=Verification`)
+        if (!restored) expect(again.headers.get("location")).toBe(`${origin}/auth/error?error=Verification`)
       }
       if (path.finalState !== "signedIn" && path.finalState !== "signedInNewUser" && path.finalState !== "sessionFailed") {
         // This request marked nobody verified.

@@ -12,7 +12,7 @@ import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { discoveryGoesDown, standInFaults } from "../../src/testing/drivers/oauth-events.js"
-import { redirectCallbackOf, signInDecisionOf, signInDecisions } from "./harness.js"
+import { limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, splitAt } from "./harness.js"
 import { encode } from "../../src/jwt.js"
 import { clientId, opProvider, standInOP } from "./oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -37,6 +37,7 @@ const received = (params: { state?: string; iss?: string; error?: string }) => (
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: OAuthEvent[] = [
+  ...rateLimitOutcomes,
   { type: "discovery.failed", error: "discovery answered 500" },
   { type: "authorization.failed", error: "no authorization endpoint" },
   { type: "authorization.ready", checks: { codeVerifier: "v", state: "S", nonce: "n", redirectUri: `${origin}/auth/callback/op`, callbackUrl: `${origin}/dashboard`, startedBy: starter } },
@@ -63,6 +64,8 @@ const events: OAuthEvent[] = [
   { type: "user.persisted", isNewUser: true },
   { type: "user.persisted", isNewUser: false },
   { type: "persist.failed", error: "linkAccount threw" },
+  { type: "user.undone" },
+  { type: "undo.failed", error: "deleteUser threw" },
   { type: "session.failed", error: "createSession threw" },
   { type: "encode.failed", error: "the jwt callback threw" },
 ]
@@ -101,6 +104,10 @@ async function scenario(path: readonly OAuthEvent[]) {
     async linkAccount(account: Parameters<typeof memory.linkAccount>[0]) {
       if (has("persist.failed")) throw new Error("database unreachable")
       return memory.linkAccount(account)
+    },
+    async deleteUser(userId: string) {
+      if (has("undo.failed")) throw new Error("database unreachable")
+      return memory.deleteUser(userId)
     },
     async createSession(session: Parameters<typeof memory.createSession>[0]) {
       if (has("session.failed")) throw new Error("database unreachable")
@@ -174,7 +181,7 @@ async function scenario(path: readonly OAuthEvent[]) {
 
 const recorder = new TransitionRecorder([oauthMachine])
 const allPaths = modelPaths(oauthMachine, events)
-const paths = allPaths.filter((path) => !unreachable(path.events))
+const paths = limiterRepresentatives(allPaths.filter((path) => !unreachable(path.events)))
 const skipped = allPaths.filter((path) => unreachable(path.events))
 const callbackRefusals = new Set(["providerRejected", "responseRejected", "tokensRejected", "idTokenRejected"])
 
@@ -209,7 +216,7 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
       new Set([
         "csrfRejected", "signInFailed", "providerRejected", "responseRejected", "tokensRejected", "idTokenRejected", "profileFailed",
-        "accountNotLinked", "signedIn", "signedInNewUser", "accessDenied", "redirected", "persistFailed", "sessionFailed",
+        "accountNotLinked", "signedIn", "signedInNewUser", "accessDenied", "redirected", "persistFailed", "sessionFailed", "rateLimited",
       ]),
     )
     for (const path of skipped) expect(unreachable(path.events)).toBeTruthy()
@@ -219,21 +226,26 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
     it(`${titleOf(path)} ⇒ ${path.finalState}`, async () => {
       const world = await scenario(path.events)
       const { logger, errors } = recordingLogger()
-      const observed = { ...world.config, logger, inspect: recorder.inspect }
+      // Each request meets its own limiter outcome: the sign-in's, then the callback's.
+      const [signInEvents, callbackEvents] = splitAt(path.events, "callback.received")
+      const observed = { ...world.config, logger, inspect: recorder.inspect, ...rateLimitOf(signInEvents, "oauth") }
+      const observedCallback = { ...world.config, logger, inspect: recorder.inspect, ...rateLimitOf(callbackEvents, "oauth") }
       const jar = new CookieJar()
       if (world.signedInBefore) await world.signInAsOther(jar)
       const csrfToken = await csrfTokenFor(world.config, jar)
       const csrfValid = !path.events.some((event) => event.type === "csrf.invalid")
       recorder.reset()
-      const signIn = await send(observed, jar, "/signin/op", { form: { callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) } })
+      const signIn = await send(observed, jar, "/signin/op", { form: { callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) }, headers: modelClientHeaders })
       expect(signIn.status).toBe(302)
       const [first, second] = statesPerRequest(path)
       expect(recorder.runs.map((run) => run.states)).toEqual([first])
 
       if (!second) {
         expect(jar.cookies.has(flowCookie)).toBe(false)
-        expect(signIn.headers.get("location")).toBe(`${origin}/auth/signin?error=${path.finalState === "csrfRejected" ? "MissingCSRF" : "Configuration"}`)
-        expect(errors.map((error) => error.name)).toEqual([path.finalState === "csrfRejected" ? "MissingCSRF" : "OAuthSignInError"])
+        const expected = { csrfRejected: "MissingCSRF", rateLimited: "RateLimited" }[path.finalState as string] ?? "Configuration"
+        expect(signIn.headers.get("location")).toBe(`${origin}/auth/signin?error=${expected}`)
+        expect(errors.map((error) => error.name).filter((name) => name !== "RateLimitStoreError")).toEqual([expected === "Configuration" ? "OAuthSignInError" : expected])
+        if (path.finalState === "rateLimited") expect(Number(signIn.headers.get("retry-after"))).toBeGreaterThan(0)
         return
       }
       // The user goes to the provider with PKCE, state and nonce; the flow waits in its cookie, which does not reveal them.
@@ -251,7 +263,7 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       world.betweenRequests()
       if (world.signedInAfter) await world.signInAsOther(jar)
       recorder.reset()
-      const response = await send(observed, jar, `${origin}/auth/callback/op?${world.redirectBack(new URL(signIn.headers.get("location")!))}`)
+      const response = await send(observedCallback, jar, `${origin}/auth/callback/op?${world.redirectBack(new URL(signIn.headers.get("location")!))}`, { headers: modelClientHeaders })
       expect(recorder.runs.map((run) => run.states)).toEqual([second])
       expect(response.status).toBe(302)
       expect(flowCookieCleared(response)).toBe(true)
@@ -259,7 +271,8 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       const location = response.headers.get("location")
       const exchanged = world.op.seen.includes(`POST ${world.op.issuer}/token`)
       const linked = await world.memory.getUserByAccount({ provider: "op", providerAccountId: world.op.subject })
-      const errorNames = errors.map((error) => error.name)
+      // A store that failed open is logged, and the flow goes on as if admitted.
+      const errorNames = errors.map((error) => error.name).filter((name) => name !== "RateLimitStoreError")
       const sessionSet = response.headers.getSetCookie().some((header) => header.startsWith(`${sessionCookie}=`) && !/max-age=0/i.test(header))
       if (callbackRefusals.has(path.finalState)) {
         expect(location).toBe(`${origin}/auth/signin?error=OAuthCallbackError`)
@@ -275,7 +288,7 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
           expect(location).toBe(isNewUser ? `/welcome-aboard?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}` : `${origin}/dashboard`)
           expect(sessionSet).toBe(true)
           expect(world.signInEvents).toEqual([expect.objectContaining({ isNewUser })])
-          expect(errors).toEqual([])
+          expect(errorNames).toEqual([])
           const account = path.events.find((event) => event.type.startsWith("account."))!
           if (account.type === "account.new.signedIn") expect(linked?.id).toBe(world.other!.id)
           else if (find(path.events, "callback.received")!.policy.adapter) expect(linked).toMatchObject(ada)
@@ -291,7 +304,14 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
           break
         case "redirected":
           expect(location).toBe(`${origin}/welcome`)
-          expect(errors).toEqual([])
+          expect(errorNames).toEqual([])
+          break
+        case "rateLimited":
+          // Over the budget (or the store down, failing closed) at the callback: nothing is exchanged.
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0)
+          expect(errorNames).toEqual(["RateLimited"])
+          expect(exchanged).toBe(false)
           break
         case "accountNotLinked": {
           expect(location).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`)
@@ -304,9 +324,16 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
         case "persistFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
           expect(new Set(errorNames)).toEqual(new Set(["AdapterError"]))
-          // Nothing half-written: a user created for the link is removed again.
           expect(linked).toBeNull()
-          expect(await world.memory.getUserByEmail(ada.email)).toEqual(path.events.some((event) => event.type === "account.new.emailTaken") ? expect.objectContaining(ada) : null)
+          if (path.events.some((event) => event.type === "undo.failed")) {
+            // The delete failed too (logged): the created user is left, the one thing a second fault can leave.
+            expect(errorNames.filter((name) => name === "AdapterError")).toHaveLength(2)
+            expect(await world.memory.getUserByEmail(ada.email)).toMatchObject(ada)
+          } else {
+            // Nothing half-written: a user created for the link is removed again (undoingCreatedUser).
+            expect(path.states.includes("undoingCreatedUser")).toBe(path.events.some((event) => event.type === "account.new.noUser"))
+            expect(await world.memory.getUserByEmail(ada.email)).toEqual(path.events.some((event) => event.type === "account.new.emailTaken") ? expect.objectContaining(ada) : null)
+          }
           break
         case "sessionFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)

@@ -3,7 +3,9 @@ import { signOutMachine, type SignOutEvent } from "../../src/machines/sign-out.j
 import Credentials from "../../src/providers/credentials.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { decode as defaultDecode } from "../../src/jwt.js"
+import { decode as defaultDecode, encode } from "../../src/jwt.js"
+import { databaseToken } from "../../src/core/session-lifetime.js"
+import { opProvider, standInOP } from "./oauth-stand-in.js"
 import type { Adapter } from "../../src/adapters.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
@@ -19,6 +21,13 @@ const events: SignOutEvent[] = [
   { type: "session.found", strategy: "database" },
   { type: "decode.failed", error: "decode failed" },
   { type: "delete.failed", error: "session store down" },
+  { type: "token.decoded" },
+  { type: "token.decoded", provider: "op", idToken: "id-token-of-ada" },
+  { type: "session.deleted" },
+  { type: "session.deleted", provider: "op" },
+  { type: "endSession.found", url: "https://op.stand-in.test/end-session" },
+  { type: "endSession.missing" },
+  { type: "discovery.failed", error: "discovery down" },
 ]
 
 /** The real configuration that makes the engine meet exactly these events. */
@@ -26,6 +35,11 @@ function scenario(path: SignOutEvent[]) {
   const byType = new Map(path.map((event) => [event.type, event]))
   const found = byType.get("session.found")
   const database = found !== undefined && "strategy" in found && found.strategy === "database"
+  const ended = (byType.get("token.decoded") ?? byType.get("session.deleted")) as { provider?: string } | undefined
+  const viaProvider = ended?.provider === "op"
+  const op = standInOP()
+  const providerLogout = opProvider(op, { endSessionAtProvider: true })
+  const sessionToken = viaProvider ? databaseToken("session-1", { signedInAt: Date.now(), provider: "op" }) : "session-1"
   const signOutEvents: unknown[] = []
   const world = { signingOut: false }
   const memory = MemoryAdapter()
@@ -41,12 +55,12 @@ function scenario(path: SignOutEvent[]) {
         secret: "model-secret",
         trustHost: true,
         adapter,
-        providers: [Nodemailer({ server: "smtp://127.0.0.1:1", sendVerificationRequest: () => {} })],
+        providers: [Nodemailer({ server: "smtp://127.0.0.1:1", sendVerificationRequest: () => {} }), providerLogout],
       }
     : {
         secret: "model-secret",
         trustHost: true,
-        providers: [Credentials({ credentials: { username: {} }, authorize: () => ({ id: "u1", name: "Ada", email: "ada@example.test" }) })],
+        providers: [Credentials({ credentials: { username: {} }, authorize: () => ({ id: "u1", name: "Ada", email: "ada@example.test" }) }), providerLogout],
         jwt: {
           decode(params) {
             if (world.signingOut && byType.has("decode.failed")) throw new Error("decode failed")
@@ -58,13 +72,19 @@ function scenario(path: SignOutEvent[]) {
 
   /** Signs Ada in the way the configuration keeps sessions. */
   async function signIn(jar: CookieJar, csrfToken: string): Promise<void> {
+    if (!database && viaProvider) {
+      // A session from provider `op`, which keeps its ID token for the end-session request.
+      const token = { name: "Ada", email: "ada@example.test", sub: "u1", authflow: { signedInAt: Date.now(), provider: "op", idToken: "id-token-of-ada" } }
+      jar.cookies.set(sessionCookie, await encode({ token, secret: "model-secret", salt: sessionCookie }))
+      return
+    }
     if (!database) {
       await send(config, jar, "/callback/credentials", { form: { csrfToken, username: "ada" } })
       return
     }
     const user = await memory.createUser({ id: "", name: "Ada", email: "ada@example.test", emailVerified: null })
-    await memory.createSession({ sessionToken: "session-1", userId: user.id, expires: new Date(Date.now() + 60_000) })
-    jar.cookies.set(sessionCookie, "session-1")
+    await memory.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    jar.cookies.set(sessionCookie, sessionToken)
   }
 
   return {
@@ -75,22 +95,28 @@ function scenario(path: SignOutEvent[]) {
     signIn,
     hasSession: found !== undefined,
     csrfValid: !byType.has("csrf.invalid"),
-    startSigningOut: () => void (world.signingOut = true),
+    sessionToken,
+    startSigningOut: () => {
+      world.signingOut = true
+      if (byType.has("endSession.missing")) op.faults.discovery = "no-end-session-endpoint"
+      if (byType.has("discovery.failed")) op.faults.discovery = "down"
+    },
   }
 }
 
 const recorder = new TransitionRecorder([signOutMachine])
-const paths = modelPaths(signOutMachine, events)
+// Every scenario configures provider `op` with `endSessionAtProvider`, as the engine then tells the machine.
+const paths = modelPaths(signOutMachine, events, { inputs: [{ policy: { providersEndingSession: ["op"] } }] })
 
 describe("sign-out machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
-    expect(new Set(paths.map((path) => path.finalState))).toEqual(new Set(["signedOut", "endFailed", "csrfRejected"]))
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(new Set(["signedOut", "signedOutAtProvider", "signedOutLocally", "endFailed", "csrfRejected"]))
   })
 
   for (const path of paths) {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
       const s = scenario(path.events)
-      const { logger, errors } = recordingLogger()
+      const { logger, errors, warnings } = recordingLogger()
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor(s.config, jar)
       if (s.hasSession) {
@@ -105,7 +131,7 @@ describe("sign-out machine, driven through Auth()", () => {
       expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
       expect(response.status).toBe(302)
       const location = response.headers.get("location")
-      const row = await s.memory.getSessionAndUser("session-1")
+      const row = await s.memory.getSessionAndUser(s.sessionToken)
       switch (path.finalState) {
         case "csrfRejected":
           expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
@@ -117,10 +143,29 @@ describe("sign-out machine, driven through Auth()", () => {
           expect(jar.get(sessionCookie)).toBeUndefined()
           if (!s.hasSession) expect(s.signOutEvents).toHaveLength(0)
           else if (s.database) {
-            expect(s.signOutEvents).toEqual([{ session: expect.objectContaining({ sessionToken: "session-1" }) }])
+            expect(s.signOutEvents).toEqual([{ session: expect.objectContaining({ sessionToken: s.sessionToken }) }])
             expect(row).toBeNull()
           } else expect(s.signOutEvents).toEqual([{ token: expect.objectContaining({ name: "Ada", sub: "u1" }) }])
           expect(errors).toHaveLength(0)
+          break
+        case "signedOutAtProvider": {
+          const endSession = new URL(location!)
+          expect(`${endSession.origin}${endSession.pathname}`).toBe("https://op.stand-in.test/end-session")
+          expect(endSession.searchParams.get("post_logout_redirect_uri")).toBe(`${origin}/goodbye`)
+          expect(endSession.searchParams.get("client_id")).toBe("model-client")
+          expect(endSession.searchParams.get("id_token_hint")).toBe(s.database ? null : "id-token-of-ada")
+          expect(jar.get(sessionCookie)).toBeUndefined()
+          expect(s.signOutEvents).toHaveLength(1)
+          if (s.database) expect(row).toBeNull()
+          expect(errors).toHaveLength(0)
+          break
+        }
+        case "signedOutLocally":
+          // The provider has no end-session endpoint, or its metadata cannot be read: a local sign-out, and a warning.
+          expect(location).toBe(`${origin}/goodbye`)
+          expect(jar.get(sessionCookie)).toBeUndefined()
+          expect(s.signOutEvents).toHaveLength(1)
+          expect(warnings).toContain("provider-logout-unavailable")
           break
         case "endFailed":
           // The session could not be ended on the server: it is logged, and the browser forgets it anyway.

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import type { SnapshotFrom } from "xstate"
 import { webAuthnMachine, type CeremonyFindings, type WebAuthnEvent } from "../../src/machines/webauthn.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { adapterReplayStore } from "../../src/core/replay-store.js"
 import Passkey from "../../src/providers/passkey.js"
 import { simpleWebAuthn } from "../../src/providers/webauthn.js"
 import type { Adapter } from "../../src/adapters.js"
@@ -11,7 +12,7 @@ import { SoftCredential, type Bend } from "../webauthn/authenticator.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
+import { limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, splitAt, tailInputs } from "./harness.js"
 
 const ada = "ada@example.test"
 const bob = "bob@example.test"
@@ -57,6 +58,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
     { type: "options.requested", action: "authenticate" },
     { type: "options.requested", action: "delete" },
     { type: "options.requested" },
+    ...rateLimitOutcomes,
   ]
   if (requested === "authenticate") list.push({ type: "user.found", signedIn: false, exists: false })
   if (requested === "register") {
@@ -84,6 +86,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
       ...tailInputs.map(({ policy }) => ({ type: "ceremony.received" as const, action: flow.ceremony, policy })),
       { type: "ceremony.received", action: other, policy: tailInputs[0]!.policy },
       { type: "challenge.replayed" },
+      { type: "challenge.failed", error: new Error("replay store down") },
       { type: "response.malformed", error: new Error("unreadable") },
     )
     if (flow.ceremony === "authenticate") list.push({ type: "credential.unknown", error: new Error("no authenticator") })
@@ -95,6 +98,8 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
       ...signInDecisions,
       { type: "user.persisted", isNewUser: flow.user?.id === undefined },
       { type: "persist.failed", error: new Error("createAuthenticator failed") },
+      { type: "registration.undone" },
+      { type: "undo.failed", error: new Error("the undo failed") },
       { type: "session.failed", error: new Error("createSession failed") },
       { type: "encode.failed", error: new Error("jwt callback threw") },
     )
@@ -103,7 +108,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
 }
 
 const recorder = new TransitionRecorder([webAuthnMachine])
-const paths = modelPaths(webAuthnMachine, events)
+const paths = limiterRepresentatives(modelPaths(webAuthnMachine, events))
 
 function find<T extends WebAuthnEvent["type"]>(path: WebAuthnEvent[], type: T) {
   return path.find((event) => event.type === type) as Extract<WebAuthnEvent, { type: T }> | undefined
@@ -155,6 +160,14 @@ describe("WebAuthn machine, driven through Auth()", () => {
           if (world.measuring && failure("persist.failed")) throw new Error("createAuthenticator failed")
           return memory.createAuthenticator(authenticator)
         },
+        async deleteUser(userId) {
+          if (world.measuring && failure("undo.failed")) throw new Error("the undo failed")
+          return memory.deleteUser(userId)
+        },
+        async unlinkAccount(account) {
+          if (world.measuring && failure("undo.failed")) throw new Error("the undo failed")
+          return memory.unlinkAccount(account)
+        },
         async createSession(session) {
           if (world.measuring && failure("session.failed")) throw new Error("createSession failed")
           return memory.createSession(session)
@@ -177,10 +190,17 @@ describe("WebAuthn machine, driven through Auth()", () => {
         },
       }
       const { logger, errors } = recordingLogger()
+      const store = adapterReplayStore(adapter)
       const config: AuthConfig = {
         secret: "model-secret",
         trustHost: true,
         adapter,
+        replayStore: {
+          markUsed(key, expiresAt) {
+            if (world.measuring && failure("challenge.failed")) throw new Error("replay store down")
+            return store.markUsed(key, expiresAt)
+          },
+        },
         session: { strategy },
         ...(policy.newUserPage && { pages: { newUser: "/welcome-aboard" } }),
         providers: [Passkey({ simpleWebAuthn: library })],
@@ -218,9 +238,11 @@ describe("WebAuthn machine, driven through Auth()", () => {
       if (requested.action) query.action = requested.action
       if (found?.user?.email && !found.signedIn) query.email = found.user.email
       if (failure("lookup.failed")) query.email = ada
+      // Each request meets its own limiter outcome: the options request's, then the answer's.
+      const [optionsEvents, answerEvents] = splitAt(path.events, "ceremony.received")
       world.measuring = true
       recorder.reset()
-      const first = await send({ ...config, inspect: recorder.inspect }, jar, `/webauthn-options/passkey?${new URLSearchParams(query)}`)
+      const first = await send({ ...config, inspect: recorder.inspect, ...rateLimitOf(optionsEvents, "webauthn") }, jar, `/webauthn-options/passkey?${new URLSearchParams(query)}`, { headers: modelClientHeaders })
       world.measuring = false
       const firstVisits = recorder.runs.flatMap((run) => run.states)
 
@@ -235,6 +257,11 @@ describe("WebAuthn machine, driven through Auth()", () => {
             break
           case "optionsFailed":
             expect(first.headers.get("location")).toBe(`${origin}/auth/error?error=Configuration`)
+            break
+          case "rateLimited":
+            expect(first.status).toBe(429)
+            expect(Number(first.headers.get("retry-after"))).toBeGreaterThan(0)
+            expect(await first.json()).toEqual({ message: expect.stringMatching(/^Too many requests/) })
             break
           default:
             throw new Error(`no expectation for ${path.finalState}`)
@@ -268,7 +295,8 @@ describe("WebAuthn machine, driven through Auth()", () => {
       // Request 2: the answer.
       world.measuring = true
       recorder.reset()
-      const second = await send({ ...config, inspect: recorder.inspect }, jar, "/callback/passkey", {
+      const second = await send({ ...config, inspect: recorder.inspect, ...rateLimitOf(answerEvents, "webauthn") }, jar, "/callback/passkey", {
+        headers: modelClientHeaders,
         form: {
           action: postedAction,
           data: typeof data === "string" ? data : JSON.stringify(data),
@@ -311,8 +339,25 @@ describe("WebAuthn machine, driven through Auth()", () => {
           expect(location).toBe(`${origin}/auth/signin?error=AccountNotLinked`)
           break
         case "persistFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          // A registration's writes were undone first (unless the undo failed too: logged).
+          expect(path.states.includes("undoingRegistration")).toBe(failure("persist.failed"))
+          if (!failure("persist.failed")) break
+          if (failure("undo.failed")) {
+            expect(errors.filter((error) => error.name === "AdapterError")).toHaveLength(2)
+          } else {
+            // Nobody was created for the failed registration, and Ada kept only the passkey she had.
+            expect(await memory.getUserByEmail(newcomer)).toBeNull()
+            const adaNow = await memory.getUserByEmail(ada)
+            if (adaNow) expect(await memory.getUserByAccount({ provider: "passkey", providerAccountId: String((data as { id?: string } | undefined)?.id ?? "") })).toBeNull()
+          }
+          break
         case "sessionFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          break
+        case "rateLimited":
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          expect(Number(second.headers.get("retry-after"))).toBeGreaterThan(0)
           break
         default:
           // Every verification refusal: the same page, its own state and cause.
@@ -322,8 +367,8 @@ describe("WebAuthn machine, driven through Auth()", () => {
       const signedInBefore = bent?.name === "other-user" || found?.signedIn || failure("challenge.replayed")
       const signedIn = path.finalState === "signedIn" || path.finalState === "signedInNewUser"
       if (!signedIn && !signedInBefore) expect(session).toBeNull()
-      if (!signedIn && path.finalState !== "sessionFailed" && ceremony === "register" && !addingAuthenticator && !failure("challenge.replayed")) {
-        // A refused registration leaves no user behind.
+      if (!signedIn && path.finalState !== "sessionFailed" && ceremony === "register" && !addingAuthenticator && !failure("challenge.replayed") && !failure("undo.failed")) {
+        // A refused registration leaves no user behind (unless undoing it failed too: a second fault).
         expect(await memory.getUserByEmail(newcomer)).toBeNull()
       }
       // The challenge cookies are cleared whatever happened.

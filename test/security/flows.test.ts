@@ -99,10 +99,10 @@ describe("finding 4: a flow is used once", () => {
     expect(replay.cookies.has(flowCookie)).toBe(false)
   })
 
-  it("the default store is the process's: another Auth() configuration in the same process refuses the replay too", async () => {
+  it("without an adapter the default store is the process's: another Auth() configuration in the same process refuses the replay too", async () => {
     const op = oauthApp().op
-    const first = oauthApp({}, op)
-    const second = oauthApp({}, op)
+    const first = oauthApp({ adapter: undefined }, op)
+    const second = oauthApp({ adapter: undefined }, op)
     const { replay, authorizationUrl } = await finishedFlowAndCopies(first)
     const cause = refusedWith(await send(second.config, replay, consent(op, authorizationUrl, "second")), second.errors)
     expect((cause as FlowCookieRefused).reason).toBe("replayed")

@@ -151,7 +151,7 @@ describe("log lines", () => {
     const secrets = new Secrets()
     const lines: string[] = []
     // The logger's own colour codes open its first argument; anything else is the request's.
-    const ownColour = /^\u001b\[(?:31|33|90)m(\[auth\]\[[a-z]+\](?:\[[a-z-]+\])?:?)\u001b\[0m/
+    const ownColour = /^\u001b\[(?:31|33|36|90)m(\[auth\]\[[a-z]+\](?:\[[a-z-]+\])?:?)\u001b\[0m/
     for (const level of ["log", "error", "warn", "info", "debug"] as const) {
       vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
         lines.push(args.map((arg, i) => (typeof arg === "string" ? (i === 0 ? arg.replace(ownColour, "$1") : arg) : inspect(arg, { depth: Infinity }))).join(" "))

@@ -27,7 +27,7 @@ describe("authflow/testing on the demo's configuration", () => {
   it("covers every transition reachable with the demo's configuration, in every machine it uses", async () => {
     const coverage = suite.coverage()
     console.log(formatCoverage(coverage, suite.unreachable))
-    expect(coverage.map((entry) => entry.machine)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "sign-out"])
+    expect(coverage.map((entry) => entry.machine)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "sign-out"])
     for (const entry of coverage) {
       expect(entry.missing, entry.machine).toEqual([])
       expect(entry.covered, entry.machine).toBe(entry.reachable)
@@ -55,6 +55,7 @@ describe("authflow/testing on the demo's configuration", () => {
         "oauth demo-idp: account.new.noUser",
         "oauth demo-idp: account.new.noUser, session.failed",
         "oauth demo-idp: account.new.noUser, persist.failed",
+        "oauth demo-idp: account.new.noUser, persist.failed, undo.failed",
         "oauth demo-idp: account.linkedToUser",
         "oauth demo-idp: account.linkedToUser, session.failed",
         "oauth demo-idp: account.new.signedIn(sign-in started signed in)",
@@ -66,13 +67,23 @@ describe("authflow/testing on the demo's configuration", () => {
         "email-sign-in email: new address, send.failed, revoke.failed",
         "email-verification email: new address",
         "email-verification email: new address, session.failed",
+        "email-verification email: new address, session.failed, restore.failed",
         "email-verification email: new address, persist.failed",
+        "email-verification email: new address, persist.failed, restore.failed",
         // A link to follow is asked for the new address unless the path needs an existing user's.
         "email-verification email: link expired",
         "email-verification email: link used already",
         "email-verification email: link without token",
         "email-verification email: lookup.failed",
+        "email-verification email: lookup.failed, restore.failed",
         "email-verification email: token.failed",
+        // A passkey registered for the new address: the newcomer is refused before anything is stored.
+        "webauthn passkey: action=register, new email",
+        "webauthn passkey: action=register, new email, session.failed",
+        "webauthn passkey: action=register, new email, persist.failed",
+        "webauthn passkey: no action, new email",
+        "webauthn passkey: no action, new email, session.failed",
+        "webauthn passkey: no action, new email, persist.failed",
       ].sort(),
     )
     for (const result of differing) expect(result.difference!.split("\n")[0]).toMatch(/: callbacks\.signIn changed\?$/)
@@ -87,5 +98,6 @@ describe("authflow/testing on the demo's configuration", () => {
     expect(failure).toContain('  final: "signedIn" → "accessDenied"')
     expect(failure).toContain("email-sign-in email: new address → now ends in accessDenied (was linkSent): callbacks.signIn changed?")
     expect(failure).toContain("email-verification email: new address → now mails no link: asking for it ended in accessDenied (was signedIn): callbacks.signIn changed?")
+    expect(failure).toContain("webauthn passkey: action=register, new email → now ends in accessDenied (was signedIn): callbacks.signIn changed?")
   })
 })

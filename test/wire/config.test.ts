@@ -53,10 +53,6 @@ const cases: Case[] = [
   { title: "no secret", type: "MissingSecret", extra: () => ({ secret: undefined }) },
   { title: "empty secret", type: "MissingSecret", extra: () => ({ secret: "" }) },
   { title: "empty secret array", type: "MissingSecret", extra: () => ({ secret: [] }) },
-  { title: "a javascript: callbackUrl in the query", type: "InvalidCallbackUrl", extra: () => ({}), query: "callbackUrl=javascript%3Aalert(1)" },
-  { title: "an ftp: callbackUrl in the query", type: "InvalidCallbackUrl", extra: () => ({}), query: "callbackUrl=ftp%3A%2F%2Fapp.test%2F" },
-  { title: "a relative callbackUrl without a leading slash", type: "InvalidCallbackUrl", extra: () => ({}), query: "callbackUrl=dashboard" },
-  { title: "a javascript: callback-url cookie", type: "InvalidCallbackUrl", extra: () => ({}), cookie: "__Secure-authjs.callback-url=javascript%3Aalert(1)" },
   {
     title: "a credentials provider without authorize",
     type: "MissingAuthorize",
@@ -78,6 +74,64 @@ const cases: Case[] = [
     },
   },
 ]
+
+/** Requests whose `callbackUrl` (query or cookie) is not a URL: Auth.js calls them a configuration error. */
+const invalidCallbackUrls: { title: string; query?: string; cookie?: string }[] = [
+  { title: "a javascript: callbackUrl in the query", query: "callbackUrl=javascript%3Aalert(1)" },
+  { title: "an ftp: callbackUrl in the query", query: "callbackUrl=ftp%3A%2F%2Fapp.test%2F" },
+  { title: "a relative callbackUrl without a leading slash", query: "callbackUrl=dashboard" },
+  { title: "a javascript: callback-url cookie", cookie: "__Secure-authjs.callback-url=javascript%3Aalert(1)" },
+]
+
+describe("authflow differs: a callbackUrl that is not a URL is the request's mistake, answered 400 (Auth.js: 500 configuration error)", () => {
+  const badRequest = { message: "Invalid callback URL: use a path on this site (such as /dashboard) or an http(s) URL." }
+
+  it.each(invalidCallbackUrls)("$title → 400 JSON on API routes, InvalidCallbackUrl logged on both sides", async ({ query, cookie }) => {
+    const { duo, logs } = setup(() => ({}))
+    for (const path of ["/session", "/csrf", "/providers"]) {
+      const { authflow: ours, authjs: theirs } = await duo.send(`${path}${query ? `?${query}` : ""}`, cookie ? { cookie } : {})
+      expect(theirs.status).toBe(500)
+      expect(await theirs.json()).toEqual(serverMessage)
+      expect(ours.status).toBe(400)
+      expect(await ours.json()).toEqual(badRequest)
+    }
+    const { authflow: ours, authjs: theirs } = await duo.send(`/signin${query ? `?${query}` : ""}`, { form: {}, ...(cookie && { cookie }) })
+    expect([ours.status, theirs.status]).toEqual([400, 500])
+    for (const side of sides) expect(typesOf(logs[side.name].errors)).toEqual(["InvalidCallbackUrl", "InvalidCallbackUrl", "InvalidCallbackUrl", "InvalidCallbackUrl"])
+  })
+
+  it.each(invalidCallbackUrls)("$title → the error page with 400 on GET /signin (Auth.js: the Configuration page, 500)", async ({ query, cookie }) => {
+    const { duo } = setup(() => ({}))
+    const { authflow: ours, authjs: theirs } = await duo.send(`/signin${query ? `?${query}` : ""}`, cookie ? { cookie } : {})
+    expect(theirs.status).toBe(500)
+    expect(ours.status).toBe(400)
+    expect(ours.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    expect(await ours.text()).not.toMatch(/server configuration/i)
+  })
+
+  it("an invalid callback-url cookie is cleared, so the next request from that browser is served", async () => {
+    const { duo } = setup(() => ({}))
+    const cookie = "__Secure-authjs.callback-url=javascript%3Aalert(1)"
+    const first = await duo.sendTo(authflow, "/session", { cookie, noJar: true })
+    expect(first.status).toBe(400)
+    const cleared = first.headers.getSetCookie().find((header) => header.startsWith("__Secure-authjs.callback-url="))
+    expect(cleared).toMatch(/^__Secure-authjs\.callback-url=;.*Max-Age=0/i)
+    // A valid query with the invalid cookie: still refused (the cookie is checked too), and cleared again.
+    const second = await duo.sendTo(authflow, "/session?callbackUrl=%2Fok", { cookie, noJar: true })
+    expect(second.status).toBe(400)
+    expect(second.headers.getSetCookie().some((header) => header.startsWith("__Secure-authjs.callback-url=;"))).toBe(true)
+    // An invalid query with no cookie clears nothing.
+    const third = await duo.sendTo(authflow, "/session?callbackUrl=dashboard", { noJar: true })
+    expect(third.headers.getSetCookie()).toEqual([])
+  })
+
+  it("with pages.error set, GET /signin redirects there with error=Default (Auth.js: error=Configuration)", async () => {
+    const { duo } = setup(() => ({ pages: { error: "/oops" } }))
+    const ours = await duo.sendTo(authflow, "/signin?callbackUrl=dashboard", { noJar: true })
+    expect(ours.status).toBe(302)
+    expect(ours.headers.get("location")).toBe("https://app.test/oops?error=Default")
+  })
+})
 
 describe("configuration assertions: 500 JSON for API routes", () => {
   it.each(cases)("$title → $type", async ({ type, extra, query, cookie }) => {

@@ -97,8 +97,9 @@ describe("the cookies option", () => {
   it("the renamed callback-url cookie is the one the config assertion checks", async () => {
     const cookies = { callbackUrl: { name: "app.callback" } } as AuthConfig["cookies"]
     const duo = new Duo((side) => quiet(side, { cookies }))
-    const bad = await expectSameWire(await duo.send("/session", { cookie: "app.callback=javascript:alert(1)" }))
-    expect(bad.status).toBe(500)
+    // Both refuse it (authflow differs in answering 400 where Auth.js answers 500: see config.test.ts).
+    const bad = await duo.send("/session", { cookie: "app.callback=javascript:alert(1)" })
+    expect([bad.authflow.status, bad.authjs.status]).toEqual([400, 500])
     const ignored = await expectSameWire(await duo.send("/session", { cookie: "__Secure-authjs.callback-url=javascript:alert(1)" }))
     expect(ignored.status).toBe(200)
   })

@@ -110,6 +110,8 @@ function optionalText(value: unknown): string | null {
  * - Unknown ids give `null` (`unlinkAccount`: `undefined`); `updateUser` and
  *   `updateAuthenticatorCounter` throw for an unknown id; constraint violations (a provider account
  *   linked twice, a reused session token) reject with the driver's error.
+ * - `updateAccountTokens` is a single `UPDATE … WHERE refresh_token = expected` (compare-and-set):
+ *   of concurrent calls expecting the same refresh token, exactly one changes the row.
  * - Account keys other than the standard token fields (see `accountTokenFields`) are not stored.
  *
  * @example
@@ -213,6 +215,28 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
       return row ? toAccount(row) : null
     },
 
+    async listAccountsByUserId(userId) {
+      const rows = await db.selectFrom("accounts").selectAll().where("user_id", "=", userId).orderBy("provider").orderBy("provider_account_id").execute()
+      return rows.map(toAccount)
+    },
+
+    async updateAccountTokens({ provider, providerAccountId }, expectedRefreshToken, tokens) {
+      const changes: Record<string, string | number | null> = {}
+      for (const field of ["access_token", "refresh_token", "token_type", "scope", "id_token"] as const) {
+        if (field in tokens) changes[field] = optionalText(tokens[field])
+      }
+      if ("expires_at" in tokens) changes.expires_at = typeof tokens.expires_at === "number" ? tokens.expires_at : null
+      // One UPDATE … WHERE refresh_token = expected: of concurrent callers expecting the same token, one changes the row.
+      const result = await db
+        .updateTable("accounts")
+        .set(changes)
+        .where("provider", "=", provider)
+        .where("provider_account_id", "=", providerAccountId)
+        .where("refresh_token", "=", expectedRefreshToken)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) === 1
+    },
+
     async createSession(session) {
       const id = randomUUID()
       const row = await writes.insert<SessionRow>("sessions", { id }, {
@@ -222,6 +246,11 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
         expires: toStoredDate(session.expires),
       })
       return toSession(row)
+    },
+
+    async deleteUserSessions(userId) {
+      const result = await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst()
+      return Number(result.numDeletedRows)
     },
 
     async getSessionAndUser(sessionToken) {

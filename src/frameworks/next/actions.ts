@@ -9,13 +9,13 @@
  * @module
  */
 import { Auth } from "../../core/auth.js"
-import { AuthError } from "../../core/errors.js"
+import { AuthError, CredentialsSignin, isClientSafeError, type ErrorType } from "../../core/errors.js"
 import { createActionURL } from "../../core/env.js"
 import { resolveProviders } from "../../core/providers.js"
 import { raw, skipCSRFCheck } from "../../core/symbols.js"
 import type { AuthAction, AuthConfig, Cookie, ResponseInternal, Session } from "../../types.js"
 import { nextHeaders, nextNavigation } from "./next-modules.js"
-import type { AuthorizationParams, NextAuthConfig, SessionUpdate, SignInOptions, SignOutOptions } from "./types.js"
+import type { AuthorizationParams, NextAuthConfig, NextAuthResult, SessionUpdate, SignInActionState, SignInOptions, SignOutOptions } from "./types.js"
 
 /** Resolves the configuration for a call that has no request (lazy initialisation gets `undefined`). */
 export type ConfigResolver = () => Promise<NextAuthConfig>
@@ -45,7 +45,8 @@ function actionUrl(action: AuthAction, headers: Headers, config: NextAuthConfig)
 
 /**
  * Runs `Auth()` in raw mode and writes the cookies it sets. A configuration error (or a request
- * `Auth()` cannot parse) comes back as a plain `Response` even in raw mode; it is returned as is.
+ * `Auth()` cannot parse) comes back as an answer with an error status and no redirect, which
+ * {@link redirectOf} turns into an error for the caller.
  */
 async function runRaw(
   url: URL,
@@ -61,10 +62,15 @@ async function runRaw(
   return result
 }
 
-/** The redirect of a raw result; a plain `Response` is a failure the caller must see. */
+/**
+ * The redirect of a raw result. An error status without a redirect (a configuration error: no
+ * secret, an untrusted host) is a failure the caller must see, never a redirect to `callbackUrl` as
+ * if the action had worked.
+ */
 function redirectOf(result: ResponseInternal | Response, action: string): string | undefined {
-  if (result instanceof Response) {
-    throw new AuthError(`${action} failed: authflow answered HTTP ${result.status} (see the server logs)`)
+  const status = result.status ?? 200
+  if (result instanceof Response || (status >= 400 && !result.redirect)) {
+    throw new AuthError(`${action} failed: authflow answered HTTP ${status}, a configuration error: the [auth][error] line logged with it says what to set`)
   }
   return result.redirect
 }
@@ -130,6 +136,44 @@ export function createSignIn(resolve: ConfigResolver) {
     const body = new URLSearchParams({ ...stringFields(fields), callbackUrl }).toString()
     const result = await runRaw(url, headers, body, "application/x-www-form-urlencoded", config)
     return finish(redirectOf(result, "signIn") ?? callbackUrl, Boolean(redirect))
+  }
+}
+
+/**
+ * `signInAction`: `signIn` for a form's Server Action, in one call. It redirects as `signIn` does
+ * when the sign-in succeeds; when it is refused for a reason the user may see (a wrong password:
+ * `CredentialsSignin`; `AccessDenied`, `OAuthAccountNotLinked`… the types allowed in a URL) it
+ * returns `{ error, code }` instead of throwing, so `useActionState` shows the form again with the
+ * error. Anything else (a configuration error, a bug) is thrown as before. `options` are added to the
+ * form's fields (`redirectTo`, `redirect`, more credentials).
+ *
+ * @example
+ * ```ts
+ * // app/actions.ts
+ * "use server"
+ * import { signInAction } from "@/auth"
+ * export async function signInWithPassword(_previous: unknown, formData: FormData) {
+ *   return signInAction("credentials", formData, { redirectTo: "/dashboard" })
+ * }
+ * // app/signin/form.tsx ("use client"): const [state, action] = useActionState(signInWithPassword, null)
+ * ```
+ */
+export function createSignInAction(signIn: NextAuthResult["signIn"]) {
+  return async function signInAction(
+    provider: string,
+    formData: FormData | SignInOptions = {},
+    options: SignInOptions = {},
+    authorizationParams?: AuthorizationParams,
+  ): Promise<SignInActionState | null> {
+    try {
+      await signIn(provider, { ...fieldsOf(formData), ...options }, authorizationParams)
+      return null
+    } catch (error) {
+      if (!isClientSafeError(error)) throw error
+      // Client-safe errors all have a type of their own (never the base class's "AuthError").
+      const type = error.type as ErrorType
+      return error instanceof CredentialsSignin ? { error: type, code: error.code } : { error: type }
+    }
   }
 }
 

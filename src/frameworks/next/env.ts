@@ -56,7 +56,8 @@ export function setNextEnvDefaults(env: EnvObject, config: NextAuthConfig): void
 /**
  * The request as a `NextRequest`, with its origin replaced by the origin of
  * `AUTH_URL`/`NEXTAUTH_URL` when set (path and query kept): behind a proxy, the public origin is
- * the one cookies and redirects must use.
+ * the one cookies and redirects must use. A new `NextRequest` reads a clone of `request`, whose
+ * body stays unread.
  *
  * @example
  * ```ts
@@ -74,6 +75,62 @@ export async function withEnvOrigin(request: Request, env: EnvObject): Promise<N
     origin = undefined
   }
   const current = new URL(request.url)
-  if (!origin || current.origin === origin) return request instanceof NextRequest ? request : new NextRequest(request)
-  return new NextRequest(`${origin}${current.pathname}${current.search}`, request)
+  if (!origin || current.origin === origin) {
+    if (request instanceof NextRequest) return request
+    // A copy (the body teed), so that `request` itself stays readable: the route handler gives it to Auth().
+    return new NextRequest(request.clone())
+  }
+  return new NextRequest(`${origin}${current.pathname}${current.search}`, request.clone())
+}
+
+function firstValue(header: string | null): string | undefined {
+  return header?.split(",")[0]?.trim() || undefined
+}
+
+/**
+ * The request a route handler gives `Auth()`: a plain `Request` (method, headers and body kept) on
+ * the URL the browser asked for. That is the origin of `AUTH_URL`/`NEXTAUTH_URL` when set, else the
+ * one `x-forwarded-host` (else `host`) and `x-forwarded-proto` name, as for Server Actions and the
+ * proxy; else `request.url` as it is.
+ *
+ * Not a `NextRequest`: Next.js rewrites `127.0.0.1` and `[::1]` to `localhost` in a `NextRequest`'s
+ * URL, so the built-in pages would post their forms to `localhost`, whose cookies (the CSRF token)
+ * the browser keeps apart from `127.0.0.1`'s: every sign-in would fail with `MissingCSRF`. Whether
+ * the origin may be served at all stays the core's decision (`origin`, `trustedOrigins`,
+ * `trustHost`).
+ *
+ * @example
+ * ```ts
+ * const request = new NextRequest("http://localhost:3000/api/auth/signin", { headers: { host: "127.0.0.1:3000" } })
+ * (await publicRequest(request, {})).url // "http://127.0.0.1:3000/api/auth/signin"
+ * ```
+ */
+export async function publicRequest(request: Request, env: EnvObject): Promise<Request> {
+  const current = new URL(request.url)
+  let origin = current.origin
+  const url = envUrl(env)
+  if (url) {
+    try {
+      origin = new URL(url).origin
+    } catch {
+      // An unparsable AUTH_URL is ignored, as everywhere else.
+    }
+  } else {
+    const host = firstValue(request.headers.get("x-forwarded-host") ?? request.headers.get("host"))
+    const scheme = firstValue(request.headers.get("x-forwarded-proto"))?.replace(/:$/, "")
+    if (host) {
+      try {
+        const candidate = new URL(`${scheme === "http" || scheme === "https" ? scheme : current.protocol.slice(0, -1)}://${host}`)
+        // A Host with a path, credentials or anything but an authority names no origin: keep the URL.
+        if (`${candidate.protocol}//${candidate.host}` === candidate.href.replace(/\/$/, "")) origin = candidate.origin
+      } catch {
+        // Not a host: keep the URL Next.js gave.
+      }
+    }
+  }
+  if (origin === current.origin) return request
+  // Read, not streamed: inside Next.js the incoming body stream cannot be handed to a new Request
+  // ("Response body object should not be disturbed or locked"). Auth bodies are small forms.
+  const body = request.method === "GET" || request.method === "HEAD" ? null : await request.arrayBuffer()
+  return new Request(`${origin}${current.pathname}${current.search}`, { method: request.method, headers: request.headers, body, signal: request.signal })
 }

@@ -18,14 +18,14 @@
  */
 import type { NextRequest } from "next/server.js"
 import { Auth } from "../../core/auth.js"
-import { createSignIn, createSignOut, createUpdate } from "./actions.js"
+import { createSignIn, createSignInAction, createSignOut, createUpdate } from "./actions.js"
 import { createAuth } from "./auth.js"
-import { setNextEnvDefaults, withEnvOrigin } from "./env.js"
+import { publicRequest, setNextEnvDefaults, withEnvOrigin } from "./env.js"
 import type { NextAuthConfig, NextAuthConfigInit, NextAuthResult } from "./types.js"
 
 /**
  * Sets authflow up for a Next.js app and returns its route handlers, `auth`, and the server-side
- * `signIn`, `signOut` and `unstable_update`.
+ * `signIn`, `signInAction` (a form's sign-in in one call), `signOut` and `unstable_update`.
  *
  * `config` is the configuration, or a function of the request returning it, synchronously or not
  * (lazy initialisation). The function is called for every use: with the `NextRequest` in route
@@ -34,7 +34,9 @@ import type { NextAuthConfig, NextAuthConfigInit, NextAuthResult } from "./types
  * `AUTH_URL`/`NEXTAUTH_URL`, `AUTH_TRUST_HOST`, `AUTH_<PROVIDER>_ID`/`_SECRET`…; `basePath`
  * defaults to `/api/auth`. A static configuration is completed once, here.
  *
- * When `AUTH_URL` (or `NEXTAUTH_URL`) is set, requests reach `Auth()` with its origin.
+ * When `AUTH_URL` (or `NEXTAUTH_URL`) is set, requests reach `Auth()` with its origin; otherwise
+ * with the one the browser used (`x-forwarded-host` or `host`), not the `localhost` Next.js puts
+ * in a `NextRequest` for `127.0.0.1` (see {@link publicRequest}).
  *
  * @example
  * ```ts
@@ -50,14 +52,16 @@ import type { NextAuthConfig, NextAuthConfigInit, NextAuthResult } from "./types
 export function NextAuth(config: NextAuthConfigInit): NextAuthResult {
   const resolve = configResolver(config)
   const handler = async (request: NextRequest): Promise<Response> => {
-    const withOrigin = await withEnvOrigin(request, process.env)
-    return Auth(withOrigin, await resolve(withOrigin))
+    const config = await resolve(await withEnvOrigin(request, process.env))
+    return Auth(await publicRequest(request, process.env), config)
   }
   const withoutRequest = () => resolve(undefined)
+  const signIn = createSignIn(withoutRequest)
   return {
     handlers: { GET: handler, POST: handler },
     auth: createAuth(resolve),
-    signIn: createSignIn(withoutRequest),
+    signIn,
+    signInAction: createSignInAction(signIn),
     signOut: createSignOut(withoutRequest),
     unstable_update: createUpdate(withoutRequest),
   }
@@ -92,6 +96,7 @@ export type {
   NextAuthResult,
   PagesRouterContext,
   SessionUpdate,
+  SignInActionState,
   SignInOptions,
   SignOutOptions,
 } from "./types.js"

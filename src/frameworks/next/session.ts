@@ -15,6 +15,11 @@ const serverConfigs = new WeakMap<NextAuthConfig, AuthConfig>()
  * than the browser gets: `user` is the whole JWT (JWT strategy) or the whole adapter user
  * (database strategy) unless the session itself has a `user`; without a custom callback the raw
  * session (with `expires` as an ISO string) is the base.
+ *
+ * `trustHost` is `true` here (as in `getSession` of `@auth/solid-start`): reading the
+ * session builds no URL that leaves the server, so `auth()` in Server Components, the proxy and the
+ * Pages Router work without `AUTH_TRUST_HOST`. The routes under `basePath`, which build redirects
+ * and links, still follow the configuration. With `origin` or `trustedOrigins` set, those decide.
  */
 function serverSessionConfig(config: NextAuthConfig): AuthConfig {
   let derived = serverConfigs.get(config)
@@ -22,6 +27,7 @@ function serverSessionConfig(config: NextAuthConfig): AuthConfig {
   const custom = config.callbacks?.session
   derived = {
     ...config,
+    trustHost: true,
     callbacks: {
       ...config.callbacks,
       async session(params: SessionCallbackParams) {

@@ -1,6 +1,7 @@
 /** Types of the Next.js integration. */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { NextFetchEvent, NextRequest } from "next/server.js"
+import type { ErrorType } from "../../core/errors.js"
 import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "../../types.js"
 
 /** Arguments of the `authorized` callback. */
@@ -94,6 +95,17 @@ export interface SignOutOptions {
   redirect?: boolean
 }
 
+/**
+ * What `signInAction` returns when the sign-in is refused for a reason the user may see; `null`
+ * when there is nothing to show (it redirected, or `redirect: false` succeeded).
+ */
+export interface SignInActionState {
+  /** The refusal: `CredentialsSignin` for a wrong password, `AccessDenied`, `OAuthAccountNotLinked`… */
+  error: ErrorType
+  /** For `CredentialsSignin`: its `code` (`"credentials"` unless `authorize` threw its own subclass). */
+  code?: string
+}
+
 /** Data for `unstable_update`: a partial session, or a partial `user`. */
 export type SessionUpdate = Partial<Session> | { user: Partial<NonNullable<Session["user"]>> }
 
@@ -109,6 +121,12 @@ export interface NextAuthResult {
    * (`CredentialsSignin`…).
    */
   signIn: (provider?: string, options?: SignInOptions | FormData, authorizationParams?: AuthorizationParams) => Promise<string>
+  /**
+   * `signIn` for a form's Server Action in one call: redirects on success, returns
+   * `{ error, code }` (for `useActionState`) when the sign-in is refused for a reason the user may
+   * see, such as a wrong password, and throws anything else.
+   */
+  signInAction: (provider: string, formData?: FormData | SignInOptions, options?: SignInOptions, authorizationParams?: AuthorizationParams) => Promise<SignInActionState | null>
   /** Signs out from a Server Action. Redirects unless `redirect: false`, which returns the URL. */
   signOut: (options?: SignOutOptions) => Promise<string>
   /** Sends `data` to the `jwt` (or `session`) callback with `trigger: "update"` and returns the new session. */

@@ -32,6 +32,7 @@ import {
   type RequestEventCommon,
 } from "@builder.io/qwik-city"
 import { Auth } from "../../core/auth.js"
+import { withClientAddress } from "../../core/rate-limit/ip.js"
 import { isAuthAction } from "../../core/env.js"
 import { AuthError } from "../../core/errors.js"
 import { resolveProviders } from "../../core/providers.js"
@@ -123,7 +124,7 @@ function serverOnRequest(configQrl: ConfigQrl) {
       // skipCSRFCheck is on, so a cross-site form must not reach authflow (Auth.js's Qwik
       // integration lets it through).
       if (crossSiteFormPost(event)) throw event.error(403, "Cross-site form submissions to /auth are forbidden.")
-      throw event.send(moveCookies(await Auth(event.request, config), event.cookie))
+      throw event.send(moveCookies(await Auth(withClientAddress(event.request, event.clientConn?.ip), config), event.cookie))
     }
     const { data, cookie } = await sessionData(event, config)
     writeCookies(event.cookie, (cookie as string[]).map(parseSetCookie).filter((found) => found !== undefined))
@@ -164,7 +165,7 @@ async function postRaw(event: RequestEventCommon, url: URL, body: URLSearchParam
   const headers = forwardedHeaders(event)
   headers.set("content-type", "application/x-www-form-urlencoded")
   headers.set("x-auth-return-redirect", "1")
-  const result = await Auth(new Request(url, { method: "POST", headers, body }), { ...config, raw })
+  const result = await Auth(withClientAddress(new Request(url, { method: "POST", headers, body }), event.clientConn?.ip), { ...config, raw })
   writeCookies(event.cookie, result.cookies)
   if (result.redirect) return result.redirect
   if ((result.status ?? 200) >= 400) {

@@ -18,6 +18,7 @@
  */
 import type { APIEvent, FetchEvent } from "@solidjs/start/server"
 import { Auth } from "../../core/auth.js"
+import { withClientAddress } from "../../core/rate-limit/ip.js"
 import { isAuthAction } from "../../core/env.js"
 import { derivedConfig, processEnv } from "./config.js"
 import type { SolidAuthConfig, SolidAuthHandlers } from "./types.js"
@@ -55,7 +56,7 @@ export function SolidAuth(config: SolidAuthConfig): SolidAuthHandlers {
     if (!pathname.startsWith(`${prefix}/`)) return undefined
     const action = pathname.slice(prefix.length + 1).split("/")[0] ?? ""
     if (!isAuthAction(action)) return undefined
-    return Auth(request, authConfig)
+    return Auth(withClientAddress(request, (event as { clientAddress?: string }).clientAddress), authConfig)
   }
   return { GET: handler, POST: handler }
 }

@@ -12,6 +12,23 @@ import { resolveProviders } from "../../core/providers.js"
 import { raw } from "../../core/symbols.js"
 import type { AuthAction, AuthConfig, Cookie, ResponseInternal, Session } from "../../types.js"
 import type { AuthActionData, SvelteKitAuthConfig } from "./types.js"
+import { withClientAddress } from "../../core/rate-limit/ip.js"
+
+/**
+ * The client's address as the adapter knows it, for the rate limiter; some adapters cannot tell and throw.
+ *
+ * @example
+ * ```ts
+ * Auth(withClientAddress(event.request, clientAddressOf(event)), config)
+ * ```
+ */
+export function clientAddressOf(event: RequestEvent): string | undefined {
+  try {
+    return event.getClientAddress()
+  } catch {
+    return undefined
+  }
+}
 
 const rawConfigs = new WeakMap<SvelteKitAuthConfig, AuthConfig & { raw: typeof raw }>()
 
@@ -81,7 +98,7 @@ function internalHeaders(event: RequestEvent): Headers {
 
 async function postRaw(event: RequestEvent, url: URL, body: URLSearchParams, config: SvelteKitAuthConfig, action: string): Promise<string | undefined> {
   const request = new Request(url, { method: "POST", headers: internalHeaders(event), body: body.toString() })
-  const result: ResponseInternal | Response = await Auth(request, rawConfig(config))
+  const result: ResponseInternal | Response = await Auth(withClientAddress(request, clientAddressOf(event)), rawConfig(config))
   // A configuration error (or a request Auth() cannot parse) is a plain Response even in raw mode.
   if (result instanceof Response) throw new AuthError(`${action} failed: authflow answered HTTP ${result.status} (see the server logs)`)
   writeCookies(event, result.cookies)

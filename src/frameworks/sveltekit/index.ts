@@ -22,8 +22,9 @@
  */
 import type { Handle, RequestEvent } from "@sveltejs/kit"
 import { Auth } from "../../core/auth.js"
+import { withClientAddress } from "../../core/rate-limit/ip.js"
 import { isAuthAction, type EnvObject } from "../../core/env.js"
-import { readSession, signInAction, signOutAction } from "./actions.js"
+import { clientAddressOf, readSession, signInAction, signOutAction } from "./actions.js"
 import { processEnv, setSvelteKitEnvDefaults } from "./env.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInit, SvelteKitAuthOptions, SvelteKitAuthResult } from "./types.js"
 
@@ -84,7 +85,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInit, options: SvelteKi
     const prefix = `${resolved.basePath}/`
     const { pathname } = event.url
     if (pathname.startsWith(prefix) && isAuthAction(pathname.slice(prefix.length).split("/")[0] ?? "")) {
-      return Auth(event.request, resolved)
+      return Auth(withClientAddress(event.request, clientAddressOf(event)), resolved)
     }
     return resolve(event)
   }

@@ -7,7 +7,7 @@
 import { credentialsSignInMachine } from "../../machines/credentials-sign-in.js"
 import { CredentialsSignin } from "../../core/errors.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
-import { everyTailPolicy, has, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
+import { everyTailPolicy, has, rateLimitEvents, rateLimitRole, rateLimitUnreachable, limiterModeOf, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
 import { strategyOf } from "../world.js"
@@ -38,7 +38,7 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
       case "authorize.threw":
         return { condition: event.error instanceof CredentialsSignin ? "rejected credentials" : "failing credentials", decidedBy }
       default:
-        return signInTailRole(event, strategy, config) ?? {}
+        return rateLimitRole(event) ?? signInTailRole(event, strategy, config) ?? {}
     }
   }
 
@@ -47,6 +47,7 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
     target: `credentials-sign-in ${provider.id}`,
     provider: provider.id,
     events: [
+      ...rateLimitEvents,
       { type: "authorize.returned", user: { id: "u1", name: "A User" } },
       { type: "authorize.returned", user: null },
       { type: "authorize.threw", error: new CredentialsSignin() },
@@ -58,6 +59,8 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
     role,
     unreachable(path, input) {
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
+      const limited = rateLimitUnreachable(path, config, "credentials")
+      if (limited) return limited
       const authorizes = path.some((event) => event.type.startsWith("authorize."))
       if (authorizes && !fixture) return `no fixtures.credentials["${provider.id}"]: the kit does not know which credentials authorize accepts and refuses`
       const failing = path.some((event) => event.type === "authorize.threw" && !(event.error instanceof CredentialsSignin))
@@ -68,6 +71,7 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
       const labels = new Set(scenario.conditions.map((event) => role(event).condition))
       const typed = labels.has("failing credentials") ? fixture?.failing : labels.has("rejected credentials") ? fixture?.rejected : fixture?.accepted
       if (has(scenario.conditions, "session.failed")) world.record.failing.add("createSession")
+      world.limitRequests(limiterModeOf(scenario.conditions))
       const csrfToken = await world.csrfToken()
       await world.send(`/callback/${provider.id}`, {
         form: { ...typed, callbackUrl: world.callbackUrl, ...(!labels.has("csrf.invalid") && { csrfToken }) },

@@ -10,6 +10,8 @@ import { AccessDenied } from "../../core/errors.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
 import type { World } from "../world.js"
+import { rateLimitOf, type RateLimitRoute } from "../../core/rate-limit/limiter.js"
+import type { AuthConfig } from "../../types.js"
 
 /** What an event of a generated path means for the kit. */
 export interface EventRole {
@@ -48,8 +50,8 @@ export interface MachineDriver {
   target: string
   /** The provider's id, for drivers of one provider. */
   provider?: string
-  /** The payload-carrying events the model generates paths with. */
-  events: MachineEvent[]
+  /** The payload-carrying events the model generates paths with, or a function of the snapshot giving them. */
+  events: MachineEvent[] | ((snapshot: any) => MachineEvent[]) // eslint-disable-line @typescript-eslint/no-explicit-any -- the snapshot of the driver's own machine
   role(event: MachineEvent): EventRole
   /**
    * The inputs the machine is started with, one model per input (the sign-in tail's policy, for a
@@ -92,6 +94,59 @@ export const signInCallbackEvents: MachineEvent[] = [
 ]
 
 /** The events of the whole sign-in tail: the callbacks', then issuing the session failing either way. */
+/**
+ * What the rate limiter can report at a limited state: within the budgets (the ordinary case), over
+ * one, or its store down, failing open or closed. `at` tells a flow's second limited state (the
+ * callback's) apart, so that its paths are named apart.
+ */
+export function limiterEvents(at?: string): MachineEvent[] {
+  return [
+    { type: "rateLimit.counted", hits: [] },
+    { type: "rateLimit.counted", hits: [{ rule: "ip", subject: "203.0.113.10", count: 2, max: 1, resetAt: 0 }], ...(at && { at }) },
+    { type: "rateLimit.failed", error: "the rate-limit store is down", failOpen: true, ...(at && { at }) },
+    { type: "rateLimit.failed", error: "the rate-limit store is down", failOpen: false, ...(at && { at }) },
+  ]
+}
+
+/** {@link limiterEvents} of a machine's first (or only) limited state. */
+export const rateLimitEvents: MachineEvent[] = limiterEvents()
+
+/** The role of a limiter event: a condition, except within the budgets. */
+export function rateLimitRole(event: MachineEvent): EventRole | undefined {
+  const at = (event as { at?: string }).at ? ` at the ${(event as { at?: string }).at}` : ""
+  if (event.type === "rateLimit.failed") return { condition: `rate-limit store down${at} (fails ${(event as { failOpen?: boolean }).failOpen ? "open" : "closed"})` }
+  if (event.type === "rateLimit.counted") return (event as { hits?: unknown[] }).hits?.length ? { condition: `over a rate limit${at}` } : {}
+  return undefined
+}
+
+/** What the kit's rate-limit store answers for one request (see `World.limitRequests`). */
+export type LimiterMode = "within" | "over" | "down-open" | "down-closed"
+
+/**
+ * The limiter outcome a path needs at its limited state, as the world's store produces it: within
+ * the budgets, over one, or the store down with the limiter failing open or closed.
+ */
+export function limiterModeOf(events: readonly MachineEvent[]): LimiterMode {
+  const failed = events.find((event) => event.type === "rateLimit.failed") as { failOpen?: boolean } | undefined
+  if (failed) return failed.failOpen ? "down-open" : "down-closed"
+  return events.some((event) => event.type === "rateLimit.counted" && (event as { hits?: unknown[] }).hits?.length) ? "over" : "within"
+}
+
+/**
+ * Why a configuration cannot produce a path where the limiter refuses or fails: rate limiting is
+ * off, or the route has no budget. With rate limiting on, the kit drives those paths: its worlds
+ * count in a store of their own that answers as the path needs (every other budget is the
+ * configuration's).
+ */
+export function rateLimitUnreachable(path: readonly MachineEvent[], config: AuthConfig, route: RateLimitRoute): string | undefined {
+  if (limiterModeOf(path) === "within") return undefined
+  const limiter = rateLimitOf(config)
+  if (!limiter) return "rateLimit is off (it is on by default only when NODE_ENV=production): no request is ever limited"
+  const budgets = limiter.limits[route]
+  if (!budgets.ip && !budgets.identifier) return `rateLimit.limits.${route} has no budget: these requests are never counted`
+  return undefined
+}
+
 export const signInTailEvents: MachineEvent[] = [
   ...signInCallbackEvents,
   { type: "session.failed", error: "createSession threw" },

@@ -6,7 +6,7 @@
  */
 import { emailSignInMachine } from "../../machines/email-sign-in.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
-import { has, signInCallbackEvents, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { has, rateLimitEvents, rateLimitRole, rateLimitUnreachable, limiterModeOf, signInCallbackEvents, signInTailRole, signInTailUnreachable, type EventRole, type MachineDriver } from "./driver.js"
 import { strategyOf } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { EmailConfig } from "../../providers/email-config.js"
@@ -42,7 +42,7 @@ export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): Ma
       case "user.lookedUp":
         return { condition: event.user ? "address of an existing user" : "new address" }
       default:
-        return signInTailRole(event, strategy, config) ?? {}
+        return rateLimitRole(event) ?? signInTailRole(event, strategy, config) ?? {}
     }
   }
 
@@ -51,6 +51,7 @@ export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): Ma
     target: `email-sign-in ${provider.id}`,
     provider: provider.id,
     events: [
+      ...rateLimitEvents,
       { type: "email.normalized", normalized: "someone@example.test" },
       { type: "email.normalized", normalized: invalidAddress },
       { type: "normalizer.threw", error: "Invalid email address format." },
@@ -65,6 +66,8 @@ export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): Ma
     role,
     unreachable(path) {
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
+      const limited = rateLimitUnreachable(path, config, "email")
+      if (limited) return limited
       return signInTailUnreachable(path, strategy, config)
     },
     async drive(scenario, world) {
@@ -74,6 +77,7 @@ export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): Ma
       if (labels.has("store.failed")) world.record.failing.add("createVerificationToken")
       if (labels.has("revoke.failed")) world.record.failing.add("useVerificationToken")
       world.mailFails = labels.has("send.failed")
+      world.limitRequests(limiterModeOf(scenario.conditions))
       const csrfToken = await world.csrfToken()
       await world.send(`/signin/${provider.id}`, { form: { email, callbackUrl: world.callbackUrl, ...(!labels.has("csrf.invalid") && { csrfToken }) } })
     },

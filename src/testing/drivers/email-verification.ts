@@ -51,7 +51,10 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       }
       case "token.failed":
       case "lookup.failed":
+      case "restore.failed":
         return { condition: event.type }
+      case "token.restored":
+        return { ordinary: true }
       case "user.lookedUp":
         return { condition: event.user ? "address of an existing user" : "new address" }
       default:
@@ -80,6 +83,8 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       { type: "user.persisted", isNewUser: true },
       { type: "user.persisted", isNewUser: false },
       { type: "persist.failed", error: "createUser threw" },
+      { type: "token.restored" },
+      { type: "restore.failed", error: "createVerificationToken threw" },
     ],
     inputs: everyTailPolicy(policy).map((each) => ({ policy: each })),
     inputNote: (input) => tailPolicyNote(policyOf(input), policy),
@@ -132,6 +137,8 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       if (labels.has("lookup.failed")) world.record.failing.add("getUserByEmail")
       if (labels.has("persist.failed")) for (const method of ["createUser", "updateUser"]) world.record.failing.add(method)
       if (labels.has("session.failed") && strategy === "database") world.record.failing.add("createSession")
+      // Putting the token back after a failure is a write of its own, failing only where the path says.
+      if (labels.has("restore.failed")) world.record.failing.add("createVerificationToken")
       // …and followed in another.
       await world.send(link.href)
     },

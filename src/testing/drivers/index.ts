@@ -8,6 +8,8 @@ import { oauthDriver } from "./oauth.js"
 import { signOutDriver } from "./sign-out.js"
 import { emailSignInDriver } from "./email-sign-in.js"
 import { emailVerificationDriver } from "./email-verification.js"
+import { webAuthnDriver } from "./webauthn.js"
+import type { WebAuthnConfig } from "../../providers/webauthn-config.js"
 import { configuredProviders } from "../world.js"
 import type { MachineDriver } from "./driver.js"
 import type { AuthflowFixtures } from "../fixtures.js"
@@ -36,6 +38,9 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   for (const provider of providers) {
     if (provider.type === "email") drivers.push(emailSignInDriver(config, provider as EmailConfig), emailVerificationDriver(config, provider as EmailConfig))
   }
+  for (const provider of providers) {
+    if (provider.type === "webauthn") drivers.push(webAuthnDriver(config, provider as WebAuthnConfig))
+  }
   drivers.push(signOutDriver(config))
   const unused: { name: string; why: string }[] = []
   const kinds = new Set(providers.map((provider) => provider.type))
@@ -45,6 +50,6 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
     unused.push({ name: "email-sign-in", why: "no email provider" })
     unused.push({ name: "email-verification", why: "no email provider" })
   }
-  if (kinds.has("webauthn")) unused.push({ name: "webauthn", why: "WebAuthn flows are not driven by authflow/testing yet" })
+  if (!kinds.has("webauthn")) unused.push({ name: "webauthn", why: "no WebAuthn or Passkey provider" })
   return { drivers, unused }
 }

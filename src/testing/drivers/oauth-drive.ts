@@ -8,8 +8,9 @@ import { mapProfile } from "../../core/oauth/callback.js"
 import { usesFormPost } from "../../core/oauth/client.js"
 import { discoveryGoesDown, latecomer, standInFaults, starter } from "./oauth-events.js"
 import { redirectBackFor, variantOf } from "./oauth-responses.js"
-import { find, has, type Scenario } from "./driver.js"
+import { find, has, limiterModeOf, type Scenario } from "./driver.js"
 import type { World } from "../world.js"
+import type { MachineEvent } from "../transitions.js"
 import type { OAuthProviderConfig } from "../../providers/oauth.js"
 
 /**
@@ -39,6 +40,9 @@ export async function driveOAuth(provider: OAuthProviderConfig, scenario: Scenar
   if (account?.type === "account.new.emailTaken") standIn.options.claims.email = (await world.existingUser()).email
   if (signedInBefore) await world.signInAs(await world.existingUser())
 
+  // Each request meets its own limiter outcome: the sign-in's, then the callback's (its events say `at: "callback"`).
+  const atCallback = (event: MachineEvent) => (event as { at?: unknown }).at === "callback"
+  world.limitRequests(limiterModeOf(conditions.filter((event) => !atCallback(event))))
   const csrfToken = await world.csrfToken()
   const signIn = await world.send(`/signin/${provider.id}`, {
     form: { callbackUrl: world.callbackUrl, ...(!has(conditions, "csrf.invalid") && { csrfToken }) },
@@ -52,8 +56,10 @@ export async function driveOAuth(provider: OAuthProviderConfig, scenario: Scenar
   if (signedInAfter) await world.signInAs(await world.existingUser())
   if (has(conditions, "lookup.failed")) world.record.failing.add("getUserByAccount")
   if (has(conditions, "persist.failed")) world.record.failing.add("linkAccount")
+  if (has(conditions, "undo.failed")) world.record.failing.add("deleteUser")
   if (has(conditions, "session.failed") && world.strategy === "database") world.record.failing.add("createSession")
 
+  world.limitRequests(limiterModeOf(conditions.filter(atCallback)))
   const response = find(conditions, "response.received")
   const back = standIn.redirectBack(new URL(location), redirectBackFor(response ? variantOf(response) : "ok"))
   if (usesFormPost(provider)) await world.send(`/callback/${provider.id}`, { form: Object.fromEntries(back) })

@@ -45,6 +45,8 @@ export function oauthEvents(issuerRequired: boolean, own: { adapter: boolean; em
     { type: "user.persisted", isNewUser: true },
     { type: "user.persisted", isNewUser: false },
     { type: "persist.failed", error: "linkAccount threw" },
+    { type: "user.undone" },
+    { type: "undo.failed", error: "deleteUser threw" },
   ]
 }
 

@@ -8,7 +8,7 @@
 import { oauthMachine } from "../../machines/oauth.js"
 import { resolveEndpoint } from "../../core/oauth/endpoints.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
-import { find, has, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type MachineDriver } from "./driver.js"
+import { find, has, limiterEvents, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type MachineDriver } from "./driver.js"
 import type { OAuthCallbackPolicy } from "../../machines/oauth.js"
 import { driveOAuth } from "./oauth-drive.js"
 import { idTokenFaults, oauthEvents, starter } from "./oauth-events.js"
@@ -24,7 +24,7 @@ export function usesDiscovery(provider: OAuthProviderConfig): boolean {
 }
 
 /** Events whose condition is their own name. */
-const namedConditions = new Set(["csrf.invalid", "discovery.failed", "authorization.failed", "response.unreadable", "code.refused", "exchange.failed", "tokens.invalid", "profile.failed", "lookup.failed", ...Object.keys(idTokenFaults)])
+const namedConditions = new Set(["csrf.invalid", "discovery.failed", "authorization.failed", "response.unreadable", "code.refused", "exchange.failed", "tokens.invalid", "profile.failed", "lookup.failed", "undo.failed", ...Object.keys(idTokenFaults)])
 
 /**
  * The driver of the OAuth machine for one provider of `config`.
@@ -42,17 +42,22 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
   const oidc = provider.type === "oidc"
   const emailLinking = provider.allowDangerousEmailAccountLinking === true
   const tail = tailPolicyOf(config, strategy)
+  const callbackEvents = oauthEvents(discovery, { adapter, emailLinking, tail })
 
   return {
     machine: oauthMachine,
     target: `oauth ${provider.id}`,
     provider: provider.id,
-    events: oauthEvents(discovery, { adapter, emailLinking, tail }),
+    // The callback's limited state offers its own variants, so that its paths are named apart from the sign-in's.
+    events: (snapshot) => [...(snapshot.value === "checkingCallbackRateLimit" ? limiterEvents("callback") : rateLimitEvents), ...callbackEvents],
     role(event) {
+      const limiter = rateLimitRole(event)
+      if (limiter) return limiter
       if (namedConditions.has(event.type)) return { condition: event.type }
       if (event.type === "response.received") return { ...(responseLabels[variantOf(event)] && { condition: responseLabels[variantOf(event)]! }) }
       if (event.type === "account.new.signedIn") return { condition: event.userId === starter ? "account.new.signedIn(sign-in started signed in)" : "account.new.signedIn(signed in meanwhile)" }
       if (event.type.startsWith("account.")) return { condition: event.type }
+      if (event.type === "user.undone") return { ordinary: true }
       if (event.type === "callback.received") {
         const policy = event.policy as OAuthCallbackPolicy
         const tailNote = tailPolicyNote(policy, tail)
@@ -79,6 +84,8 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
           : `providers.${provider.id}.allowDangerousEmailAccountLinking is off: an account is never linked to another user with its email`
       }
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
+      const limited = rateLimitUnreachable(path, config, "oauth")
+      if (limited) return limited
       if (!discovery && ["discovery.failed", "authorization.failed", "response.unreadable"].some((type) => has(path, type))) {
         return `${provider.id} has explicit endpoints: nothing is discovered`
       }

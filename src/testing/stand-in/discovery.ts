@@ -27,6 +27,7 @@ export function discoveryDocument(issuer: string, faults: StandInFaults): Record
     token_endpoint: `${issuer}/token`,
     userinfo_endpoint: `${issuer}/userinfo`,
     jwks_uri: `${issuer}/jwks`,
+    end_session_endpoint: `${issuer}/end-session`,
     response_types_supported: ["code"],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["RS256"],
@@ -35,6 +36,7 @@ export function discoveryDocument(issuer: string, faults: StandInFaults): Record
     authorization_response_iss_parameter_supported: true,
   }
   if (faults.discovery === "no-authorization-endpoint") delete metadata.authorization_endpoint
+  if (faults.discovery === "no-end-session-endpoint") delete metadata.end_session_endpoint
   return metadata
 }
 

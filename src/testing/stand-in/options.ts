@@ -7,8 +7,8 @@
 
 /** How a stand-in provider misbehaves, if at all. Faults may change between requests. */
 export interface StandInFaults {
-  /** `down`: discovery answers 500; `no-authorization-endpoint`: the document lacks it. */
-  discovery?: "down" | "no-authorization-endpoint"
+  /** `down`: discovery answers 500; `no-authorization-endpoint` / `no-end-session-endpoint`: the document lacks it. */
+  discovery?: "down" | "no-authorization-endpoint" | "no-end-session-endpoint"
   /**
    * `invalid_grant`: the token endpoint refuses the code; `unreachable`: the connection fails;
    * `no-id-token`: an OpenID Provider answers without its ID token; `no-access-token`: the answer

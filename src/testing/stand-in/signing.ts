@@ -56,3 +56,20 @@ export async function signIdToken({ issuer, audience, subject, claims, nonce, fa
     .setExpirationTime(fault === "expired" ? now - 3600 : now + 600)
     .sign(fault === "bad-signature" ? stranger : key)
 }
+
+/**
+ * A back-channel logout token (OpenID Connect Back-Channel Logout 1.0) signed by the stand-ins' key.
+ *
+ * @example
+ * ```ts
+ * await signLogoutToken({ iss: issuer, aud: clientId, sub: "stand-in-subject" })
+ * ```
+ * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#LogoutToken
+ */
+export async function signLogoutToken(claims: Record<string, unknown>): Promise<string> {
+  const { key } = await keys()
+  return new SignJWT({ jti: globalThis.crypto.randomUUID(), events: { "http://schemas.openid.net/event/backchannel-logout": {} }, ...claims })
+    .setProtectedHeader({ alg: "RS256", kid: "stand-in", typ: "logout+jwt" })
+    .setIssuedAt()
+    .sign(key)
+}

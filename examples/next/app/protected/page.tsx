@@ -8,7 +8,7 @@ export default async function ProtectedPage() {
   return (
     <>
       <h1>Protected</h1>
-      <p data-testid="server-name">Signed in as {session.user.name}</p>
+      <p data-testid="server-name">Signed in as {session.user.name ?? session.user.email}</p>
       <p>Session expires {session.expires}</p>
       <form action={signOutAction}>
         <button type="submit">Sign out</button>

@@ -1,8 +1,5 @@
-import { signInWithPassword } from "../actions"
-
-const messages: Record<string, string> = {
-  CredentialsSignin: "Wrong username or password.",
-}
+import { PasskeyForm } from "./passkey-form"
+import { PasswordForm } from "./password-form"
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { callbackUrl, error } = await searchParams
@@ -10,19 +7,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <h1>Sign in</h1>
-      {typeof error === "string" ? <p role="alert">{messages[error] ?? "Could not sign in."}</p> : null}
-      <form action={signInWithPassword}>
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <label>
-          Username
-          <input name="username" autoComplete="username" required />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
-        <button type="submit">Sign in</button>
-      </form>
+      {/* An error from elsewhere (authflow redirects here with ?error=) shows in the form too. */}
+      <PasswordForm redirectTo={redirectTo} error={typeof error === "string" ? error : undefined} />
+      <PasskeyForm redirectTo={redirectTo} />
     </>
   )
 }

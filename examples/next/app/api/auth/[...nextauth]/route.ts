@@ -1,3 +1,4 @@
+// app/api/auth/[...nextauth]/route.ts
 import { handlers } from "@/auth"
 
 export const { GET, POST } = handlers

@@ -1,0 +1,122 @@
+/**
+ * The provider access token of the signed-in user, refreshed when due: for calling the provider's
+ * API from the server.
+ *
+ * @module
+ */
+import { RefreshTokenError } from "./errors.js"
+import { checkRequest } from "./assert.js"
+import { serializeCookie } from "./cookies/serialize.js"
+import { resolveLogger } from "./logger.js"
+import { configFor, initOptions } from "./options.js"
+import { toAuthRequest } from "./request.js"
+import { sessionStoreOf, writeJwtSession } from "./session-cookie.js"
+import { refreshAccountTokens, refreshEnabled, refreshJwtTokens, refreshPolicy, takeTokensClaim, tokensClaim, type RefreshOutcome } from "./token-refresh.js"
+import type { OAuthProviderConfig } from "../providers/oauth.js"
+import type { AuthConfig } from "../types.js"
+
+/**
+ * A provider access token, valid for at least the configured skew.
+ *
+ * @example
+ * ```ts
+ * const token: AccessToken | null = await getAccessToken(request, config, "github")
+ * token?.accessToken // "gho_…"
+ * ```
+ */
+export interface AccessToken {
+  provider: string
+  accessToken: string
+  /** Epoch seconds at which it expires. */
+  expiresAt?: number
+  tokenType?: string
+  scope?: string
+  /**
+   * `Set-Cookie` header values to send with your response when the token was refreshed with JWT
+   * sessions (the session cookie carries the new tokens). Empty otherwise.
+   */
+  setCookie: string[]
+}
+
+/**
+ * The access token of the signed-in user (the session in `request`'s cookies) for an OAuth/OIDC
+ * provider, refreshed first when it expires within the skew (one refresh grant however many
+ * requests ask at once). `null` when nobody is signed in or the user has no tokens for that
+ * provider. Throws `RefreshTokenError` when the refresh failed (the provider refused the refresh
+ * token, or could not be reached), and a `TypeError` for a provider that is not an OAuth/OIDC
+ * provider with refresh on.
+ *
+ * @param request - The incoming request; only its URL and `cookie` header are read.
+ * @param config - The same configuration `Auth()` serves.
+ * @param providerId - The provider's `id`.
+ *
+ * @example
+ * ```ts
+ * import { getAccessToken } from "authflow"
+ *
+ * export async function GET(request: Request) {
+ *   const token = await getAccessToken(request, config, "github")
+ *   if (!token) return new Response("Sign in first", { status: 401 })
+ *   const repos = await fetch("https://api.github.com/user/repos", { headers: { Authorization: `Bearer ${token.accessToken}` } })
+ *   const headers = new Headers({ "Content-Type": "application/json" })
+ *   for (const cookie of token.setCookie) headers.append("Set-Cookie", cookie)
+ *   return new Response(repos.body, { headers })
+ * }
+ * ```
+ */
+export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
+  const logger = resolveLogger(config)
+  const basePath = config.basePath ?? "/auth"
+  const sessionRequest = new Request(new URL(`${basePath}/session`, request.url), { headers: { cookie: request.headers.get("cookie") ?? "" } })
+  const authRequest = await toAuthRequest(sessionRequest, basePath)
+  const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
+  if (!resolved.ok) throw resolved.error
+  const { options } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
+  const found = options.providers.find((candidate) => candidate.id === providerId)
+  if (!found || (found.type !== "oauth" && found.type !== "oidc") || !refreshEnabled(config, found)) {
+    throw new TypeError(`getAccessToken: "${providerId}" is not an OAuth/OIDC provider with token refresh on; set \`refresh: true\` on the provider or in the configuration`)
+  }
+  const provider = found as unknown as OAuthProviderConfig
+  const policy = refreshPolicy(config)
+  const store = sessionStoreOf(options)
+  if (!store.value) return null
+
+  let outcome: RefreshOutcome | undefined
+  const setCookie: string[] = []
+  if (options.session.strategy === "jwt") {
+    const { jwt } = options
+    const payload = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
+    if (!payload) return null
+    const claim = takeTokensClaim(payload)
+    const entry = claim?.[providerId]
+    if (!entry) return null
+    outcome = await refreshJwtTokens({ config, logger, provider, policy, ...(payload.sub !== undefined && { userId: payload.sub }) }, entry)
+    if (outcome && "tokens" in outcome && outcome.refreshed) {
+      const { id_token: _idToken, ...kept } = outcome.tokens
+      const cookies = await writeJwtSession(options, store, { ...payload, [tokensClaim]: { ...claim, [providerId]: kept } })
+      for (const cookie of cookies) setCookie.push(serializeCookie(cookie.name, cookie.value, cookie.options))
+    }
+  } else {
+    const adapter = options.adapter!
+    const found = await adapter.getSessionAndUser!(store.value)
+    if (!found || found.session.expires.valueOf() < Date.now()) return null
+    const accounts = (await adapter.listAccountsByUserId?.(found.user.id)) ?? []
+    const account = accounts.find((candidate) => candidate.provider === providerId)
+    if (!account) return null
+    outcome = await refreshAccountTokens({ config, logger, provider, policy, userId: found.user.id, providerAccountId: account.providerAccountId }, adapter, account)
+  }
+  if (!outcome) return null
+  if ("failure" in outcome) {
+    throw new RefreshTokenError(`The access token of provider "${providerId}" could not be refreshed (${outcome.failure})`, { cause: { provider: providerId, reason: outcome.failure } })
+  }
+  const { tokens } = outcome
+  if (!tokens.access_token) return null
+  return {
+    provider: providerId,
+    accessToken: tokens.access_token,
+    ...(tokens.expires_at !== undefined && { expiresAt: tokens.expires_at }),
+    ...(tokens.token_type !== undefined && { tokenType: tokens.token_type }),
+    ...(tokens.scope !== undefined && { scope: tokens.scope }),
+    setCookie,
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * Where concurrent refreshes of one refresh token meet: the request that claims a refresh token
+ * sends the refresh grant and publishes what it got; every other request holding the same refresh
+ * token reads that instead of using it again. In memory for one process; in Redis for several
+ * instances (JWT sessions: each browser carries its tokens in its cookie, so only a shared store
+ * can tell two instances that a refresh token was already used).
+ *
+ * Results are sealed (AES-256-GCM, WebCrypto) with a key derived from the refresh token they replace: the
+ * store only ever holds ciphertext that nobody without that refresh token can open.
+ *
+ * @module
+ */
+import { sha256Hex } from "./crypto.js"
+import type { RefreshResult } from "../machines/token-refresh.js"
+
+/**
+ * What a claim found: this caller holds the refresh now, another one does, or its result is
+ * already there (sealed, see {@link openResult}).
+ *
+ * @example
+ * ```ts
+ * const claim: RefreshClaim = await store.claim(refreshKey(refreshToken), Date.now() + 30_000)
+ * if (claim.state === "done") await openResult(refreshToken, claim.result)
+ * ```
+ */
+export type RefreshClaim = { state: "won" } | { state: "busy" } | { state: "done"; result: string }
+
+/**
+ * A store of refresh claims and results, keyed by a hash of the refresh token.
+ *
+ * @example
+ * ```ts
+ * const store: RefreshStore = memoryRefreshStore()
+ * await store.claim("k", Date.now() + 30_000) // { state: "won" }
+ * await store.claim("k", Date.now() + 30_000) // { state: "busy" }
+ * await store.publish("k", "sealed result", Date.now() + 300_000)
+ * await store.read("k") // { state: "done", result: "sealed result" }
+ * ```
+ */
+export interface RefreshStore {
+  /** Claims `key` until `expiresAt` (epoch ms) unless it is claimed or has a result. */
+  claim(key: string, expiresAt: number): Promise<RefreshClaim>
+  /** Replaces the claim by the result, kept until `expiresAt` (epoch ms). */
+  publish(key: string, result: string, expiresAt: number): Promise<void>
+  /** The claim's state now; `undefined` once it vanished without a result. */
+  read(key: string): Promise<RefreshClaim | undefined>
+}
+
+const pending = ""
+
+/**
+ * An in-memory {@link RefreshStore}: refreshes meet within this process. Expired entries are swept
+ * as new ones arrive.
+ *
+ * @example
+ * ```ts
+ * Auth(request, { ...config, refresh: { store: memoryRefreshStore() } })
+ * ```
+ */
+export function memoryRefreshStore(): RefreshStore {
+  const entries = new Map<string, { value: string; until: number }>()
+  let sweepAt = 1024
+  const live = (key: string) => {
+    const entry = entries.get(key)
+    if (entry && entry.until > Date.now()) return entry
+    if (entry) entries.delete(key)
+    return undefined
+  }
+  const asClaim = (value: string): RefreshClaim => (value === pending ? { state: "busy" } : { state: "done", result: value })
+  return {
+    async claim(key, expiresAt) {
+      const entry = live(key)
+      if (entry) return asClaim(entry.value)
+      entries.set(key, { value: pending, until: expiresAt })
+      if (entries.size >= sweepAt) {
+        const now = Date.now()
+        for (const [name, { until }] of entries) if (until <= now) entries.delete(name)
+        sweepAt = Math.max(1024, entries.size * 2)
+      }
+      return { state: "won" }
+    },
+    async publish(key, result, expiresAt) {
+      entries.set(key, { value: result, until: expiresAt })
+    },
+    async read(key) {
+      const entry = live(key)
+      return entry && asClaim(entry.value)
+    },
+  }
+}
+
+/**
+ * The part of a Redis client a {@link redisRefreshStore} uses, as ioredis spells it: `SET key value
+ * PXAT ms [NX]` and `GET key`. The client of `redisReplayStore` fits as it is.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from "ioredis"
+ * const client: RedisRefreshClient = new Redis("redis://127.0.0.1:6379")
+ * ```
+ */
+export interface RedisRefreshClient {
+  set(key: string, value: string, expiry: "PXAT", at: number, mode: "NX"): Promise<string | null>
+  set(key: string, value: string, expiry: "PXAT", at: number): Promise<string | null>
+  get(key: string): Promise<string | null>
+}
+
+/**
+ * A {@link RefreshStore} in Redis, shared by every instance using the same Redis: one atomic
+ * `SET … NX` claims a refresh, so of two instances reading the same session exactly one sends the
+ * refresh grant, and the other reads the sealed result. Redis errors reject: the refresh then fails
+ * (`RefreshTokenError`) rather than risk using a rotated refresh token twice.
+ *
+ * @param client - An ioredis client (the one given to `redisReplayStore` will do), or anything with its `set`/`get` signatures.
+ * @param options.prefix - Prefix of the keys. @default "authflow:refresh:"
+ *
+ * @example
+ * ```ts
+ * import { Redis } from "ioredis"
+ * import { redisRefreshStore, redisReplayStore } from "authflow"
+ *
+ * const redis = new Redis(process.env.REDIS_URL!)
+ * const config = { ...authConfig, replayStore: redisReplayStore(redis), refresh: { store: redisRefreshStore(redis) } }
+ * ```
+ * @see https://redis.io/docs/latest/commands/set/
+ */
+export function redisRefreshStore(client: RedisRefreshClient, options: { prefix?: string } = {}): RefreshStore {
+  const prefix = options.prefix ?? "authflow:refresh:"
+  const asClaim = (value: string): RefreshClaim => (value === pending ? { state: "busy" } : { state: "done", result: value })
+  return {
+    async claim(key, expiresAt) {
+      if ((await client.set(prefix + key, pending, "PXAT", Math.ceil(expiresAt), "NX")) === "OK") return { state: "won" }
+      const value = await client.get(prefix + key)
+      // Gone between the two commands: its holder published nothing and it expired; claim again next time.
+      return value === null ? { state: "busy" } : asClaim(value)
+    },
+    async publish(key, result, expiresAt) {
+      await client.set(prefix + key, result, "PXAT", Math.ceil(expiresAt))
+    },
+    async read(key) {
+      const value = await client.get(prefix + key)
+      return value === null ? undefined : asClaim(value)
+    },
+  }
+}
+
+/**
+ * The store key of a refresh token: its SHA-256, so the store never sees the token.
+ *
+ * @example
+ * ```ts
+ * refreshKey("rt-123") // 64 hex characters
+ * ```
+ */
+export function refreshKey(refreshToken: string): string {
+  return sha256Hex(`authflow refresh key\0${refreshToken}`)
+}
+
+const encoder = new TextEncoder()
+
+async function sealingKey(refreshToken: string, usage: "encrypt" | "decrypt"): Promise<CryptoKey> {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(`authflow refresh result\0${refreshToken}`))
+  return crypto.subtle.importKey("raw", digest, "AES-GCM", false, [usage])
+}
+
+const toBase64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0))
+
+/**
+ * Seals a refresh result for the store (AES-256-GCM), with a key only holders of `refreshToken`
+ * can derive.
+ *
+ * @example
+ * ```ts
+ * const sealed = await sealResult("rt-old", { tokens: { access_token: "a", refresh_token: "rt-new" } })
+ * await openResult("rt-old", sealed) // { tokens: { access_token: "a", refresh_token: "rt-new" } }
+ * ```
+ */
+export async function sealResult(refreshToken: string, result: RefreshResult): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12))
+  const body = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await sealingKey(refreshToken, "encrypt"), encoder.encode(JSON.stringify(result))))
+  return `${toBase64url(iv)}.${toBase64url(body)}`
+}
+
+/**
+ * Opens a result sealed by {@link sealResult}; `undefined` when it does not open with this refresh
+ * token (tampered, or not a result).
+ *
+ * @example
+ * ```ts
+ * await openResult("rt-old", sealed) // RefreshResult | undefined
+ * ```
+ */
+export async function openResult(refreshToken: string, sealed: string): Promise<RefreshResult | undefined> {
+  try {
+    const [iv, body] = sealed.split(".").map(fromBase64url)
+    if (!iv || !body) return undefined
+    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv }, await sealingKey(refreshToken, "decrypt"), body)
+    const result = JSON.parse(new TextDecoder().decode(plain)) as RefreshResult
+    return result && typeof result === "object" && ("tokens" in result || "failure" in result) ? result : undefined
+  } catch {
+    return undefined
+  }
+}
+
+let processStore: RefreshStore | undefined
+
+/**
+ * The store a configuration uses: its `refresh.store`, else one in-memory store for the process.
+ *
+ * @example
+ * ```ts
+ * const store = refreshStoreOf(config.refresh)
+ * ```
+ */
+export function refreshStoreOf(options: { store?: RefreshStore } | undefined): RefreshStore {
+  return options?.store ?? (processStore ??= memoryRefreshStore())
+}

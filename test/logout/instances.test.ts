@@ -1,0 +1,48 @@
+/**
+ * Back-channel logout across instances: a logout token received by one `Auth()` instance ends the
+ * JWT session when another instance reads it, through a shared `redisRevocationStore`.
+ */
+import { Redis } from "ioredis"
+import { afterAll, describe, expect, it } from "vitest"
+import { redisRevocationStore } from "../../src/index.js"
+import { CookieJar, send } from "../helpers.js"
+import { opProvider, standInOP } from "../model/oauth-stand-in.js"
+import { consent, sessionUserOf, startSignIn } from "../security/oauth-harness.js"
+import type { AuthConfig } from "../../src/types.js"
+
+const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
+const probe = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null })
+const unreachable = await probe.connect().then(
+  () => null,
+  (error: Error) => error.message,
+)
+probe.disconnect()
+
+describe.skipIf(unreachable !== null && !ci)("back-channel logout on one instance ends the session read on another (Redis at 127.0.0.1:6379)", () => {
+  const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })
+  afterAll(() => redis.disconnect())
+  const prefix = `authflow-test:revoked:${crypto.randomUUID()}:`
+
+  it("instance B reads the session as signed out after instance A received the logout token", async () => {
+    const op = standInOP()
+    const instance = (): AuthConfig => ({
+      secret: "instances-secret",
+      trustHost: true,
+      providers: [opProvider(op, { backchannelLogout: true })],
+      revocationStore: redisRevocationStore(redis, { prefix }),
+    })
+    const a = instance()
+    const b = instance()
+    const jar = new CookieJar()
+    await send(a, jar, consent(op, await startSignIn(a, jar)))
+    expect(await sessionUserOf(b, jar)).toMatchObject({ name: "Ada Lovelace" })
+    const received = await send(a, new CookieJar(), "/backchannel-logout/op", { form: { logout_token: await op.logoutToken() } })
+    expect(received.status).toBe(200)
+    expect(await sessionUserOf(b, jar)).toBeNull()
+    // A new sign-in after the logout lives on.
+    const again = new CookieJar()
+    await send(b, again, consent(op, await startSignIn(b, again)))
+    expect(await sessionUserOf(a, again)).toMatchObject({ name: "Ada Lovelace" })
+  })
+})
+if (unreachable !== null && !ci) console.warn(`Redis not reachable at 127.0.0.1:6379 (${unreachable}): the revocation-store test across instances is skipped; start it with redis-server --daemonize yes`)

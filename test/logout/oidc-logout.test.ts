@@ -1,0 +1,231 @@
+/**
+ * Logout against a real OpenID Provider (`oidc-provider` on loopback) with RP-initiated and
+ * back-channel logout enabled: sign-out ends the session at the provider too, and the provider's
+ * back-channel logout token ends the app's sessions (JWT on their next read, database rows at
+ * once). Forged logout tokens are refused for each check of the specification.
+ */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { SignJWT, generateKeyPair } from "jose"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Auth } from "../../src/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
+import { ProviderCookies, loginAtProvider, logoutAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
+import { CookieJar } from "../helpers.js"
+import type { AuthConfig, Provider } from "../../src/types.js"
+
+let op: RunningProvider
+let app: Server
+let appOrigin: string
+let config: AuthConfig
+const memory = MemoryAdapter()
+const logged: string[] = []
+let strategy: "jwt" | "database" = "jwt"
+
+const clientId = "logout-client"
+const clientSecret = "logout-client-secret"
+
+function provider(overrides: Record<string, unknown> = {}): Provider {
+  return {
+    id: "op",
+    name: "OP",
+    type: "oidc",
+    issuer: op.issuer,
+    clientId,
+    clientSecret,
+    endSessionAtProvider: true,
+    backchannelLogout: true,
+    ...overrides,
+  } as unknown as Provider
+}
+
+function configFor(): AuthConfig {
+  return {
+    secret: "logout-secret-0123456789abcdef0123456789",
+    trustHost: true,
+    origin: appOrigin,
+    basePath: "/auth",
+    adapter: memory,
+    session: { strategy },
+    providers: [provider(), provider({ id: "plain", backchannelLogout: false, endSessionAtProvider: false })],
+    logger: { error: (error: Error) => void logged.push(`${error.name}: ${error.message}`), warn: (code: string) => void logged.push(`warn ${code}`), debug() {} },
+  }
+}
+
+/** A browser: the app's cookies and the provider's. */
+function browser() {
+  return { app: new CookieJar(), op: new ProviderCookies() }
+}
+
+async function appFetch(jar: CookieJar, path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  const url = path.startsWith("http") ? path : `${appOrigin}${path}`
+  const response = await fetch(url, {
+    method: init.method ?? (init.form ? "POST" : "GET"),
+    redirect: "manual",
+    headers: { cookie: jar.header(), ...(init.form && { "content-type": "application/x-www-form-urlencoded" }) },
+    ...(init.form && { body: new URLSearchParams(init.form) }),
+  })
+  jar.take(response)
+  return response
+}
+
+async function csrf(jar: CookieJar): Promise<string> {
+  return ((await (await appFetch(jar, "/auth/csrf")).json()) as { csrfToken: string }).csrfToken
+}
+
+async function signIn(b: ReturnType<typeof browser>, login = "ada"): Promise<void> {
+  const start = await appFetch(b.app, "/auth/signin/op", { form: { csrfToken: await csrf(b.app), callbackUrl: `${appOrigin}/home` } })
+  const back = await loginAtProvider(start.headers.get("location")!, login, { jar: b.op })
+  const done = await appFetch(b.app, back.href)
+  expect(done.headers.get("location")).toBe(`${appOrigin}/home`)
+}
+
+async function sessionOf(jar: CookieJar): Promise<{ user?: { email?: string } } | null> {
+  return (await (await appFetch(jar, "/auth/session")).json()) as { user?: { email?: string } } | null
+}
+
+beforeAll(async () => {
+  app = createServer(async (req, res) => {
+    if (process.env.DEBUG_BCL) console.log("APP", req.method, req.url)
+    try {
+      await sendWebResponse(res, await Auth(await toWebRequest(req, appOrigin), config))
+    } catch (error) {
+      res.writeHead(500).end(String(error))
+    }
+  })
+  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve))
+  appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`
+  op = await startOidcProvider({
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [`${appOrigin}/auth/callback/op`, `${appOrigin}/auth/callback/plain`],
+        post_logout_redirect_uris: [`${appOrigin}/goodbye`],
+        backchannel_logout_uri: `${appOrigin}/auth/backchannel-logout/op`,
+        backchannel_logout_session_required: true,
+      },
+    ],
+    features: { backchannelLogout: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+  })
+  config = configFor()
+  if (process.env.DEBUG_BCL) {
+    op.provider.on("backchannel.error", (...args: unknown[]) => console.log("BCL error", args.slice(1)))
+    op.provider.on("backchannel.success", (...args: unknown[]) => console.log("BCL ok"))
+    op.provider.on("end_session.success", () => console.log("end_session ok"))
+    op.provider.on("end_session.error", (_c: unknown, e: unknown) => console.log("end_session error", e))
+  }
+})
+
+afterAll(async () => {
+  await op?.close()
+  await new Promise((resolve) => app?.close(resolve))
+})
+
+for (const kind of ["jwt", "database"] as const) {
+  describe(`${kind} sessions`, () => {
+    beforeAll(() => {
+      strategy = kind
+      config = configFor()
+    })
+
+    it("sign-out ends the session at the provider too: the browser goes to end_session_endpoint and comes back", async () => {
+      const b = browser()
+      await signIn(b)
+      expect((await sessionOf(b.app))?.user?.email).toBe("ada@example.test")
+      const out = await appFetch(b.app, "/auth/signout", { form: { csrfToken: await csrf(b.app), callbackUrl: `${appOrigin}/goodbye` } })
+      expect(out.status).toBe(302)
+      const endSession = new URL(out.headers.get("location")!)
+      expect(endSession.origin).toBe(op.issuer)
+      expect(endSession.searchParams.get("post_logout_redirect_uri")).toBe(`${appOrigin}/goodbye`)
+      expect(endSession.searchParams.get("client_id")).toBe(clientId)
+      if (kind === "jwt") expect(endSession.searchParams.get("id_token_hint")).toMatch(/^eyJ/)
+      expect(await sessionOf(b.app)).toBeNull()
+      const landed = await logoutAtProvider(endSession.href, b.op)
+      expect(landed.href).toBe(`${appOrigin}/goodbye`)
+    })
+
+    it("a back-channel logout from the provider ends the app's session on its next read", async () => {
+      const b = browser()
+      await signIn(b, "grace")
+      expect((await sessionOf(b.app))?.user?.email).toBe("grace@example.test")
+      const sessionToken = b.app.get("authjs.session-token")!
+      if (kind === "database") expect(await memory.getSessionAndUser(sessionToken)).not.toBeNull()
+      // The user logs out at the provider itself (another app, or the provider's account page).
+      logged.length = 0
+      await logoutAtProvider(`${op.issuer}/session/end`, b.op)
+      expect(logged).toEqual([])
+      if (kind === "database") expect(await memory.getSessionAndUser(sessionToken)).toBeNull() // deleted at once
+      expect(await sessionOf(b.app)).toBeNull()
+    })
+
+    it("a session signed in after the logout is not affected", async () => {
+      const b = browser()
+      await signIn(b, "grace")
+      expect((await sessionOf(b.app))?.user?.email).toBe("grace@example.test")
+    })
+  })
+}
+
+describe("forged logout tokens are refused, each for its reason", () => {
+  beforeAll(() => {
+    strategy = "jwt"
+    config = configFor()
+  })
+
+  const claims = () => ({
+    iss: op.issuer,
+    aud: clientId,
+    sub: "ada",
+    sid: "some-sid",
+    jti: crypto.randomUUID(),
+    events: { "http://schemas.openid.net/event/backchannel-logout": {} },
+  })
+  async function token(payload: Record<string, unknown>, options: { key?: CryptoKey; kid?: string; iat?: number } = {}) {
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: "RS256", kid: options.kid ?? op.signingKey.kid, typ: "logout+jwt" })
+      .setIssuedAt(options.iat ?? Math.floor(Date.now() / 1000))
+      .sign(options.key ?? op.signingKey.privateKey)
+  }
+  async function post(logoutToken: string | undefined, path = "/auth/backchannel-logout/op") {
+    const response = await fetch(`${appOrigin}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(logoutToken === undefined ? {} : { logout_token: logoutToken }),
+    })
+    expect(response.headers.get("cache-control")).toBe("no-store")
+    return { status: response.status, body: (await response.json()) as { error?: string; error_description?: string } }
+  }
+
+  it("accepts a valid token once: its jti cannot be replayed", async () => {
+    const valid = await token(claims())
+    expect(await post(valid)).toEqual({ status: 200, body: {} })
+    expect(await post(valid)).toEqual({ status: 400, body: { error: "invalid_request", error_description: "replayed" } })
+  })
+
+  const refusals: [string, () => Promise<string | undefined>, string][] = [
+    ["no token", async () => undefined, "missing"],
+    ["another key", async () => token(claims(), { key: (await generateKeyPair("RS256")).privateKey }), "signature"],
+    ["another issuer", async () => token({ ...claims(), iss: "https://evil.test" }), "issuer"],
+    ["another audience", async () => token({ ...claims(), aud: "other-client" }), "audience"],
+    ["issued an hour ago", async () => token(claims(), { iat: Math.floor(Date.now() / 1000) - 3600 }), "issued-at"],
+    ["no events claim", async () => token({ ...claims(), events: undefined }), "events"],
+    ["another event", async () => token({ ...claims(), events: { "urn:other": {} } }), "events"],
+    ["a nonce", async () => token({ ...claims(), nonce: "n" }), "nonce"],
+    ["neither sub nor sid", async () => token({ ...claims(), sub: undefined, sid: undefined }), "subject"],
+    ["no jti", async () => token({ ...claims(), jti: undefined }), "jti"],
+  ]
+  for (const [name, make, reason] of refusals) {
+    it(`refuses a token with ${name} (${reason})`, async () => {
+      expect(await post(await make())).toEqual({ status: 400, body: { error: "invalid_request", error_description: reason } })
+    })
+  }
+
+  it("refuses logouts for a provider that does not accept them", async () => {
+    expect(await post(await token(claims()), "/auth/backchannel-logout/plain")).toEqual({
+      status: 400,
+      body: { error: "invalid_request", error_description: "provider" },
+    })
+  })
+})
