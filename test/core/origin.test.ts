@@ -62,7 +62,7 @@ describe("servedOrigin", () => {
   })
 
   it("refuses a malformed `trustedOrigins` entry, naming the first bad one", () => {
-    for (const entry of ["*", "https://*", "https://*evil.example", "https://a.*.example", "*.example", "https://app.example/path", "app.example", "https://*.exa mple", 42]) {
+    for (const entry of ["*", "https://*", "xhttps://*.preview.example", " https://*.preview.example", "https://*evil.example", "https://a.*.example", "*.example", "https://app.example/path", "app.example", "https://*.exa mple", 42]) {
       const error = errorOf(served("https://app.example/auth", { origin: "https://app.example", trustedOrigins: [entry as string] }))
       expect(error.message, String(entry)).toBe(
         `\`trustedOrigins\` entries are origins ("https://app.example") or one-label wildcards ("https://*.preview.example"), not ${JSON.stringify(entry)}: fix that entry`,

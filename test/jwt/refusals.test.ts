@@ -247,3 +247,22 @@ describe("the node path's IV pool", () => {
     expect(ivs.size).toBe(600)
   })
 })
+
+describe("CBC padding", () => {
+  it("a correctly authenticated ciphertext with bad padding fails as a decryption failure, with the cause", async () => {
+    const key = referenceKey(SECRET, SALT, 64)
+    const protectedHeader = base64url.encode(JSON.stringify(await header()))
+    const iv = nodeCrypto.randomBytes(16)
+    const cipher = nodeCrypto.createCipheriv("aes-256-cbc", key.subarray(32), iv).setAutoPadding(false)
+    // One block whose last byte (0x00) is no valid PKCS#7 padding.
+    const ciphertext = Buffer.concat([cipher.update(Buffer.alloc(16, 0)), cipher.final()])
+    const aad = Buffer.from(protectedHeader, "latin1")
+    const al = Buffer.alloc(8)
+    al.writeUInt32BE(aad.length * 8, 4)
+    const tag = nodeCrypto.createHmac("sha512", key.subarray(0, 32)).update(aad).update(iv).update(ciphertext).update(al).digest().subarray(0, 32)
+    const token = `${protectedHeader}..${base64url.encode(iv)}.${base64url.encode(ciphertext)}.${base64url.encode(tag)}`
+    const error = await refusal(token)
+    expect(error).toBeInstanceOf(errors.JWEDecryptionFailed)
+    expect(error.cause).toBeInstanceOf(Error)
+  })
+})
