@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { assign, createActor, setup } from "xstate"
-import { FlowCookieRefused, sealFlow, unsealFlow, type FlowBinding } from "../../src/core/flow-cookie.js"
+import { FlowCookieRefused, openFlow, sealFlow, unsealFlow, type FlowBinding } from "../../src/core/flow-cookie.js"
 import { defaultCookies } from "../../src/core/cookies/defaults.js"
 import { encode } from "../../src/jwt.js"
 import { runFlow } from "../../src/machines/run-flow.js"
@@ -178,5 +178,90 @@ describe("flow cookie", () => {
       maxAge: 900,
     })
     expect((await refusal(open(forged, browser))).reason).toBe("invalid-state")
+  })
+})
+
+describe("flow cookie refusals, in detail", () => {
+  /** A sealed payload as sealFlow writes it, with `changes` applied (undefined removes a field). */
+  async function forge(changes: Record<string, unknown>): Promise<string> {
+    const payload: Record<string, unknown> = { m: "waiting-flow", v: 1, p: "oidc", i: "https://issuer.test", j: "forged", b: sha256Hex(browser).slice(0, 32), s: { status: "active", value: "waitingForCallback", context: {}, children: {}, historyValue: {} }, ...changes }
+    for (const key of Object.keys(payload)) if (payload[key] === undefined) delete payload[key]
+    return encode({ token: payload as never, secret, salt: cookie.name, maxAge: 900 })
+  }
+
+  it("each refusal says why, in its message and in cause.reason", async () => {
+    const { value, browser: own } = await sealedFlow()
+    const other = setup({}).createMachine({ id: "other", initial: "a", states: { a: {} } })
+    const cases: [Promise<unknown>, string][] = [
+      [open(undefined, own), "Flow cookie refused (missing): the flow cookie is missing (was the flow started in another browser?)"],
+      [open("garbage", own), "Flow cookie refused (undecodable): the flow cookie could not be decrypted"],
+      [open(value, own, { binding: { ...binding, machine: other } }), "Flow cookie refused (foreign-machine): the flow belongs to waiting-flow"],
+      [open(value, own, { binding: { ...binding, version: 2 } }), "Flow cookie refused (old-version): the flow was started by version 1"],
+      [open(value, own, { binding: { ...binding, providerId: "github" } }), "Flow cookie refused (foreign-provider): the flow was started for provider oidc"],
+      [open(value, own, { binding: { ...binding, issuer: "https://evil.test" } }), "Flow cookie refused (foreign-issuer): the flow was started with issuer https://issuer.test"],
+      [open(value, "0".repeat(32)), "Flow cookie refused (foreign-browser): the flow was started in another browser (its binding cookie is missing or different)"],
+      [open(await forge({ value: undefined, s: { status: "active", value: "nowhere", context: {} } }), browser), "Flow cookie refused (invalid-state): the flow's state does not exist in this machine"],
+      [open(await forge({ s: { status: "active", value: "finishing", context: {} } }), browser), "Flow cookie refused (invalid-state): the flow's state is not one that waits for a request"],
+      [open(await forge({ s: undefined }), browser), "Flow cookie refused (invalid-state): the flow snapshot is not active"],
+      [open(await forge({ j: undefined }), browser), "Flow cookie refused (undecodable): the flow has no id"],
+    ]
+    for (const [promise, message] of cases) {
+      const error = await refusal(promise)
+      expect(error.message).toBe(message)
+      expect(error.cause).toMatchObject({ reason: error.reason })
+    }
+    const undecodable = await refusal(open("garbage", own))
+    expect((undecodable.cause as { err?: unknown }).err).toBeInstanceOf(Error)
+    const foreign = await refusal(open(value, "0".repeat(32)))
+    expect(foreign.cause).toEqual({ reason: "foreign-browser" })
+  })
+
+  it("an expired flow says so, with the jose error as its cause", async () => {
+    const { value, browser: own } = await sealedFlow()
+    vi.useFakeTimers({ now: Date.now() + 16 * 60 * 1000 })
+    const error = await refusal(open(value, own))
+    expect(error.message).toBe("Flow cookie refused (expired): the flow has expired")
+    expect((error.cause as { err?: unknown }).err).toBeInstanceOf(Error)
+  })
+
+  it("a replay says the flow is used once", async () => {
+    const { value, browser: own } = await sealedFlow()
+    const store = memoryReplayStore()
+    await open(value, own, { store })
+    expect((await refusal(open(value, own, { store }))).message).toBe("Flow cookie refused (replayed): the flow was resumed before: a flow is used once")
+  })
+
+  it("refuses a snapshot that is not active, or rests in a final state", async () => {
+    for (const s of [{ status: "done", value: "done", context: {} }, { status: "active", value: "done", context: {} }, { value: "waitingForCallback", context: {} }, "text"]) {
+      expect((await refusal(open(await forge({ s }), browser))).reason, JSON.stringify(s)).toBe("invalid-state")
+    }
+  })
+
+  it("refuses a payload without a binding hash even when the browser sends a binding cookie", async () => {
+    expect((await refusal(open(await forge({ b: undefined }), browser))).reason).toBe("foreign-browser")
+    expect((await refusal(open(await forge({ b: 42 }), browser))).reason).toBe("foreign-browser")
+  })
+
+  it("refuses to seal a finished flow", async () => {
+    const done = await runFlow(waitingMachine, { begin: () => ({ type: "started" as const, verifier: "v" }), finish: () => ({ type: "finished" as const }) })
+    const actor = createActor(waitingMachine, { snapshot: done as never }).start()
+    actor.send({ type: "callback", code: "c" })
+    const finished = await runFlow(waitingMachine, { begin: () => ({ type: "started" as const, verifier: "v" }), finish: () => ({ type: "finished" as const }) }, { snapshot: actor.getPersistedSnapshot() as never })
+    expect(finished.status).toBe("done")
+    await expect(sealFlow(finished, binding, secret, cookies)).rejects.toThrow(new TypeError("waiting-flow: only a flow waiting for another request can be sealed"))
+  })
+
+  it("both cookies expire with the flow, 15 minutes on, and the opened flow knows when", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2030, 0, 1, 12) })
+    const { snapshot } = await startedFlow()
+    const [flow, bindingCookie] = await sealFlow(snapshot, { ...binding, issuer: undefined }, secret, cookies, "flow-id-1")
+    for (const sealed of [flow, bindingCookie]) {
+      expect(sealed.options.expires).toEqual(new Date(Date.UTC(2030, 0, 1, 12, 15)))
+      expect(sealed.options.maxAge).toBe(900)
+    }
+    const opened = await openFlow({ [cookies.flow.name]: flow.value, [cookies.binding.name]: bindingCookie.value }, { ...binding, issuer: undefined }, secret, cookies)
+    expect(opened).toMatchObject({ flowId: "flow-id-1", replayKey: "waiting-flow:flow-id-1", expiresAt: Date.UTC(2030, 0, 1, 12, 15) })
+    // Sealed without an issuer, it does not open for a binding that names one.
+    expect((await refusal(openFlow({ [cookies.flow.name]: flow.value, [cookies.binding.name]: bindingCookie.value }, binding, secret, cookies))).reason).toBe("foreign-issuer")
   })
 })

@@ -86,6 +86,8 @@ const hostile: string[] = [
   "http://app.example/",
   "//app.example:444",
   "https://user:pass@app.example/",
+  "https://:pass@app.example/",
+  "https://user@app.example/",
   "https://app.example@app.example/",
   "/..//evil.example",
   "/./\\evil.example",
@@ -266,6 +268,20 @@ describe("defaultCallbacks: signIn, jwt, session", () => {
     })
     expect(JSON.stringify(result)).not.toContain("sessionToken")
     expect(JSON.stringify(result)).not.toContain("u1")
+  })
+
+  it("prefers the token, then the user, then the session's own user", async () => {
+    const session = { user: { name: "From session", email: "s@example.com", image: "s.png" }, expires: "2030-01-01T00:00:00.000Z" } as unknown as SessionCallbackParams["session"]
+    const user = { id: "u1", name: "From user", email: "u@example.com", image: "u.png", emailVerified: null } as AdapterUser
+    expect((await defaultCallbacks.session({ session, user } as SessionCallbackParams)).user).toEqual({ name: "From user", email: "u@example.com", image: "u.png" })
+    expect((await defaultCallbacks.session({ session } as SessionCallbackParams)).user).toEqual({ name: "From session", email: "s@example.com", image: "s.png" })
+    expect((await defaultCallbacks.session({ session, user, token: { name: "From token" } } as SessionCallbackParams)).user).toEqual({ name: "From token", email: undefined, image: undefined })
+  })
+
+  it("a session without a user, or no session at all, gives an empty user and no expiry instead of throwing", async () => {
+    const bare = { expires: "2030-01-01T00:00:00.000Z" } as unknown as SessionCallbackParams["session"]
+    expect(await defaultCallbacks.session({ session: bare } as SessionCallbackParams)).toEqual({ user: { name: undefined, email: undefined, image: undefined }, expires: "2030-01-01T00:00:00.000Z" })
+    expect(await defaultCallbacks.session({} as SessionCallbackParams)).toEqual({ user: { name: undefined, email: undefined, image: undefined }, expires: undefined })
   })
 
   it("is frozen", () => {

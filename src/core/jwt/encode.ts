@@ -18,6 +18,7 @@ const encodedHeaders = new WeakMap<DerivedKey, string>()
 
 function encodedHeaderFor(derived: DerivedKey): string {
   let encoded = encodedHeaders.get(derived)
+  // Stryker disable next-line ConditionalExpression: a cache of encoded headers; encoding again gives the same header
   if (encoded === undefined) {
     encoded = base64url.encode(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: derived.kid }))
     encodedHeaders.set(derived, encoded)

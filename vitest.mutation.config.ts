@@ -1,0 +1,36 @@
+import { defineConfig } from "vitest/config"
+
+/**
+ * The tests Stryker runs against each mutant (`npm run mutation`, see stryker.config.mjs): for each
+ * scope, the in-process suites that exercise its code. Every mutant re-imports the files of the tests
+ * covering it, so a scope lists only the files that test its code directly (the flow-level suites such
+ * as test/model/oauth.test.ts cost seconds per mutant); no browser, database, Redis or child process
+ * (test/security/flows.test.ts shares a Redis replay store, so it stays out).
+ */
+const scopes: Record<string, string[]> = {
+  security: [
+    "test/core/csrf.test.ts",
+    "test/core/account-linking.test.ts",
+    "test/core/flow-cookie.test.ts",
+    "test/core/redirect.test.ts",
+    "test/core/origin.test.ts",
+    "test/core/crypto.test.ts",
+    "test/core/cookies.test.ts",
+    "test/jwt/*.test.ts",
+    "test/security/cookies.test.ts",
+    "test/wire/cookies.test.ts",
+  ],
+  machines: ["test/model/*.test.ts"],
+}
+
+const scope = process.env.AUTHFLOW_MUTATION_SCOPE ?? "security"
+const include = scopes[scope]
+if (!include) throw new Error(`AUTHFLOW_MUTATION_SCOPE must be one of ${Object.keys(scopes).join(", ")}, not "${scope}": fix the variable or unset it`)
+
+export default defineConfig({
+  test: {
+    include,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+})
