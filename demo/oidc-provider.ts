@@ -84,15 +84,16 @@ export class ProviderCookies {
   }
 }
 
+/** What a page of the provider makes the browser do next: follow a link, post a form, or stop there. */
+type PageStep = { follow: string } | { post: string; form: Record<string, string> } | "stop"
+
 /**
- * Follows an authorization URL through the provider's development login and consent, as a browser
- * would, and returns the redirect back to the app (`redirect_uri?code=…&state=…&iss=…`). With
- * `cancel`, the user presses "[ Cancel ]" on the first page instead: the redirect then carries
- * `error=access_denied`.
+ * Walks the provider's pages as a browser with the provider's cookies `jar` would: redirects within
+ * the provider are followed, each page answered by `onPage`, and the first redirect that leaves the
+ * provider (back to the app) is returned; a page answered with `"stop"` returns its own URL.
  */
-export async function loginAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean; jar?: ProviderCookies } = {}): Promise<URL> {
-  const jar = options.jar ?? new ProviderCookies()
-  let url = new URL(authorizationUrl)
+async function walkProvider(start: string, jar: ProviderCookies, onPage: (html: string, url: URL, status: number) => PageStep): Promise<URL> {
+  let url = new URL(start)
   let form: Record<string, string> | undefined
   for (let step = 0; step < 20; step++) {
     const response = await fetch(url, {
@@ -110,18 +111,32 @@ export async function loginAtProvider(authorizationUrl: string, login: string, o
       url = next
       continue
     }
-    const html = await response.text()
-    const abort = /<a href="([^"]+)">\[ Cancel \]<\/a>/.exec(html)?.[1]
-    if (options.cancel && abort) {
-      url = new URL(abort.replace(/&amp;/g, "&"), url)
-      continue
+    const next = onPage(await response.text(), url, response.status)
+    if (next === "stop") return url
+    if ("follow" in next) url = new URL(next.follow.replace(/&amp;/g, "&"), url)
+    else {
+      url = new URL(next.post.replace(/&amp;/g, "&"), url)
+      form = next.form
     }
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]
-    if (!action) throw new Error(`oidc-provider: no form at ${url} (${response.status}): ${html.slice(0, 300)}`)
-    url = new URL(action.replace(/&amp;/g, "&"), url)
-    form = /name="login"/.test(html) ? { prompt: "login", login, password: "any" } : { prompt: "consent" }
   }
-  throw new Error("oidc-provider: too many steps")
+  throw new Error(`oidc-provider: too many steps from ${start}`)
+}
+
+/**
+ * Follows an authorization URL through the provider's development login and consent, as a browser
+ * would, and returns the redirect back to the app (`redirect_uri?code=…&state=…&iss=…`). With
+ * `cancel`, the user presses "[ Cancel ]" on the first page instead: the redirect then carries
+ * `error=access_denied`.
+ */
+export async function loginAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean; jar?: ProviderCookies } = {}): Promise<URL> {
+  return walkProvider(authorizationUrl, options.jar ?? new ProviderCookies(), (html, url, status): PageStep => {
+    const abort = /<a href="([^"]+)">\[ Cancel \]<\/a>/.exec(html)?.[1]
+    if (options.cancel && abort) return { follow: abort }
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]
+    if (!action) throw new Error(`oidc-provider: no form at ${url} (${status}): ${html.slice(0, 300)}`)
+    const form: Record<string, string> = /name="login"/.test(html) ? { prompt: "login", login, password: "any" } : { prompt: "consent" }
+    return { post: action, form }
+  })
 }
 
 /**
@@ -130,30 +145,10 @@ export async function loginAtProvider(authorizationUrl: string, login: string, o
  * afterwards (the `post_logout_redirect_uri`, or the provider's own success page).
  */
 export async function logoutAtProvider(endSessionUrl: string, jar: ProviderCookies): Promise<URL> {
-  let url = new URL(endSessionUrl)
-  let form: Record<string, string> | undefined
-  for (let step = 0; step < 10; step++) {
-    const response = await fetch(url, {
-      method: form ? "POST" : "GET",
-      redirect: "manual",
-      headers: { cookie: jar.header(), ...(form && { "content-type": "application/x-www-form-urlencoded" }) },
-      ...(form && { body: new URLSearchParams(form) }),
-    })
-    jar.take(response)
-    form = undefined
-    const location = response.headers.get("location")
-    if (location) {
-      const next = new URL(location, url)
-      if (next.origin !== url.origin) return next
-      url = next
-      continue
-    }
-    const html = await response.text()
+  return walkProvider(endSessionUrl, jar, (html) => {
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]
-    if (!action) return url
-    form = Object.fromEntries([...html.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]))
-    form.logout = "yes"
-    url = new URL(action.replace(/&amp;/g, "&"), url)
-  }
-  throw new Error("oidc-provider: too many steps while logging out")
+    if (!action) return "stop"
+    const fields = Object.fromEntries([...html.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]))
+    return { post: action, form: { ...fields, logout: "yes" } }
+  })
 }

@@ -11,6 +11,7 @@ import { keptTokens, refreshEnabled, refreshPolicy } from "../../src/core/token-
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, recordingLogger, send } from "../helpers.js"
+import { redisProbe } from "../services.js"
 
 const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -105,18 +106,6 @@ describe("refresh options", () => {
   })
 })
 
-async function redisProbe(): Promise<string | null> {
-  const client = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null })
-  try {
-    await client.connect()
-    await client.ping()
-    return null
-  } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error)
-  } finally {
-    client.disconnect()
-  }
-}
 const redisUnreachable = await redisProbe()
 const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it to run the Redis refresh-store tests"
 

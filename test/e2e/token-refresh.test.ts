@@ -19,6 +19,7 @@ import type { AuthConfig, RefreshOptions, Session } from "../../src/types.js"
 import type { ProviderTokens } from "../../src/machines/token-refresh.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
+import { redisProbe } from "../services.js"
 
 const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 const secret = "token-refresh-e2e-secret-0123456789"
@@ -303,18 +304,6 @@ async function pgProbe(): Promise<string | null> {
     return error instanceof Error ? error.message || error.name : String(error)
   } finally {
     await client.end().catch(() => {})
-  }
-}
-async function redisProbe(): Promise<string | null> {
-  const client = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null })
-  try {
-    await client.connect()
-    await client.ping()
-    return null
-  } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error)
-  } finally {
-    client.disconnect()
   }
 }
 const pgUnreachable = await pgProbe()

@@ -5,18 +5,13 @@
 import { Redis } from "ioredis"
 import { afterAll, describe, expect, it } from "vitest"
 import { redisRevocationStore } from "../../src/index.js"
+import { ci, redisProbe } from "../services.js"
 import { CookieJar, send } from "../helpers.js"
 import { opProvider, standInOP } from "../model/oauth-stand-in.js"
 import { consent, sessionUserOf, startSignIn } from "../security/oauth-harness.js"
 import type { AuthConfig } from "../../src/types.js"
 
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
-const probe = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null })
-const unreachable = await probe.connect().then(
-  () => null,
-  (error: Error) => error.message,
-)
-probe.disconnect()
+const unreachable = await redisProbe()
 
 describe.skipIf(unreachable !== null && !ci)("back-channel logout on one instance ends the session read on another (Redis at 127.0.0.1:6379)", () => {
   const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })

@@ -9,6 +9,7 @@ import { OAuthAccountNotLinked } from "../../src/core/errors.js"
 import { memoryReplayStore, redisReplayStore } from "../../src/index.js"
 import { CookieJar, send } from "../helpers.js"
 import { bindingCookie, consent, flowCookie, oauthApp, refusedWith, sessionUserOf, startSignIn } from "./oauth-harness.js"
+import { redisProbe } from "../services.js"
 
 const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 
@@ -118,18 +119,6 @@ describe("finding 4: a flow is used once", () => {
   })
 })
 
-async function redisProbe(): Promise<string | null> {
-  const client = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null })
-  try {
-    await client.connect()
-    await client.ping()
-    return null
-  } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error)
-  } finally {
-    client.disconnect()
-  }
-}
 
 const redisUnreachable = await redisProbe()
 const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it (see the README's Tests section) to run the shared replay-store tests"

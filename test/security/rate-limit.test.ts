@@ -22,6 +22,7 @@ import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import SvelteKitAuth from "../../src/frameworks/sveltekit/index.js"
 import type { RequestEvent } from "@sveltejs/kit"
 import type { AuthConfig, RateLimitedMessage, RateLimitOptions } from "../../src/types.js"
+import { redisProbe } from "../services.js"
 
 const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 const origin = "https://app.test"
@@ -354,18 +355,6 @@ describe("the memory store's bounds", () => {
   })
 })
 
-async function redisProbe(): Promise<string | null> {
-  const client = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null })
-  try {
-    await client.connect()
-    await client.ping()
-    return null
-  } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error)
-  } finally {
-    client.disconnect()
-  }
-}
 
 const redisUnreachable = await redisProbe()
 const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it (see the README's Tests section) to run the shared rate-limit store tests"
