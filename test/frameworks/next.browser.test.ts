@@ -127,6 +127,9 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await second.goto(`${example.base}/`)
     await expect.poll(() => second.getByTestId("client-status").innerText()).toBe("Status: authenticated")
     await expect.poll(() => first.getByTestId("client-status").innerText()).toBe("Status: authenticated")
+    // As in the update test above: a prefetch still in flight with the old cookie would pass the
+    // proxy after the sign-out and set the session cookie again (a known race, not what is tested).
+    await Promise.all([first.waitForLoadState("networkidle"), second.waitForLoadState("networkidle")])
 
     await first.getByRole("button", { name: "Sign out (client)" }).click()
     await expect.poll(() => second.getByTestId("client-status").innerText()).toBe("Status: unauthenticated")
