@@ -303,14 +303,20 @@ interface Derived {
 }
 const derived = new WeakMap<AuthConfig, Derived>()
 
+/** What the providers ask of sessions, per checked provider list (resolved once per configuration, not per request). */
+const providerLogouts = new WeakMap<CheckedProvider[], { revocable: boolean; providerLogout: boolean }>()
+
 /** Whether sessions must record their sign-in, and whether reads consult the revocation store. */
 function sessionRecording(absoluteMaxAge: number | undefined, providers: CheckedProvider[]): { recordsSignIn: boolean; revocable: boolean } {
-  let revocable = false
-  let providerLogout = false
-  for (const provider of providers) {
-    if (provider.type !== "oidc" && provider.type !== "oauth") continue
-    if (provider.backchannelLogout) revocable = true
-    if (provider.endSessionAtProvider) providerLogout = true
+  let logouts = providerLogouts.get(providers)
+  if (!logouts) {
+    logouts = { revocable: false, providerLogout: false }
+    for (const provider of providers) {
+      if (provider.type !== "oidc" && provider.type !== "oauth") continue
+      if (provider.backchannelLogout) logouts.revocable = true
+      if (provider.endSessionAtProvider) logouts.providerLogout = true
+    }
+    providerLogouts.set(providers, logouts)
   }
-  return { recordsSignIn: absoluteMaxAge !== undefined || revocable || providerLogout, revocable }
+  return { recordsSignIn: absoluteMaxAge !== undefined || logouts.revocable || logouts.providerLogout, revocable: logouts.revocable }
 }
