@@ -53,10 +53,7 @@ export async function sessionAction(
       // The provider tokens ride outside the callbacks: they see the token Auth.js would give them.
       const claim = takeTokensClaim(payload)
       const refresh = claim ? await refreshSessionTokens(options, { jwtClaim: claim, sub: payload.sub }) : noRefresh
-      const token = await callbacks.jwt({
-        token: payload,
-        ...(update && { trigger: "update" as const, session: update.data }),
-      })
+      const token = await callbacks.jwt(update ? { token: payload, trigger: "update", session: update.data } : { token: payload })
       if (token === null) {
         cookies.push(...store.clear())
         return response

@@ -50,21 +50,20 @@ export async function Auth(request: Request, config: Omit<AuthConfig, "raw">): P
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
   const logger = resolveLogger(config)
   const isRaw = config.raw === raw
-  const answer = (internal: ResponseInternal) => (isRaw ? internal : toResponse(internal, request))
   let authRequest: AuthRequest
   try {
     authRequest = await toAuthRequest(request, config.basePath ?? "/auth")
   } catch (error) {
     logger.error(error instanceof Error ? error : new UnknownAction(String(error)))
     logger.debug("request", { method: request.method, url: request.url })
-    return answer({ status: 400, headers: { "Content-Type": "application/json" }, body: "Bad request." })
+    return answer(isRaw, request, { status: 400, headers: { "Content-Type": "application/json" }, body: "Bad request." })
   }
 
   // Every URL that leaves the server is built on the origin the configuration allows, not on Host.
   const served = servedOrigin(authRequest.url, config)
   if (served.error) {
     logger.error(served.error)
-    return answer(configurationError(authRequest, config, logger))
+    return answer(isRaw, request, configurationError(authRequest, config, logger))
   }
   if (served.origin !== authRequest.url.origin) authRequest.url = new URL(authRequest.url.pathname + authRequest.url.search, served.origin)
 
@@ -73,13 +72,13 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   warnOnce(config, logger, config.debug ? ["debug-enabled", ...resolved.warnings] : resolved.warnings)
   if (!resolved.ok) {
     logger.error(resolved.error)
-    if (resolved.error instanceof InvalidCallbackUrl) return answer(invalidCallbackUrl(authRequest, config, resolved.cookies))
-    return answer(configurationError(authRequest, config, logger))
+    if (resolved.error instanceof InvalidCallbackUrl) return answer(isRaw, request, invalidCallbackUrl(authRequest, config, resolved.cookies))
+    return answer(isRaw, request, configurationError(authRequest, config, logger))
   }
 
   try {
     const { options, cookies } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
-    return answer(await dispatch(options, cookies))
+    return answer(isRaw, request, await dispatch(options, cookies))
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error(String(caught))
     // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
@@ -87,7 +86,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
     if (error instanceof RateLimited) {
       await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
-      if (!isRaw || wantsUrl) return answer(rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, cookiesOf(caught)))
+      if (!isRaw || wantsUrl) return answer(isRaw, request, rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, cookiesOf(caught)))
     }
     if (isRaw && error instanceof AuthError && !wantsUrl) throw error
     if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
@@ -150,6 +149,11 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
     }
   }
   throw new UnknownAction(`Cannot handle action: ${action}`)
+}
+
+/** The answer as the caller asked for it: the internal response (`raw`), or a web `Response`. */
+function answer(isRaw: boolean, request: Request, internal: ResponseInternal): Response | ResponseInternal {
+  return isRaw ? internal : toResponse(internal, request)
 }
 
 function absolutePage(page: string, origin: string): string {

@@ -36,6 +36,12 @@ export function parseActionPath(pathname: string, basePath: string): { action: A
   if (!pathname.startsWith(base) || pathname.length === base.length || (base && pathname[base.length] !== "/")) {
     throw new UnknownAction(`Cannot parse action at ${pathname}`)
   }
+  // The common shape, `<basePath>/<action>`, needs no split.
+  const single = pathname.slice(base.length + 1)
+  if (single !== "" && single.indexOf("/") === -1) {
+    if (!isAuthAction(single)) throw new UnknownAction(`Cannot parse action at ${pathname}`)
+    return { action: single }
+  }
   const segments = pathname.slice(base.length).split("/").filter(Boolean)
   if (segments.length < 1 || segments.length > 2) throw new UnknownAction(`Cannot parse action at ${pathname}`)
   const [action, providerId] = segments as [string, string | undefined]

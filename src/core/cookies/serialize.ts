@@ -30,7 +30,7 @@ export function serializeCookie(name: string, value: string, options: CookieSeri
   }
   if (options.domain) header += `; Domain=${options.domain}`
   if (options.path) header += `; Path=${options.path}`
-  if (options.expires) header += `; Expires=${options.expires.toUTCString()}`
+  if (options.expires) header += `; Expires=${httpDate(options.expires)}`
   if (options.httpOnly) header += "; HttpOnly"
   if (options.secure) header += "; Secure"
   if (options.partitioned) header += "; Partitioned"
@@ -40,4 +40,18 @@ export function serializeCookie(name: string, value: string, options: CookieSeri
     header += `; SameSite=${sameSite[0]!.toUpperCase()}${sameSite.slice(1)}`
   }
   return header
+}
+
+// Expires has a resolution of one second, and the session cookies of one second share it: the last
+// date written is kept, formatted.
+let lastSecond = Number.NaN
+let lastText = ""
+
+function httpDate(date: Date): string {
+  const second = Math.floor(date.getTime() / 1000)
+  if (second !== lastSecond) {
+    lastText = date.toUTCString()
+    lastSecond = second
+  }
+  return lastText
 }

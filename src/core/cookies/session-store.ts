@@ -1,4 +1,4 @@
-import type { Cookie, CookieOption } from "../../types.js"
+import type { Cookie, CookieOption, CookieSerializeOptions } from "../../types.js"
 
 /** Browsers keep 4096 bytes per cookie; 160 are reserved for the name and attributes. */
 export const CHUNK_SIZE = 4096 - 160
@@ -80,7 +80,9 @@ export class SessionStore {
 
   /** Cookies that set `value` (chunked above {@link CHUNK_SIZE}) and clear every stale chunk. */
   write(value: string, extra: { expires?: Date } = {}): Cookie[] {
-    const options = { ...this.#option.options, ...extra }
+    // Object.assign: V8 copies a small object this way several times faster than a spread.
+    const options: CookieSerializeOptions = Object.assign({}, this.#option.options)
+    if (extra.expires) options.expires = extra.expires
     // The common case: one cookie replacing itself (or nothing), so there are no stale chunks.
     // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,BlockStatement: a shortcut; the general path below writes the same cookies in these cases
     if (value.length <= CHUNK_SIZE && (this.#present.length === 0 || (this.#present.length === 1 && this.#present[0] === this.#option.name))) {

@@ -37,13 +37,9 @@ export function serializeClaims(token: unknown, maxAge: number): string {
     throw new TypeError("The JWT claims set must be an object")
   }
   const iat = nowInSeconds()
-  // Same keys, order and values as a spread, at a third of the cost on V8; the null prototype keeps
-  // an own "__proto__" claim (e.g. from JSON.parse) a plain property, as a spread would.
-  const claims = Object.assign(Object.create(null) as Record<string, unknown>, token)
-  claims.iat = iat
-  claims.exp = iat + maxAge
-  claims.jti = randomUUID()
-  return JSON.stringify(claims)
+  // A spread defines each own key as data (an own "__proto__" claim from JSON.parse stays a plain
+  // claim) and keeps the token's key order; the object it makes is one JSON.stringify walks fast.
+  return JSON.stringify({ ...token, iat, exp: iat + maxAge, jti: randomUUID() })
 }
 
 function numericDate(claims: Record<string, unknown>, name: "iat" | "nbf" | "exp"): number | undefined {

@@ -25,6 +25,7 @@ export const KEY_LENGTH: Readonly<Record<ContentEncryption, number>> = { "A256CB
 
 const CACHE_LIMIT = 100
 const cache = new Map<string, DerivedKey>()
+let last: { secret: string; salt: string; length: number; derived: DerivedKey } | undefined
 const utf8 = new TextEncoder()
 
 // The salt's length makes the key unambiguous whatever characters salt and secret contain.
@@ -58,14 +59,22 @@ function thumbprintInput(key: Uint8Array): string {
  * @see https://www.rfc-editor.org/rfc/rfc5869
  */
 export function deriveKeySync(secret: string, salt: string, length: number): DerivedKey | undefined {
+  // A server reads and writes its session cookie with one secret and salt: the last key answers
+  // without building the cache key.
+  if (last !== undefined && last.secret === secret && last.salt === salt && last.length === length) return last.derived
   const id = cacheKey(secret, salt, length)
   const hit = cache.get(id)
-  if (hit) return hit
+  if (hit) {
+    last = { secret, salt, length, derived: hit }
+    return hit
+  }
   const node = nodeRuntime()
   if (!node) return undefined
   const key = new Uint8Array(node.crypto.hkdfSync("sha256", secret, salt, info(salt), length))
   const kid = node.crypto.createHash(`sha${length * 8}`).update(thumbprintInput(key)).digest("base64url")
-  return remember(id, { key, kid })
+  const derived = remember(id, { key, kid })
+  last = { secret, salt, length, derived }
+  return derived
 }
 
 /**
@@ -98,6 +107,7 @@ export async function deriveKey(secret: string, salt: string, length: number): P
 /** Empties the key cache. Internal: lets tests and benchmarks measure cold derivations. */
 export function clearKeyCache(): void {
   cache.clear()
+  last = undefined
 }
 
 /**
