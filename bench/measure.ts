@@ -1,4 +1,4 @@
-/** A named operation to time. `iterations` is per round; slow ones take fewer. */
+/** A named operation to time. `iterations` is per round (default: `compare`'s); slow ones take fewer. */
 export interface Contender {
   name: string
   run: () => Promise<unknown> | unknown
@@ -38,14 +38,15 @@ function timingsOf(perRound: Map<string, number[]>): Timings {
  * Each round is timed on the wall clock and in process CPU time (`cpu`). For work that never waits
  * (no I/O), CPU time leaves out the time the process spent descheduled, which on a shared machine is
  * most of the noise; it also counts the work of V8's helper threads (parallel GC), which the wall
- * clock of a quiet machine partly hides.
+ * clock of a quiet machine partly hides. More, shorter rounds (`iterations` per round) pair the
+ * contenders more closely in time, so the paired ratios drift less with the machine.
  */
-export async function compare(contenders: Contender[], { rounds = 21, warmup = 300 } = {}): Promise<Timings & { cpu: Timings }> {
+export async function compare(contenders: Contender[], { rounds = 21, warmup = 300, iterations: perRound = 500 } = {}): Promise<Timings & { cpu: Timings }> {
   for (const contender of contenders) for (let i = 0; i < warmup; i++) await contender.run()
   const wall = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
   const cpu = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
   for (let round = 0; round < rounds; round++) {
-    for (const { name, run, iterations = 500 } of contenders) {
+    for (const { name, run, iterations = perRound } of contenders) {
       collectGarbage?.()
       const startCpu = cpuMicros()
       const start = process.hrtime.bigint()

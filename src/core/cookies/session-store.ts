@@ -75,7 +75,8 @@ export class SessionStore {
   constructor(option: CookieOption, requestCookies: Record<string, string>) {
     this.#option = option
     for (const key in requestCookies) if (chunkIndexOf(key, option.name) !== undefined) this.#present.push(key)
-    this.value = this.#present.length ? readChunkedCookie(requestCookies, option.name) : undefined
+    const whole = this.#present.length === 1 && this.#present[0] === option.name
+    this.value = whole ? requestCookies[option.name] || undefined : this.#present.length ? readChunkedCookie(requestCookies, option.name) : undefined
   }
 
   /** Cookies that set `value` (chunked above {@link CHUNK_SIZE}) and clear every stale chunk. */
