@@ -137,7 +137,7 @@ describe("the packed tarball, installed into a fresh app", () => {
     expect(paths).toContain("dist/index.js")
     expect(paths).toContain("dist/index.d.ts")
     expect(paths).toContain("dist/cli.js")
-    expect(paths.filter((path) => !path.startsWith("dist/"))).toEqual(expect.arrayContaining(["package.json", "README.md"]))
+    expect(paths.filter((path) => !path.startsWith("dist/"))).toEqual(expect.arrayContaining(["package.json", "README.md", "LICENSE"]))
     expect(paths.filter((path) => !path.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(path))).toEqual([])
     expect(paths.filter((path) => /\.map$|\.test\.|\.tsbuildinfo$|\.tsx?$/.test(path) && !path.endsWith(".d.ts"))).toEqual([])
     // Every entry of `exports` is in the tarball.
