@@ -1,18 +1,65 @@
-/** Probes of the services some tests need: the reason one cannot be used, or null. */
+/** The services some tests need: where they are, and probes giving the reason one cannot be used, or null. */
 import { Redis } from "ioredis"
+import { createConnection } from "mysql2/promise"
+import pg from "pg"
 
 /** True when `CI` is set: tests needing a service then fail instead of skipping. */
 export const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 
-/** Connects to Redis at 127.0.0.1:6379 once; the reason when it cannot be used. */
+/** The reason an error gives: its message, else its name. */
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error)
+}
+
+/** Where the tests find PostgreSQL: 127.0.0.1:5432, user postgres, database test. */
+export const postgresServer = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
+
+/** Connects to PostgreSQL at {@link postgresServer} once (3 s timeout); the reason when it cannot be used. */
+export async function postgresProbe(): Promise<string | null> {
+  const client = new pg.Client({ ...postgresServer, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    await client.query("select 1")
+    return null
+  } catch (error) {
+    return reasonOf(error)
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+/** Where the tests find MariaDB (or MySQL): 127.0.0.1:3306, user root, no password; no database chosen. */
+export const mariadbServer = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
+
+/** Connects to MariaDB at {@link mariadbServer}, database test, once (3 s timeout); the reason when it cannot be used. */
+export async function mariadbProbe(): Promise<string | null> {
+  try {
+    const connection = await createConnection({ ...mariadbServer, database: "test", connectTimeout: 3000 })
+    await connection.query("select 1")
+    await connection.end()
+    return null
+  } catch (error) {
+    return reasonOf(error)
+  }
+}
+
+/** Where the tests find Redis: 127.0.0.1:6379. */
+export const redisServer = { host: "127.0.0.1", port: 6379 }
+
+/** A client connected to Redis at {@link redisServer} that gives up on a command after one retry; the caller disconnects it. */
+export function redisClient(): Redis {
+  return new Redis({ ...redisServer, maxRetriesPerRequest: 1 })
+}
+
+/** Connects to Redis at {@link redisServer} once; the reason when it cannot be used. */
 export async function redisProbe(): Promise<string | null> {
-  const client = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null })
+  const client = new Redis({ ...redisServer, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null })
   try {
     await client.connect()
     await client.ping()
     return null
   } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error)
+    return reasonOf(error)
   } finally {
     client.disconnect()
   }
