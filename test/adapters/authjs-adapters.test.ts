@@ -16,9 +16,7 @@ import { opProvider, standInOP } from "../model/oauth-stand-in.js"
 import { consent, sessionUserOf, startSignIn } from "../security/oauth-harness.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
-
-const server = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
+import { ci, postgresProbe, postgresServer } from "../services.js"
 
 /** What a deployment with one of Auth.js's adapters sees: its config, its mail and its tables. */
 interface Deployment {
@@ -121,18 +119,6 @@ async function createAuthjsKyselyTables(db: Kysely<any>) {
   await sql`create table "VerificationToken" (identifier text not null, token text not null unique, expires timestamptz not null)`.execute(db)
 }
 
-async function postgresProbe(): Promise<string | null> {
-  const client = new pg.Client({ ...server, connectionTimeoutMillis: 3000 })
-  try {
-    await client.connect()
-    return null
-  } catch (error) {
-    return (error as Error).message || String(error)
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
 const postgresDown = await postgresProbe()
 const skipTitle = "@auth/kysely-adapter on PostgreSQL: PostgreSQL not reachable at 127.0.0.1:5432, start it (pg_ctlcluster 15 main start) to run these tests"
 if (postgresDown && ci) {
@@ -144,11 +130,11 @@ if (postgresDown && ci) {
 } else {
   describeJourney("@auth/kysely-adapter on PostgreSQL", async () => {
     const schema = `authjs_kysely_${randomUUID().replaceAll("-", "")}`
-    const admin = new pg.Client(server)
+    const admin = new pg.Client(postgresServer)
     await admin.connect()
     await admin.query(`create schema ${schema}`)
     await admin.end()
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...server, options: `-c search_path=${schema}` }) }) })
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...postgresServer, options: `-c search_path=${schema}` }) }) })
     await createAuthjsKyselyTables(db)
     const tables = { users: "User", accounts: "Account", sessions: "Session", tokens: "VerificationToken" } as const
     return {
@@ -159,7 +145,7 @@ if (postgresDown && ci) {
       },
       async close() {
         await db.destroy()
-        const cleanup = new pg.Client(server)
+        const cleanup = new pg.Client(postgresServer)
         await cleanup.connect()
         await cleanup.query(`drop schema if exists ${schema} cascade`)
         await cleanup.end()

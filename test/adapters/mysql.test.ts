@@ -4,37 +4,23 @@ import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createMysqlDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { describeAdapterConformance } from "./conformance.js"
+import { ci, mariadbProbe, mariadbServer } from "../services.js"
 
-const server = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
-
-/** Connects once; the reason when the server cannot be used. */
-async function probe(): Promise<string | null> {
-  try {
-    const connection = await createConnection({ ...server, database: "test", connectTimeout: 3000 })
-    await connection.query("select 1")
-    await connection.end()
-    return null
-  } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error)
-  }
-}
-
-const unreachable = await probe()
+const unreachable = await mariadbProbe()
 
 /** A database of its own for each run: runs in parallel never see each other's rows. */
 async function isolatedDatabase(): Promise<{ db: Kysely<AuthflowDatabase>; name: string; drop(): Promise<void> }> {
   const name = `authflow_test_${randomUUID().replaceAll("-", "").slice(0, 20)}`
-  const admin = await createConnection(server)
+  const admin = await createConnection(mariadbServer)
   await admin.query(`create database ${name}`)
   await admin.end()
-  const db = createMysqlDatabase({ ...server, database: name, connectionLimit: 20 })
+  const db = createMysqlDatabase({ ...mariadbServer, database: name, connectionLimit: 20 })
   return {
     db,
     name,
     async drop() {
       await db.destroy()
-      const admin = await createConnection(server)
+      const admin = await createConnection(mariadbServer)
       await admin.query(`drop database if exists ${name}`)
       await admin.end()
     },
@@ -133,7 +119,7 @@ if (unreachable && ci) {
       const expires = new Date("2026-06-30T23:59:59.999Z")
       await adapter.createUser({ id: "u-tz", email: "tz@example.test", emailVerified: null })
       await adapter.createSession({ sessionToken: "s-tz", userId: "u-tz", expires })
-      const other = createMysqlDatabase({ ...server, database: isolated.name, connectionLimit: 1 })
+      const other = createMysqlDatabase({ ...mariadbServer, database: isolated.name, connectionLimit: 1 })
       try {
         await sql`set time_zone = '+13:00'`.execute(other)
         expect((await KyselyAdapter(other).getSessionAndUser("s-tz"))?.session.expires.toISOString()).toBe(expires.toISOString())

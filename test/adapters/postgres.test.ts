@@ -4,29 +4,13 @@ import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createPostgresDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { describeAdapterConformance } from "./conformance.js"
+import { ci, postgresProbe, postgresServer } from "../services.js"
 
-const server = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
-
-/** Connects once; the reason when the server cannot be used. */
-async function probe(): Promise<string | null> {
-  const client = new pg.Client({ ...server, connectionTimeoutMillis: 3000 })
-  try {
-    await client.connect()
-    await client.query("select 1")
-    return null
-  } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error)
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
-const unreachable = await probe()
+const unreachable = await postgresProbe()
 
 /** Runs `body` with an admin connection (outside the test schemas). */
 async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(server)
+  const client = new pg.Client(postgresServer)
   await client.connect()
   try {
     return await body(client)
@@ -39,7 +23,7 @@ async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
 async function isolatedDatabase(): Promise<{ db: Kysely<AuthflowDatabase>; schema: string; drop(): Promise<void> }> {
   const schema = `authflow_test_${randomUUID().replaceAll("-", "")}`
   await admin((client) => client.query(`create schema ${schema}`))
-  const db = createPostgresDatabase({ ...server, options: `-c search_path=${schema}` })
+  const db = createPostgresDatabase({ ...postgresServer, options: `-c search_path=${schema}` })
   return {
     db,
     schema,
@@ -193,7 +177,7 @@ if (unreachable && ci) {
       const expires = new Date("2026-06-30T23:59:59.999Z")
       await adapter.createUser({ id: "u-tz", email: "tz@example.test", emailVerified: null })
       await adapter.createSession({ sessionToken: "s-tz", userId: "u-tz", expires })
-      const other = createPostgresDatabase({ ...server, options: `-c search_path=${isolated.schema} -c timezone=Pacific/Kiritimati` })
+      const other = createPostgresDatabase({ ...postgresServer, options: `-c search_path=${isolated.schema} -c timezone=Pacific/Kiritimati` })
       try {
         expect((await KyselyAdapter(other).getSessionAndUser("s-tz"))?.session.expires.toISOString()).toBe(expires.toISOString())
       } finally {
