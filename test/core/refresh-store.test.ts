@@ -4,16 +4,15 @@
  * the same across clients (20 parallel claims from two clients: one wins).
  */
 import { randomUUID } from "node:crypto"
-import { Redis } from "ioredis"
+import type { Redis } from "ioredis"
 import { afterAll, describe, expect, it } from "vitest"
 import { memoryRefreshStore, openResult, redisRefreshStore, refreshKey, sealResult, type RefreshStore } from "../../src/core/refresh-store.js"
 import { keptTokens, refreshEnabled, refreshPolicy } from "../../src/core/token-refresh.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, recordingLogger, send } from "../helpers.js"
-import { redisProbe } from "../services.js"
+import { ci, redisClient, redisProbe } from "../services.js"
 
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** What every store must do. */
@@ -112,7 +111,7 @@ const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it to run the Re
 describe.skipIf(redisUnreachable !== null && !ci)("the Redis refresh store", () => {
   const clients: Redis[] = []
   const client = () => {
-    const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })
+    const redis = redisClient()
     clients.push(redis)
     return redis
   }

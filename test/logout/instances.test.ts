@@ -2,10 +2,9 @@
  * Back-channel logout across instances: a logout token received by one `Auth()` instance ends the
  * JWT session when another instance reads it, through a shared `redisRevocationStore`.
  */
-import { Redis } from "ioredis"
 import { afterAll, describe, expect, it } from "vitest"
 import { redisRevocationStore } from "../../src/index.js"
-import { ci, redisProbe } from "../services.js"
+import { ci, redisClient, redisProbe } from "../services.js"
 import { CookieJar, send } from "../helpers.js"
 import { opProvider, standInOP } from "../model/oauth-stand-in.js"
 import { consent, sessionUserOf, startSignIn } from "../security/oauth-harness.js"
@@ -14,7 +13,7 @@ import type { AuthConfig } from "../../src/types.js"
 const unreachable = await redisProbe()
 
 describe.skipIf(unreachable !== null && !ci)("back-channel logout on one instance ends the session read on another (Redis at 127.0.0.1:6379)", () => {
-  const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })
+  const redis = redisClient()
   afterAll(() => redis.disconnect())
   const prefix = `authflow-test:revoked:${crypto.randomUUID()}:`
 

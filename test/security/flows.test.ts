@@ -2,16 +2,15 @@
  * Issue 9, findings 3 and 4: a sealed OAuth flow resumes only in the browser that started it, links
  * a new account only to the user who started it, and resumes once, on one instance or several.
  */
-import { Redis } from "ioredis"
+import type { Redis } from "ioredis"
 import { afterAll, describe, expect, it } from "vitest"
 import { FlowCookieRefused } from "../../src/core/flow-cookie.js"
 import { OAuthAccountNotLinked } from "../../src/core/errors.js"
 import { memoryReplayStore, redisReplayStore } from "../../src/index.js"
 import { CookieJar, send } from "../helpers.js"
 import { bindingCookie, consent, flowCookie, oauthApp, refusedWith, sessionUserOf, startSignIn } from "./oauth-harness.js"
-import { redisProbe } from "../services.js"
+import { ci, redisClient, redisProbe } from "../services.js"
 
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 
 /** A victim signed in through the provider as `victim`. */
 async function signedInVictim(app: ReturnType<typeof oauthApp>) {
@@ -127,7 +126,7 @@ if (redisUnreachable && !ci) console.warn(`${redisSkip} (probe error: ${redisUnr
 describe.skipIf(redisUnreachable !== null && !ci)("finding 4 across instances: a shared Redis store", () => {
   const clients: Redis[] = []
   const client = () => {
-    const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })
+    const redis = redisClient()
     clients.push(redis)
     return redis
   }

@@ -22,9 +22,8 @@ import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import SvelteKitAuth from "../../src/frameworks/sveltekit/index.js"
 import type { RequestEvent } from "@sveltejs/kit"
 import type { AuthConfig, RateLimitedMessage, RateLimitOptions } from "../../src/types.js"
-import { redisProbe } from "../services.js"
+import { ci, redisClient, redisProbe } from "../services.js"
 
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 const origin = "https://app.test"
 const quiet = { error: () => {}, warn: () => {}, debug: () => {} }
 
@@ -365,7 +364,7 @@ describe.skipIf(redisUnreachable !== null && !ci)("the Redis store: limits share
   const stores: { close(): Promise<void> }[] = []
   const prefix = `authflow:test:rl:${process.pid}:${Date.now()}:`
   const client = () => {
-    const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })
+    const redis = redisClient()
     clients.push(redis)
     return redis
   }
