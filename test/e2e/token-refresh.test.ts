@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto"
 import pg from "pg"
-import { Redis } from "ioredis"
+import type { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { getAccessToken, redisRefreshStore } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -19,9 +19,8 @@ import type { AuthConfig, RefreshOptions, Session } from "../../src/types.js"
 import type { ProviderTokens } from "../../src/machines/token-refresh.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
-import { redisProbe } from "../services.js"
+import { ci, postgresProbe, postgresServer, redisClient, redisProbe } from "../services.js"
 
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 const secret = "token-refresh-e2e-secret-0123456789"
 const sessionCookie = "__Secure-authjs.session-token"
 /** Access tokens live this long at the provider: 30 s, except the short-lived ones a test signs in with. */
@@ -294,19 +293,7 @@ describe("token refresh, database sessions (memory adapter)", () => {
 
 // Two instances: separate configurations (separate in-flight maps), sharing only PostgreSQL or Redis.
 
-const pgServer = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
-async function pgProbe(): Promise<string | null> {
-  const client = new pg.Client({ ...pgServer, connectionTimeoutMillis: 3000 })
-  try {
-    await client.connect()
-    return null
-  } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error)
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-const pgUnreachable = await pgProbe()
+const pgUnreachable = await postgresProbe()
 const redisUnreachable = await redisProbe()
 const pgSkip = "PostgreSQL not reachable at 127.0.0.1:5432: start it to run the two-instance database-session refresh test"
 const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it to run the two-instance JWT refresh test"
@@ -315,13 +302,13 @@ describe.skipIf(pgUnreachable !== null && !ci)("token refresh across two instanc
   const schema = `authflow_refresh_${randomUUID().replaceAll("-", "")}`
   const databases: ReturnType<typeof createPostgresDatabase>[] = []
   const database = () => {
-    const db = createPostgresDatabase({ ...pgServer, options: `-c search_path=${schema}` })
+    const db = createPostgresDatabase({ ...postgresServer, options: `-c search_path=${schema}` })
     databases.push(db)
     return db
   }
   beforeAll(async () => {
     if (pgUnreachable) return
-    const admin = new pg.Client(pgServer)
+    const admin = new pg.Client(postgresServer)
     await admin.connect()
     await admin.query(`create schema ${schema}`)
     await admin.end()
@@ -330,7 +317,7 @@ describe.skipIf(pgUnreachable !== null && !ci)("token refresh across two instanc
   afterAll(async () => {
     await Promise.all(databases.map((db) => db.destroy()))
     if (pgUnreachable) return
-    const admin = new pg.Client(pgServer)
+    const admin = new pg.Client(postgresServer)
     await admin.connect()
     await admin.query(`drop schema if exists ${schema} cascade`)
     await admin.end()
@@ -359,7 +346,7 @@ describe.skipIf(pgUnreachable !== null && !ci)("token refresh across two instanc
 describe.skipIf(redisUnreachable !== null && !ci)("token refresh across two instances sharing Redis (JWT sessions)", () => {
   const clients: Redis[] = []
   const client = () => {
-    const redis = new Redis({ host: "127.0.0.1", port: 6379, maxRetriesPerRequest: 1 })
+    const redis = redisClient()
     clients.push(redis)
     return redis
   }
