@@ -15,9 +15,8 @@ import { createPostgresDatabase, migrateToLatest, type AuthflowDatabase } from "
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
 import { startSmtp, type TestSmtp } from "../email/smtp.js"
 import { CookieJar } from "../helpers.js"
+import { ci, postgresProbe, postgresServer, redisProbe, redisServer } from "../services.js"
 
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
-const postgres = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
 const appOrigin = "http://app.test"
 const secret = `instances-secret-${randomUUID()}`
 const sessionCookie = "authjs.session-token"
@@ -25,29 +24,15 @@ const serverScript = fileURLToPath(new URL("./server.ts", import.meta.url))
 
 /** Why PostgreSQL or Redis cannot be used, or null when both answer. */
 async function probe(): Promise<string | null> {
-  const client = new pg.Client({ ...postgres, connectionTimeoutMillis: 3000 })
-  try {
-    await client.connect()
-    await client.query("select 1")
-  } catch (error) {
-    return `PostgreSQL not reachable at 127.0.0.1:5432 (${error instanceof Error ? error.message || error.name : String(error)})`
-  } finally {
-    await client.end().catch(() => {})
-  }
-  const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
-  try {
-    await redis.connect()
-    await redis.ping()
-  } catch (error) {
-    return `Redis not reachable at 127.0.0.1:6379 (${error instanceof Error ? error.message || error.name : String(error)})`
-  } finally {
-    redis.disconnect()
-  }
+  const postgresDown = await postgresProbe()
+  if (postgresDown) return `PostgreSQL not reachable at 127.0.0.1:5432 (${postgresDown})`
+  const redisDown = await redisProbe()
+  if (redisDown) return `Redis not reachable at 127.0.0.1:6379 (${redisDown})`
   return null
 }
 
 async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(postgres)
+  const client = new pg.Client(postgresServer)
   await client.connect()
   try {
     return await body(client)
@@ -156,7 +141,7 @@ if (unreachable && ci) {
 
     beforeAll(async () => {
       await admin((client) => client.query(`create schema ${schema}`))
-      db = createPostgresDatabase({ ...postgres, options: `-c search_path=${schema}` })
+      db = createPostgresDatabase({ ...postgresServer, options: `-c search_path=${schema}` })
       await migrateToLatest(db)
       op = await startOidcProvider({
         accounts: { alice: { sub: "alice", email: "alice@example.test", name: "Alice Liddell", email_verified: true } },
@@ -173,7 +158,7 @@ if (unreachable && ci) {
       await smtp?.close()
       await db?.destroy()
       await admin((client) => client.query(`drop schema if exists ${schema} cascade`))
-      const redis = new Redis({ host: "127.0.0.1", port: 6379 })
+      const redis = new Redis(redisServer)
       const keys = await redis.keys(`${redisPrefix}*`)
       if (keys.length) await redis.del(...keys)
       await redis.quit()
@@ -213,7 +198,7 @@ if (unreachable && ci) {
 
       // The flow was marked used in the shared Redis store; the same flow cookies and code sent to A
       // again are refused there.
-      const redis = new Redis({ host: "127.0.0.1", port: 6379 })
+      const redis = new Redis(redisServer)
       const used = await redis.keys(`${redisPrefix}*`)
       await redis.quit()
       expect(used.length).toBe(1)

@@ -18,12 +18,12 @@
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Redis } from "ioredis"
 import { Auth, redisReplayStore } from "../../src/index.js"
 import { KyselyAdapter, createPostgresDatabase } from "../../src/adapters/kysely/index.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import type { AuthConfig } from "../../src/types.js"
+import { postgresServer, redisClient } from "../services.js"
 
 /** The public origin both instances serve, whatever loopback port a request came in on. */
 export const appOrigin = "http://app.test"
@@ -35,8 +35,8 @@ function required(name: string): string {
 }
 
 const instance = process.env.INSTANCE ?? "instance"
-const db = createPostgresDatabase({ host: "127.0.0.1", port: 5432, user: "postgres", database: "test", options: `-c search_path=${required("PG_SCHEMA")}` })
-const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: false, maxRetriesPerRequest: 1 })
+const db = createPostgresDatabase({ ...postgresServer, options: `-c search_path=${required("PG_SCHEMA")}` })
+const redis = redisClient()
 
 const config: AuthConfig = {
   secret: required("AUTH_SECRET"),
