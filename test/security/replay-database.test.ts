@@ -22,13 +22,15 @@ import type { AuthError } from "../../src/core/errors.js"
 import { CookieJar, send } from "../helpers.js"
 import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../webauthn/flow.js"
 import { consent, oauthApp, refusedWith, sessionCookie, sessionUserOf, startSignIn } from "./oauth-harness.js"
+import { ci, postgresProbe, postgresServer } from "../services.js"
 
-const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
-const server = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
 const schema = `authflow_replay_${randomUUID().replaceAll("-", "")}`
 
-async function postgresProbe(): Promise<string | null> {
-  const admin = new pg.Client({ ...server, connectionTimeoutMillis: 3000 })
+/** Creates this run's schema once PostgreSQL answers; the reason when it cannot be used. */
+async function createSchema(): Promise<string | null> {
+  const unreachable = await postgresProbe()
+  if (unreachable) return unreachable
+  const admin = new pg.Client(postgresServer)
   try {
     await admin.connect()
     await admin.query(`create schema ${schema}`)
@@ -42,7 +44,7 @@ async function postgresProbe(): Promise<string | null> {
 
 const dir = mkdtempSync(join(tmpdir(), "authflow-replay-"))
 const sqliteFile = join(dir, "auth.sqlite")
-const postgresUnreachable = await postgresProbe()
+const postgresUnreachable = await createSchema()
 const postgresSkip = "PostgreSQL not reachable at 127.0.0.1:5432: start it (see the README's Tests section) to run the shared-database replay tests on PostgreSQL"
 if (postgresUnreachable && !ci) console.warn(`${postgresSkip} (probe error: ${postgresUnreachable})`)
 
@@ -50,7 +52,7 @@ const opened: Kysely<AuthflowDatabase>[] = []
 /** A new connection to the shared database, as another server instance would open. */
 function connect(kind: "SQLite" | "PostgreSQL"): Kysely<AuthflowDatabase> {
   if (kind === "PostgreSQL" && postgresUnreachable) throw new Error(`${postgresSkip}. CI is set, so this fails instead of being skipped. Probe error: ${postgresUnreachable}`)
-  const db = kind === "SQLite" ? createSqliteDatabase(sqliteFile) : createPostgresDatabase({ ...server, options: `-c search_path=${schema}` })
+  const db = kind === "SQLite" ? createSqliteDatabase(sqliteFile) : createPostgresDatabase({ ...postgresServer, options: `-c search_path=${schema}` })
   opened.push(db)
   return db
 }
@@ -59,7 +61,7 @@ afterAll(async () => {
   for (const db of opened) await db.destroy()
   rmSync(dir, { recursive: true, force: true })
   if (!postgresUnreachable) {
-    const admin = new pg.Client(server)
+    const admin = new pg.Client(postgresServer)
     await admin.connect()
     await admin.query(`drop schema if exists ${schema} cascade`)
     await admin.end()

@@ -7,12 +7,11 @@ import { afterAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createPostgresDatabase, createSqliteDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { CookieJar, authenticate, origin, passkeyConfig, register, sessionOf } from "./flow.js"
 import type { Kysely } from "kysely"
-
-const server = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" }
+import { postgresServer } from "../services.js"
 
 async function postgres(): Promise<{ db: Kysely<AuthflowDatabase>; drop(): Promise<void> } | null> {
   const schema = `authflow_webauthn_${randomUUID().replaceAll("-", "")}`
-  const admin = new pg.Client({ ...server, connectionTimeoutMillis: 3000 })
+  const admin = new pg.Client({ ...postgresServer, connectionTimeoutMillis: 3000 })
   try {
     await admin.connect()
     await admin.query(`create schema ${schema}`)
@@ -21,12 +20,12 @@ async function postgres(): Promise<{ db: Kysely<AuthflowDatabase>; drop(): Promi
     return null
   }
   await admin.end()
-  const db = createPostgresDatabase({ ...server, options: `-c search_path=${schema}` })
+  const db = createPostgresDatabase({ ...postgresServer, options: `-c search_path=${schema}` })
   return {
     db,
     async drop() {
       await db.destroy()
-      const client = new pg.Client(server)
+      const client = new pg.Client(postgresServer)
       await client.connect()
       await client.query(`drop schema if exists ${schema} cascade`)
       await client.end()
