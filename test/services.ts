@@ -28,6 +28,17 @@ export async function postgresProbe(): Promise<string | null> {
   }
 }
 
+/** Runs `body` with a client connected to {@link postgresServer} (outside the test schemas), then closes it. */
+export async function withPostgres<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client(postgresServer)
+  await client.connect()
+  try {
+    return await body(client)
+  } finally {
+    await client.end()
+  }
+}
+
 /** Where the tests find MariaDB (or MySQL): 127.0.0.1:3306, user root, no password; no database chosen. */
 export const mariadbServer = { host: "127.0.0.1", port: 3306, user: "root", password: "" }
 
