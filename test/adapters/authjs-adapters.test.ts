@@ -16,7 +16,7 @@ import { opProvider, standInOP } from "../model/oauth-stand-in.js"
 import { consent, sessionUserOf, startSignIn } from "../security/oauth-harness.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
-import { ci, postgresProbe, postgresServer } from "../services.js"
+import { ci, postgresProbe, postgresServer, withPostgres } from "../services.js"
 
 /** What a deployment with one of Auth.js's adapters sees: its config, its mail and its tables. */
 interface Deployment {
@@ -130,10 +130,7 @@ if (postgresDown && ci) {
 } else {
   describeJourney("@auth/kysely-adapter on PostgreSQL", async () => {
     const schema = `authjs_kysely_${randomUUID().replaceAll("-", "")}`
-    const admin = new pg.Client(postgresServer)
-    await admin.connect()
-    await admin.query(`create schema ${schema}`)
-    await admin.end()
+    await withPostgres((client) => client.query(`create schema ${schema}`))
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...postgresServer, options: `-c search_path=${schema}` }) }) })
     await createAuthjsKyselyTables(db)
     const tables = { users: "User", accounts: "Account", sessions: "Session", tokens: "VerificationToken" } as const
@@ -145,10 +142,7 @@ if (postgresDown && ci) {
       },
       async close() {
         await db.destroy()
-        const cleanup = new pg.Client(postgresServer)
-        await cleanup.connect()
-        await cleanup.query(`drop schema if exists ${schema} cascade`)
-        await cleanup.end()
+        await withPostgres((client) => client.query(`drop schema if exists ${schema} cascade`))
       },
     }
   })

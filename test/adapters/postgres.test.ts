@@ -1,35 +1,23 @@
 import { randomUUID } from "node:crypto"
-import pg from "pg"
 import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createPostgresDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { describeAdapterConformance } from "./conformance.js"
-import { ci, postgresProbe, postgresServer } from "../services.js"
+import { ci, postgresProbe, postgresServer, withPostgres } from "../services.js"
 
 const unreachable = await postgresProbe()
-
-/** Runs `body` with an admin connection (outside the test schemas). */
-async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(postgresServer)
-  await client.connect()
-  try {
-    return await body(client)
-  } finally {
-    await client.end()
-  }
-}
 
 /** A schema of its own for each database of this run: runs in parallel never see each other's rows. */
 async function isolatedDatabase(): Promise<{ db: Kysely<AuthflowDatabase>; schema: string; drop(): Promise<void> }> {
   const schema = `authflow_test_${randomUUID().replaceAll("-", "")}`
-  await admin((client) => client.query(`create schema ${schema}`))
+  await withPostgres((client) => client.query(`create schema ${schema}`))
   const db = createPostgresDatabase({ ...postgresServer, options: `-c search_path=${schema}` })
   return {
     db,
     schema,
     async drop() {
       await db.destroy()
-      await admin((client) => client.query(`drop schema if exists ${schema} cascade`))
+      await withPostgres((client) => client.query(`drop schema if exists ${schema} cascade`))
     },
   }
 }

@@ -6,7 +6,6 @@
  * configurations (separate in-flight maps) sharing only PostgreSQL or Redis.
  */
 import { randomUUID } from "node:crypto"
-import pg from "pg"
 import type { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { getAccessToken, redisRefreshStore } from "../../src/index.js"
@@ -19,7 +18,7 @@ import type { AuthConfig, RefreshOptions, Session } from "../../src/types.js"
 import type { ProviderTokens } from "../../src/machines/token-refresh.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
-import { ci, postgresProbe, postgresServer, redisClient, redisProbe } from "../services.js"
+import { ci, postgresProbe, postgresServer, redisClient, redisProbe, withPostgres } from "../services.js"
 
 const secret = "token-refresh-e2e-secret-0123456789"
 const sessionCookie = "__Secure-authjs.session-token"
@@ -308,19 +307,13 @@ describe.skipIf(pgUnreachable !== null && !ci)("token refresh across two instanc
   }
   beforeAll(async () => {
     if (pgUnreachable) return
-    const admin = new pg.Client(postgresServer)
-    await admin.connect()
-    await admin.query(`create schema ${schema}`)
-    await admin.end()
+    await withPostgres((client) => client.query(`create schema ${schema}`))
     await migrateToLatest(database())
   })
   afterAll(async () => {
     await Promise.all(databases.map((db) => db.destroy()))
     if (pgUnreachable) return
-    const admin = new pg.Client(postgresServer)
-    await admin.connect()
-    await admin.query(`drop schema if exists ${schema} cascade`)
-    await admin.end()
+    await withPostgres((client) => client.query(`drop schema if exists ${schema} cascade`))
   })
 
   it("20 concurrent reads over two instances: 1 refresh grant, the rotation stored once", async () => {

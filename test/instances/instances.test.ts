@@ -7,7 +7,6 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { fileURLToPath } from "node:url"
-import pg from "pg"
 import { Redis } from "ioredis"
 import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -15,7 +14,7 @@ import { createPostgresDatabase, migrateToLatest, type AuthflowDatabase } from "
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
 import { startSmtp, type TestSmtp } from "../email/smtp.js"
 import { CookieJar } from "../helpers.js"
-import { ci, postgresProbe, postgresServer, redisProbe, redisServer } from "../services.js"
+import { ci, postgresProbe, postgresServer, redisProbe, redisServer, withPostgres } from "../services.js"
 
 const appOrigin = "http://app.test"
 const secret = `instances-secret-${randomUUID()}`
@@ -29,16 +28,6 @@ async function probe(): Promise<string | null> {
   const redisDown = await redisProbe()
   if (redisDown) return `Redis not reachable at 127.0.0.1:6379 (${redisDown})`
   return null
-}
-
-async function admin<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(postgresServer)
-  await client.connect()
-  try {
-    return await body(client)
-  } finally {
-    await client.end()
-  }
 }
 
 /** One running server process. */
@@ -140,7 +129,7 @@ if (unreachable && ci) {
     let b: Instance
 
     beforeAll(async () => {
-      await admin((client) => client.query(`create schema ${schema}`))
+      await withPostgres((client) => client.query(`create schema ${schema}`))
       db = createPostgresDatabase({ ...postgresServer, options: `-c search_path=${schema}` })
       await migrateToLatest(db)
       op = await startOidcProvider({
@@ -157,7 +146,7 @@ if (unreachable && ci) {
       await op?.close()
       await smtp?.close()
       await db?.destroy()
-      await admin((client) => client.query(`drop schema if exists ${schema} cascade`))
+      await withPostgres((client) => client.query(`drop schema if exists ${schema} cascade`))
       const redis = new Redis(redisServer)
       const keys = await redis.keys(`${redisPrefix}*`)
       if (keys.length) await redis.del(...keys)

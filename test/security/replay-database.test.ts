@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { randomUUID } from "node:crypto"
-import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import type { Kysely } from "kysely"
 import { KyselyAdapter, createPostgresDatabase, createSqliteDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
@@ -22,7 +21,7 @@ import type { AuthError } from "../../src/core/errors.js"
 import { CookieJar, send } from "../helpers.js"
 import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../webauthn/flow.js"
 import { consent, oauthApp, refusedWith, sessionCookie, sessionUserOf, startSignIn } from "./oauth-harness.js"
-import { ci, postgresProbe, postgresServer } from "../services.js"
+import { ci, postgresProbe, postgresServer, withPostgres } from "../services.js"
 
 const schema = `authflow_replay_${randomUUID().replaceAll("-", "")}`
 
@@ -30,15 +29,11 @@ const schema = `authflow_replay_${randomUUID().replaceAll("-", "")}`
 async function createSchema(): Promise<string | null> {
   const unreachable = await postgresProbe()
   if (unreachable) return unreachable
-  const admin = new pg.Client(postgresServer)
   try {
-    await admin.connect()
-    await admin.query(`create schema ${schema}`)
+    await withPostgres((client) => client.query(`create schema ${schema}`))
     return null
   } catch (error) {
     return error instanceof Error ? error.message || error.name : String(error)
-  } finally {
-    await admin.end().catch(() => {})
   }
 }
 
@@ -60,12 +55,7 @@ function connect(kind: "SQLite" | "PostgreSQL"): Kysely<AuthflowDatabase> {
 afterAll(async () => {
   for (const db of opened) await db.destroy()
   rmSync(dir, { recursive: true, force: true })
-  if (!postgresUnreachable) {
-    const admin = new pg.Client(postgresServer)
-    await admin.connect()
-    await admin.query(`drop schema if exists ${schema} cascade`)
-    await admin.end()
-  }
+  if (!postgresUnreachable) await withPostgres((client) => client.query(`drop schema if exists ${schema} cascade`))
 })
 
 const errorUrl = (type: string) => `${origin}/auth/error?error=${type}`

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createPostgresDatabase, createSqliteDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { CookieJar, authenticate, origin, passkeyConfig, register, sessionOf } from "./flow.js"
 import type { Kysely } from "kysely"
-import { postgresServer } from "../services.js"
+import { postgresServer, withPostgres } from "../services.js"
 
 async function postgres(): Promise<{ db: Kysely<AuthflowDatabase>; drop(): Promise<void> } | null> {
   const schema = `authflow_webauthn_${randomUUID().replaceAll("-", "")}`
@@ -25,10 +25,7 @@ async function postgres(): Promise<{ db: Kysely<AuthflowDatabase>; drop(): Promi
     db,
     async drop() {
       await db.destroy()
-      const client = new pg.Client(postgresServer)
-      await client.connect()
-      await client.query(`drop schema if exists ${schema} cascade`)
-      await client.end()
+      await withPostgres((client) => client.query(`drop schema if exists ${schema} cascade`))
     },
   }
 }
