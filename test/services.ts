@@ -7,7 +7,7 @@ import pg from "pg"
 export const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
 
 /** The reason an error gives: its message, else its name. */
-function reasonOf(error: unknown): string {
+export function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message || error.name : String(error)
 }
 

@@ -21,7 +21,7 @@ import type { AuthError } from "../../src/core/errors.js"
 import { CookieJar, send } from "../helpers.js"
 import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../webauthn/flow.js"
 import { consent, oauthApp, refusedWith, sessionCookie, sessionUserOf, startSignIn } from "./oauth-harness.js"
-import { ci, postgresProbe, postgresServer, withPostgres } from "../services.js"
+import { ci, postgresProbe, postgresServer, reasonOf, withPostgres } from "../services.js"
 
 const schema = `authflow_replay_${randomUUID().replaceAll("-", "")}`
 
@@ -33,7 +33,7 @@ async function createSchema(): Promise<string | null> {
     await withPostgres((client) => client.query(`create schema ${schema}`))
     return null
   } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error)
+    return reasonOf(error)
   }
 }
 
