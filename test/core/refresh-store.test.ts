@@ -107,6 +107,7 @@ describe("refresh options", () => {
 
 const redisUnreachable = await redisProbe()
 const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it to run the Redis refresh-store tests"
+if (redisUnreachable && !ci) console.warn(`${redisSkip} (probe error: ${redisUnreachable})`)
 
 describe.skipIf(redisUnreachable !== null && !ci)("the Redis refresh store", () => {
   const clients: Redis[] = []

@@ -296,6 +296,8 @@ const pgUnreachable = await postgresProbe()
 const redisUnreachable = await redisProbe()
 const pgSkip = "PostgreSQL not reachable at 127.0.0.1:5432: start it to run the two-instance database-session refresh test"
 const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it to run the two-instance JWT refresh test"
+if (pgUnreachable && !ci) console.warn(`${pgSkip} (probe error: ${pgUnreachable})`)
+if (redisUnreachable && !ci) console.warn(`${redisSkip} (probe error: ${redisUnreachable})`)
 
 describe.skipIf(pgUnreachable !== null && !ci)("token refresh across two instances sharing PostgreSQL (database sessions)", () => {
   const schema = `authflow_refresh_${randomUUID().replaceAll("-", "")}`

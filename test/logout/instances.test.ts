@@ -11,6 +11,8 @@ import { consent, sessionUserOf, startSignIn } from "../security/oauth-harness.j
 import type { AuthConfig } from "../../src/types.js"
 
 const unreachable = await redisProbe()
+const skipTitle = "back-channel logout across instances: Redis not reachable at 127.0.0.1:6379, start it (see the README's Tests section) to run this test"
+if (unreachable && !ci) console.warn(`${skipTitle} (probe error: ${unreachable})`)
 
 describe.skipIf(unreachable !== null && !ci)("back-channel logout on one instance ends the session read on another (Redis at 127.0.0.1:6379)", () => {
   const redis = redisClient()
@@ -18,6 +20,7 @@ describe.skipIf(unreachable !== null && !ci)("back-channel logout on one instanc
   const prefix = `authflow-test:revoked:${crypto.randomUUID()}:`
 
   it("instance B reads the session as signed out after instance A received the logout token", async () => {
+    if (unreachable) throw new Error(`${skipTitle}. CI is set, so this fails instead of being skipped. Probe error: ${unreachable}`)
     const op = standInOP()
     const instance = (): AuthConfig => ({
       secret: "instances-secret",
