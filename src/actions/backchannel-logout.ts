@@ -112,6 +112,22 @@ export async function backchannelLogout(options: AuthOptions, cookies: Cookie[])
       return { type: "revoke.failed", error } as const
     }
   }
+  const verify = async (issuer: string, jwksUri: string, refresh: boolean) => {
+    try {
+      const keys = await keySetOf(provider, jwksUri, refresh)
+      const { payload } = await jwtVerify(logoutToken, keys, {
+        issuer,
+        audience: provider.clientId ?? "",
+        algorithms: signatureAlgorithms,
+        maxTokenAge,
+        requiredClaims: ["iat"],
+        clockTolerance: 60,
+      })
+      return { type: "token.verified", claims: payload } as const
+    } catch (error) {
+      return { type: "verify.failed", ...verifyFailure(error) } as const
+    }
+  }
   const effects: FlowEffects<typeof backchannelLogoutMachine> = {
     readRequest: () => {
       const token: unknown = options.request.body?.logout_token
@@ -126,21 +142,8 @@ export async function backchannelLogout(options: AuthOptions, cookies: Cookie[])
         return { type: "discovery.failed", error }
       }
     },
-    verifyToken: async ({ issuer, jwksUri, keysRefreshed }) => {
-      try {
-        const { payload } = await jwtVerify(logoutToken, await keySetOf(provider, jwksUri!, keysRefreshed), {
-          issuer,
-          audience: provider.clientId ?? "",
-          algorithms: signatureAlgorithms,
-          maxTokenAge,
-          requiredClaims: ["iat"],
-          clockTolerance: 60,
-        })
-        return { type: "token.verified", claims: payload }
-      } catch (error) {
-        return { type: "verify.failed", ...verifyFailure(error) }
-      }
-    },
+    verifyToken: ({ issuer, jwksUri }) => verify(issuer!, jwksUri!, false),
+    verifyWithFreshKeys: ({ issuer, jwksUri }) => verify(issuer!, jwksUri!, true),
     markJti: async ({ claims }) => {
       try {
         const fresh = await replayStoreOf(options.config).markUsed(`backchannel-logout:${provider.id}:${claims!.jti as string}`, Date.now() + 2 * maxTokenAge * 1000)
@@ -177,7 +180,6 @@ export async function backchannelLogout(options: AuthOptions, cookies: Cookie[])
   const outcomes: FlowOutcomes<typeof backchannelLogoutMachine, ResponseInternal> = {
     readingRequest: notAnOutcome,
     discoveringIssuer: notAnOutcome,
-    verifyingToken: notAnOutcome,
     checkingClaims: notAnOutcome,
     markingJti: notAnOutcome,
     revokingSession: notAnOutcome,

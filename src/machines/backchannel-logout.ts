@@ -61,16 +61,13 @@ export interface BackchannelLogoutPolicy {
 }
 
 /**
- * Context of a back-channel logout: the issuer and its key set, whether the keys were fetched
- * again, the verified claims, the linked user, and why the flow ended where it did. The logout
+ * Context of a back-channel logout: the issuer and its key set, the verified claims, the linked user, and why the flow ended where it did. The logout
  * token itself never enters it.
  */
 export interface BackchannelLogoutContext {
   policy: BackchannelLogoutPolicy
   issuer?: string
   jwksUri?: string
-  /** The key set was fetched again because no key of the cached one matched the token. */
-  keysRefreshed: boolean
   claims?: LogoutTokenClaims
   userId?: string
   /** What jose said of a refused token, when the refusal carries it. */
@@ -83,6 +80,7 @@ export type BackchannelLogoutEffect =
   | "readRequest"
   | "discoverIssuer"
   | "verifyToken"
+  | "verifyWithFreshKeys"
   | "markJti"
   | "revokeSession"
   | "revokeSubject"
@@ -99,7 +97,8 @@ const failure = (event: BackchannelLogoutEvent) => (event.type === "verify.faile
 /**
  * The OpenID Connect Back-Channel Logout receiver, POST `/backchannel-logout/<provider>`: read the
  * request (a provider that accepts back-channel logouts, a logout token), discover the issuer's
- * key set, verify the token with jose (a key the cached set lacks fetches the set once more), check
+ * key set, verify the token with jose (against the cached key set, and once more against a freshly
+ * fetched one when no cached key matches: the provider may have rotated its keys), check
  * its claims (the back-channel `events` member, no `nonce`, `sub` or `sid`, a `jti`), mark its
  * `jti` used, then end the sessions it names: the provider session (`sid`), the subject (`sub`),
  * and, when the adapter links accounts, the linked user (whose database rows are deleted at once
@@ -124,7 +123,6 @@ export const backchannelLogoutMachine = setup({
   },
   actions: {
     recordIssuer: assign(({ event }) => (event.type === "issuer.discovered" ? { issuer: event.issuer, jwksUri: event.jwksUri } : {})),
-    refreshKeys: assign({ keysRefreshed: true }),
     recordDetail: assign(({ event }) => (event.type === "verify.failed" ? { detail: event.message } : {})),
     recordClaims: assign(({ event }) => (event.type === "token.verified" ? { claims: event.claims } : {})),
     recordUser: assign(({ event }) => (event.type === "user.found" && typeof event.userId === "string" ? { userId: event.userId } : {})),
@@ -137,8 +135,8 @@ export const backchannelLogoutMachine = setup({
     tokenAbsent: ({ event }) => event.type === "request.read" && !event.hasToken,
     /** The issuer publishes no key set to verify the token with. */
     noJwksUri: ({ event }) => event.type === "issuer.discovered" && !event.jwksUri,
-    /** No key of the cached key set matched the token, and the set has not been fetched again yet (the provider may have rotated its keys). */
-    unknownKeyBeforeRefresh: ({ context, event }) => failure(event)?.code === noMatchingKey && !context.keysRefreshed,
+    /** No key of the key set matched the token's header. */
+    unknownKey: ({ event }) => failure(event)?.code === noMatchingKey,
     issuerRejected: ({ event }) => failure(event)?.code === claimFailed && failure(event)?.claim === "iss",
     audienceRejected: ({ event }) => failure(event)?.code === claimFailed && failure(event)?.claim === "aud",
     /** Any other claim check failed (`iat` in the future, `nbf`, a missing `iat`). */
@@ -171,7 +169,7 @@ export const backchannelLogoutMachine = setup({
   },
 }).createMachine({
   id: "backchannel-logout",
-  context: ({ input }) => ({ policy: input?.policy ?? { linksUsers: false, databaseSessions: false, deletesUserSessions: false }, keysRefreshed: false }),
+  context: ({ input }) => ({ policy: input?.policy ?? { linksUsers: false, databaseSessions: false, deletesUserSessions: false } }),
   initial: "readingRequest",
   states: {
     readingRequest: {
@@ -188,11 +186,18 @@ export const backchannelLogoutMachine = setup({
       },
     },
     verifyingToken: {
-      meta: { effect: "verifyToken" },
+      initial: "withCachedKeys",
+      states: {
+        withCachedKeys: {
+          meta: { effect: "verifyToken" },
+          // The provider may have rotated its keys: fetch its key set once more before refusing the token.
+          on: { "verify.failed": { guard: "unknownKey", target: "withFreshKeys" } },
+        },
+        withFreshKeys: { meta: { effect: "verifyWithFreshKeys" } },
+      },
       on: {
         "token.verified": { target: "checkingClaims", actions: "recordClaims" },
         "verify.failed": [
-          { guard: "unknownKeyBeforeRefresh", target: "verifyingToken", reenter: true, actions: "refreshKeys" },
           { guard: "issuerRejected", target: "issuerMismatch" },
           { guard: "audienceRejected", target: "audienceMismatch" },
           { guard: "otherClaimRejected", target: "issuedAtInvalid", actions: "recordDetail" },
