@@ -43,7 +43,7 @@ export type BackchannelLogoutEvent =
   | { type: "jti.failed"; error: unknown }
   | { type: "revoked" }
   | { type: "revoke.failed"; error: unknown }
-  | { type: "user.found"; userId: unknown }
+  | { type: "user.found"; userId: string }
   | { type: "user.none" }
   | { type: "lookup.failed"; error: unknown }
   | { type: "sessions.deleted" }
@@ -125,7 +125,7 @@ export const backchannelLogoutMachine = setup({
     recordIssuer: assign(({ event }) => (event.type === "issuer.discovered" ? { issuer: event.issuer, jwksUri: event.jwksUri } : {})),
     recordDetail: assign(({ event }) => (event.type === "verify.failed" ? { detail: event.message } : {})),
     recordClaims: assign(({ event }) => (event.type === "token.verified" ? { claims: event.claims } : {})),
-    recordUser: assign(({ event }) => (event.type === "user.found" && typeof event.userId === "string" ? { userId: event.userId } : {})),
+    recordUser: assign(({ event }) => (event.type === "user.found" ? { userId: event.userId } : {})),
     recordError: assign({ error: ({ event }) => (event as { error?: unknown }).error }),
   },
   guards: {
@@ -162,8 +162,6 @@ export const backchannelLogoutMachine = setup({
     namesSubject: ({ context }) => typeof context.claims?.sub === "string",
     /** The adapter can find the user a provider account is linked to. */
     linksUsers: ({ context }) => context.policy.linksUsers,
-    /** The linked user has an id to revoke sessions under. */
-    userIdentified: ({ event }) => event.type === "user.found" && typeof event.userId === "string" && event.userId !== "",
     /** Sessions are database rows and the adapter can delete every row of a user. */
     deletesDatabaseSessions: ({ context }) => context.policy.databaseSessions && context.policy.deletesUserSessions,
   },
@@ -242,7 +240,8 @@ export const backchannelLogoutMachine = setup({
     lookingUpUser: {
       meta: { effect: "lookUpUser" },
       on: {
-        "user.found": [{ guard: "userIdentified", target: "revokingUser", actions: "recordUser" }, { target: "loggedOut" }],
+        // The engine's adapter wrapper answers a user without an id as an AdapterError (`lookup.failed`).
+        "user.found": { target: "revokingUser", actions: "recordUser" },
         "user.none": "loggedOut",
         "lookup.failed": { target: "logoutFailed", actions: "recordError" },
       },
