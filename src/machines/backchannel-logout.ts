@@ -61,8 +61,8 @@ export interface BackchannelLogoutPolicy {
 }
 
 /**
- * Context of a back-channel logout: the issuer and its key set, the verified claims, the linked user, and why the flow ended where it did. The logout
- * token itself never enters it.
+ * Context of a back-channel logout: the issuer and its key set, the verified claims, the linked
+ * user, and why the flow ended where it did. The logout token itself never enters it.
  */
 export interface BackchannelLogoutContext {
   policy: BackchannelLogoutPolicy
@@ -98,9 +98,9 @@ const failure = (event: BackchannelLogoutEvent) => (event.type === "verify.faile
  * The OpenID Connect Back-Channel Logout receiver, POST `/backchannel-logout/<provider>`: read the
  * request (a provider that accepts back-channel logouts, a logout token), discover the issuer's
  * key set, verify the token with jose (against the cached key set, and once more against a freshly
- * fetched one when no cached key matches: the provider may have rotated its keys), check
- * its claims (the back-channel `events` member, no `nonce`, `sub` or `sid`, a `jti`), mark its
- * `jti` used, then end the sessions it names: the provider session (`sid`), the subject (`sub`),
+ * fetched one when no cached key matches: the provider may have rotated its keys), check its
+ * claims (the back-channel `events` member, no `nonce`, `sub` or `sid`, a `jti`), mark its `jti`
+ * used, then end the sessions it names: the provider session (`sid`), the subject (`sub`),
  * and, when the adapter links accounts, the linked user (whose database rows are deleted at once
  * when sessions are rows and the adapter can). Each refusal is its own final state; a discovery
  * or store failure ends in `discoveryFailed` or `logoutFailed`.
