@@ -5,17 +5,19 @@
  *
  * @module
  */
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose"
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose"
 import { customFetch } from "../core/symbols.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { replayStoreOf } from "../core/replay-store.js"
 import { revocationStoreOf } from "../core/revocation-store.js"
+import { backchannelLogoutMachine, type LogoutTokenVerifyFailure } from "../machines/backchannel-logout.js"
+import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 
-/** The event member a logout token's `events` claim must hold. */
-export const backchannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
+export { backchannelLogoutEvent } from "../machines/backchannel-logout.js"
 
 /** Asymmetric algorithms a logout token may be signed with (never `none`, never a MAC). */
 const signatureAlgorithms = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"]
@@ -60,91 +62,160 @@ async function keySetOf(provider: OAuthProviderConfig, jwksUri: string, refresh:
   return keys
 }
 
-/**
- * The validated claims of a logout token from `provider`: signature by the issuer's JWKS, `iss`,
- * `aud`, `iat` (at most 10 minutes old), `exp` when present, the back-channel `events` member, `sub`
- * or `sid`, no `nonce`, a `jti` seen for the first time. Throws {@link LogoutTokenRefused}.
- *
- * @example
- * ```ts
- * const { sub, sid } = await validateLogoutToken(options, provider, form.get("logout_token"))
- * ```
- * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
- */
-export async function validateLogoutToken(options: AuthOptions, provider: OAuthProviderConfig, logoutToken: unknown): Promise<JWTPayload> {
-  if (typeof logoutToken !== "string" || !logoutToken) throw new LogoutTokenRefused("missing")
-  const server = await authorizationServer(provider)
-  if (!server.jwks_uri) throw new LogoutTokenRefused("provider", "the issuer publishes no jwks_uri")
-  const verify = async (refresh: boolean) =>
-    jwtVerify(logoutToken, await keySetOf(provider, server.jwks_uri!, refresh), {
-      issuer: server.issuer,
-      audience: provider.clientId ?? "",
-      algorithms: signatureAlgorithms,
-      maxTokenAge,
-      requiredClaims: ["iat"],
-      clockTolerance: 60,
-    })
-  let payload: JWTPayload
-  try {
-    payload = (await verify(false).catch((error) => (error instanceof joseErrors.JWKSNoMatchingKey ? verify(true) : Promise.reject(error)))).payload
-  } catch (error) {
-    if (error instanceof joseErrors.JWTClaimValidationFailed) {
-      const claim = error.claim
-      if (claim === "iss") throw new LogoutTokenRefused("issuer")
-      if (claim === "aud") throw new LogoutTokenRefused("audience")
-      throw new LogoutTokenRefused("issued-at", error.message)
-    }
-    if (error instanceof joseErrors.JWTExpired) throw new LogoutTokenRefused(error.claim === "iat" ? "issued-at" : "expired")
-    throw new LogoutTokenRefused("signature", error instanceof Error ? error.message : String(error))
+
+/** What jose said of a token it refused: its error's `code` and `claim`, and its message. */
+function verifyFailure(error: unknown): LogoutTokenVerifyFailure {
+  const { code, claim } = (typeof error === "object" && error !== null ? error : {}) as { code?: unknown; claim?: unknown }
+  return {
+    ...(typeof code === "string" && { code }),
+    ...(typeof claim === "string" && { claim }),
+    message: error instanceof Error ? error.message : String(error),
   }
-  const events = payload.events as Record<string, unknown> | undefined
-  const event = events && typeof events === "object" ? events[backchannelLogoutEvent] : undefined
-  if (!event || typeof event !== "object" || Array.isArray(event)) throw new LogoutTokenRefused("events")
-  if ("nonce" in payload) throw new LogoutTokenRefused("nonce")
-  if (typeof payload.sub !== "string" && typeof payload.sid !== "string") throw new LogoutTokenRefused("subject")
-  if (typeof payload.jti !== "string" || !payload.jti) throw new LogoutTokenRefused("jti")
-  const fresh = await replayStoreOf(options.config).markUsed(`backchannel-logout:${provider.id}:${payload.jti}`, Date.now() + 2 * maxTokenAge * 1000)
-  if (!fresh) throw new LogoutTokenRefused("replayed")
-  return payload
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
 /**
- * Receives a back-channel logout: validates the logout token, then ends the sessions it names,
- * through the revocation store: those signed in with that subject at the provider (`sub`), with
- * that provider session (`sid`), and, with an adapter, every session of the linked user (whose
- * database rows are deleted at once when the adapter has `deleteUserSessions`). JWT sessions end on
- * their next read. Answers 200, or 400 with
- * `{ error: "invalid_request", error_description }`, never cached.
+ * Receives a back-channel logout by running the back-channel logout machine
+ * (`src/machines/backchannel-logout.ts`, which decides every refusal): validates the logout token
+ * (signature by the issuer's JWKS, `iss`, `aud`, `iat` at most 10 minutes old, `exp` when present,
+ * the back-channel `events` member, `sub` or `sid`, no `nonce`, a `jti` seen for the first time),
+ * then ends the sessions it names, through the revocation store: those signed in with that subject
+ * at the provider (`sub`), with that provider session (`sid`), and, with an adapter, every session
+ * of the linked user (whose database rows are deleted at once when the adapter has
+ * `deleteUserSessions`). JWT sessions end on their next read. Answers 200, or 400 with
+ * `{ error: "invalid_request", error_description }` (the {@link LogoutTokenRefusal}, also logged as
+ * a {@link LogoutTokenRefused}), never cached.
  *
  * @example
  * ```ts
  * // POST /auth/backchannel-logout/keycloak  logout_token=eyJ…  → 200
  * ```
+ * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
  */
 export async function backchannelLogout(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" }
-  const provider = options.provider
-  try {
-    if (provider?.type !== "oidc" || !provider.backchannelLogout) throw new LogoutTokenRefused("provider", "the provider does not accept back-channel logouts")
-    const payload = await validateLogoutToken(options, provider, options.request.body?.logout_token)
-    const now = Date.now()
-    const keepUntil = now + (options.session.absoluteMaxAge ?? options.session.maxAge) * 1000
-    const store = revocationStoreOf(options.config)
-    if (typeof payload.sid === "string") await store.revoke(`sid:${provider.id}:${payload.sid}`, now, keepUntil)
-    if (typeof payload.sub === "string") {
-      await store.revoke(`sub:${provider.id}:${payload.sub}`, now, keepUntil)
-      // With an adapter, the linked user's sessions end too (database sessions do not record the subject).
-      const adapter = options.adapter
-      const user = adapter?.getUserByAccount ? await adapter.getUserByAccount({ provider: provider.id, providerAccountId: payload.sub }) : null
-      if (user?.id) {
-        await store.revoke(`user:${user.id}`, now, keepUntil)
-        if (options.session.strategy === "database") await adapter?.deleteUserSessions?.(user.id)
-      }
+  // The machine reaches the effects past `readRequest` only for an OpenID Provider that accepts back-channel logouts.
+  const provider = options.provider as OAuthProviderConfig
+  const logoutToken = options.request.body?.logout_token as string
+  const store = revocationStoreOf(options.config)
+  let revokedAt: { now: number; keepUntil: number } | undefined
+  const revoke = async (key: string) => {
+    if (revokedAt === undefined) {
+      const now = Date.now()
+      revokedAt = { now, keepUntil: now + (options.session.absoluteMaxAge ?? options.session.maxAge) * 1000 }
     }
-    return { status: 200, headers, body: {}, cookies }
-  } catch (error) {
-    const refused = error instanceof LogoutTokenRefused ? error : new LogoutTokenRefused("provider", error instanceof Error ? error.message : String(error))
-    options.logger.error(refused)
-    return { status: 400, headers, body: { error: "invalid_request", error_description: refused.reason }, cookies }
+    try {
+      await store.revoke(key, revokedAt.now, revokedAt.keepUntil)
+      return { type: "revoked" } as const
+    } catch (error) {
+      return { type: "revoke.failed", error } as const
+    }
   }
+  const verify = async (issuer: string, jwksUri: string, refresh: boolean) => {
+    try {
+      const keys = await keySetOf(provider, jwksUri, refresh)
+      const { payload } = await jwtVerify(logoutToken, keys, {
+        issuer,
+        audience: provider.clientId ?? "",
+        algorithms: signatureAlgorithms,
+        maxTokenAge,
+        requiredClaims: ["iat"],
+        clockTolerance: 60,
+      })
+      return { type: "token.verified", claims: payload } as const
+    } catch (error) {
+      return { type: "verify.failed", ...verifyFailure(error) } as const
+    }
+  }
+  const effects: FlowEffects<typeof backchannelLogoutMachine> = {
+    readRequest: () => {
+      const token: unknown = options.request.body?.logout_token
+      const read = options.provider as { type?: string; backchannelLogout?: unknown } | undefined
+      return { type: "request.read", providerType: read?.type, backchannelLogout: Boolean(read?.backchannelLogout), hasToken: typeof token === "string" && token !== "" }
+    },
+    discoverIssuer: async () => {
+      try {
+        const server = await authorizationServer(provider)
+        return { type: "issuer.discovered", issuer: server.issuer, ...(server.jwks_uri && { jwksUri: server.jwks_uri }) }
+      } catch (error) {
+        return { type: "discovery.failed", error }
+      }
+    },
+    verifyToken: ({ issuer, jwksUri }) => verify(issuer!, jwksUri!, false),
+    verifyWithFreshKeys: ({ issuer, jwksUri }) => verify(issuer!, jwksUri!, true),
+    markJti: async ({ claims }) => {
+      try {
+        const fresh = await replayStoreOf(options.config).markUsed(`backchannel-logout:${provider.id}:${claims!.jti as string}`, Date.now() + 2 * maxTokenAge * 1000)
+        return { type: fresh ? "jti.fresh" : "jti.seen" }
+      } catch (error) {
+        return { type: "jti.failed", error }
+      }
+    },
+    revokeSession: ({ claims }) => revoke(`sid:${provider.id}:${claims!.sid as string}`),
+    revokeSubject: ({ claims }) => revoke(`sub:${provider.id}:${claims!.sub as string}`),
+    lookUpUser: async ({ claims }) => {
+      try {
+        // Database sessions do not record the subject: the linked user's sessions end too.
+        const user = await options.adapter!.getUserByAccount!({ provider: provider.id, providerAccountId: claims!.sub as string })
+        return user ? { type: "user.found", userId: user.id } : { type: "user.none" }
+      } catch (error) {
+        return { type: "lookup.failed", error }
+      }
+    },
+    revokeUser: ({ userId }) => revoke(`user:${userId!}`),
+    deleteSessions: async ({ userId }) => {
+      try {
+        await options.adapter!.deleteUserSessions!(userId!)
+        return { type: "sessions.deleted" }
+      } catch (error) {
+        return { type: "delete.failed", error }
+      }
+    },
+  }
+  const refused = (reason: LogoutTokenRefusal, detail?: string): ResponseInternal => {
+    options.logger.error(new LogoutTokenRefused(reason, detail))
+    return { status: 400, headers, body: { error: "invalid_request", error_description: reason }, cookies }
+  }
+  const outcomes: FlowOutcomes<typeof backchannelLogoutMachine, ResponseInternal> = {
+    readingRequest: notAnOutcome,
+    discoveringIssuer: notAnOutcome,
+    checkingClaims: notAnOutcome,
+    markingJti: notAnOutcome,
+    revokingSession: notAnOutcome,
+    revokingSubject: notAnOutcome,
+    lookingUpUser: notAnOutcome,
+    revokingUser: notAnOutcome,
+    deletingSessions: notAnOutcome,
+    loggedOut: () => ({ status: 200, headers, body: {}, cookies }),
+    providerNotAccepting: () => refused("provider", "the provider does not accept back-channel logouts"),
+    tokenMissing: () => refused("missing"),
+    discoveryFailed: ({ error }) => refused("provider", messageOf(error)),
+    jwksMissing: () => refused("provider", "the issuer publishes no jwks_uri"),
+    signatureInvalid: ({ detail }) => refused("signature", detail),
+    issuerMismatch: () => refused("issuer"),
+    audienceMismatch: () => refused("audience"),
+    tokenExpired: () => refused("expired"),
+    issuedAtInvalid: ({ detail }) => refused("issued-at", detail),
+    eventMissing: () => refused("events"),
+    nonceForbidden: () => refused("nonce"),
+    subjectMissing: () => refused("subject"),
+    jtiMissing: () => refused("jti"),
+    tokenReplayed: () => refused("replayed"),
+    logoutFailed: ({ error }) => refused("provider", messageOf(error)),
+  }
+  const { adapter } = options
+  const policy = {
+    linksUsers: Boolean(adapter?.getUserByAccount),
+    databaseSessions: options.session.strategy === "database",
+    deletesUserSessions: Boolean(adapter?.deleteUserSessions),
+  }
+  let flow
+  try {
+    flow = await runFlow(backchannelLogoutMachine, effects, { inspect: options.config.inspect, input: { policy } })
+  } catch (error) {
+    // The effects report their failures as events; anything else is still answered as a refusal, never a 500.
+    return refused("provider", messageOf(error))
+  }
+  return outcomeOf(flow, outcomes)
 }

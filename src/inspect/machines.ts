@@ -6,6 +6,7 @@ import { oauthMachine } from "../machines/oauth.js"
 import { signOutMachine } from "../machines/sign-out.js"
 import { webAuthnMachine } from "../machines/webauthn.js"
 import { tokenRefreshMachine } from "../machines/token-refresh.js"
+import { backchannelLogoutMachine } from "../machines/backchannel-logout.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -25,10 +26,11 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   webAuthnMachine,
   signOutMachine,
   tokenRefreshMachine,
+  backchannelLogoutMachine,
 ]
 
 /**
  * Final states that mean the flow did what the user asked. Other final states are shown as ended
  * without success (a refusal or a failure); the state's name says which.
  */
-export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedOut", "linkSent", "fresh", "joined", "persisted"])
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut"])
