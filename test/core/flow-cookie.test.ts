@@ -7,6 +7,7 @@ import { runFlow } from "../../src/machines/run-flow.js"
 import { InvalidCheck } from "../../src/errors.js"
 import { sha256Hex } from "../../src/core/crypto.js"
 import { memoryReplayStore } from "../../src/core/replay-store.js"
+import { craftToken, referenceKey } from "../jwt/helpers.js"
 
 /** A flow that waits for a second request, the shape OAuth sign-in has. */
 const waitingMachine = setup({
@@ -263,5 +264,22 @@ describe("flow cookie refusals, in detail", () => {
     expect(opened).toMatchObject({ flowId: "flow-id-1", replayKey: "waiting-flow:flow-id-1", expiresAt: Date.UTC(2030, 0, 1, 12, 15) })
     // Sealed without an issuer, it does not open for a binding that names one.
     expect((await refusal(openFlow({ [cookies.flow.name]: flow.value, [cookies.binding.name]: bindingCookie.value }, binding, secret, cookies))).reason).toBe("foreign-issuer")
+  })
+
+  it("the opened flow expires when its token does (whole seconds), not 15 minutes after it is opened", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2030, 0, 1, 12, 0, 0, 500) })
+    const { snapshot } = await startedFlow()
+    const [flow, bindingCookie] = await sealFlow(snapshot, binding, secret, cookies)
+    vi.setSystemTime(Date.UTC(2030, 0, 1, 12, 5, 0, 700))
+    const opened = await openFlow({ [cookies.flow.name]: flow.value, [cookies.binding.name]: bindingCookie.value }, binding, secret, cookies)
+    expect(opened.expiresAt).toBe(Date.UTC(2030, 0, 1, 12, 15))
+  })
+
+  it("a sealed payload without `exp` is kept 15 minutes from when it is opened", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2030, 0, 1, 12, 0, 0, 500) })
+    const payload = { m: "waiting-flow", v: 1, p: "oidc", i: "https://issuer.test", j: "no-exp", b: sha256Hex(browser).slice(0, 32), s: { status: "active", value: "waitingForCallback", context: {}, children: {}, historyValue: {} } }
+    const value = craftToken({ alg: "dir", enc: "A256CBC-HS512" }, JSON.stringify(payload), referenceKey(secret, cookie.name))
+    const opened = await openFlow({ [cookies.flow.name]: value, [cookies.binding.name]: browser }, binding, secret, cookies)
+    expect(opened).toMatchObject({ flowId: "no-exp", expiresAt: Date.UTC(2030, 0, 1, 12, 15, 0, 500) })
   })
 })

@@ -85,6 +85,12 @@ describe("protected header", () => {
       expect(error.message).toBe("JWE Protected Header is invalid")
     }
   })
+
+  it("a header that is not JSON keeps the parser's error as its cause", async () => {
+    const error = await refusal(`${base64url.encode("{not json")}..AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`)
+    expect(error).toBeInstanceOf(errors.JWEInvalid)
+    expect(error.cause).toBeInstanceOf(SyntaxError)
+  })
 })
 
 describe("decryption", () => {
@@ -124,6 +130,20 @@ describe("decryption", () => {
     expect(error).toBeInstanceOf(errors.JWEDecryptionFailed)
     expect(error.cause).toBeUndefined()
   })
+
+  it("a 16-byte GCM tag that does not authenticate fails as a decryption failure, with the cause", async () => {
+    const key = referenceKey(SECRET, SALT, 32)
+    const iv = nodeCrypto.randomBytes(12)
+    const protectedHeader = base64url.encode(JSON.stringify({ alg: "dir", enc: "A256GCM" }))
+    const cipher = nodeCrypto.createCipheriv("aes-256-gcm", key, iv, { authTagLength: 16 })
+    cipher.setAAD(Buffer.from(protectedHeader, "latin1"))
+    const ciphertext = Buffer.concat([cipher.update(JSON.stringify({ sub: "1" })), cipher.final()])
+    const tag = cipher.getAuthTag()
+    tag[0] = tag[0]! ^ 0x01
+    const error = await refusal(`${protectedHeader}..${base64url.encode(iv)}.${base64url.encode(ciphertext)}.${base64url.encode(tag)}`)
+    expect(error).toBeInstanceOf(errors.JWEDecryptionFailed)
+    expect(error.cause).toBeInstanceOf(Error)
+  })
 })
 
 describe("claims", () => {
@@ -133,6 +153,14 @@ describe("claims", () => {
       expect(error).toBeInstanceOf(errors.JWTInvalid)
       expect(error.message).toBe("JWT Claims Set must be a top-level JSON object")
     }
+  })
+
+  it("a claims set that is not JSON keeps the parser's error as its cause; a non-object has none", async () => {
+    const unparsable = await refusal(craftToken(await header(), "{not json"))
+    expect(unparsable).toBeInstanceOf(errors.JWTInvalid)
+    expect(unparsable.cause).toBeInstanceOf(SyntaxError)
+    const array = await refusal(craftToken(await header(), "[1]"))
+    expect(array.cause).toBeUndefined()
   })
 
   it("says which time claim is not a number", async () => {
