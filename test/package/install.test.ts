@@ -112,7 +112,7 @@ describe("the packed tarball, installed into a fresh app", () => {
   beforeAll(() => {
     // A fresh copy of what a clone holds (no dist), with the repository's dev dependencies.
     const clone = join(work, "clone")
-    for (const entry of ["package.json", "README.md", "tsconfig.json", "tsconfig.build.json", "src"]) cpSync(join(root, entry), join(clone, entry), { recursive: true })
+    for (const entry of ["package.json", "README.md", "LICENSE", "tsconfig.json", "tsconfig.build.json", "src"]) cpSync(join(root, entry), join(clone, entry), { recursive: true })
     symlinkSync(join(root, "node_modules"), join(clone, "node_modules"))
     const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: clone, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
     pack = (JSON.parse(packed) as (typeof pack)[])[0]!
