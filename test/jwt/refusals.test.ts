@@ -116,15 +116,19 @@ describe("decryption", () => {
     expect(gcmError.message).toBe("Invalid Initialization Vector length")
   })
 
-  it("a GCM tag that is not 16 bytes fails as a decryption failure", async () => {
+  /** A GCM token of `{ sub: "1" }` under the session key, with its tag, and the token with any other tag. */
+  function gcmToken(): { tag: Buffer; token: (tag: Uint8Array) => string } {
     const key = referenceKey(SECRET, SALT, 32)
     const iv = nodeCrypto.randomBytes(12)
     const protectedHeader = base64url.encode(JSON.stringify({ alg: "dir", enc: "A256GCM" }))
     const cipher = nodeCrypto.createCipheriv("aes-256-gcm", key, iv, { authTagLength: 16 })
     cipher.setAAD(Buffer.from(protectedHeader, "latin1"))
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify({ sub: "1" })), cipher.final()])
-    const tag = cipher.getAuthTag()
-    const token = (t: Uint8Array) => `${protectedHeader}..${base64url.encode(iv)}.${base64url.encode(ciphertext)}.${base64url.encode(t)}`
+    return { tag: cipher.getAuthTag(), token: (t) => `${protectedHeader}..${base64url.encode(iv)}.${base64url.encode(ciphertext)}.${base64url.encode(t)}` }
+  }
+
+  it("a GCM tag that is not 16 bytes fails as a decryption failure", async () => {
+    const { tag, token } = gcmToken()
     expect((await decode({ token: token(tag), ...params }))!.sub).toBe("1")
     const error = await refusal(token(tag.subarray(0, 12)))
     expect(error).toBeInstanceOf(errors.JWEDecryptionFailed)
@@ -132,15 +136,9 @@ describe("decryption", () => {
   })
 
   it("a 16-byte GCM tag that does not authenticate fails as a decryption failure, with the cause", async () => {
-    const key = referenceKey(SECRET, SALT, 32)
-    const iv = nodeCrypto.randomBytes(12)
-    const protectedHeader = base64url.encode(JSON.stringify({ alg: "dir", enc: "A256GCM" }))
-    const cipher = nodeCrypto.createCipheriv("aes-256-gcm", key, iv, { authTagLength: 16 })
-    cipher.setAAD(Buffer.from(protectedHeader, "latin1"))
-    const ciphertext = Buffer.concat([cipher.update(JSON.stringify({ sub: "1" })), cipher.final()])
-    const tag = cipher.getAuthTag()
+    const { tag, token } = gcmToken()
     tag[0] = tag[0]! ^ 0x01
-    const error = await refusal(`${protectedHeader}..${base64url.encode(iv)}.${base64url.encode(ciphertext)}.${base64url.encode(tag)}`)
+    const error = await refusal(token(tag))
     expect(error).toBeInstanceOf(errors.JWEDecryptionFailed)
     expect(error.cause).toBeInstanceOf(Error)
   })
