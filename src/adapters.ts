@@ -27,6 +27,12 @@ export interface AdapterAccount extends Account {
 
 /** A database session row. */
 export interface AdapterSession {
+  /**
+   * The row's own key, where the store has one (authflow's SQL and memory adapters do, as Auth.js's
+   * adapters do): returned as stored, and handed on to `callbacks.session` with the row. authflow
+   * never reads it and never passes it in.
+   */
+  id?: string
   sessionToken: string
   userId: string
   expires: Date

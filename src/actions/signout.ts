@@ -13,7 +13,8 @@ import type { Cookie, ResponseInternal } from "../types.js"
  * POST `/signout`: runs the sign-out machine. The session ends (the JWT is read for
  * `events.signOut`, or the database row is deleted), the session cookies are cleared, and the user
  * is sent to the callback URL, or first to the provider's end-session endpoint when the session came
- * from a provider with `endSessionAtProvider`. A failure to end the session is logged and the
+ * from a provider with `endSessionAtProvider`, with the ID token as `id_token_hint` (from the JWT,
+ * or from the user's account row for a database session). A failure to end the session is logged and the
  * cookies are cleared anyway.
  *
  * @example
@@ -41,9 +42,19 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
       try {
         const session = await options.adapter!.deleteSession!(store.value!)
         await emitEvent(options.config, options.logger, "signOut", { session })
-        return { type: "session.deleted", provider: metaOfDatabaseToken(store.value!)?.provider }
+        const userId = session && typeof session.userId === "string" ? session.userId : undefined
+        return { type: "session.deleted", provider: metaOfDatabaseToken(store.value!)?.provider, userId }
       } catch (error) {
         return { type: "delete.failed", error }
+      }
+    },
+    findIdToken: async ({ ended }) => {
+      try {
+        const accounts = await options.adapter!.listAccountsByUserId!(ended!.userId!)
+        const idTokens = accounts.flatMap((account) => (account.provider === ended!.provider && typeof account.id_token === "string" ? [account.id_token] : []))
+        return { type: "accounts.listed", idTokens }
+      } catch (error) {
+        return { type: "accounts.failed", error }
       }
     },
     findEndSession: async ({ ended }) => {
@@ -68,6 +79,7 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
     findingSession: notAnOutcome,
     decodingToken: notAnOutcome,
     deletingSession: notAnOutcome,
+    findingIdToken: notAnOutcome,
     findingEndSession: notAnOutcome,
     csrfRejected: () => {
       throw new MissingCSRF("CSRF token was missing during an action signout")
@@ -85,5 +97,6 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
     },
   }
   const providersEndingSession = options.providers.filter((provider) => (provider.type === "oidc" || provider.type === "oauth") && provider.endSessionAtProvider).map((provider) => provider.id)
-  return outcomeOf(await runFlow(signOutMachine, effects, { inspect: options.config.inspect, input: { policy: { providersEndingSession } } }), outcomes)
+  const listsAccounts = typeof options.adapter?.listAccountsByUserId === "function"
+  return outcomeOf(await runFlow(signOutMachine, effects, { inspect: options.config.inspect, input: { policy: { providersEndingSession, listsAccounts } } }), outcomes)
 }

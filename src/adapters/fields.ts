@@ -85,15 +85,15 @@ export function accountShape(account: AdapterAccount): AdapterAccount {
 }
 
 /**
- * The stored shape of a database session.
+ * The stored shape of a database session: its `id` (when it has one), token, user and expiry.
  *
  * @example
  * ```ts
- * sessionShape({ sessionToken: "t", userId: "u1", expires: new Date() })
+ * sessionShape({ id: "4f0c…", sessionToken: "t", userId: "u1", expires: new Date() })
  * ```
  */
 export function sessionShape(session: AdapterSession): AdapterSession {
-  return { sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) }
+  return { ...(session.id !== undefined && { id: session.id }), sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) }
 }
 
 /**

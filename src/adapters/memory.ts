@@ -26,6 +26,7 @@ import { accountShape, authenticatorShape, sessionShape, userShape, verification
  * Creates an empty in-memory adapter implementing every method of the contract.
  *
  * `createUser` keeps the `id` it is given and generates a UUID when that id is empty.
+ * `createSession` gives each session an `id` of its own, returned with the session as the SQL adapter returns its row.
  * Every value goes in and comes out as a fresh copy: mutating an object passed to or returned by
  * the adapter never changes what it stores. Data lives as long as the returned object; nothing is
  * shared between two calls of `MemoryAdapter()`.
@@ -141,7 +142,8 @@ export function MemoryAdapter(): Required<Adapter> {
       return true
     },
     async createSession(session) {
-      const stored = sessionShape(session)
+      // The row's own id, generated as the SQL adapter's is: an id passed in is not kept.
+      const stored = sessionShape({ ...session, id: globalThis.crypto.randomUUID() })
       requireUser(stored.userId, "The session")
       if (sessions.has(stored.sessionToken)) throw duplicate("A session with this token already exists")
       sessions.set(stored.sessionToken, stored)
@@ -156,7 +158,7 @@ export function MemoryAdapter(): Required<Adapter> {
       const current = sessions.get(update.sessionToken)
       if (!current) return null
       const changes = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined))
-      const updated = sessionShape({ ...current, ...changes, sessionToken: current.sessionToken })
+      const updated = sessionShape({ ...current, ...changes, id: current.id, sessionToken: current.sessionToken })
       if (updated.userId !== current.userId) requireUser(updated.userId, "The session")
       sessions.set(current.sessionToken, updated)
       return sessionShape(updated)
@@ -165,7 +167,7 @@ export function MemoryAdapter(): Required<Adapter> {
       const session = sessions.get(sessionToken)
       if (!session) return null
       sessions.delete(sessionToken)
-      return session
+      return sessionShape(session)
     },
     async deleteUserSessions(userId) {
       let deleted = 0

@@ -92,7 +92,8 @@ export interface OAuthProviderConfig<P = Profile> extends CommonProviderOptions 
   /**
    * OIDC: sign-out also ends the user's session at the provider (RP-initiated logout): after the
    * local session ends, the browser goes to the provider's `end_session_endpoint` with
-   * `id_token_hint` (JWT sessions keep the ID token for it), `client_id` and
+   * `id_token_hint` (JWT sessions keep the ID token for it; database sessions read it from the
+   * user's account at the provider, with an adapter that has `listAccountsByUserId`), `client_id` and
    * `post_logout_redirect_uri` (the sign-out's callback URL, which must be registered at the
    * provider). A provider without an end-session endpoint, or an unreachable one, gives a local
    * sign-out only, logged as a warning.

@@ -1,7 +1,8 @@
 /**
  * `authflow test <config module> [--update]`: runs {@link authflowModelTests} on a configuration
  * module, prints the coverage per machine and each path whose outcome differs from the snapshot,
- * and exits 1 on any difference (`--update` rewrites the snapshot instead).
+ * and exits 1 on any difference (`--update` rewrites the snapshot instead), 2 on a configuration
+ * `Auth()` refuses (its error's type and message on stderr).
  *
  * The module's default export is a {@link AuthflowTestModule}, or a function (possibly async)
  * returning one. A `.ts` module is loaded with `tsx` from the module's own project.
@@ -15,6 +16,7 @@ import { basename, dirname, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { authflowModelTests } from "./suite.js"
 import { formatCoverage } from "./report.js"
+import { AuthError } from "../core/errors.js"
 import type { AuthflowFixtures } from "./fixtures.js"
 import type { AuthConfig } from "../types.js"
 
@@ -41,7 +43,8 @@ export const testUsage = `Usage: authflow test <config module> [--update]
 
 Drives every path of every flow machine the configuration uses through Auth(), with the OAuth
 providers and the mailer replaced by stand-ins, and compares each path's outcome with the snapshot
-file beside the module (auth.config.ts → auth.snap.json). Exits 1 when an outcome differs.
+file beside the module (auth.config.ts → auth.snap.json). Exits 1 when an outcome differs, and 2
+when Auth() would refuse the configuration (its error's type and message, as Auth() logs them).
   --update   rewrite the snapshot with this run's outcomes
 The module's default export: { config, fixtures?, snapshotFile? }, or a function returning it.
 A .ts module needs tsx in its project (npm install -D tsx), or compile it to .js first.
@@ -120,7 +123,15 @@ export async function testCommand(args: string[]): Promise<number> {
 
   const snapshotFile = module.snapshotFile ? resolve(dirname(modulePath), module.snapshotFile) : defaultSnapshotFile(modulePath)
   const existed = existsSync(snapshotFile)
-  const suite = await authflowModelTests(module.config, module.fixtures ?? {}, { snapshotFile, update })
+  let suite: Awaited<ReturnType<typeof authflowModelTests>>
+  try {
+    suite = await authflowModelTests(module.config, module.fixtures ?? {}, { snapshotFile, update })
+  } catch (error) {
+    // A configuration Auth() refuses: said as Auth() says it, and no path runs.
+    if (!(error instanceof AuthError)) throw error
+    process.stderr.write(`authflow test: ${error.type}: ${error.message}\n`)
+    return 2
+  }
   const differences: string[] = []
   for (const testCase of suite.cases) {
     const result = await testCase.run()

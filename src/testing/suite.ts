@@ -10,6 +10,7 @@ import { machineCoverage, type MachineCoverage, type PossiblePath } from "./cove
 import { planDriver } from "./plan.js"
 import { runScenario } from "./run-case.js"
 import { readSnapshot } from "./snapshot.js"
+import { World } from "./world.js"
 import type { AnyStateMachine } from "xstate"
 import type { MachineDriver, Scenario } from "./drivers/driver.js"
 import type { AuthflowFixtures } from "./fixtures.js"
@@ -68,6 +69,13 @@ const machineOrder = ["credentials-sign-in", "oauth", "email-sign-in", "email-ve
  * Time is not simulated by a clock: an expired sign-in link is produced by storing its token
  * with an expiry in the past.
  *
+ * A configuration `Auth()` refuses (email sign-in without an adapter, say) is refused here too,
+ * before any path runs: the promise rejects with the error `Auth()` logs for it (an `AuthError`
+ * whose `type` is `MissingAdapter`, with the same one-line message). The kit's own secret and
+ * stand-ins count as configured.
+ *
+ * @throws {AuthError} the configuration error `Auth()` would report.
+ *
  * @example
  * ```ts
  * // auth.model.test.ts (vitest)
@@ -84,6 +92,8 @@ const machineOrder = ["credentials-sign-in", "oauth", "email-sign-in", "email-ve
  * ```
  */
 export async function authflowModelTests(config: AuthConfig, fixtures: AuthflowFixtures = {}, options: ModelTestOptions = {}): Promise<ModelTestSuite> {
+  const configError = World.configError(config, fixtures)
+  if (configError) throw configError
   const { drivers, unused } = driversFor(config, fixtures)
   const snapshot = options.snapshotFile ? readSnapshot(options.snapshotFile) : undefined
   const compareTo = options.update ? undefined : snapshot

@@ -11,9 +11,11 @@ import { PathRecord } from "./recording.js"
 import { StandInProvider } from "./stand-in.js"
 import { usersOf, type AuthflowFixtures } from "./fixtures.js"
 import { providerConfigs } from "../core/providers.js"
+import { checkConfig } from "../core/assert.js"
+import { TransitionRecorder } from "./recorder.js"
+import type { AuthError } from "../core/errors.js"
 import { resolveCookies } from "../core/cookies/defaults.js"
 import { encode } from "../core/jwt/encode.js"
-import type { TransitionRecorder } from "./recorder.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
@@ -134,6 +136,17 @@ export class World {
   limitRequests(mode: LimiterMode): void {
     this.#limiterMode = mode
     ;(this.config as { rateLimit?: AuthConfig["rateLimit"] }).rateLimit = this.#limiterRateLimit()
+  }
+
+  /**
+   * The configuration error `Auth()` would report for the configuration as the kit runs it (with
+   * its stand-ins, capturing mailer and secret), checked as `Auth()` checks it; undefined when
+   * there is none.
+   */
+  static configError(config: AuthConfig, fixtures: AuthflowFixtures): AuthError | undefined {
+    const { config: run } = new World(config, fixtures, config.adapter, new TransitionRecorder([]))
+    const check = checkConfig(run, providerConfigs(run.providers))
+    return check.ok ? undefined : check.error
   }
 
   /** A world for one path: a fresh adapter when the fixtures give one, stand-ins for every OAuth provider. */

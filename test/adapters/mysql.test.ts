@@ -3,7 +3,7 @@ import { createConnection } from "mysql2/promise"
 import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createMysqlDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
-import { describeAdapterConformance } from "./conformance.js"
+import { describeAdapterConformance, sessionRowOf } from "./conformance.js"
 import { ci, mariadbProbe, mariadbServer } from "../services.js"
 
 const unreachable = await mariadbProbe()
@@ -46,6 +46,7 @@ if (unreachable && ci) {
     await migrateToLatest(db)
     return {
       adapter: KyselyAdapter(db),
+      storedSession: sessionRowOf(db),
       reset: async () => {
         for (const table of ["sessions", "accounts", "authenticators", "verification_tokens", "users"] as const) await db.deleteFrom(table).execute()
       },

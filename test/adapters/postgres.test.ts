@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createPostgresDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
-import { describeAdapterConformance } from "./conformance.js"
+import { describeAdapterConformance, sessionRowOf } from "./conformance.js"
 import { ci, postgresProbe, postgresServer, withPostgres } from "../services.js"
 
 const unreachable = await postgresProbe()
@@ -41,6 +41,7 @@ if (unreachable && ci) {
     await migrateToLatest(db)
     return {
       adapter: KyselyAdapter(db),
+      storedSession: sessionRowOf(db),
       reset: async () => {
         await sql`truncate users, accounts, sessions, verification_tokens, authenticators`.execute(db)
       },

@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createSqliteDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
-import { describeAdapterConformance } from "./conformance.js"
+import { describeAdapterConformance, sessionRowOf } from "./conformance.js"
 
 const tables = ["sessions", "accounts", "authenticators", "verification_tokens", "users"] as const
 
@@ -18,6 +18,7 @@ describeAdapterConformance("SQLite", async () => {
   await migrateToLatest(db)
   return {
     adapter: KyselyAdapter(db),
+    storedSession: sessionRowOf(db),
     reset: () => emptyTables(db),
     close: async () => {
       await db.destroy()

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { SignJWT, generateKeyPair } from "jose"
+import { SignJWT, decodeJwt, generateKeyPair } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -140,11 +140,40 @@ for (const kind of ["jwt", "database"] as const) {
       expect(endSession.origin).toBe(op.issuer)
       expect(endSession.searchParams.get("post_logout_redirect_uri")).toBe(`${appOrigin}/goodbye`)
       expect(endSession.searchParams.get("client_id")).toBe(clientId)
-      if (kind === "jwt") expect(endSession.searchParams.get("id_token_hint")).toMatch(/^eyJ/)
+      // The ID token the provider issued to this app: from the JWT, or from Ada's account row.
+      const hint = endSession.searchParams.get("id_token_hint")
+      expect(decodeJwt(hint ?? "")).toMatchObject({ iss: op.issuer, aud: clientId, sub: "ada" })
+      if (kind === "database") {
+        const ada = await memory.getUserByEmail("ada@example.test")
+        const accounts = (await memory.listAccountsByUserId(ada!.id)).filter((account) => account.provider === "op")
+        expect(hint).toBe(accounts[0]!.id_token)
+      }
       expect(await sessionOf(b.app)).toBeNull()
+      // The provider validates the hint: an invalid one would end on its error page, not back here.
       const landed = await logoutAtProvider(endSession.href, b.op)
       expect(landed.href).toBe(`${appOrigin}/goodbye`)
     })
+
+    if (kind === "database") {
+      it("with an adapter that cannot list a user's accounts (as Auth.js's), sign-out still ends the session at the provider, without the hint", async () => {
+        const { listAccountsByUserId: _, ...withoutListing } = memory
+        config = { ...configFor(), adapter: withoutListing }
+        try {
+          const b = browser()
+          await signIn(b)
+          const out = await appFetch(b.app, "/auth/signout", { form: { csrfToken: await csrf(b.app), callbackUrl: `${appOrigin}/goodbye` } })
+          const endSession = new URL(out.headers.get("location")!)
+          expect(endSession.origin).toBe(op.issuer)
+          expect(endSession.searchParams.get("id_token_hint")).toBeNull()
+          expect(endSession.searchParams.get("client_id")).toBe(clientId)
+          expect(await sessionOf(b.app)).toBeNull()
+          const landed = await logoutAtProvider(endSession.href, b.op)
+          expect(landed.href).toBe(`${appOrigin}/goodbye`)
+        } finally {
+          config = configFor()
+        }
+      })
+    }
 
     it("a back-channel logout from the provider ends the app's session on its next read", async () => {
       const b = browser()

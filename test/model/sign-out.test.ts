@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
-import { signOutMachine, type SignOutEvent } from "../../src/machines/sign-out.js"
+import { signOutMachine, type SignOutEvent, type SignOutPolicy } from "../../src/machines/sign-out.js"
 import Credentials from "../../src/providers/credentials.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -25,18 +25,26 @@ const events: SignOutEvent[] = [
   { type: "token.decoded", provider: "op", idToken: "id-token-of-ada" },
   { type: "session.deleted" },
   { type: "session.deleted", provider: "op" },
+  { type: "session.deleted", provider: "op", userId: "the row's user" },
+  { type: "accounts.listed", idTokens: [] },
+  { type: "accounts.listed", idTokens: ["id-token-of-ada"] },
+  { type: "accounts.listed", idTokens: ["id-token-of-ada", "id-token-of-ada-elsewhere"] },
+  { type: "accounts.failed", error: "accounts down" },
   { type: "endSession.found", url: "https://op.stand-in.test/end-session" },
   { type: "endSession.missing" },
   { type: "discovery.failed", error: "discovery down" },
 ]
 
-/** The real configuration that makes the engine meet exactly these events. */
-function scenario(path: SignOutEvent[]) {
+/** The real configuration that makes the engine meet exactly these events (and the policy the engine derives from it). */
+function scenario(path: SignOutEvent[], policy: SignOutPolicy) {
   const byType = new Map(path.map((event) => [event.type, event]))
   const found = byType.get("session.found")
   const database = found !== undefined && "strategy" in found && found.strategy === "database"
   const ended = (byType.get("token.decoded") ?? byType.get("session.deleted")) as { provider?: string } | undefined
   const viaProvider = ended?.provider === "op"
+  // The deleted row names its user only when the adapter returns it (Auth.js's contract lets deleteSession answer nothing).
+  const rowReturned = ended !== undefined && "userId" in ended
+  const listed = byType.get("accounts.listed") as { idTokens: string[] } | undefined
   const op = standInOP()
   const providerLogout = opProvider(op, { endSessionAtProvider: true })
   const sessionToken = viaProvider ? databaseToken("session-1", { signedInAt: Date.now(), provider: "op" }) : "session-1"
@@ -47,9 +55,16 @@ function scenario(path: SignOutEvent[]) {
     ...memory,
     async deleteSession(token) {
       if (world.signingOut && byType.has("delete.failed")) throw new Error("session store down")
-      return memory.deleteSession(token)
+      const row = await memory.deleteSession(token)
+      return viaProvider && !rowReturned ? undefined : row
+    },
+    async listAccountsByUserId(userId) {
+      if (world.signingOut && byType.has("accounts.failed")) throw new Error("accounts down")
+      return memory.listAccountsByUserId(userId)
     },
   }
+  // An adapter without listAccountsByUserId (as Auth.js's are): the engine then tells the machine it cannot list accounts.
+  if (!policy.listsAccounts) delete adapter.listAccountsByUserId
   const config: AuthConfig = database
     ? {
         secret: "model-secret",
@@ -83,6 +98,11 @@ function scenario(path: SignOutEvent[]) {
       return
     }
     const user = await memory.createUser({ id: "", name: "Ada", email: "ada@example.test", emailVerified: null })
+    // Ada's accounts at provider `op`: one per ID token the path's account listing finds, or one holding none.
+    const idTokens = listed?.idTokens.length ? listed.idTokens : [undefined]
+    for (const [index, id_token] of idTokens.entries()) {
+      await memory.linkAccount({ userId: user.id, type: "oidc", provider: "op", providerAccountId: `ada-${index}`, ...(id_token && { id_token }) })
+    }
     await memory.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) })
     jar.cookies.set(sessionCookie, sessionToken)
   }
@@ -96,6 +116,9 @@ function scenario(path: SignOutEvent[]) {
     hasSession: found !== undefined,
     csrfValid: !byType.has("csrf.invalid"),
     sessionToken,
+    /** The id_token_hint the path's world makes possible: the JWT's, or the one account's at the provider. */
+    idTokenHint: database ? (listed?.idTokens.length === 1 ? listed.idTokens[0]! : null) : "id-token-of-ada",
+    accountsFailed: byType.has("accounts.failed"),
     startSigningOut: () => {
       world.signingOut = true
       if (byType.has("endSession.missing")) op.faults.discovery = "no-end-session-endpoint"
@@ -105,8 +128,13 @@ function scenario(path: SignOutEvent[]) {
 }
 
 const recorder = new TransitionRecorder([signOutMachine])
-// Every scenario configures provider `op` with `endSessionAtProvider`, as the engine then tells the machine.
-const paths = modelPaths(signOutMachine, events, { inputs: [{ policy: { providersEndingSession: ["op"] } }] })
+// Every scenario configures provider `op` with `endSessionAtProvider`, as the engine then tells the
+// machine; the adapter lists a user's accounts (authflow's adapters) or cannot (Auth.js's).
+const policies: SignOutPolicy[] = [
+  { providersEndingSession: ["op"], listsAccounts: true },
+  { providersEndingSession: ["op"], listsAccounts: false },
+]
+const paths = modelPaths(signOutMachine, events, { inputs: policies.map((policy) => ({ policy })) })
 
 describe("sign-out machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
@@ -115,7 +143,7 @@ describe("sign-out machine, driven through Auth()", () => {
 
   for (const path of paths) {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
-      const s = scenario(path.events)
+      const s = scenario(path.events, (path.input as { policy: SignOutPolicy }).policy)
       const { logger, errors, warnings } = recordingLogger()
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor(s.config, jar)
@@ -153,11 +181,12 @@ describe("sign-out machine, driven through Auth()", () => {
           expect(`${endSession.origin}${endSession.pathname}`).toBe("https://op.stand-in.test/end-session")
           expect(endSession.searchParams.get("post_logout_redirect_uri")).toBe(`${origin}/goodbye`)
           expect(endSession.searchParams.get("client_id")).toBe("model-client")
-          expect(endSession.searchParams.get("id_token_hint")).toBe(s.database ? null : "id-token-of-ada")
+          expect(endSession.searchParams.get("id_token_hint")).toBe(s.idTokenHint)
           expect(jar.get(sessionCookie)).toBeUndefined()
           expect(s.signOutEvents).toHaveLength(1)
           if (s.database) expect(row).toBeNull()
-          expect(errors).toHaveLength(0)
+          // A failed read of the accounts is the adapter's error, logged where it happened; the sign-out goes on without the hint.
+          expect(errors.map((e) => e.name)).toEqual(s.accountsFailed ? ["AdapterError"] : [])
           break
         }
         case "signedOutLocally":

@@ -99,6 +99,21 @@ describe("authflow test", () => {
     expect(authflowTest(empty)).toMatchObject({ status: 2, stderr: expect.stringContaining("must export default { config, fixtures? }") })
   })
 
+  it("reports a configuration Auth() refuses as Auth() does, in one line, and runs no path", () => {
+    const emailOnly = join(dir, "email.config.ts")
+    writeFileSync(
+      emailOnly,
+      `import Nodemailer from ${src("providers/nodemailer.js")}
+export default { config: { secret: "cli-test-secret", providers: [Nodemailer({ server: "smtp://127.0.0.1:1", from: "auth@example.test" })] } }
+`,
+    )
+    const run = authflowTest(emailOnly)
+    expect(run.stderr).toBe("authflow test: MissingAdapter: Email login requires an adapter\n")
+    expect(run.stdout).toBe("")
+    expect(run.status).toBe(2)
+    expect(existsSync(join(dir, "email.snap.json"))).toBe(false)
+  })
+
   describe("built, as the published bin runs", () => {
     const dist = join(root, "test-output/testing-cli-dist")
     beforeAll(() => {

@@ -69,8 +69,9 @@ function toAccount(row: AccountRow): AdapterAccount {
   })
 }
 
-function toSession(row: Pick<SessionRow, "session_token" | "user_id" | "expires">): AdapterSession {
-  return { sessionToken: row.session_token, userId: row.user_id, expires: fromStoredDate(row.expires) }
+/** The session as stored, its `id` included (Auth.js's adapter suite compares the answer with the row). */
+function toSession(row: Pick<SessionRow, "id" | "session_token" | "user_id" | "expires">): AdapterSession {
+  return { id: row.id, sessionToken: row.session_token, userId: row.user_id, expires: fromStoredDate(row.expires) }
 }
 
 function toVerificationToken(row: VerificationTokenRow): VerificationToken {
@@ -102,6 +103,7 @@ function optionalText(value: unknown): string | null {
  *
  * Behaviour worth knowing:
  * - `createUser` keeps the `id` it is given and generates a UUID when that id is empty.
+ * - Sessions come back as stored, their generated `id` included, from every session method.
  * - `useVerificationToken` is a single `DELETE … RETURNING` (MySQL: `SELECT … FOR UPDATE` and
  *   `DELETE` in a transaction): of concurrent calls for the same token, exactly one gets it. It does
  *   not check `expires`; the caller does.
@@ -258,6 +260,7 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
         .selectFrom("sessions")
         .innerJoin("users", "users.id", "sessions.user_id")
         .select([
+          "sessions.id as session_id",
           "sessions.session_token",
           "sessions.user_id",
           "sessions.expires",
@@ -269,7 +272,7 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
         ])
         .where("sessions.session_token", "=", sessionToken)
         .executeTakeFirst()
-      return row ? { session: toSession(row), user: toUser(row) } : null
+      return row ? { session: toSession({ ...row, id: row.session_id }), user: toUser(row) } : null
     },
 
     async updateSession({ sessionToken, ...update }) {
