@@ -35,9 +35,14 @@ export async function startOidcProvider(options: {
   features?: Record<string, unknown>
   /** Configuration laid over the defaults, e.g. `{ rotateRefreshToken: true, ttl: { AccessToken: 2 } }`. */
   configuration?: Configuration
+  /** Told of every request the provider receives, e.g. to count the fetches of its key set. */
+  onRequest?: (method: string, url: string) => void
 }): Promise<RunningProvider> {
   let handler: ((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void) | undefined
-  const server: Server = createServer((req, res) => handler!(req, res))
+  const server: Server = createServer((req, res) => {
+    options.onRequest?.(req.method ?? "GET", req.url ?? "/")
+    handler!(req, res)
+  })
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve))
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   // A known signing key instead of oidc-provider's generated development key, so tests can sign tokens with it.

@@ -6,8 +6,8 @@
  *   npm install && npm start        → http://localhost:3000
  *
  * Demo accounts: ada / lovelace, grace / hopper. At the OpenID Provider, any login name works.
- * It listens on 127.0.0.1 (the inspector shows who signs in): set HOST=0.0.0.0 to open it to the
- * network. AUTH_GITHUB_ID/AUTH_GITHUB_SECRET (and the same for Google) add those providers.
+ * It listens on 127.0.0.1: set HOST=0.0.0.0 to open it to the network. The inspector at /inspect
+ * answers only requests from this machine either way (it shows who signs in). AUTH_GITHUB_ID/AUTH_GITHUB_SECRET (and the same for Google) add those providers.
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -97,7 +97,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     ],
   })
   const onSignInLink = options.onSignInLink ?? ((email, url) => console.log(`\nSign-in link for ${email}:\n  ${url}\n`))
-  // Every flow, live, at /inspect (refused when NODE_ENV is production: the inspector's safe default).
+  // Every flow, live, at /inspect: served only to requests from this machine (toWebRequest records the
+  // socket's address), and never when NODE_ENV is production: the inspector's safe default.
   const inspector = createInspector({ basePath: "/inspect" })
 
   const config: AuthConfig = demoAuthConfig({ adapter: database.adapter, issuer: identityProvider.issuer, clientSecret, onSignInLink, inspect: inspector.inspect })

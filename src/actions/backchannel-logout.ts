@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose"
-import { customFetch } from "../core/symbols.js"
+import { jwtVerify } from "jose"
 import { authorizationServer } from "../core/oauth/discovery.js"
+import { providerKeys, providerSignatureAlgorithms, refetchedProviderKeys, type ProviderKeys } from "../core/oauth/jwks.js"
 import { replayStoreOf } from "../core/replay-store.js"
 import { revocationStoreOf } from "../core/revocation-store.js"
 import { backchannelLogoutMachine, type LogoutTokenVerifyFailure } from "../machines/backchannel-logout.js"
@@ -18,9 +18,6 @@ import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 
 export { backchannelLogoutEvent } from "../machines/backchannel-logout.js"
-
-/** Asymmetric algorithms a logout token may be signed with (never `none`, never a MAC). */
-const signatureAlgorithms = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"]
 
 /** How old a logout token may be, by its `iat`. */
 const maxTokenAge = 10 * 60
@@ -47,21 +44,6 @@ export class LogoutTokenRefused extends Error {
     super(`Back-channel logout token refused: ${reason}${detail ? ` (${detail})` : ""}`)
   }
 }
-
-const jwksCache = new Map<string, { keys: ReturnType<typeof createLocalJWKSet>; at: number }>()
-
-async function keySetOf(provider: OAuthProviderConfig, jwksUri: string, refresh: boolean) {
-  const cached = jwksCache.get(jwksUri)
-  if (cached && !refresh && Date.now() - cached.at < 5 * 60_000) return cached.keys
-  const fetchJwks = (provider[customFetch] as typeof fetch | undefined) ?? fetch
-  const response = await fetchJwks(jwksUri, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(10_000) })
-  if (!response.ok) throw new Error(`JWKS request answered ${response.status}`)
-  const keys = createLocalJWKSet((await response.json()) as JSONWebKeySet)
-  if (jwksCache.size > 100) jwksCache.clear()
-  jwksCache.set(jwksUri, { keys, at: Date.now() })
-  return keys
-}
-
 
 /** What jose said of a token it refused: its error's `code` and `claim`, and its message. */
 function verifyFailure(error: unknown): LogoutTokenVerifyFailure {
@@ -112,20 +94,28 @@ export async function backchannelLogout(options: AuthOptions, cookies: Cookie[])
       return { type: "revoke.failed", error } as const
     }
   }
-  const verify = async (issuer: string, jwksUri: string, refresh: boolean) => {
+  // The key set the last verification used: a fresh one is one fetched after it.
+  let used: ProviderKeys | undefined
+  const verify = async (issuer: string, jwksUri: string, fresh: boolean) => {
     try {
-      const keys = await keySetOf(provider, jwksUri, refresh)
-      const { payload } = await jwtVerify(logoutToken, keys, {
+      used = await (fresh ? refetchedProviderKeys(provider, jwksUri, used?.fetchedAt ?? 0) : providerKeys(provider, jwksUri))
+    } catch (error) {
+      return { type: "verify.failed", ...verifyFailure(error) } as const
+    }
+    // How old the keys are: the machine decides whether a token with an unknown key may have them fetched again.
+    const keysAge = Date.now() - used.fetchedAt
+    try {
+      const { payload } = await jwtVerify(logoutToken, used.keys, {
         issuer,
         audience: provider.clientId ?? "",
-        algorithms: signatureAlgorithms,
+        algorithms: providerSignatureAlgorithms,
         maxTokenAge,
         requiredClaims: ["iat"],
         clockTolerance: 60,
       })
       return { type: "token.verified", claims: payload } as const
     } catch (error) {
-      return { type: "verify.failed", ...verifyFailure(error) } as const
+      return { type: "verify.failed", ...verifyFailure(error), keysAge } as const
     }
   }
   const effects: FlowEffects<typeof backchannelLogoutMachine> = {

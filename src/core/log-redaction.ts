@@ -100,7 +100,7 @@ const copies = new WeakMap<Error, Error>()
 function copyError(error: Error, depth: number): Error {
   const known = copies.get(error)
   if (known) return known
-  const copy = Object.create(Object.getPrototypeOf(error)) as Error
+  const copy = blankLike(error)
   copies.set(error, copy)
   const message = read(error, "message")
   const safeMessage = typeof message === "string" ? safeLogText(message) : message
@@ -118,6 +118,33 @@ function copyError(error: Error, depth: number): Error {
     Object.defineProperty(copy, key, { value: safe, enumerable, writable: true, configurable: true })
   }
   return copy
+}
+
+/**
+ * An empty object of `error`'s class that is a real error: made by the `Error` constructor (so
+ * `util.types.isNativeError` holds and `Object.prototype.toString` says `[object Error]`, which
+ * error reporters test), then given the original's prototype. Its own properties are removed, so
+ * only the redacted ones `copyError` defines are left.
+ */
+function blankLike(error: Error): Error {
+  const prototype = Object.getPrototypeOf(error) as object | null
+  if (!isError(error)) return Object.create(prototype) as Error
+  const limit = Error.stackTraceLimit
+  // The copy's stack is the original's, redacted: capturing one here would only cost time.
+  Error.stackTraceLimit = 0
+  let blank: Error
+  try {
+    blank = new Error()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+  for (const key of Object.getOwnPropertyNames(blank)) delete (blank as unknown as Record<string, unknown>)[key]
+  return Object.setPrototypeOf(blank, prototype) as Error
+}
+
+/** Whether `value` is an error: made by an `Error` constructor (in any realm), or of an `Error` class. */
+function isError(value: object): boolean {
+  return Object.prototype.toString.call(value) === "[object Error]" || value instanceof Error
 }
 
 function copyCause(cause: unknown, depth: number): unknown {

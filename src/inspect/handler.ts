@@ -2,6 +2,7 @@ import type { AnyStateMachine } from "xstate"
 import { clientScript } from "./assets/client.js"
 import { pageHtml } from "./assets/page.js"
 import { styles } from "./assets/styles.js"
+import { isLoopbackAddress, parseAddress, peerAddressOf } from "../core/rate-limit/ip.js"
 import { allStates, describeMachine, type MachineDescription } from "./describe.js"
 import { MissingElk, layoutMachine } from "./layout.js"
 import type { FlowRecorder, FlowStatus } from "./recorder.js"
@@ -19,8 +20,12 @@ export interface InspectorHandlerOptions {
   /** Where the handler is mounted: every URL it serves and links to starts with it. Default `/inspect`. */
   basePath?: string
   /**
-   * Who may see the inspector. Required in production (`NODE_ENV=production`), where the handler
-   * otherwise answers 403; when given, it is asked on every request, in every environment.
+   * Who may see the inspector: asked on every request, in every environment, when given.
+   *
+   * @default only requests from this machine, and none when `NODE_ENV` is `production`: the
+   * socket's peer (recorded with `withClientAddress`, as `authflow/node`'s `toWebRequest` and the
+   * framework wrappers do) is a loopback address, no proxy header says the request was forwarded,
+   * and the Host names a loopback address or `localhost`. Everything else answers 403.
    */
   authorize?: (request: Request) => boolean | Promise<boolean>
   /** The page's title. Default `authflow inspector`. */
@@ -56,6 +61,34 @@ function json(data: unknown, head: boolean): Response {
 function normalizeBase(basePath: string): string {
   const trimmed = basePath.trim().replace(/\/+$/, "")
   return trimmed === "" ? "" : trimmed.startsWith("/") ? trimmed : `/${trimmed}`
+}
+
+/** Headers a proxy adds when it forwards a request: a request from this machine that carries one may come from anywhere. */
+const forwardingHeaders = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip", "x-client-ip", "x-cluster-client-ip", "cf-connecting-ip", "true-client-ip", "fastly-client-ip", "via"]
+
+const openIt = "Pass `authorize: (request) => boolean` to createInspector() to let the requests you trust see it."
+
+/**
+ * Why a request without an `authorize` check may not see the inspector, or `undefined` when it came
+ * from this machine: its socket's peer is loopback (a header cannot say so: only the recorded peer
+ * counts), no proxy forwarded it, and its Host is a loopback name, so that a page elsewhere whose
+ * name was rebound to 127.0.0.1 cannot read it through the developer's browser.
+ */
+function notFromThisMachine(request: Request): string | undefined {
+  const peer = peerAddressOf(request)
+  if (!peer) {
+    return `Forbidden: the authflow inspector serves only requests from this machine, and this request's address is unknown (record it with withClientAddress(request, socketAddress); authflow/node's toWebRequest does). ${openIt}`
+  }
+  const local = "Forbidden: the authflow inspector serves only requests from this machine, straight to localhost, not through a proxy."
+  if (!isLoopbackAddress(peer) || forwardingHeaders.some((name) => request.headers.has(name))) return `${local} ${openIt}`
+  let hostname: string
+  try {
+    hostname = new URL(`http://${request.headers.get("host") ?? new URL(request.url).host}`).hostname.toLowerCase()
+  } catch {
+    return `${local} ${openIt}`
+  }
+  const loopbackName = hostname === "localhost" || hostname.endsWith(".localhost") || (parseAddress(hostname) !== undefined && isLoopbackAddress(hostname))
+  return loopbackName ? undefined : `${local} ${openIt}`
 }
 
 function isProduction(): boolean {
@@ -225,11 +258,10 @@ export function createInspectorHandler(recorder: FlowRecorder, options: Inspecto
       }
       if (!allowed) return text("Forbidden: the inspector's authorize check refused this request.", 403, head)
     } else if (isProduction()) {
-      return text(
-        "The authflow inspector is off in production: it shows who signs in and how. Pass `authorize: (request) => boolean` to createInspector() to let the requests you trust see it.",
-        403,
-        head,
-      )
+      return text(`Forbidden: the authflow inspector is off in production: it shows who signs in and how. ${openIt}`, 403, head)
+    } else {
+      const refusal = notFromThisMachine(request)
+      if (refusal) return text(refusal, 403, head)
     }
     try {
       return await route(request, path.slice(base.length), head)

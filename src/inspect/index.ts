@@ -9,7 +9,7 @@
  *
  * const inspector = createInspector()
  * const config = { ...authConfig, inspect: inspector.inspect }
- * // mount inspector.handler at /inspect
+ * // mount inspector.handler at /inspect: it answers requests from this machine, or those `authorize` admits
  * ```
  * @module
  */

@@ -17,8 +17,10 @@ export interface InspectorOptions {
   /** How many flows to keep, oldest dropped first. Default 1000. */
   maxFlows?: number
   /**
-   * Who may see the inspector. Without it the handler refuses every request with 403 when
-   * `NODE_ENV` is `production`; with it, each request is served only when it returns true.
+   * Who may see the inspector: each request is served only when it returns true.
+   *
+   * @default only requests from this machine (the socket's peer is loopback, no proxy header, a
+   * loopback Host), and none when `NODE_ENV` is `production`; every other request answers 403.
    */
   authorize?: (request: Request) => boolean | Promise<boolean>
   /** Your own machines, to draw besides authflow's (flows of machines seen running are drawn anyway). */
@@ -59,11 +61,17 @@ export interface Inspector {
  * import { Auth } from "authflow"
  * import { createInspector } from "authflow/inspect"
  *
- * const inspector = createInspector({ basePath: "/inspect" })
+ * import { toWebRequest, sendWebResponse } from "authflow/node"
+ *
+ * // Served to requests from this machine only, unless `authorize` says otherwise.
+ * const inspector = createInspector({ basePath: "/inspect", authorize: (request) => isAdmin(request) })
  * const config = { ...authConfig, inspect: inspector.inspect }
- * // In your router: requests under /inspect go to the inspector, requests under /auth to Auth().
- * const handle = (request: Request) =>
- *   new URL(request.url).pathname.startsWith("/inspect") ? inspector.handler(request) : Auth(request, config)
+ * createServer(async (req, res) => {
+ *   // toWebRequest records the socket's address, which the inspector's loopback check reads.
+ *   const request = await toWebRequest(req)
+ *   const inspecting = new URL(request.url).pathname.startsWith("/inspect")
+ *   await sendWebResponse(res, await (inspecting ? inspector.handler(request) : Auth(request, config)))
+ * }).listen(3000)
  * ```
  */
 export function createInspector(options: InspectorOptions = {}): Inspector {

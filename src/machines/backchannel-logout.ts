@@ -1,4 +1,5 @@
 import { assign, setup } from "xstate"
+import { mayRefetchKeys } from "../core/oauth/jwks.js"
 import type { FlowMeta } from "./run-flow.js"
 
 /** The event member a logout token's `events` claim must hold. */
@@ -24,6 +25,8 @@ export interface LogoutTokenVerifyFailure {
   code?: string
   claim?: string
   message: string
+  /** How old (milliseconds) the key set the token was checked against is; none when there was none. */
+  keysAge?: number
 }
 
 /**
@@ -97,8 +100,9 @@ const failure = (event: BackchannelLogoutEvent) => (event.type === "verify.faile
 /**
  * The OpenID Connect Back-Channel Logout receiver, POST `/backchannel-logout/<provider>`: read the
  * request (a provider that accepts back-channel logouts, a logout token), discover the issuer's
- * key set, verify the token with jose (against the cached key set, and once more against a freshly
- * fetched one when no cached key matches: the provider may have rotated its keys), check its
+ * key set, verify the token with jose (against the cached key set, shared with the ID-token check,
+ * and once more against a freshly fetched one when no cached key matches and the cached set is at
+ * least 30 s old: the provider may have rotated its keys), check its
  * claims (the back-channel `events` member, no `nonce`, `sub` or `sid`, a `jti`), mark its `jti`
  * used, then end the sessions it names: the provider session (`sid`), the subject (`sub`),
  * and, when the adapter links accounts, the linked user (whose database rows are deleted at once
@@ -135,8 +139,11 @@ export const backchannelLogoutMachine = setup({
     tokenAbsent: ({ event }) => event.type === "request.read" && !event.hasToken,
     /** The issuer publishes no key set to verify the token with. */
     noJwksUri: ({ event }) => event.type === "issuer.discovered" && !event.jwksUri,
-    /** No key of the key set matched the token's header. */
-    unknownKey: ({ event }) => failure(event)?.code === noMatchingKey,
+    /**
+     * No key of the key set matched the token's header, and the key set is old enough to fetch
+     * again (30 s): a token with a made-up `kid` cannot make every request a fetch at the provider.
+     */
+    unknownKeyInOldKeys: ({ event }) => failure(event)?.code === noMatchingKey && mayRefetchKeys(failure(event)?.keysAge),
     issuerRejected: ({ event }) => failure(event)?.code === claimFailed && failure(event)?.claim === "iss",
     audienceRejected: ({ event }) => failure(event)?.code === claimFailed && failure(event)?.claim === "aud",
     /** Any other claim check failed (`iat` in the future, `nbf`, a missing `iat`). */
@@ -188,8 +195,9 @@ export const backchannelLogoutMachine = setup({
       states: {
         withCachedKeys: {
           meta: { effect: "verifyToken" },
-          // The provider may have rotated its keys: fetch its key set once more before refusing the token.
-          on: { "verify.failed": { guard: "unknownKey", target: "withFreshKeys" } },
+          // The provider may have rotated its keys: fetch its key set once more before refusing the
+          // token, unless it was fetched less than the cooldown ago (it would not have the key either).
+          on: { "verify.failed": { guard: "unknownKeyInOldKeys", target: "withFreshKeys" } },
         },
         withFreshKeys: { meta: { effect: "verifyWithFreshKeys" } },
       },

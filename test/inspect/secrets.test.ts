@@ -44,7 +44,7 @@ async function runTokenRefresh(inspect: NonNullable<Parameters<typeof runFlow>[2
 
 describe("secrets never leave the inspector's observer", () => {
   it("real flows with known secrets: none in the event stream, the page, its assets or any JSON", async () => {
-    const inspector = createInspector()
+    const inspector = createInspector({ authorize: () => true })
     const get = (path: string) => inspector.handler(new Request(`${base}${path}`))
     // What the observer is given, unredacted: the test is meaningful only if secrets are in there.
     const raw: unknown[] = []

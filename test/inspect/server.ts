@@ -8,6 +8,7 @@ import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import { createInspector, type Inspector, type InspectorOptions } from "../../src/inspect/index.js"
+import { withClientAddress } from "../../src/rate-limit.js"
 import type { AuthConfig } from "../../src/types.js"
 
 export const accounts = [{ id: "1", username: "ada", password: "lovelace-3f9a1c77e2", name: "Ada Lovelace", email: "ada@example.test" }]
@@ -47,7 +48,8 @@ export async function startInspectedServer(options: InspectorOptions = {}): Prom
         // Ends the request's signal when the page goes away, as web-standard servers do.
         const controller = new AbortController()
         res.on("close", () => controller.abort())
-        return await sendWebResponse(res, await inspector.handler(new Request(request, { signal: controller.signal })))
+        // The copy keeps the socket's address, so the inspector sees a request from this machine.
+        return await sendWebResponse(res, await inspector.handler(withClientAddress(new Request(request, { signal: controller.signal }), req.socket.remoteAddress)))
       }
       if (path.startsWith("/auth/")) return await sendWebResponse(res, await Auth(request, config))
       if (path === "/") {

@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { SignJWT, decodeJwt, generateKeyPair } from "jose"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
@@ -22,6 +22,8 @@ let config: AuthConfig
 const memory = MemoryAdapter()
 const logged: string[] = []
 let strategy: "jwt" | "database" = "jwt"
+/** GET requests for the provider's key set, counted at the provider. */
+let jwksFetches = 0
 
 const clientId = "logout-client"
 const clientSecret = "logout-client-secret"
@@ -108,6 +110,9 @@ beforeAll(async () => {
       },
     ],
     features: { backchannelLogout: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    onRequest: (method, url) => {
+      if (method === "GET" && url.split("?")[0] === "/jwks") jwksFetches++
+    },
   })
   config = configFor()
   if (process.env.DEBUG_BCL) {
@@ -256,5 +261,57 @@ describe("forged logout tokens are refused, each for its reason", () => {
       status: 400,
       body: { error: "invalid_request", error_description: "provider" },
     })
+  })
+})
+
+describe("the provider's key set: one cache for ID tokens and logout tokens, refetched at most once per cooldown", () => {
+  beforeAll(() => {
+    strategy = "jwt"
+    config = configFor()
+  })
+
+  /** A logout token for ada, signed by `key` under `kid`, posted to the app: its status and refusal. */
+  async function postLogout(key: CryptoKey, kid: string) {
+    const token = await new SignJWT({ iss: op.issuer, aud: clientId, sub: "ada", jti: crypto.randomUUID(), events: { "http://schemas.openid.net/event/backchannel-logout": {} } })
+      .setProtectedHeader({ alg: "RS256", kid, typ: "logout+jwt" })
+      .setIssuedAt()
+      .sign(key)
+    const response = await fetch(`${appOrigin}/auth/backchannel-logout/op`, { method: "POST", body: new URLSearchParams({ logout_token: token }) })
+    return { status: response.status, body: (await response.json()) as { error_description?: string } }
+  }
+
+  it("a sign-in's ID token and the logout tokens share one fetch; tokens with unknown kids refetch at most once per 30 s", async () => {
+    // Later than every key set cached by the tests above (5 minutes is the longest any cache keeps one).
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10 * 60_000 })
+    try {
+      const before = jwksFetches
+      const fetched = () => jwksFetches - before
+      const b = browser()
+      await signIn(b)
+      expect(fetched()).toBe(1)
+      // The receiver verifies with the key set the sign-in fetched.
+      expect(await postLogout(op.signingKey.privateKey, op.signingKey.kid)).toEqual({ status: 200, body: {} })
+      expect(fetched()).toBe(1)
+
+      const { privateKey } = await generateKeyPair("RS256")
+      const forged = (i: number) => postLogout(privateKey, `forged-${i}`)
+      const refused = { status: 400, body: { error: "invalid_request", error_description: "signature" } }
+      // Within 30 s of the fetch: no refetch at all.
+      for (let i = 0; i < 10; i++) expect(await forged(i)).toEqual(refused)
+      expect(fetched()).toBe(1)
+      // A minute later the provider may have rotated its keys: 10 forged tokens at once make one fetch.
+      vi.setSystemTime(Date.now() + 60_000)
+      expect(await Promise.all(Array.from({ length: 10 }, (_, i) => forged(10 + i)))).toEqual(Array(10).fill(refused))
+      expect(fetched()).toBe(2)
+      // And none more within the cooldown that fetch started.
+      vi.setSystemTime(Date.now() + 20_000)
+      for (let i = 0; i < 10; i++) expect(await forged(20 + i)).toEqual(refused)
+      expect(fetched()).toBe(2)
+      // A valid token still passes, with the cached keys.
+      expect(await postLogout(op.signingKey.privateKey, op.signingKey.kid)).toEqual({ status: 200, body: {} })
+      expect(fetched()).toBe(2)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -17,6 +17,8 @@ import { memoryRevocationStore, type RevocationStore } from "../../src/core/revo
 import { StandInProvider } from "../../src/testing/stand-in.js"
 import { signLogoutToken } from "../../src/testing/stand-in/signing.js"
 import { coverageReport } from "../../src/testing/coverage.js"
+import { jwksRefetchCooldown, providerKeys } from "../../src/core/oauth/jwks.js"
+import type { OAuthProviderConfig } from "../../src/providers/oauth.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { declaredTransitions } from "../../src/testing/transitions.js"
@@ -48,7 +50,9 @@ const events: BackchannelLogoutEvent[] = [
   { type: "token.verified", claims: { ...valid, nonce: "n-1" } },
   { type: "token.verified", claims: { ...valid, sub: undefined, sid: undefined } },
   { type: "token.verified", claims: { ...valid, jti: undefined } },
-  { type: "verify.failed", code: "ERR_JWKS_NO_MATCHING_KEY", message: "no applicable key found in the JSON Web Key Set" },
+  // No key matches: in a key set fetched just now (refused at once), or in one a minute old (fetched again first).
+  { type: "verify.failed", code: "ERR_JWKS_NO_MATCHING_KEY", message: "no applicable key found in the JSON Web Key Set", keysAge: 0 },
+  { type: "verify.failed", code: "ERR_JWKS_NO_MATCHING_KEY", message: "no applicable key found in the JSON Web Key Set", keysAge: 60_000 },
   { type: "verify.failed", code: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED", message: "signature verification failed" },
   { type: "verify.failed", message: "JWKS request answered 500" },
   { type: "verify.failed", code: "ERR_JWT_CLAIM_VALIDATION_FAILED", claim: "iss", message: 'unexpected "iss" claim value' },
@@ -221,6 +225,16 @@ async function scenario(path: ModelPath<BackchannelLogoutEvent>) {
     session: { strategy: policy.databaseSessions ? "database" : "jwt" },
   }
   const token = read.hasToken ? await tokenFor(op.issuer, verdicts[verdicts.length - 1]) : undefined
+  // Keys the path finds a minute old: fetched (and cached) a minute before the request.
+  const firstVerdict = verdicts[0]
+  if (firstVerdict?.type === "verify.failed" && firstVerdict.keysAge !== undefined && firstVerdict.keysAge >= jwksRefetchCooldown) {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - firstVerdict.keysAge })
+    try {
+      await providerKeys(providers[0] as unknown as OAuthProviderConfig, `${op.issuer}/jwks`)
+    } finally {
+      vi.useRealTimers()
+    }
+  }
   return { config, route, token, op, jwksFetches, marked, revoked, memory, user }
 }
 
@@ -247,7 +261,8 @@ describe("back-channel logout machine, driven through Auth()", () => {
       expect(response.headers.get("cache-control")).toBe("no-store")
       const body = (await response.json()) as { error?: string; error_description?: string }
       const row = await s.memory.getSessionAndUser("session-of-ada")
-      // The key set is fetched once per verification: again only when the cached one lacked the token's key.
+      // The key set is fetched once per verification (the one a minute old before the request): again
+      // only when the cached one lacked the token's key and was old enough to fetch again.
       expect(s.jwksFetches).toHaveLength(path.states.filter((state) => state.includes("verifyingToken")).length)
       const reason = refusalOf[path.finalState]
       if (reason === undefined) {

@@ -5,11 +5,11 @@
  * none may appear in what the sinks receive.
  */
 import { randomBytes } from "node:crypto"
-import { inspect } from "node:util"
+import { inspect, types } from "node:util"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { AuthError, UntrustedHost } from "../../src/core/errors.js"
+import { AdapterError, AuthError, UntrustedHost } from "../../src/core/errors.js"
 import { resolveLogger } from "../../src/core/logger.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, csrfTokenFor, origin, send } from "../helpers.js"
@@ -185,6 +185,42 @@ describe("log lines", () => {
     expect(logged.cause.err).toBeInstanceOf(Error)
     expect(logged.cause.err).not.toBe(thrown)
     expect([logged.cause.err.message, logged.cause.err.token]).toEqual(["lookup failed\\nfor token=[redacted]", "[redacted]"])
+  })
+
+  it("hands a logger real Errors of the original class, as error reporters (pino's err serializer, Sentry) require", () => {
+    const seen: unknown[] = []
+    const logger = resolveLogger({ logger: { error: (error) => void seen.push(error) } })
+    class DatabaseDown extends Error {
+      override name = "DatabaseDown"
+    }
+    const inner = new DatabaseDown("connect failed for postgres://app:hunter2@db/app?token=t0k3n")
+    const original = new AdapterError(inner)
+    logger.error(original)
+    const logged = seen[0] as AdapterError & { cause: { err: DatabaseDown } }
+    // What pino's err serializer, Sentry's captureException and OpenTelemetry's recordException test.
+    expect(types.isNativeError(logged)).toBe(true)
+    expect(Object.prototype.toString.call(logged)).toBe("[object Error]")
+    expect(logged).toBeInstanceOf(AdapterError)
+    expect(logged).not.toBe(original)
+    expect(logged.type).toBe("AdapterError")
+    expect(logged.name).toBe("AdapterError")
+    expect(logged.stack).toMatch(/^AdapterError: connect failed .*token=\[redacted\]\n\s+at /)
+    expect(logged.stack).not.toContain("t0k3n")
+    // The cause is a real, redacted Error of its own class too, with its stack.
+    const cause = logged.cause.err
+    expect(types.isNativeError(cause)).toBe(true)
+    expect(Object.prototype.toString.call(cause)).toBe("[object Error]")
+    expect(cause).toBeInstanceOf(DatabaseDown)
+    expect(cause).not.toBe(inner)
+    expect(cause.message).not.toContain("t0k3n")
+    expect(cause.stack).toMatch(/^DatabaseDown: .*\n\s+at /)
+    expect(cause.stack).not.toContain("t0k3n")
+    // A plain Error's cause (ES2022 `{ cause }`) is copied the same way.
+    logger.error(new Error("outer", { cause: new TypeError("inner ?code=c0d3") }))
+    const plain = seen[1] as Error & { cause: TypeError }
+    expect(types.isNativeError(plain.cause)).toBe(true)
+    expect(plain.cause).toBeInstanceOf(TypeError)
+    expect(plain.cause.message).toBe("inner ?code=[redacted]")
   })
 
   it("an error quoting a magic link is redacted at error level, without debug, by the built-in logger", () => {

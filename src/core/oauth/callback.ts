@@ -5,6 +5,7 @@ import { randomUUID } from "../crypto.js"
 import { httpOptions, providerFetch, resolveEndpoint } from "./endpoints.js"
 import { clientAuthentication, clientOf, type AuthorizationChecks } from "./client.js"
 import { resolveTenantIssuer } from "./discovery.js"
+import { mayRefetchKeys, providerKeys, providerSignatureAlgorithms, refetchedProviderKeys } from "./jwks.js"
 import { standardClaimsProfile, type OAuthProviderConfig, type TokenEndpointConfig, type TokenSet, type UserinfoEndpointConfig } from "../../providers/oauth.js"
 import type { Account, Profile, User } from "../../types.js"
 
@@ -147,6 +148,42 @@ export async function processTokens(provider: OAuthProviderConfig, server: o.Aut
 }
 
 /**
+ * Checks a token's signature against the provider's key set, from the cache the back-channel
+ * logout receiver shares; when no key matches, once more against the key set fetched again, if the
+ * cached one is old enough ({@link mayRefetchKeys}): the same rule the receiver's machine applies.
+ */
+async function verifyWithProviderKeys(provider: OAuthProviderConfig, jwksUri: string, token: string): Promise<void> {
+  const cached = await providerKeys(provider, jwksUri)
+  try {
+    try {
+      await compactVerify(token, cached.keys, { algorithms: providerSignatureAlgorithms })
+    } catch (error) {
+      if (codeOf(error) !== "ERR_JWKS_NO_MATCHING_KEY" || !mayRefetchKeys(Date.now() - cached.fetchedAt)) throw error
+      const fresh = await refetchedProviderKeys(provider, jwksUri, cached.fetchedAt)
+      await compactVerify(token, fresh.keys, { algorithms: providerSignatureAlgorithms })
+    }
+  } catch (error) {
+    throw signatureFailure(error)
+  }
+}
+
+const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code
+
+/** jose's refusal, as the oauth4webapi error the ID token's other checks throw (and Auth.js logs): same `code`, same words. */
+function signatureFailure(error: unknown): unknown {
+  switch (codeOf(error)) {
+    case "ERR_JWS_SIGNATURE_VERIFICATION_FAILED":
+      return new o.OperationProcessingError("JWT signature verification failed", { code: o.INVALID_RESPONSE, cause: error })
+    case "ERR_JWKS_NO_MATCHING_KEY":
+      return new o.OperationProcessingError("error when selecting a JWT verification key, no applicable keys found", { code: o.KEY_SELECTION, cause: error })
+    case "ERR_JWKS_MULTIPLE_MATCHING_KEYS":
+      return new o.OperationProcessingError('error when selecting a JWT verification key, multiple applicable keys found, a "kid" JWT Header Parameter is required', { code: o.KEY_SELECTION, cause: error })
+    default:
+      return error
+  }
+}
+
+/**
  * Verifies the ID token's signature (against the issuer's JWKS; HS256 tokens against the client
  * secret) and returns the tokens with the validated claims, `expires_at` added from `expires_in`.
  *
@@ -155,7 +192,7 @@ export async function processTokens(provider: OAuthProviderConfig, server: o.Aut
  * const { tokens, claims } = await verifyIdTokenSignature(provider, await processTokens(provider, server, response, checks))
  * ```
  */
-export async function verifyIdTokenSignature(provider: OAuthProviderConfig, { processed, response, server, unvalidatedIdToken }: ProcessedTokens): Promise<ExchangeResult> {
+export async function verifyIdTokenSignature(provider: OAuthProviderConfig, { processed, server, unvalidatedIdToken }: ProcessedTokens): Promise<ExchangeResult> {
   let claims: o.IDToken | undefined
   if (processed.id_token) {
     const { alg } = decodeProtectedHeader(processed.id_token)
@@ -164,7 +201,7 @@ export async function verifyIdTokenSignature(provider: OAuthProviderConfig, { pr
       await compactVerify(processed.id_token, new TextEncoder().encode(provider.clientSecret ?? ""), { algorithms: [alg] })
     } else {
       if (!server.jwks_uri) throw new TypeError(`Provider "${provider.id}": the issuer publishes no jwks_uri to verify the ID token with`)
-      await o.validateApplicationLevelSignature(server, response, httpOptions(provider, new URL(server.jwks_uri)))
+      await verifyWithProviderKeys(provider, server.jwks_uri, processed.id_token)
     }
     claims = o.getValidatedIdTokenClaims(processed)
   }

@@ -114,6 +114,25 @@ export function parseAddress(text: string): AddressBytes | undefined {
   return bytes && unmapped(bytes)
 }
 
+/**
+ * True for a loopback address: 127.0.0.0/8, `::1`, and their IPv4-mapped forms. Only a socket's
+ * own peer address (see {@link peerAddressOf}) says a request came from this machine; a header
+ * saying so can come from anywhere.
+ *
+ * @example
+ * ```ts
+ * isLoopbackAddress("::ffff:127.0.0.1") // true
+ * isLoopbackAddress("192.0.2.2") // false
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6890#section-2.2.2
+ */
+export function isLoopbackAddress(text: string): boolean {
+  const bytes = parseAddress(text)
+  if (!bytes) return false
+  if (bytes.length === 4) return bytes[0] === 127
+  return bytes.every((byte, i) => byte === (i === 15 ? 1 : 0))
+}
+
 function masked(bytes: AddressBytes, prefix: number): AddressBytes {
   const out = bytes.slice()
   for (let i = 0; i < out.length; i++) {
