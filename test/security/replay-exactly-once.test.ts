@@ -15,6 +15,7 @@ import type { Kysely } from "kysely"
 import { KyselyAdapter, createMysqlDatabase, createPostgresDatabase, createSqliteDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { memoryRevocationStore } from "../../src/core/revocation-store.js"
+import { resolveLogger } from "../../src/core/logger.js"
 import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, recordingLogger, send } from "../helpers.js"
@@ -194,5 +195,22 @@ describe("a logout token received twice, with an adapter whose insert overwrites
     expect((await post(b.config, token)).status).toBe(200)
     expect(await sessionUserOf(a.config, after)).toMatchObject({ name: "Ada Lovelace" })
     expect(await sessionUserOf(b.config, before)).toBeNull()
+  })
+})
+
+describe("the built-in logger's replay-store-per-process warning", () => {
+  it("is one line that says what is per process and how to share it", () => {
+    const printed: unknown[][] = []
+    const original = console.warn
+    console.warn = (...args: unknown[]) => void printed.push(args)
+    try {
+      resolveLogger({}).warn("replay-store-per-process")
+    } finally {
+      console.warn = original
+    }
+    expect(printed).toHaveLength(1)
+    const line = printed[0]!.map(String).join(" ")
+    expect(line).not.toContain("\n")
+    expect(line).toMatch(/\[replay-store-per-process\].* overwrites a duplicate, so a logout token's jti is remembered in this process only: pass replayStore: redisReplayStore\(client\)/)
   })
 })
