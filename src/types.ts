@@ -234,6 +234,7 @@ export type WarningCode =
   | "experimental-webauthn"
   | "provider-logout-unavailable"
   | "rate-limit-client-unknown"
+  | "replay-store-per-process"
 
 /** Arguments of the `signIn` callback. */
 export interface SignInCallbackParams {
@@ -504,13 +505,16 @@ export interface AuthConfig {
    */
   trustedOrigins?: string[]
   /**
-   * Records every resumed flow (an OAuth callback's sealed flow cookie, a WebAuthn challenge) as
-   * used, so that a replayed flow cookie is refused. Share one store between instances to make
-   * that hold across all of them: the adapter's database (`adapterReplayStore`, the default with an
-   * adapter) or Redis (`redisReplayStore`).
+   * Records every resumed flow (an OAuth callback's sealed flow cookie, a WebAuthn challenge) and
+   * every back-channel logout token's `jti` as used, so that a replay is refused. Share one store
+   * between instances to make that hold across all of them: the adapter's database
+   * (`adapterReplayStore`, the default with an adapter) or Redis (`redisReplayStore`).
    *
    * @default with an `adapter` that has `createVerificationToken`: `adapterReplayStore(adapter)` (a row
-   * per resumed flow in the verification-token table); without one: an in-memory store, a flow is used once per process
+   * per flow in the verification-token table, written when the flow is sealed and taken back with
+   * `useVerificationToken` when it resumes; a `jti` is remembered in this process only when the
+   * adapter's insert overwrites duplicates, with the `replay-store-per-process` warning); without
+   * one: an in-memory store, a flow is used once per process
    * @example
    * ```ts
    * import { redisReplayStore } from "authflow"

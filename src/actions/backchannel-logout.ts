@@ -10,7 +10,7 @@ import { authorizationServer } from "../core/oauth/discovery.js"
 import { providerKeys, providerSignatureAlgorithms, refetchedProviderKeys, type ProviderKeys } from "../core/oauth/jwks.js"
 import { replayStoreOf } from "../core/replay-store.js"
 import { revocationStoreOf } from "../core/revocation-store.js"
-import { backchannelLogoutMachine, type LogoutTokenVerifyFailure } from "../machines/backchannel-logout.js"
+import { backchannelLogoutMachine, type LogoutTokenClaims, type LogoutTokenVerifyFailure } from "../machines/backchannel-logout.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { AuthOptions } from "../core/options.js"
@@ -81,14 +81,16 @@ export async function backchannelLogout(options: AuthOptions, cookies: Cookie[])
   const provider = options.provider as OAuthProviderConfig
   const logoutToken = options.request.body?.logout_token as string
   const store = revocationStoreOf(options.config)
-  let revokedAt: { now: number; keepUntil: number } | undefined
-  const revoke = async (key: string) => {
+  let revokedAt: { at: number; keepUntil: number } | undefined
+  const revoke = async (key: string, claims: LogoutTokenClaims) => {
     if (revokedAt === undefined) {
       const now = Date.now()
-      revokedAt = { now, keepUntil: now + (options.session.absoluteMaxAge ?? options.session.maxAge) * 1000 }
+      // Sessions signed in before the end of the second the token was issued in: a token received
+      // again (on an instance whose replay store did not know its jti) ends no session made since.
+      revokedAt = { at: Math.min(now, ((claims.iat as number) + 1) * 1000), keepUntil: now + (options.session.absoluteMaxAge ?? options.session.maxAge) * 1000 }
     }
     try {
-      await store.revoke(key, revokedAt.now, revokedAt.keepUntil)
+      await store.revoke(key, revokedAt.at, revokedAt.keepUntil)
       return { type: "revoked" } as const
     } catch (error) {
       return { type: "revoke.failed", error } as const
@@ -136,14 +138,14 @@ export async function backchannelLogout(options: AuthOptions, cookies: Cookie[])
     verifyWithFreshKeys: ({ issuer, jwksUri }) => verify(issuer!, jwksUri!, true),
     markJti: async ({ claims }) => {
       try {
-        const fresh = await replayStoreOf(options.config).markUsed(`backchannel-logout:${provider.id}:${claims!.jti as string}`, Date.now() + 2 * maxTokenAge * 1000)
+        const fresh = await replayStoreOf(options.config, options.logger).markUsed(`backchannel-logout:${provider.id}:${claims!.jti as string}`, Date.now() + 2 * maxTokenAge * 1000)
         return { type: fresh ? "jti.fresh" : "jti.seen" }
       } catch (error) {
         return { type: "jti.failed", error }
       }
     },
-    revokeSession: ({ claims }) => revoke(`sid:${provider.id}:${claims!.sid as string}`),
-    revokeSubject: ({ claims }) => revoke(`sub:${provider.id}:${claims!.sub as string}`),
+    revokeSession: ({ claims }) => revoke(`sid:${provider.id}:${claims!.sid as string}`, claims!),
+    revokeSubject: ({ claims }) => revoke(`sub:${provider.id}:${claims!.sub as string}`, claims!),
     lookUpUser: async ({ claims }) => {
       try {
         // Database sessions do not record the subject: the linked user's sessions end too.
@@ -153,7 +155,7 @@ export async function backchannelLogout(options: AuthOptions, cookies: Cookie[])
         return { type: "lookup.failed", error }
       }
     },
-    revokeUser: ({ userId }) => revoke(`user:${userId!}`),
+    revokeUser: ({ userId, claims }) => revoke(`user:${userId!}`, claims!),
     deleteSessions: async ({ userId }) => {
       try {
         await options.adapter!.deleteUserSessions!(userId!)

@@ -1,7 +1,7 @@
 import * as o from "oauth4webapi"
 import { AdapterError, AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
 import { withCookies } from "../core/error-cookies.js"
-import { newFlowId, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } from "../core/flow-cookie.js"
+import { issueFlow, newFlowId, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } from "../core/flow-cookie.js"
 import { isConfiguredOrigin } from "../core/origin.js"
 import { sha256Hex } from "../core/crypto.js"
 import { replayStoreOf } from "../core/replay-store.js"
@@ -93,6 +93,10 @@ function actorIdOf(flowId: string): string {
 /** What one request's effects find and pass on to the next effect, typed once instead of loose `let`s. */
 interface OAuthRun {
   limiter: RequestLimiter
+  /** A new flow's id (sign-in only), recorded in the replay store before it is sealed. */
+  flowId?: string
+  /** Whether the replay store issued the flow: it is then claimed there when it resumes. */
+  flowIssued?: boolean
   server?: o.AuthorizationServer
   authorizationUrl?: URL
   params?: URLSearchParams
@@ -158,6 +162,8 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
         const { url, checks } = await authorizationRequest(provider, run.server!, proxyRedirectUri ?? provider.callbackUrl, options.request.query, state)
         run.authorizationUrl = url
         const startedBy = (await signedInUser(options))?.id
+        // Last: the flow's one-time entry, claimed once when the callback resumes it.
+        run.flowIssued = await issueFlow(oauthMachine.id, run.flowId!, replayStoreOf(options.config, options.logger))
         return { type: "authorization.ready", checks: { ...checks, callbackUrl: options.callbackUrl, ...(startedBy !== undefined && { startedBy }) } }
       } catch (error) {
         return { type: "authorization.failed", error }
@@ -286,7 +292,7 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
 const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<ResponseInternal> | ResponseInternal> = {
   undoingCreatedUser: notAnOutcome,
   awaitingCallback: async ({ options, provider, snapshot, run, cookies, flowId }) => {
-    const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options, provider), flowId)
+    const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options, provider), flowId, run.flowIssued)
     return { redirect: run.authorizationUrl!.href, cookies: [...cookies, ...sealed] }
   },
   csrfRejected: () => {
@@ -334,8 +340,8 @@ const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<Respons
  * ```
  */
 export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
-  const run: OAuthRun = { limiter: requestLimiter(options) }
   const flowId = newFlowId()
+  const run: OAuthRun = { limiter: requestLimiter(options), flowId }
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
   return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, run, cookies, flowId })
 }

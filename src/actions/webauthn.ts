@@ -1,6 +1,6 @@
 import { AccountNotLinked, AuthError, CallbackRouteError, MissingCSRF, WebAuthnVerificationError } from "../core/errors.js"
 import { withCookies } from "../core/error-cookies.js"
-import { claimFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCookies, type OpenedFlow } from "../core/flow-cookie.js"
+import { claimFlow, issueFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCookies, type OpenedFlow } from "../core/flow-cookie.js"
 import { randomUUID, sha256Hex } from "../core/crypto.js"
 import { replayStoreOf } from "../core/replay-store.js"
 import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
@@ -123,6 +123,10 @@ function transportsOf(value: string | null | undefined): string[] | undefined {
 /** What the effects of one request find and pass on. */
 interface WebAuthnRun {
   limiter: RequestLimiter
+  /** A new flow's id (options only), recorded in the replay store before it is sealed. */
+  flowId?: string
+  /** Whether the replay store issued the flow: it is then claimed there when it resumes. */
+  flowIssued?: boolean
   /** The generated options, answered to the browser. */
   optionsJson?: unknown
   user?: AdapterUser
@@ -184,6 +188,8 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
           excludeCredentials: existing.map((a) => ({ id: credentialIdForBrowser(a.credentialID), ...(a.transports && { transports: transportsOf(a.transports) }) })),
         })
         run.optionsJson = generated
+        // Last: the challenge's one-time entry, claimed once when the answer resumes the flow.
+        run.flowIssued = await issueFlow(webAuthnMachine.id, run.flowId!, replayStoreOf(options.config, options.logger))
         return { type: "options.ready", challenge: generated.challenge }
       } catch (error) {
         return { type: "options.failed", error }
@@ -199,6 +205,8 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
           ...(existing && { allowCredentials: existing.map((a) => ({ id: credentialIdForBrowser(a.credentialID), ...(a.transports && { transports: transportsOf(a.transports) }) })) }),
         })
         run.optionsJson = generated
+        // Last: the challenge's one-time entry, claimed once when the answer resumes the flow.
+        run.flowIssued = await issueFlow(webAuthnMachine.id, run.flowId!, replayStoreOf(options.config, options.logger))
         return { type: "options.ready", challenge: generated.challenge }
       } catch (error) {
         return { type: "options.failed", error }
@@ -417,7 +425,7 @@ type WebAuthnOutcomes = FlowOutcomes<typeof webAuthnMachine, never> extends Reco
 /** How each state of the WebAuthn machine answers the request that ends there. */
 const outcomes: WebAuthnOutcomes = {
   awaitingCeremony: async ({ context }, { options, snapshot, run, cookies, flowId, provider }) => {
-    const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options), flowId)
+    const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options), flowId, run.flowIssued)
     return json(200, { action: context.flow!.ceremony, options: run.optionsJson }, [...cookies, ...sealed])
   },
   invalidAction: (_, { cookies }) => json(400, { error: "Invalid action" }, cookies),
@@ -486,8 +494,8 @@ function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "s
  * ```
  */
 export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
-  const run: WebAuthnRun = { limiter: requestLimiter(options) }
   const flowId = newFlowId()
+  const run: WebAuthnRun = { limiter: requestLimiter(options), flowId }
   const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
   return answer(snapshot, { options, provider, run, cookies, flowId })
 }

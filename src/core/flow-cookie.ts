@@ -56,6 +56,8 @@ interface SealedPayload {
   i?: string
   /** The flow's id: what the replay store records once the flow resumes. */
   j: string
+  /** 1 when the flow was issued in the replay store (see {@link issueFlow}): it is then claimed there. */
+  r?: 1
   /** SHA-256 (128 bits, hex) of the binding cookie's value. */
   b: string
   s: unknown
@@ -81,6 +83,36 @@ export function newFlowId(): string {
 }
 
 /**
+ * The replay store's key of a flow: its machine and its id.
+ *
+ * @example
+ * ```ts
+ * flowReplayKey("oauth", flowId) // "oauth:3f9c…"
+ * ```
+ */
+export function flowReplayKey(machineId: string, flowId: string): string {
+  return `${machineId}:${flowId}`
+}
+
+/**
+ * Records a new flow in `replayStore` before it is sealed, when the store can issue and claim
+ * (the adapter-backed store: one verification-token row, taken back with the delete-and-return
+ * `useVerificationToken` when the flow resumes). Resolves whether it did: pass that to
+ * {@link sealFlow}. A store that fails rejects.
+ *
+ * @example
+ * ```ts
+ * const issued = await issueFlow(oauthMachine.id, flowId, replayStoreOf(config))
+ * const cookies = await sealFlow(snapshot, binding, secret, flowCookies, flowId, issued)
+ * ```
+ */
+export async function issueFlow(machineId: string, flowId: string, replayStore: ReplayStore): Promise<boolean> {
+  if (!replayStore.issue || !replayStore.claim) return false
+  await replayStore.issue(flowReplayKey(machineId, flowId), Date.now() + FLOW_MAX_AGE * 1000)
+  return true
+}
+
+/**
  * Seals a waiting flow's persisted snapshot into one cookie: a JWE keyed from the secret with the
  * cookie's name as salt, expiring in 15 minutes, bound to the machine, its version, the provider,
  * the issuer, and the browser (a random value in a second cookie, `__Host-` when secure, whose hash
@@ -88,6 +120,7 @@ export function newFlowId(): string {
  * sealed, so nothing is ever in flight inside a sealed snapshot.
  *
  * @param flowId - The flow's id (see {@link newFlowId}), recorded as used when the flow resumes.
+ * @param issued - Whether {@link issueFlow} recorded the flow: it is then claimed with the store's `claim`. @default false
  * @returns the flow cookie and the binding cookie, to set together.
  * @example
  * ```ts
@@ -104,6 +137,7 @@ export async function sealFlow<TMachine extends AnyStateMachine>(
   secret: string | string[],
   cookies: FlowCookies,
   flowId: string = newFlowId(),
+  issued = false,
 ): Promise<[flow: Cookie, binding: Cookie]> {
   const waiting = snapshot as unknown as { status: string; getMeta(): Record<string, unknown> }
   if (waiting.status !== "active" || effectOf(waiting) !== undefined) {
@@ -113,6 +147,7 @@ export async function sealFlow<TMachine extends AnyStateMachine>(
   const browserValue = randomHex(16)
   const payload: SealedPayload = { m: binding.machine.id, v: binding.version, p: binding.providerId, j: flowId, b: bindingHash(browserValue), s: persisted }
   if (binding.issuer !== undefined) payload.i = binding.issuer
+  if (issued) payload.r = 1
   const value = await encode({ token: payload as never, secret, salt: cookies.flow.name, maxAge: FLOW_MAX_AGE })
   const expires = new Date(Date.now() + FLOW_MAX_AGE * 1000)
   const lifetime = { maxAge: FLOW_MAX_AGE, expires }
@@ -130,6 +165,8 @@ export interface OpenedFlow<TMachine extends AnyStateMachine> {
   replayKey: string
   /** When the sealed flow expires (epoch milliseconds): the replay store keeps the key until then. */
   expiresAt: number
+  /** Whether the flow was issued in the replay store when it was sealed (see {@link issueFlow}). */
+  issued: boolean
 }
 
 /**
@@ -183,19 +220,22 @@ export async function openFlow<TMachine extends AnyStateMachine>(
   }
   if (typeof payload.j !== "string") throw new FlowCookieRefused("undecodable", "the flow has no id")
   const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + FLOW_MAX_AGE * 1000
-  return { snapshot: persisted as SnapshotFrom<TMachine>, flowId: payload.j, replayKey: `${payload.m}:${payload.j}`, expiresAt }
+  return { snapshot: persisted as SnapshotFrom<TMachine>, flowId: payload.j, replayKey: flowReplayKey(payload.m, payload.j), expiresAt, issued: payload.r === 1 }
 }
 
 /**
  * Marks an opened flow used in `replayStore`: `true` the first time, `false` when it was resumed
- * before (here, or on any instance sharing the store). A store that fails rejects.
+ * before (here, or on any instance sharing the store). A flow issued when it was sealed is claimed
+ * with the store's `claim` (exactly one winner even where an insert overwrites); any other with
+ * `markUsed`. A store that fails rejects.
  *
  * @example
  * ```ts
  * const fresh = await claimFlow(opened, replayStoreOf(config))
  * ```
  */
-export async function claimFlow(opened: Pick<OpenedFlow<AnyStateMachine>, "replayKey" | "expiresAt">, replayStore: ReplayStore): Promise<boolean> {
+export async function claimFlow(opened: Pick<OpenedFlow<AnyStateMachine>, "replayKey" | "expiresAt"> & { issued?: boolean }, replayStore: ReplayStore): Promise<boolean> {
+  if (opened.issued && replayStore.claim) return replayStore.claim(opened.replayKey)
   return replayStore.markUsed(opened.replayKey, opened.expiresAt)
 }
 

@@ -83,8 +83,15 @@ function logError(error: Error): void {
   }
 }
 
+/** What a warning means and how to act on it, for the warnings whose code alone does not say. */
+const warningHints: Partial<Record<WarningCode, string>> = {
+  "replay-store-per-process":
+    "the adapter's createVerificationToken overwrites a duplicate, so a logout token's jti is remembered in this process only: pass replayStore: redisReplayStore(client) to share it between instances",
+}
+
 function logWarning(code: WarningCode): void {
-  console.warn(paint(yellow, `[auth][warn][${code}]`, "stderr"))
+  const hint = warningHints[code]
+  console.warn(paint(yellow, `[auth][warn][${code}]`, "stderr") + (hint ? ` ${hint}` : ""))
 }
 
 function logDebug(message: string, metadata?: unknown): void {

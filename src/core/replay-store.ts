@@ -7,11 +7,17 @@
 import type { Adapter } from "../adapters.js"
 import { AdapterError, AdapterTimeout } from "./errors.js"
 import { DEFAULT_ADAPTER_TIMEOUT, withinTimeout } from "./adapter-calls.js"
-import { sha256Hex } from "./crypto.js"
+import { randomHex, sha256Hex } from "./crypto.js"
 import type { LoggerInstance } from "../types.js"
 
 /**
  * Remembers keys as used until they expire.
+ *
+ * `markUsed` alone must be exactly-once: of any number of calls for one key, concurrent or not, on
+ * any instance sharing the store, one answers `true`. A store that cannot promise that for a key
+ * it has never seen (a database whose insert overwrites) can still promise it for a key it was
+ * told about first: it then has `issue` and `claim`, and a sealed flow uses them (the flow is
+ * issued when it is sealed and claimed when it resumes).
  *
  * @example
  * ```ts
@@ -23,6 +29,20 @@ import type { LoggerInstance } from "../types.js"
 export interface ReplayStore {
   /** Marks `key` used until `expiresAt` (epoch milliseconds): `true` the first time, `false` while it is remembered. */
   markUsed(key: string, expiresAt: number): Promise<boolean>
+  /**
+   * Records `key` as issued and not yet used, until `expiresAt` (epoch milliseconds). Optional:
+   * only with {@link ReplayStore.claim}.
+   *
+   * @default none: flows are claimed with `markUsed`
+   */
+  issue?(key: string, expiresAt: number): Promise<void>
+  /**
+   * Claims a key recorded by {@link ReplayStore.issue}: `true` for exactly one call, `false` for
+   * every other one and for a key never issued. Optional: only with `issue`.
+   *
+   * @default none: flows are claimed with `markUsed`
+   */
+  claim?(key: string): Promise<boolean>
 }
 
 /**
@@ -130,21 +150,32 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * A {@link ReplayStore} in the adapter's database, shared by every instance that uses that database:
- * marking a flow used inserts a row in the verification-token table (`identifier`
- * `"authflow:flow"`, `token` the SHA-256 of the flow's key, `expires` the flow's expiry), and the
- * table's primary key (`identifier`, `token`) refuses a second insert. So of two instances resuming
- * the same flow exactly one wins, with no other shared state than the secret and the database.
+ * A {@link ReplayStore} in the adapter's database, shared by every instance that uses that database.
  *
- * Only a unique-key violation (see {@link isUniqueViolation}) means "used already". Any other
- * error rejects with an `AdapterError` saying so, and the flow is then refused and the error logged
- * (fail closed).
- * Rows this process wrote are deleted (`useVerificationToken`) five minutes after they expire,
- * a few at a time, as later flows are marked; rows of a process that stopped stay until purged
- * (`DELETE FROM verification_tokens WHERE expires < now()`).
+ * A sealed flow is claimed with an operation that has exactly one winner on every adapter the
+ * contract allows: `issue` inserts a row in the verification-token table when the flow is sealed
+ * (`identifier` `"authflow:flow"`, `token` the SHA-256 of the flow's key, `expires` the flow's
+ * expiry), and `claim` takes it with `useVerificationToken`, which the contract makes
+ * delete-and-return: of any number of resumptions, on any instance, one gets the row. Whether the
+ * adapter's insert refuses or overwrites a duplicate does not matter.
  *
- * @param adapter - An adapter with `createVerificationToken` (and `useVerificationToken` for the cleanup).
- * @param options.logger - Where failed cleanups are reported (`debug`). @default none
+ * `markUsed` (a key with no issue step: a logout token's `jti`) needs an insert that refuses a
+ * duplicate. The first call checks that once, with a probe row inserted twice: a unique-key
+ * violation (see {@link isUniqueViolation}) on the second insert means the table refuses
+ * duplicates, and a duplicate then means "used already". An adapter whose insert overwrites
+ * (a `Map`, DynamoDB `PutItem`, Redis `SET`, MongoDB without a unique index) cannot say that: the
+ * store then logs the `replay-store-per-process` warning once and remembers such keys in this
+ * process's memory (exactly once per process; pass `replayStore: redisReplayStore(client)` to share
+ * them between instances).
+ *
+ * Any other error rejects with an `AdapterError` saying so, and the flow is then refused and the
+ * error logged (fail closed). Rows this process wrote are deleted (`useVerificationToken`) five
+ * minutes after they expire, a few at a time, as later rows are written; rows of a process that
+ * stopped stay until purged (`DELETE FROM verification_tokens WHERE expires < now()`).
+ *
+ * @param adapter - An adapter with `createVerificationToken` (and `useVerificationToken`, for `issue`/`claim` and the cleanup).
+ * @param options.logger - Where failed cleanups (`debug`) and the `replay-store-per-process` warning (`warn`) go. @default none
+ * @param options.timeout - Milliseconds an adapter call may take before it fails. @default 10000
  *
  * @example
  * ```ts
@@ -153,47 +184,105 @@ export function isUniqueViolation(error: unknown): boolean {
  * const config = { ...authConfig, adapter, replayStore: adapterReplayStore(adapter) }
  * ```
  */
-export function adapterReplayStore(adapter: Adapter, options: { logger?: Pick<LoggerInstance, "debug">; timeout?: number } = {}): ReplayStore {
+export function adapterReplayStore(adapter: Adapter, options: { logger?: Partial<Pick<LoggerInstance, "debug" | "warn">>; timeout?: number } = {}): ReplayStore {
   const timeout = options.timeout ?? DEFAULT_ADAPTER_TIMEOUT
   const createToken = adapter.createVerificationToken
+  const useToken = adapter.useVerificationToken
   if (!createToken) {
     throw new TypeError("adapterReplayStore needs an adapter with createVerificationToken: add it to the adapter, or pass replayStore: redisReplayStore(client)")
   }
-  const logger = options.logger ?? { debug: () => {} }
+  const debug = options.logger?.debug ?? (() => {})
+  const warn = options.logger?.warn ?? (() => {})
   const written: { token: string; deleteAfter: number }[] = []
   function cleanUp(now: number): void {
-    const useToken = adapter.useVerificationToken
     if (!useToken) return
     // Expiries are nearly in insertion order (one fixed lifetime): look at the oldest few only.
-    for (let swept = 0; swept < 4 && written.length > 0 && written[0]!.deleteAfter <= now; swept++) {
+    for (let swept = 0; swept < 8 && written.length > 0 && written[0]!.deleteAfter <= now; swept++) {
       const { token } = written.shift()!
       Promise.resolve()
         .then(() => useToken.call(adapter, { identifier: REPLAY_TOKEN_IDENTIFIER, token }))
         .catch((error: unknown) => {
-        logger.debug("replay_store_cleanup_failed", { error: String(error) })
-      })
+          debug("replay_store_cleanup_failed", { error: String(error) })
+        })
     }
   }
-  return {
+  function failure(what: string, error: unknown): AdapterError {
+    // The caller refuses the flow and logs this (OAuth: as the cause of OAuthCallbackError).
+    return new AdapterError(`The replay store could not ${what} in the adapter's verification-token table, so the flow is refused: check that the database is reachable and migrated`, {
+      cause: { err: error instanceof Error ? error : new Error(String(error)) },
+    })
+  }
+  /** Inserts a row: `"duplicate"` when the table refused it as one; any other failure rejects (an `AdapterError` saying it could not `what`). */
+  async function insert(token: string, expiresAt: number, what: string): Promise<"inserted" | "duplicate"> {
+    try {
+      await withinTimeout(Promise.resolve(createToken!.call(adapter, { identifier: REPLAY_TOKEN_IDENTIFIER, token, expires: new Date(Math.ceil(expiresAt)) })), timeout, "createVerificationToken")
+      return "inserted"
+    } catch (error) {
+      if (isUniqueViolation(error)) return "duplicate"
+      if (error instanceof AdapterTimeout) throw error
+      throw failure(what, error)
+    }
+  }
+  function remember(token: string, expiresAt: number): void {
+    written.push({ token, deleteAfter: expiresAt + CLEANUP_MARGIN_MS })
+    cleanUp(Date.now())
+  }
+
+  /** Whether a second insert of one row fails with a unique-key violation: asked once, by a probe row. */
+  let refusesDuplicates: Promise<boolean> | undefined
+  async function probe(): Promise<boolean> {
+    const token = sha256Hex(`probe:${randomHex(16)}`)
+    const expiresAt = Date.now() + 60_000
+    await insert(token, expiresAt, "record a used key")
+    let refused: boolean
+    try {
+      refused = (await insert(token, expiresAt, "record a used key")) === "duplicate"
+    } finally {
+      // The probe row goes at once.
+      if (useToken) written.unshift({ token, deleteAfter: 0 })
+      cleanUp(Date.now())
+    }
+    if (!refused) warn("replay-store-per-process")
+    return refused
+  }
+  const perProcess = memoryReplayStore()
+
+  const store: ReplayStore = {
     async markUsed(key, expiresAt) {
-      const token = sha256Hex(key)
+      const pending = (refusesDuplicates ??= probe())
+      let unique: boolean
       try {
-        await withinTimeout(Promise.resolve(createToken.call(adapter, { identifier: REPLAY_TOKEN_IDENTIFIER, token, expires: new Date(Math.ceil(expiresAt)) })), timeout, "createVerificationToken")
+        unique = await pending
       } catch (error) {
-        if (isUniqueViolation(error)) return false
-        if (error instanceof AdapterTimeout) throw error
-        // The caller refuses the flow and logs this (OAuth: as the cause of OAuthCallbackError).
-        throw new AdapterError(
-          "The replay store could not record a resumed flow in the adapter's verification-token table, so the flow is refused: check that the database is reachable and migrated",
-          { cause: { err: error instanceof Error ? error : new Error(String(error)) } },
-        )
+        // A database that did not answer is asked again next time.
+        if (refusesDuplicates === pending) refusesDuplicates = undefined
+        throw error
       }
-      const now = Date.now()
-      written.push({ token, deleteAfter: expiresAt + CLEANUP_MARGIN_MS })
-      cleanUp(now)
+      if (!unique) return perProcess.markUsed(key, expiresAt)
+      const token = sha256Hex(key)
+      if ((await insert(token, expiresAt, "record a resumed flow")) === "duplicate") return false
+      remember(token, expiresAt)
       return true
     },
   }
+  if (!useToken) return store
+  store.issue = async (key, expiresAt) => {
+    const token = sha256Hex(key)
+    // A new flow's key is random: a duplicate is not possible, and would be claimed once all the same.
+    await insert(token, expiresAt, "record a new flow")
+    remember(token, expiresAt)
+  }
+  store.claim = async (key) => {
+    let row: unknown
+    try {
+      row = await withinTimeout(Promise.resolve(useToken.call(adapter, { identifier: REPLAY_TOKEN_IDENTIFIER, token: sha256Hex(key) })), timeout, "useVerificationToken")
+    } catch (error) {
+      if (error instanceof AdapterTimeout) throw error
+      throw failure("claim a resumed flow", error)
+    }
+    return row !== null && row !== undefined
+  }
+  return store
 }
 
 let processStore: ReplayStore | undefined
@@ -209,7 +298,7 @@ const adapterStores = new WeakMap<Adapter, ReplayStore>()
  * await replayStoreOf(config, logger).markUsed(flowId, expiresAt)
  * ```
  */
-export function replayStoreOf(config: { replayStore?: ReplayStore; adapter?: Adapter; adapterTimeout?: number }, logger?: Pick<LoggerInstance, "debug">): ReplayStore {
+export function replayStoreOf(config: { replayStore?: ReplayStore; adapter?: Adapter; adapterTimeout?: number }, logger?: Partial<Pick<LoggerInstance, "debug" | "warn">>): ReplayStore {
   if (config.replayStore) return config.replayStore
   const adapter = config.adapter
   if (!adapter?.createVerificationToken) return (processStore ??= memoryReplayStore())

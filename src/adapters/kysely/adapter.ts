@@ -105,7 +105,8 @@ function optionalText(value: unknown): string | null {
  * - `createUser` keeps the `id` it is given and generates a UUID when that id is empty.
  * - Sessions come back as stored, their generated `id` included, from every session method.
  * - `useVerificationToken` is a single `DELETE … RETURNING` (MySQL: `SELECT … FOR UPDATE` and
- *   `DELETE` in a transaction): of concurrent calls for the same token, exactly one gets it. It does
+ *   `DELETE` in a transaction, the row returned only when that `DELETE` removed it): of concurrent
+ *   calls for the same token, exactly one gets it. It does
  *   not check `expires`; the caller does.
  * - `deleteUser` deletes the user's sessions, accounts and authenticators in the same transaction,
  *   so it cascades even on a SQLite connection opened without `PRAGMA foreign_keys = ON`.
@@ -367,8 +368,10 @@ function rowWrites(db: Kysely<any>) {
       if (returning) return (await (within ?? db).deleteFrom(table).where(byKey(key)).returningAll().executeTakeFirst()) as Row | undefined
       const run = async (trx: Transaction<any>): Promise<Row | undefined> => {
         const row = await trx.selectFrom(table).selectAll().where(byKey(key)).forUpdate().executeTakeFirst()
-        if (row) await trx.deleteFrom(table).where(byKey(key)).execute()
-        return row as Row | undefined
+        if (!row) return undefined
+        // Only the caller whose DELETE removed the row has it, whatever the isolation level lets the SELECT see.
+        const { numDeletedRows } = await trx.deleteFrom(table).where(byKey(key)).executeTakeFirst()
+        return numDeletedRows > 0n ? (row as Row) : undefined
       }
       return within ? run(within) : db.transaction().execute(run)
     },
