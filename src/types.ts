@@ -477,6 +477,13 @@ export interface AuthConfig {
   logger?: Partial<LoggerInstance>
   pages?: PagesOptions
   raw?: symbol
+  /**
+   * The exported `reissueWhenDue` symbol makes a read of an unchanged JWT session skip re-issuing
+   * its cookie until the token is older than `session.updateAge` (framework proxies). Anything else
+   * re-issues it on every read, as Auth.js does.
+   * @default undefined
+   */
+  reissueWhenDue?: symbol
   redirectProxyUrl?: string
   /**
    * The app's public origin. Every URL that leaves the server (the OAuth `redirect_uri`, magic

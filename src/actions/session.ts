@@ -8,6 +8,7 @@ import { revocationKeys, revocationStoreOf } from "../core/revocation-store.js"
 import { noRefresh, refreshSessionTokens, sessionRefreshError } from "../core/session-refresh.js"
 import { refreshEnabled, takeTokensClaim, tokensClaim } from "../core/token-refresh.js"
 import type { AuthOptions } from "../core/options.js"
+import { reissueWhenDue } from "../core/symbols.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 
 // Shared and frozen: every session answer has the same headers.
@@ -43,6 +44,8 @@ export async function sessionAction(
       const { jwt, callbacks } = options
       const payload = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
       if (!payload) throw new TypeError("The session token could not be decoded")
+      // Before the provider tokens are taken out of it: what an unchanged token would be written as.
+      const claimsBefore = options.config.reissueWhenDue === reissueWhenDue ? claimsOf(payload) : undefined
       const now = Date.now()
       const recorded = metaOfToken(payload)
       const life = sessionLife(options.session, recorded, now, typeof payload.exp === "number" ? new Date(payload.exp * 1000) : undefined)
@@ -58,20 +61,22 @@ export async function sessionAction(
         cookies.push(...store.clear())
         return response
       }
-      const expires = life.expires
       // A session signed in before its sign-in was recorded starts being counted now.
       if (options.session.recordsSignIn && options.session.absoluteMaxAge === undefined && !recorded) {
         token[sessionMetaClaim] = { signedInAt: now } satisfies SessionMeta
       } else if (recorded) token[sessionMetaClaim] = recorded
+      const stored = refresh.claim ? { ...token, [tokensClaim]: refresh.claim } : token
+      const reissue = claimsBefore === undefined || update !== undefined || dueForReissue(payload, options.session.updateAge, now) || claimsOf(stored) !== claimsBefore
+      // Not re-issued: the cookie keeps the expiry it has.
+      const expires = reissue || typeof payload.exp !== "number" ? life.expires : new Date(Math.min(life.expires.valueOf(), payload.exp * 1000))
       const defaultSession: Session = {
         user: { name: token.name, email: token.email, image: token.picture },
         expires: expires.toISOString(),
       }
       const session = sessionRefreshError((await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session, refresh)
       response.body = session
-      const stored = refresh.claim ? { ...token, [tokensClaim]: refresh.claim } : token
       const capped = options.session.absoluteMaxAge !== undefined
-      cookies.push(...(await writeJwtSession(options, store, stored, expires, capped ? Math.max(1, Math.ceil((expires.valueOf() - now) / 1000)) : undefined)))
+      if (reissue) cookies.push(...(await writeJwtSession(options, store, stored, expires, capped ? Math.max(1, Math.ceil((expires.valueOf() - now) / 1000)) : undefined)))
       await emitEvent(options.config, options.logger, "session", { session, token })
     } catch (error) {
       options.logger.error(new JWTSessionError(asError(error)))
@@ -130,6 +135,17 @@ async function revoked(options: AuthOptions, userId: string | undefined, meta: S
   if (!options.session.revocable) return false
   const at = await revocationStoreOf(options.config).revokedAt(revocationKeys(userId, meta))
   return at !== undefined && (!meta || meta.signedInAt < at)
+}
+
+/** A token's claims as written, in name order, less those every encoding renews (`iat`, `exp`, `jti`). */
+function claimsOf(token: JWT): string {
+  const names = Object.keys(token).filter((name) => name !== "iat" && name !== "exp" && name !== "jti" && token[name] !== undefined)
+  return JSON.stringify(names.sort().map((name) => [name, token[name]]))
+}
+
+/** Whether the token was issued `updateAge` seconds ago or more (or does not say when). */
+function dueForReissue(token: JWT, updateAge: number, now: number): boolean {
+  return typeof token.iat !== "number" || now - token.iat * 1000 >= updateAge * 1000
 }
 
 function asError(error: unknown): Error {

@@ -23,6 +23,20 @@ export const skipCSRFCheck: unique symbol = Symbol("skip-csrf-check")
 export const raw: unique symbol = Symbol("return-type-raw")
 
 /**
+ * Pass as `config.reissueWhenDue` for session reads that answer requests the browser sends on its
+ * own (a framework's proxy or middleware: link prefetches, background navigations): a JWT session
+ * whose claims did not change is then written again only once it is older than
+ * `session.updateAge`. Such a request may have left before a sign-out and be answered after it; a
+ * cookie it re-issued would set the session back. For framework authors.
+ *
+ * @example
+ * ```ts
+ * const response = await Auth(sessionRequest, { ...config, reissueWhenDue })
+ * ```
+ */
+export const reissueWhenDue: unique symbol = Symbol("reissue-when-due")
+
+/**
  * Key of a provider option that replaces the `fetch` used for that provider's OAuth endpoints
  * (proxies, caching, tests).
  *

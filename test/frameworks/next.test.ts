@@ -333,12 +333,47 @@ describe("auth()", () => {
     expect(await broken.auth(new NextRequest(`${origin}/x`, { headers: { cookie: jar.header() } }))).toBeInstanceOf(Response)
   })
 
-  it("as the proxy: lets requests through and refreshes the session cookie", async () => {
+  it("as the proxy: lets requests through, and re-issues an unchanged session only once it is older than updateAge", async () => {
     const { handlers, auth } = NextAuth(baseConfig())
     const jar = await signedInJar(handlers)
+    const setsSession = (response: Response) => response.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))
     const response = await auth(new NextRequest(`${origin}/page`, { headers: { cookie: jar.header() } }))
     expect(response.headers.get("x-middleware-next")).toBe("1")
-    expect(response.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))).toBe(true)
+    expect(setsSession(response)).toBe(false)
+
+    // A day later (updateAge, by default) the session slides: the proxy keeps sessions alive.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 24 * 60 * 60 * 1000 + 1000 })
+    try {
+      const later = await auth(new NextRequest(`${origin}/page`, { headers: { cookie: jar.header() } }))
+      expect(setsSession(later)).toBe(true)
+      const slid = await auth(new NextRequest(`${origin}/page`, { headers: { cookie: jar.take(later).header() } }))
+      expect(slid.headers.getSetCookie()).toEqual([])
+    } finally {
+      vi.useRealTimers()
+    }
+
+    // A session the read changes (here the jwt callback counts reads) is written at once.
+    let reads = 0
+    const changing = NextAuth(baseConfig({ callbacks: { jwt: ({ token }) => ({ ...token, reads: ++reads }) } }))
+    const changed = await changing.auth(new NextRequest(`${origin}/page`, { headers: { cookie: (await signedInJar(changing.handlers)).header() } }))
+    expect(setsSession(changed)).toBe(true)
+    // updateAge: 0 re-issues on every request, as before.
+    const everyTime = NextAuth(baseConfig({ session: { updateAge: 0 } }))
+    expect(setsSession(await everyTime.auth(new NextRequest(`${origin}/page`, { headers: { cookie: (await signedInJar(everyTime.handlers)).header() } })))).toBe(true)
+  })
+
+  it("as the proxy: an answer to a request sent before a Server Action sign-out (a link prefetch) does not sign the browser in again", async () => {
+    const { handlers, auth, signOut } = NextAuth(baseConfig())
+    const jar = await signedInJar(handlers)
+    // The prefetch leaves with the session cookie; its answer comes back after the sign-out's.
+    const prefetch = auth(new NextRequest(`${origin}/protected`, { headers: { cookie: jar.header(), "next-router-prefetch": "1" } }))
+    useIncoming("/protected", jar)
+    expect(await redirectOf(signOut({ redirectTo: "/" }))).toBe(`${origin}/`)
+    expect(next.store.has("authjs.session-token")).toBe(false)
+    jar.cookies.delete("authjs.session-token")
+    jar.take(await prefetch)
+    expect(jar.get("authjs.session-token")).toBeUndefined()
+    expect(await (await handlers.GET(new NextRequest(`${origin}/api/auth/session`, { headers: { cookie: jar.header() } }))).json()).toBeNull()
   })
 
   it("as the proxy: sends refused requests to the sign-in page with callbackUrl, except the sign-in page", async () => {
@@ -400,7 +435,8 @@ describe("auth()", () => {
 
   it("wraps a handler: the request carries auth, and a refused request never reaches it", async () => {
     const { handlers, auth } = NextAuth(
-      baseConfig({ callbacks: { authorized: ({ auth, request }) => !!auth || !request.nextUrl.pathname.startsWith("/private") } }),
+      // updateAge 0: the session is re-issued on every read, and that cookie reaches the handler's answer.
+      baseConfig({ session: { updateAge: 0 }, callbacks: { authorized: ({ auth, request }) => !!auth || !request.nextUrl.pathname.startsWith("/private") } }),
     )
     const jar = await signedInJar(handlers)
     const handler = vi.fn((request: { auth: { user?: { name?: string | null } } | null }, context: { params: string }) =>
@@ -423,7 +459,7 @@ describe("auth()", () => {
   })
 
   it("in the Pages Router: reads the session and writes the refreshed cookie to the response", async () => {
-    const { handlers, auth } = NextAuth(baseConfig())
+    const { handlers, auth } = NextAuth(baseConfig({ session: { updateAge: 0 } }))
     const jar = await signedInJar(handlers)
     const written: string[] = []
     const req = { headers: { host: "app.test", cookie: jar.header() }, socket: {} }

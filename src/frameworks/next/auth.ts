@@ -76,7 +76,10 @@ async function sessionInServerComponent(resolve: RequestConfigResolver): Promise
  *    except on the sign-in page itself;
  * 3. otherwise the handler's answer (its request carries `auth`), or `NextResponse.next()`.
  *
- * The refreshed session cookie is copied onto the answer, so the proxy keeps sessions alive.
+ * The session cookie the read sets is copied onto the answer: a cleared one, a changed one, or an
+ * unchanged one re-issued once it is older than `session.updateAge`, so the proxy keeps sessions
+ * alive. An unchanged, younger one is not re-issued: the proxy also answers link prefetches, and
+ * one sent before a sign-out and answered after it would otherwise set the session cookie back.
  *
  * Deliberate difference: next-auth runs a wrapped handler even when `authorized` returned false;
  * here a refused request never reaches it.

@@ -5,6 +5,7 @@
  */
 import { Auth } from "../../core/auth.js"
 import { createActionURL, type EnvObject } from "../../core/env.js"
+import { reissueWhenDue } from "../../core/symbols.js"
 import type { AuthConfig, Session, SessionCallbackParams } from "../../types.js"
 import type { NextAuthConfig } from "./types.js"
 
@@ -20,6 +21,11 @@ const serverConfigs = new WeakMap<NextAuthConfig, AuthConfig>()
  * session builds no URL that leaves the server, so `auth()` in Server Components, the proxy and the
  * Pages Router work without `AUTH_TRUST_HOST`. The routes under `basePath`, which build redirects
  * and links, still follow the configuration. With `origin` or `trustedOrigins` set, those decide.
+ *
+ * `reissueWhenDue`: the proxy answers requests the browser sends on its own (link prefetches), which
+ * can leave before a sign-out and come back after it. An unchanged JWT session is re-issued only
+ * once it is older than `session.updateAge`, so such an answer sets no session cookie back; a
+ * changed one (refreshed provider tokens, a `jwt` callback's change) is written at once.
  */
 function serverSessionConfig(config: NextAuthConfig): AuthConfig {
   let derived = serverConfigs.get(config)
@@ -28,6 +34,7 @@ function serverSessionConfig(config: NextAuthConfig): AuthConfig {
   derived = {
     ...config,
     trustHost: true,
+    reissueWhenDue,
     callbacks: {
       ...config.callbacks,
       async session(params: SessionCallbackParams) {
