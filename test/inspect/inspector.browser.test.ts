@@ -62,7 +62,7 @@ browserSuite("the inspector in Chromium", () => {
     const current = inspector.locator('svg.statechart .sc-state.is-current[data-path="signedIn"]')
     await current.waitFor()
     expect(await inspector.locator("svg.statechart .sc-state.is-current").count()).toBe(1)
-    expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "checkingRateLimit", "authorizing", "refundingAttempt", "checkingSignIn", "issuingSession", "encodingToken", "signedIn"])
+    expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "readingCredentials", "checkingRateLimit", "authorizing", "refundingAttempt", "checkingSignIn", "issuingSession", "encodingToken", "signedIn"])
     expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "rateLimit.counted", "authorize.returned", "attempt.refunded", "signIn.answered", "token.encoded"]))
     expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("Current state: signedIn (final)")
     const events = await inspector.locator("table.timeline tbody tr td:nth-child(3) > code").allInnerTexts()
