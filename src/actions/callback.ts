@@ -9,7 +9,7 @@ import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
 import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { credentialsIdentifierOf, rateLimitedError, requestLimiter } from "./rate-limit.js"
+import { rateLimitedError, readCredentials, requestLimiter } from "./rate-limit.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, CredentialsConfig, InternalProvider, ResponseInternal, User } from "../types.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
@@ -57,7 +57,8 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
   const signedIn = (user: User): SignInOutcome => ({ user, account: run.account! })
   const effects: FlowEffects<typeof credentialsSignInMachine> = {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
-    checkRateLimit: () => limiter.count("credentials", credentialsIdentifierOf(options, provider, credentials)),
+    readCredentials: () => readCredentials(options, provider, credentials),
+    checkRateLimit: ({ rateLimitIdentity }) => limiter.count("credentials", rateLimitIdentity),
     refundAttempt: async () => {
       await limiter.refund()
       return { type: "attempt.refunded" }
@@ -84,6 +85,7 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
   }
   const outcomes: FlowOutcomes<typeof credentialsSignInMachine, ResponseInternal> = {
     validatingInput: notAnOutcome,
+    readingCredentials: notAnOutcome,
     checkingRateLimit: notAnOutcome,
     authorizing: notAnOutcome,
     refundingAttempt: notAnOutcome,
@@ -96,6 +98,9 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     csrfRejected: () => {
       throw new MissingCSRF("CSRF token was missing during an action callback")
+    },
+    credentialsMalformed: ({ nonStringFields }) => {
+      throw new CredentialsSignin(`Credentials field(s) ${nonStringFields!.join(", ")} of provider "${provider.id}" must be strings`, { cause: { provider: provider.id, fields: nonStringFields } })
     },
     credentialsRejected: ({ error }) => {
       throw error instanceof CredentialsSignin ? error : new CredentialsSignin()

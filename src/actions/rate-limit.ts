@@ -1,12 +1,13 @@
 /**
- * What the actions share to rate-limit a request: the limiter for the request, the identifier a
- * credentials form names, and the `RateLimited` error a `rateLimited` final state ends with.
+ * What the actions share to rate-limit a request: the limiter for the request, what a credentials
+ * request carries (its identity), and the `RateLimited` error a `rateLimited` final state ends with.
  *
  * @module
  */
 import { RateLimited } from "../core/errors.js"
-import { rateLimitOf, retryAfterOf, RequestLimiter, type RateLimitRoute } from "../core/rate-limit/limiter.js"
+import { identityFieldOf, normalizeIdentifier, rateLimitOf, retryAfterOf, RequestLimiter, type RateLimitRoute } from "../core/rate-limit/limiter.js"
 import type { RateLimitContext } from "../machines/rate-limit.js"
+import type { CredentialsReadEvent } from "../machines/credentials-sign-in.js"
 import type { AuthOptions } from "../core/options.js"
 import type { CredentialsConfig } from "../types.js"
 
@@ -25,21 +26,27 @@ export function requestLimiter(options: AuthOptions): RequestLimiter {
 }
 
 /**
- * The identifier a credentials form names: `rateLimit.credentialsIdentifier` when given, else its
- * `email` field, else `username`, else the provider's first field that is not of type `password`.
+ * What a credentials request carries, as the credentials sign-in machine needs it (its
+ * `readCredentials` effect): the identity the per-user budget keys on, read from the provider's
+ * declared identity field ({@link identityFieldOf}) or by `rateLimit.credentialsIdentifier`,
+ * normalised as the limiter keys it (none when it is missing, empty or not a string); and the
+ * declared fields whose value is there but not a string. It only reports: the machine's guards
+ * refuse the non-strings and send an unread identity to the shared budget.
  *
  * @example
  * ```ts
- * credentialsIdentifierOf(options, provider, { username: "ada", password: "…" }) // "ada"
+ * readCredentials(options, provider, { username: " Ada ", password: "…" }) // { type: "credentials.read", identifier: "ada", nonString: [] }
+ * readCredentials(options, provider, { username: ["ada"], password: "…" }) // { type: "credentials.read", nonString: ["username"] }
  * ```
  */
-export function credentialsIdentifierOf(options: AuthOptions, provider: CredentialsConfig, credentials: Record<string, unknown>): unknown {
+export function readCredentials(options: AuthOptions, provider: CredentialsConfig, credentials: Record<string, unknown>): CredentialsReadEvent {
+  const declared = Object.keys(provider.credentials ?? {})
+  const nonString = declared.filter((field) => Object.hasOwn(credentials, field) && credentials[field] !== undefined && typeof credentials[field] !== "string")
   const custom = rateLimitOf(options.config)?.credentialsIdentifier
-  if (custom) return custom(credentials)
-  if (credentials.email !== undefined) return credentials.email
-  if (credentials.username !== undefined) return credentials.username
-  const field = Object.entries(provider.credentials ?? {}).find(([name, input]) => input?.type !== "password" && name !== "password")?.[0]
-  return field === undefined ? undefined : credentials[field]
+  const field = identityFieldOf(provider.credentials)
+  const value = custom ? custom(credentials) : field === undefined ? undefined : credentials[field]
+  const identifier = typeof value === "string" ? normalizeIdentifier(value) : undefined
+  return { type: "credentials.read", nonString, ...(identifier !== undefined && { identifier }) }
 }
 
 /**

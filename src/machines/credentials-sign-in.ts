@@ -3,7 +3,15 @@ import { CredentialsSignin } from "../core/errors.js"
 import { checkingSignInStates, contextFromInput, flowActions, issuingSessionStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { sharedIdentity, type SharedIdentity } from "../core/rate-limit/limiter.js"
 import type { User } from "../types.js"
+
+/**
+ * What a credentials request carries (the `readCredentials` effect): the identity the per-user
+ * budget keys on, normalised (absent when the declared identity field is missing, empty or not a
+ * string), and the declared fields whose value is not a string.
+ */
+export type CredentialsReadEvent = { type: "credentials.read"; identifier?: string; nonString: string[] }
 
 /**
  * Events of the credentials sign-in flow. Each one is the outcome of the effect named by the state
@@ -13,6 +21,7 @@ import type { User } from "../types.js"
 export type CredentialsSignInEvent =
   | { type: "csrf.valid" }
   | { type: "csrf.invalid" }
+  | CredentialsReadEvent
   | { type: "authorize.returned"; user: User | null }
   | { type: "authorize.threw"; error: unknown }
   | { type: "attempt.refunded" }
@@ -22,14 +31,20 @@ export type CredentialsSignInEvent =
 /** Context of a credentials sign-in flow: the user once authorized, and what ended the flow. */
 export interface CredentialsSignInContext extends SignInOutcomeContext, RateLimitContext {
   user?: User
+  /** Who the attempt counts against: the normalised identifier, or the shared budget when none could be read. */
+  rateLimitIdentity?: string | SharedIdentity
+  /** The declared fields that were not strings, when the request was refused for them. */
+  nonStringFields?: string[]
 }
 
 /** Effects the credentials sign-in machine names, in the order a successful flow meets them. */
-export type CredentialsSignInEffect = "checkCsrf" | RateLimitEffect | "authorize" | "refundAttempt" | Exclude<SignInTailEffect, "persistUser">
+export type CredentialsSignInEffect = "checkCsrf" | "readCredentials" | RateLimitEffect | "authorize" | "refundAttempt" | Exclude<SignInTailEffect, "persistUser">
 
 /**
- * The credentials sign-in flow, POST `/callback/<id>`: check CSRF, count the attempt against the
- * rate limits (per client address and per identifier; over a budget ends in `rateLimited`),
+ * The credentials sign-in flow, POST `/callback/<id>`: check CSRF, read the credentials (a declared
+ * field that is not a string ends in `credentialsMalformed`, before `authorize` runs), count the
+ * attempt against the rate limits (per client address, and per identifier: the provider's declared
+ * identity field, or one shared budget when it cannot be read; over a budget ends in `rateLimited`),
  * authorize the credentials (accepted ones take their attempt back, so only failures count), ask
  * the `signIn` callback, issue the session. Every way it can end is a named final state.
  *
@@ -42,6 +57,7 @@ export type CredentialsSignInEffect = "checkCsrf" | RateLimitEffect | "authorize
  * import { createActor } from "xstate"
  * const actor = createActor(credentialsSignInMachine).start()
  * actor.send({ type: "csrf.valid" })
+ * actor.send({ type: "credentials.read", identifier: "ada", nonString: [] })
  * actor.send({ type: "rateLimit.counted", hits: [] })
  * actor.send({ type: "authorize.returned", user: { id: "1" } })
  * actor.send({ type: "attempt.refunded" })
@@ -58,6 +74,10 @@ export const credentialsSignInMachine = setup({
   guards: {
     ...signInTailGuards<CredentialsSignInContext, CredentialsSignInEvent>(),
     ...rateLimitGuards<CredentialsSignInContext, CredentialsSignInEvent>(),
+    /** A declared credentials field came as something other than a string (an array, null, an object): refused before `authorize` runs. */
+    declaredFieldNotString: ({ event }) => event.type === "credentials.read" && event.nonString.length > 0,
+    /** The identity could not be read (the declared identity field is missing or empty): the attempt counts against the shared budget. */
+    identityUnread: ({ event }) => event.type === "credentials.read" && event.identifier === undefined,
     /** `authorize` returned a user object: these credentials are accepted. */
     returnedUser: ({ event }) => event.type === "authorize.returned" && event.user !== null && typeof event.user === "object",
     /** `authorize` threw a `CredentialsSignin`: the credentials are refused, with the app's code. */
@@ -70,7 +90,17 @@ export const credentialsSignInMachine = setup({
   states: {
     validatingInput: {
       meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "checkingRateLimit", "csrf.invalid": "csrfRejected" },
+      on: { "csrf.valid": "readingCredentials", "csrf.invalid": "csrfRejected" },
+    },
+    readingCredentials: {
+      meta: { effect: "readCredentials" },
+      on: {
+        "credentials.read": [
+          { guard: "declaredFieldNotString", target: "credentialsMalformed", actions: assign({ nonStringFields: ({ event }) => event.nonString }) },
+          { guard: "identityUnread", target: "checkingRateLimit", actions: assign({ rateLimitIdentity: () => sharedIdentity }) },
+          { target: "checkingRateLimit", actions: assign({ rateLimitIdentity: ({ event }) => event.identifier }) },
+        ],
+      },
     },
     checkingRateLimit: limitingState("authorizing"),
     authorizing: {
@@ -94,6 +124,7 @@ export const credentialsSignInMachine = setup({
     ...checkingSignInStates("issuingSession"),
     ...issuingSessionStates(false),
     csrfRejected: { type: "final" },
+    credentialsMalformed: { type: "final" },
     credentialsRejected: { type: "final" },
     authorizeFailed: { type: "final" },
     ...rateLimitedState,

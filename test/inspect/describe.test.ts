@@ -53,7 +53,7 @@ describe("machine descriptions", () => {
     const credentials = describeMachine(authflowMachines[0]!)
     expect(credentials.states[0]).toMatchObject({ path: "validatingInput", effect: "checkCsrf", type: "atomic" })
     expect(credentials.states[0]!.transitions).toEqual([
-      { event: "csrf.valid", label: "csrf.valid", targets: ["checkingRateLimit"], actions: [] },
+      { event: "csrf.valid", label: "csrf.valid", targets: ["readingCredentials"], actions: [] },
       { event: "csrf.invalid", label: "csrf.invalid", targets: ["csrfRejected"], actions: [] },
     ])
     expect(credentials.states.find((state) => state.path === "signedIn")).toMatchObject({ type: "final", transitions: [] })
@@ -100,7 +100,7 @@ describe("machine descriptions", () => {
     expect(mermaid.startsWith("stateDiagram-v2\n")).toBe(true)
     expect(mermaid).toContain('state "credentials-sign-in" as credentials_sign_in')
     expect(mermaid).toContain("credentials_sign_in__validatingInput : effect checkCsrf")
-    expect(mermaid).toContain("credentials_sign_in__validatingInput --> credentials_sign_in__checkingRateLimit : csrf.valid")
+    expect(mermaid).toContain("credentials_sign_in__validatingInput --> credentials_sign_in__readingCredentials : csrf.valid")
     expect(mermaid).toContain("credentials_sign_in__signedIn --> [*]")
     expect(mermaid).toContain("nested__outer__first --> nested__outer__second : NEXT [isAllowed]")
     expect(mermaid).toContain("nested__outer : on PING")
@@ -116,7 +116,7 @@ describe("machine descriptions", () => {
   it.runIf(runDot)(dotTitle, () => {
     const dot = toDot([...authflowMachines.map(describeMachine), describeMachine(nested)])
     expect(dot).toContain('"credentials-sign-in/signedIn" [label="signedIn", peripheries=2];')
-    expect(dot).toContain('"credentials-sign-in/validatingInput" -> "credentials-sign-in/checkingRateLimit" [label="csrf.valid"];')
+    expect(dot).toContain('"credentials-sign-in/validatingInput" -> "credentials-sign-in/readingCredentials" [label="csrf.valid"];')
     const svg = execFileSync("dot", ["-Tsvg"], { input: dot }).toString()
     expect(svg).toContain("<svg")
   })

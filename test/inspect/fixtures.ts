@@ -167,6 +167,7 @@ export function recordSignIns(inspector: { inspect: Observer<InspectionEvent> },
   for (let i = 0; i < count; i++) {
     const actor = createActor(credentialsSignInMachine, { inspect: inspector.inspect }).start()
     actor.send({ type: "csrf.valid" })
+    actor.send({ type: "credentials.read", identifier: "ada", nonString: [] })
     actor.send({ type: "rateLimit.counted", hits: [] })
     if (i % 7 === 3) {
       actor.send({ type: "authorize.returned", user: null })

@@ -27,6 +27,7 @@ function local(path: string, headers: Record<string, string> = {}, address = "12
 function signIn(inspect: ReturnType<typeof createInspector>["inspect"]) {
   const actor = createActor(credentialsSignInMachine, { inspect }).start()
   actor.send({ type: "csrf.valid" })
+  actor.send({ type: "credentials.read", identifier: "ada", nonString: [] })
   actor.send({ type: "rateLimit.counted", hits: [] })
   actor.send({ type: "authorize.returned", user: { id: "1", name: "Ada" } })
   actor.send({ type: "attempt.refunded" })

@@ -62,11 +62,11 @@ browserSuite("the inspector in Chromium", () => {
     const current = inspector.locator('svg.statechart .sc-state.is-current[data-path="signedIn"]')
     await current.waitFor()
     expect(await inspector.locator("svg.statechart .sc-state.is-current").count()).toBe(1)
-    expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "checkingRateLimit", "authorizing", "refundingAttempt", "checkingSignIn", "issuingSession", "encodingToken", "signedIn"])
-    expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "rateLimit.counted", "authorize.returned", "attempt.refunded", "signIn.answered", "token.encoded"]))
+    expect(await inspector.locator("svg.statechart .sc-state.is-visited").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path")))).toEqual(["validatingInput", "readingCredentials", "checkingRateLimit", "authorizing", "refundingAttempt", "checkingSignIn", "issuingSession", "encodingToken", "signedIn"])
+    expect(await inspector.locator("svg.statechart .sc-edge.is-taken").evaluateAll((edges) => edges.map((edge) => edge.getAttribute("data-event")))).toEqual(expect.arrayContaining(["", "csrf.valid", "credentials.read", "rateLimit.counted", "authorize.returned", "attempt.refunded", "signIn.answered", "token.encoded"]))
     expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("Current state: signedIn (final)")
     const events = await inspector.locator("table.timeline tbody tr td:nth-child(3) > code").allInnerTexts()
-    expect(events).toEqual(["started", "csrf.valid", "rateLimit.counted", "authorize.returned", "attempt.refunded", "signIn.answered", "token.encoded"])
+    expect(events).toEqual(["started", "csrf.valid", "credentials.read", "rateLimit.counted", "authorize.returned", "attempt.refunded", "signIn.answered", "token.encoded"])
     // The password typed in the other tab is nowhere on the page.
     expect(await inspector.content()).not.toContain(accounts[0]!.password)
     // Tall enough to show the diagram and the timeline below it.
@@ -75,9 +75,9 @@ browserSuite("the inspector in Chromium", () => {
     await inspector.setViewportSize({ width: 1440, height: 1000 })
 
     // Going back in the timeline shows that step's state on the diagram.
-    await inspector.getByRole("button", { name: "Show step 3 (authorizing) on the diagram" }).click()
+    await inspector.getByRole("button", { name: "Show step 4 (authorizing) on the diagram" }).click()
     await inspector.locator('svg.statechart .sc-state.is-current[data-path="authorizing"]').waitFor()
-    expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("State at step 3: authorizing")
+    expect(await inspector.locator("figure.diagram figcaption").first().innerText()).toContain("State at step 4: authorizing")
 
     await inspector.getByRole("link", { name: "Machines" }).click()
     await inspector.getByRole("heading", { name: "oauth", exact: true }).waitFor()

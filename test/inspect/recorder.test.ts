@@ -22,7 +22,8 @@ describe("the flow recorder", () => {
     const credentials = recorder.get(flows[4]!.id)!
     expect(credentials.runs[0]!.steps.map((step) => [step.event.type, step.state, step.effect])).toEqual([
       ["xstate.init", "validatingInput", "checkCsrf"],
-      ["csrf.valid", "checkingRateLimit", "checkRateLimit"],
+      ["csrf.valid", "readingCredentials", "readCredentials"],
+      ["credentials.read", "checkingRateLimit", "checkRateLimit"],
       ["rateLimit.counted", "authorizing", "authorize"],
       ["authorize.returned", "refundingAttempt", "refundAttempt"],
       ["attempt.refunded", "checkingSignIn", "askSignIn"],

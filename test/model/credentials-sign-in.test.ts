@@ -19,6 +19,9 @@ const ada: User = { id: "u1", name: "Ada Lovelace", email: "ada@example.test" }
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: CredentialsSignInEvent[] = [
+  { type: "credentials.read", identifier: "ada", nonString: [] },
+  { type: "credentials.read", nonString: [] },
+  { type: "credentials.read", nonString: ["username"] },
   ...rateLimitOutcomes,
   { type: "authorize.returned", user: ada },
   { type: "authorize.returned", user: null },
@@ -78,29 +81,45 @@ function scenario(path: CredentialsSignInEvent[], policy: SignInTailPolicy) {
     events: { signIn: (message) => void signInEvents.push(message) },
   }
   const threw = byType.get("authorize.threw")
-  return { config, csrfValid: !byType.has("csrf.invalid"), signInEvents, rejectedWithCode: threw && "error" in threw && threw.error instanceof InvalidLogin }
+  const read = byType.get("credentials.read") as Extract<CredentialsSignInEvent, { type: "credentials.read" }> | undefined
+  // The credentials as the request carries them: the username, none, or one that is not a string (only JSON can send that).
+  const username = read?.nonString.length ? { json: ["ada"] } : read?.identifier === undefined ? {} : { form: "ada" }
+  return { config, csrfValid: !byType.has("csrf.invalid"), signInEvents, rejectedWithCode: threw && "error" in threw && threw.error instanceof InvalidLogin, username }
+}
+
+/** A request whose identity cannot be read walks on as one that names it: one such path is driven, the one the model generated first. */
+function oneUnreadIdentityPath<TPath extends { events: readonly CredentialsSignInEvent[] }>(paths: readonly TPath[]): TPath[] {
+  let kept = false
+  return paths.filter((path) => {
+    const unread = path.events.some((event) => event.type === "credentials.read" && event.identifier === undefined && event.nonString.length === 0)
+    if (!unread) return true
+    if (kept) return false
+    kept = true
+    return true
+  })
 }
 
 const recorder = new TransitionRecorder([credentialsSignInMachine])
-const paths = modelPaths(credentialsSignInMachine, events, { inputs: tailInputs })
+const paths = oneUnreadIdentityPath(modelPaths(credentialsSignInMachine, events, { inputs: tailInputs }))
 
 describe("credentials sign-in machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
     const finals = new Set(paths.map((path) => path.finalState))
     expect(finals).toEqual(
-      new Set(["signedIn", "csrfRejected", "credentialsRejected", "authorizeFailed", "accessDenied", "redirected", "sessionFailed", "rateLimited"]),
+      new Set(["signedIn", "csrfRejected", "credentialsMalformed", "credentialsRejected", "authorizeFailed", "accessDenied", "redirected", "sessionFailed", "rateLimited"]),
     )
   })
 
   for (const path of paths) {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
-      const { config, csrfValid, signInEvents, rejectedWithCode } = scenario(path.events, policyOf(path))
+      const { config, csrfValid, signInEvents, rejectedWithCode, username } = scenario(path.events, policyOf(path))
       const { logger, errors } = recordingLogger()
       recorder.reset()
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
+      const fields = { callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) }
       const response = await send({ ...config, logger, inspect: recorder.inspect }, jar, "/callback/credentials", {
-        form: { username: "ada", callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) },
+        ...("json" in username ? { json: { ...fields, username: username.json } } : { form: { ...fields, ...(username.form !== undefined && { username: username.form }) } }),
         headers: modelClientHeaders,
       })
 
@@ -123,6 +142,10 @@ describe("credentials sign-in machine, driven through Auth()", () => {
         }
         case "csrfRejected":
           expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
+          break
+        case "credentialsMalformed":
+          expect(location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
+          expect(errors.map((e) => e.name)).toEqual(["CredentialsSignin"])
           break
         case "credentialsRejected": {
           const code = rejectedWithCode ? "invalid_login" : "credentials"

@@ -342,15 +342,17 @@ describe("a failing store", () => {
 })
 
 describe("the memory store's bounds", () => {
-  it("keeps at most maxKeys windows and lets expired ones go", async () => {
+  it("keeps at most maxKeys windows, drops none before it expires, and lets expired ones go", async () => {
     const store = memoryStore({ maxKeys: 100 })
-    for (let i = 0; i < 1000; i++) await store.hit([{ key: `k${i}`, windowMs: 60_000 }])
-    // The newest windows are kept, exact.
-    expect(await store.hit([{ key: "k999", windowMs: 60_000 }])).toEqual([{ count: 2, resetAt: expect.any(Number) }])
+    for (let i = 0; i < 1000; i++) await store.hit([{ key: `k${i}`, windowMs: 60_000, overflowKey: "k:overflow" }])
+    // The windows made while there was room are kept, exact; the 900 keys that came once the store was full share one overflow window.
+    expect(await store.hit([{ key: "k0", windowMs: 60_000, overflowKey: "k:overflow" }])).toEqual([{ count: 2, resetAt: expect.any(Number) }])
+    expect(await store.hit([{ key: "k999", windowMs: 60_000, overflowKey: "k:overflow" }])).toEqual([{ count: 901, resetAt: expect.any(Number), countedAs: "k:overflow" }])
     // An expired window restarts from 1.
-    await store.hit([{ key: "short", windowMs: 1 }])
+    const roomy = memoryStore({ maxKeys: 100 })
+    await roomy.hit([{ key: "short", windowMs: 1 }])
     await new Promise((resolve) => setTimeout(resolve, 5))
-    expect((await store.hit([{ key: "short", windowMs: 1 }]))[0]!.count).toBe(1)
+    expect((await roomy.hit([{ key: "short", windowMs: 1 }]))[0]!.count).toBe(1)
   })
 })
 

@@ -8,7 +8,7 @@
 import { RateLimitStoreError } from "../errors.js"
 import { sha256Hex } from "../crypto.js"
 import { addressKey, clientAddress, parseCidrs, type TrustedProxies } from "./ip.js"
-import { memoryStore, type RateLimitStore } from "./store.js"
+import { memoryStore, type RateLimitCounter, type RateLimitStore } from "./store.js"
 import type { Cookie, LoggerInstance, ResponseInternal } from "../../types.js"
 
 /**
@@ -81,9 +81,11 @@ export interface RateLimitOptions {
    */
   limits?: { [Route in RateLimitRoute]?: RouteLimits }
   /**
-   * The identifier of a credentials sign-in, from the submitted form.
+   * The identifier of a credentials sign-in, from the submitted credentials (what `authorize`
+   * receives). When it answers no string (or an empty one), the attempt counts against the
+   * route's shared identifier budget.
    *
-   * @default the `email` field, else `username`, else the provider's first field that is not of type `password`; trimmed and lowercased
+   * @default the provider's declared identity field ({@link identityFieldOf}: `email`, else `username`, else the first declared field of type `email`, else the first that is not a password), whatever else the request sends; NFKC-normalised, trimmed and lowercased
    */
   credentialsIdentifier?: (credentials: Record<string, unknown>) => string | undefined
 }
@@ -242,6 +244,48 @@ export function normalizeIdentifier(value: unknown): string | undefined {
   return normalized === "" ? undefined : normalized
 }
 
+/**
+ * The identity of a request whose identifier could not be read (a credentials form without its
+ * identity field, or with it empty): {@link RequestLimiter.count} counts it against the route's
+ * one shared identifier budget, never against none.
+ *
+ * @example
+ * ```ts
+ * await limiter.count("credentials", sharedIdentity)
+ * ```
+ */
+export const sharedIdentity: SharedIdentity = Object.freeze({ shared: true })
+
+/** See {@link sharedIdentity}. */
+export interface SharedIdentity {
+  readonly shared: true
+}
+
+/** The subject the shared identifier budget is reported under (in `rateLimited` events). */
+export const sharedIdentitySubject = "(unread identity)"
+
+function isSharedIdentity(value: unknown): value is SharedIdentity {
+  return typeof value === "object" && value !== null && (value as SharedIdentity).shared === true
+}
+
+/**
+ * The credentials field a provider names its user by: the declared `email` field, else the
+ * declared `username`, else the first declared field of type `email`, else the first declared
+ * field that is neither named nor typed `password`. `undefined` when it declares none. The choice
+ * depends on the provider's declaration only, never on what a request sends.
+ *
+ * @example
+ * ```ts
+ * identityFieldOf({ username: { label: "Username" }, password: { type: "password" } }) // "username"
+ * identityFieldOf({ code: { type: "password" } }) // undefined
+ * ```
+ */
+export function identityFieldOf(declared: Readonly<Record<string, { type?: string } | undefined>> | undefined): string | undefined {
+  const fields = Object.entries(declared ?? {})
+  for (const name of ["email", "username"]) if (fields.some(([field]) => field === name)) return name
+  return fields.find(([, input]) => input?.type === "email")?.[0] ?? fields.find(([name, input]) => input?.type !== "password" && name !== "password")?.[0]
+}
+
 // Once per store (the default store is one per process): configurations rebuilt per request do not repeat it.
 const warnedUnknownClient = new WeakSet<RateLimitStore>()
 
@@ -290,7 +334,7 @@ export class RequestLimiter {
     if (!limiter) return { type: "rateLimit.counted", hits: [] }
     const budgets = limiter.limits[route]
     const pending: Omit<RateLimitHit, "count" | "resetAt">[] = []
-    const counters: { key: string; windowMs: number }[] = []
+    const counters: RateLimitCounter[] = []
     if (budgets.ip) {
       const ip = this.clientKey()
       if (ip === undefined) {
@@ -300,19 +344,25 @@ export class RequestLimiter {
         }
       } else {
         pending.push({ rule: "ip", subject: ip, max: budgets.ip.max })
-        counters.push({ key: `ip:${route}:${ip}`, windowMs: budgets.ip.windowSeconds * 1000 })
+        counters.push({ key: `ip:${route}:${ip}`, windowMs: budgets.ip.windowSeconds * 1000, max: budgets.ip.max, overflowKey: `ip:${route}:overflow` })
       }
     }
-    const id = normalizeIdentifier(identifier)
-    if (budgets.identifier && id !== undefined) {
-      pending.push({ rule: "identifier", subject: id, max: budgets.identifier.max })
-      // Hashed: the store holds no email address or username.
-      counters.push({ key: `id:${route}:${sha256Hex(`${route}:${id}`).slice(0, 32)}`, windowMs: budgets.identifier.windowSeconds * 1000 })
+    if (budgets.identifier) {
+      const id = isSharedIdentity(identifier) ? undefined : normalizeIdentifier(identifier)
+      const rule = { windowMs: budgets.identifier.windowSeconds * 1000, max: budgets.identifier.max, overflowKey: `id:${route}:overflow` }
+      if (id !== undefined) {
+        pending.push({ rule: "identifier", subject: id, max: budgets.identifier.max })
+        // Hashed: the store holds no email address or username.
+        counters.push({ key: `id:${route}:${sha256Hex(`${route}:${id}`).slice(0, 32)}`, ...rule })
+      } else if (isSharedIdentity(identifier)) {
+        pending.push({ rule: "identifier", subject: sharedIdentitySubject, max: budgets.identifier.max })
+        counters.push({ key: `id:${route}:shared`, ...rule })
+      }
     }
     if (counters.length === 0) return { type: "rateLimit.counted", hits: [] }
     try {
       const counts = await limiter.store.hit(counters)
-      this.counted = counters.map((counter) => counter.key)
+      this.counted = counters.map((counter, i) => counts[i]!.countedAs ?? counter.key)
       return { type: "rateLimit.counted", hits: pending.map((hit, i) => ({ ...hit, count: counts[i]!.count, resetAt: counts[i]!.resetAt })) }
     } catch (error) {
       this.request.logger.error(new RateLimitStoreError(error instanceof Error ? error : new Error(String(error)), { cause: { route } }))

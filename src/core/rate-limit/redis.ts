@@ -43,16 +43,28 @@ export interface RedisRateLimitStore extends RateLimitStore {
   close(): Promise<void>
 }
 
-// Each key: INCR; the first hit of a window sets its expiry. A key left without one is repaired.
+// ARGV holds each key's window length and max (-1: none). First every key is read: when any is
+// at its max, the hit is refused and writes nothing (no key is created, no count goes up; only a
+// key left without an expiry is repaired). Otherwise each key is INCRed and the first hit of a
+// window sets its expiry.
 const hitScript = `local out = {}
+local counts = {}
+local refused = false
 for i = 1, #KEYS do
-  local count = redis.call('INCR', KEYS[i])
-  if count == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[i]) end
-  local ttl = redis.call('PTTL', KEYS[i])
-  if ttl < 0 then
-    redis.call('PEXPIRE', KEYS[i], ARGV[i])
-    ttl = tonumber(ARGV[i])
+  counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local max = tonumber(ARGV[i * 2])
+  if max >= 0 and counts[i] >= max then refused = true end
+end
+for i = 1, #KEYS do
+  local window = tonumber(ARGV[i * 2 - 1])
+  local count = counts[i] + 1
+  if not refused then
+    count = redis.call('INCR', KEYS[i])
+    if count == 1 then redis.call('PEXPIRE', KEYS[i], window) end
   end
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl == -1 then redis.call('PEXPIRE', KEYS[i], window) end
+  if ttl < 0 then ttl = window end
   out[#out + 1] = count
   out[#out + 1] = ttl
 end
@@ -94,7 +106,10 @@ function isScriptClient(value: unknown): value is RedisScriptClient {
 /**
  * A rate-limit store in Redis, for several instances: they share every budget. A count is one
  * `EVALSHA` of a Lua script that increments each key and sets its window's expiry (atomic, one
- * round trip); a refund never goes below zero. Give it an ioredis client (or anything with its
+ * round trip), or, when any key is at its `max`, refuses the hit and writes nothing; a refund
+ * never goes below zero. Redis keeps every key until its window expires as long as its
+ * `maxmemory-policy` is `noeviction` (its default): with an evicting policy, a full Redis may drop
+ * a window that locks someone out, so keep the rate-limit keys on a Redis that does not evict. Give it an ioredis client (or anything with its
  * `evalsha`/`eval` signatures), or `{ url }` to let it open one with `ioredis` (an optional peer
  * dependency: install it). Redis errors reject, and the limiter fails open or closed as
  * `rateLimit.onStoreError` says.
@@ -124,7 +139,8 @@ export function redisStore(client: RedisScriptClient | RedisUrlOptions, options:
   return {
     async hit(counters: readonly RateLimitCounter[]): Promise<RateLimitCount[]> {
       const now = Date.now()
-      const reply = (await runHit(await connection(), counters.map((counter) => prefix + counter.key), counters.map((counter) => Math.ceil(counter.windowMs)))) as number[]
+      const args = counters.flatMap((counter) => [Math.ceil(counter.windowMs), counter.max === undefined || counter.max === Infinity ? -1 : counter.max])
+      const reply = (await runHit(await connection(), counters.map((counter) => prefix + counter.key), args)) as number[]
       if (!Array.isArray(reply) || reply.length !== counters.length * 2) throw new Error(`redisStore: unexpected reply ${JSON.stringify(reply)}`)
       return counters.map((_, i) => ({ count: Number(reply[i * 2]), resetAt: now + Number(reply[i * 2 + 1]) }))
     },

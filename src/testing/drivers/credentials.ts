@@ -13,6 +13,7 @@ import type { MachineEvent } from "../transitions.js"
 import { strategyOf } from "../world.js"
 import type { CredentialsFixture } from "../fixtures.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
+import { identityFieldOf, rateLimitOf } from "../../core/rate-limit/limiter.js"
 
 /**
  * The driver of the credentials sign-in machine for one provider of `config`.
@@ -28,11 +29,22 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
   const decidedBy = `providers.${provider.id}.authorize`
   const policy = tailPolicyOf(config, strategy)
   const policyOf = (input: unknown) => (input as { policy?: SignInTailPolicy } | undefined)?.policy
+  // Whom an attempt counts against: the fixtures name the user in the declared identity field, unless the provider declares none.
+  const identityField = rateLimitOf(config)?.credentialsIdentifier ? "rateLimit.credentialsIdentifier" : identityFieldOf(provider.credentials)
+  const readAs = (event: MachineEvent) => {
+    const read = event as { type: string; identifier?: string; nonString?: string[] }
+    return read.nonString?.length ? "non-string credentials" : read.identifier === undefined ? "identity unread" : "identity read"
+  }
 
   function role(event: MachineEvent): EventRole {
     switch (event.type) {
       case "csrf.invalid":
         return { condition: "csrf.invalid" }
+      case "credentials.read": {
+        const read = readAs(event)
+        // The ordinary answer is no condition: the identity the fixtures name, or, for a provider that declares none, the shared budget.
+        return read === "non-string credentials" || (read === "identity unread") === (identityField !== undefined) ? { condition: read } : {}
+      }
       case "authorize.returned":
         return { condition: event.user ? "accepted credentials" : "rejected credentials", decidedBy }
       case "authorize.threw":
@@ -47,6 +59,9 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
     target: `credentials-sign-in ${provider.id}`,
     provider: provider.id,
     events: [
+      { type: "credentials.read", identifier: "a user", nonString: [] },
+      { type: "credentials.read", nonString: [] },
+      { type: "credentials.read", nonString: ["a field"] },
       ...rateLimitEvents,
       { type: "authorize.returned", user: { id: "u1", name: "A User" } },
       { type: "authorize.returned", user: null },
@@ -59,6 +74,14 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
     role,
     unreachable(path, input) {
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
+      const read = path.find((event) => event.type === "credentials.read")
+      if (read && readAs(read) === "non-string credentials") return "a form posts only strings: a declared field that is not a string comes only in a JSON body, and is refused before authorize runs"
+      if (read && readAs(read) === "identity unread" && identityField !== undefined) {
+        return `the kit types fixtures.credentials["${provider.id}"], which name the user (${identityField}): an attempt that names no one counts against the shared budget`
+      }
+      if (read && readAs(read) === "identity read" && identityField === undefined) {
+        return `providers.${provider.id}.credentials declares no field that names the user: every attempt counts against the shared budget`
+      }
       const limited = rateLimitUnreachable(path, config, "credentials")
       if (limited) return limited
       const authorizes = path.some((event) => event.type.startsWith("authorize."))
