@@ -17,6 +17,34 @@ export function sessionStoreOf(options: AuthOptions): SessionStore {
 }
 
 /**
+ * The JWT the session cookie holds: the first of the store's candidates ({@link SessionStore.candidates}:
+ * the whole cookie, then the chunks from `.0`) that the configured decoder accepts, so a chunk cookie
+ * planted beside a valid session is ignored rather than mixed into it. `null` when there is no
+ * candidate or the decoder returned `null` for every one; when none decodes and one threw, that
+ * (first) error is thrown. One decode in the common case: a single whole cookie.
+ *
+ * @example
+ * ```ts
+ * const payload = await decodeSessionCookie(options, sessionStoreOf(options)) // JWT | null
+ * ```
+ */
+export async function decodeSessionCookie(options: AuthOptions, store: SessionStore): Promise<JWT | null> {
+  const { jwt } = options
+  const salt = options.cookies.sessionToken.name
+  let failure: { error: unknown } | undefined
+  for (const token of store.candidates()) {
+    try {
+      const payload = await jwt.decode({ token, secret: jwt.secret, salt })
+      if (payload) return payload
+    } catch (error) {
+      failure ??= { error }
+    }
+  }
+  if (failure) throw failure.error
+  return null
+}
+
+/**
  * Cookies that hold `token` as the session: encrypted with the configured encoder (salt = the
  * session cookie's name), expiring with the session, chunked when large. A `null` token (the `jwt`
  * callback ended the session) clears them instead.
