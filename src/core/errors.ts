@@ -28,6 +28,7 @@ export type ErrorType =
   | "MissingAuthorize"
   | "MissingClientId"
   | "MissingSecret"
+  | "WeakSecret"
   | "OAuthAccountNotLinked"
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
@@ -325,6 +326,23 @@ export class MissingClientId extends AuthError {
  */
 export class MissingSecret extends AuthError {
   static override type = "MissingSecret" as const
+}
+
+/**
+ * A secret is shorter than 32 characters outside development and test (a configuration error,
+ * found before any request is served): short secrets can be guessed, and whoever guesses one can
+ * forge sessions. Every secret of a rotation array counts. Generate one with `npx authflow secret`
+ * (44 characters). In development a short secret is only warned about (`weak-secret`).
+ *
+ * @example
+ * ```ts
+ * // NODE_ENV=production, AUTH_SECRET=x
+ * // logged: Secret too short: the secret has 1 character, and outside development every secret
+ * //         needs at least 32 (NODE_ENV is "production"): generate one with `npx authflow secret`
+ * ```
+ */
+export class WeakSecret extends AuthError {
+  static override type = "WeakSecret" as const
 }
 
 /**

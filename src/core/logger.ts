@@ -83,8 +83,14 @@ function logError(error: Error): void {
   }
 }
 
+/** What the built-in logger adds to a warning's code, where the code alone does not say what to do. */
+const warningText: Partial<Record<WarningCode, string>> = {
+  "weak-secret": "A secret is shorter than 32 characters: accepted in development, refused in production. Generate one with `npx authflow secret`",
+}
+
 function logWarning(code: WarningCode): void {
-  console.warn(paint(yellow, `[auth][warn][${code}]`, "stderr"))
+  const text = warningText[code]
+  console.warn(paint(yellow, `[auth][warn][${code}]`, "stderr") + (text ? ` ${text}` : ""))
 }
 
 function logDebug(message: string, metadata?: unknown): void {
