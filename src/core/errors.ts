@@ -8,8 +8,9 @@
  */
 
 /**
- * The stable identifier of every authflow error: Auth.js v5's, plus `MissingClientId` (a check
- * Auth.js does not make).
+ * The stable identifier of every authflow error: Auth.js v5's, plus those of checks Auth.js does
+ * not make (`MissingClientId`, `WeakSecret`) and of authflow's own features (rate limiting, token
+ * refresh).
  */
 export type ErrorType =
   | "AccessDenied"
