@@ -1,6 +1,6 @@
 import { SessionStore } from "./cookies/session-store.js"
 import type { AuthOptions } from "./options.js"
-import type { Cookie, JWT } from "../types.js"
+import type { Awaitable, Cookie, JWT } from "../types.js"
 
 /**
  * The session cookie store of this request: its current value (joined from chunks) and how to
@@ -28,11 +28,19 @@ export function sessionStoreOf(options: AuthOptions): SessionStore {
  * const payload = await decodeSessionCookie(options, sessionStoreOf(options)) // JWT | null
  * ```
  */
-export async function decodeSessionCookie(options: AuthOptions, store: SessionStore): Promise<JWT | null> {
+export function decodeSessionCookie(options: AuthOptions, store: SessionStore): Awaitable<JWT | null> {
+  const candidates = store.candidates()
+  const { jwt } = options
+  // The common case, a single candidate: the decoder's own answer, without another async frame.
+  if (candidates.length === 1) return jwt.decode({ token: candidates[0], secret: jwt.secret, salt: options.cookies.sessionToken.name })
+  return firstDecoded(options, candidates)
+}
+
+async function firstDecoded(options: AuthOptions, candidates: readonly string[]): Promise<JWT | null> {
   const { jwt } = options
   const salt = options.cookies.sessionToken.name
   let failure: { error: unknown } | undefined
-  for (const token of store.candidates()) {
+  for (const token of candidates) {
     try {
       const payload = await jwt.decode({ token, secret: jwt.secret, salt })
       if (payload) return payload
