@@ -46,6 +46,7 @@ outcomes with the module's snapshot file (authflow test --help says more).
        authflow secret
 
 Prints a new random secret for AUTH_SECRET (echo "AUTH_SECRET=$(npx authflow secret)" >> .env.local).
+In production every secret needs at least 32 characters; the ones it prints have 44.
 `
 
 class UsageError extends Error {}

@@ -235,6 +235,7 @@ export type WarningCode =
   | "provider-logout-unavailable"
   | "rate-limit-client-unknown"
   | "replay-store-per-process"
+  | "weak-secret"
 
 /** Arguments of the `signIn` callback. */
 export interface SignInCallbackParams {
@@ -569,6 +570,19 @@ export interface AuthConfig {
    * ```
    */
   rateLimit?: RateLimitOptions | boolean
+  /**
+   * Encrypts the session and flow cookies and signs CSRF tokens. An array rotates: the first
+   * encrypts, any of them decrypts. Outside development and test (`NODE_ENV`), each one must have at
+   * least 32 characters, or every request is refused with `WeakSecret`; in development a shorter one
+   * is warned about once (`weak-secret`).
+   *
+   * @default `AUTH_SECRET` (and `AUTH_SECRET_1` to `_3`) through `setEnvDefaults`
+   * @example
+   * ```ts
+   * // npx authflow secret  → 44 random characters
+   * Auth(request, { ...config, secret: [process.env.AUTH_SECRET!, process.env.AUTH_SECRET_1!] })
+   * ```
+   */
   secret?: string | string[]
   session?: SessionOptions
   skipCSRFCheck?: symbol

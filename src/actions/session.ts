@@ -2,13 +2,14 @@ import { JWTSessionError, SessionTokenError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { noCacheHeaders } from "../core/response.js"
 import { admitSessionUpdate } from "./rate-limit.js"
-import { sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
+import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken, sessionLife, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
 import { revocationKeys, revocationStoreOf } from "../core/revocation-store.js"
 import { noRefresh, refreshSessionTokens, sessionRefreshError } from "../core/session-refresh.js"
 import { refreshEnabled, takeTokensClaim, tokensClaim } from "../core/token-refresh.js"
 import type { AuthOptions } from "../core/options.js"
 import { reissueWhenDue } from "../core/symbols.js"
+import type { SessionStore } from "../core/cookies/session-store.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 
 // Shared and frozen: every session answer has the same headers.
@@ -41,8 +42,8 @@ export async function sessionAction(
   if (!store.value) return response
   if (options.session.strategy === "jwt") {
     try {
-      const { jwt, callbacks } = options
-      const payload = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
+      const { callbacks } = options
+      const payload = await decodeSessionCookie(options, store)
       if (!payload) throw new TypeError("The session token could not be decoded")
       // Before the provider tokens are taken out of it: what an unchanged token would be written as.
       const claimsBefore = options.config.reissueWhenDue === reissueWhenDue ? claimsOf(payload) : undefined
@@ -84,20 +85,26 @@ export async function sessionAction(
     }
     return response
   }
-  return databaseSession(options, cookies, response, store.value, update)
+  return databaseSession(options, cookies, response, store, update)
 }
 
 async function databaseSession(
   options: AuthOptions,
   cookies: Cookie[],
   response: ResponseInternal<Session | null>,
-  sessionToken: string,
+  store: SessionStore,
   update: { data: unknown } | undefined,
 ): Promise<ResponseInternal<Session | null>> {
   const adapter = options.adapter!
-  const store = sessionStoreOf(options)
   try {
-    const found = await adapter.getSessionAndUser!(sessionToken)
+    // The whole cookie first, then the chunks (session ids are never chunked, so no shorter runs):
+    // a chunk planted beside the real cookie is not looked up in its place.
+    let sessionToken = ""
+    let found: Awaited<ReturnType<NonNullable<typeof adapter.getSessionAndUser>>> = null
+    for (const candidate of store.candidates(false)) {
+      found = await adapter.getSessionAndUser!((sessionToken = candidate))
+      if (found) break
+    }
     const now = Date.now()
     const recorded = options.session.recordsSignIn ? metaOfDatabaseToken(sessionToken) : undefined
     const life = found ? sessionLife(options.session, recorded, now, found.session.expires) : undefined

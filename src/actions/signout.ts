@@ -1,7 +1,7 @@
 import { MissingCSRF, SignOutError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
-import { sessionStoreOf } from "../core/session-cookie.js"
+import { decodeSessionCookie, sessionStoreOf } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken } from "../core/session-lifetime.js"
 import { signOutMachine } from "../machines/sign-out.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
@@ -29,8 +29,7 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
     findSession: () => (store.value ? { type: "session.found", strategy: options.session.strategy } : { type: "session.none" }),
     decodeToken: async () => {
       try {
-        const { jwt } = options
-        const token = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
+        const token = await decodeSessionCookie(options, store)
         await emitEvent(options.config, options.logger, "signOut", { token })
         const meta = token ? metaOfToken(token) : undefined
         return { type: "token.decoded", provider: meta?.provider, idToken: meta?.idToken }

@@ -10,7 +10,7 @@ import { serializeCookie } from "./cookies/serialize.js"
 import { resolveLogger } from "./logger.js"
 import { configFor, initOptions } from "./options.js"
 import { toAuthRequest } from "./request.js"
-import { sessionStoreOf, writeJwtSession } from "./session-cookie.js"
+import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "./session-cookie.js"
 import { refreshAccountTokens, refreshEnabled, refreshJwtTokens, refreshPolicy, takeTokensClaim, tokensClaim, type RefreshOutcome } from "./token-refresh.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { AuthConfig } from "../types.js"
@@ -84,8 +84,7 @@ export async function getAccessToken(request: Request, config: AuthConfig, provi
   let outcome: RefreshOutcome | undefined
   const setCookie: string[] = []
   if (options.session.strategy === "jwt") {
-    const { jwt } = options
-    const payload = await jwt.decode({ token: store.value, secret: jwt.secret, salt: options.cookies.sessionToken.name })
+    const payload = await decodeSessionCookie(options, store)
     if (!payload) return null
     const claim = takeTokensClaim(payload)
     const entry = claim?.[providerId]

@@ -1,7 +1,7 @@
 import { randomUUID } from "./crypto.js"
 import { AdapterError } from "./errors.js"
 import { emitEvent } from "./events.js"
-import { sessionStoreOf } from "./session-cookie.js"
+import { decodeSessionCookie, sessionStoreOf } from "./session-cookie.js"
 import type { AuthOptions } from "./options.js"
 import type { Account, Profile, User } from "../types.js"
 import type { AdapterAccount, AdapterUser } from "../adapters.js"
@@ -19,11 +19,12 @@ import type { AccountPlan } from "../machines/oauth.js"
  */
 export async function signedInUser(options: AuthOptions, { adapterFailures = "signedOut" }: { adapterFailures?: "signedOut" | "throw" } = {}): Promise<AdapterUser | null> {
   const adapter = options.adapter
-  const token = sessionStoreOf(options).value
+  const store = sessionStoreOf(options)
+  const token = store.value
   if (!adapter || !token) return null
   try {
     if (options.session.strategy === "jwt") {
-      const payload = await options.jwt.decode({ token, secret: options.jwt.secret, salt: options.cookies.sessionToken.name })
+      const payload = await decodeSessionCookie(options, store)
       return payload?.sub && adapter.getUser ? await adapter.getUser(payload.sub) : null
     }
     return (await adapter.getSessionAndUser?.(token))?.user ?? null

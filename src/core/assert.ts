@@ -11,9 +11,10 @@ import {
   MissingSecret,
   MissingWebAuthnAutocomplete,
   UnsupportedStrategy,
+  WeakSecret,
   type AuthError,
 } from "./errors.js"
-import { providerEnvVariable } from "./env.js"
+import { processEnv, providerEnvVariable, runtimeMode } from "./env.js"
 import { refreshEnabled } from "./refresh-options.js"
 import type { AuthRequest } from "./request.js"
 import type { ResolvedConfig } from "./options.js"
@@ -131,6 +132,41 @@ export function missingClientId(id: string, source?: Provider): MissingClientId 
 }
 
 /**
+ * The fewest characters a secret may have outside development and test. `npx authflow secret`
+ * prints 44 (33 random bytes in base64), as `openssl rand -base64 33` does.
+ *
+ * @example
+ * ```ts
+ * if (secret.length < minSecretLength) console.warn("generate one with `npx authflow secret`")
+ * ```
+ */
+export const minSecretLength = 32
+
+/**
+ * The `WeakSecret` error for the first secret shorter than {@link minSecretLength} (each one of a
+ * rotation array counts: an old secret that can be guessed forges sessions as well as the current
+ * one), or undefined when every secret is long enough. The message names the secret by its place
+ * and length, never by its value.
+ *
+ * @example
+ * ```ts
+ * weakSecret(["a-secret-of-44-characters…", "old"], "production")?.message
+ * // 'Secret too short: secret[1] has 3 characters, and outside development every secret needs at least 32 (NODE_ENV is "production"): …'
+ * ```
+ */
+export function weakSecret(secret: string | readonly string[], nodeEnv: string | undefined): WeakSecret | undefined {
+  const list: readonly unknown[] = typeof secret === "string" ? [secret] : secret
+  const index = list.findIndex((item) => typeof item === "string" && item.length < minSecretLength)
+  if (index === -1) return undefined
+  const { length } = list[index] as string
+  const which = typeof secret === "string" ? "the secret has" : `secret[${index}] has`
+  const mode = nodeEnv === undefined ? "NODE_ENV is unset" : `NODE_ENV is ${JSON.stringify(nodeEnv)}`
+  return new WeakSecret(
+    `Secret too short: ${which} ${length} character${length === 1 ? "" : "s"}, and outside development every secret needs at least ${minSecretLength} (${mode}): generate one with \`npx authflow secret\``,
+  )
+}
+
+/**
  * Checks what a configuration alone decides (everything but the request): the secret, the session
  * strategy, each provider (endpoints, `clientId`, `authorize`) and the adapter methods the
  * configuration needs. The first problem wins. It is run once per configuration object (see
@@ -148,6 +184,14 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
   const warnings: WarningCode[] = []
   const refuse = (error: AuthError): ConfigCheck => ({ ok: false, error, beforeRequestChecks: false, warnings })
   if (!config.secret?.length) return { ok: false, error: new MissingSecret("No secret: set AUTH_SECRET (generate one with `npx authflow secret`), or pass `secret`"), beforeRequestChecks: true, warnings }
+  // Short secrets: refused in production, warned about in development, accepted in tests.
+  const env = processEnv()
+  const mode = runtimeMode(env)
+  if (mode !== "test") {
+    const weak = weakSecret(config.secret, env.NODE_ENV)
+    if (weak && mode === "production") return { ok: false, error: weak, beforeRequestChecks: true, warnings }
+    if (weak) warnings.push("weak-secret")
+  }
 
   const strategy = config.session?.strategy
   if (strategy !== undefined && strategy !== "jwt" && strategy !== "database") {

@@ -50,6 +50,39 @@ export function isAuthAction(action: string): action is AuthAction {
   return authActions.has(action)
 }
 
+/**
+ * What the environment says this process is, for the rules that are relaxed outside production:
+ * `"development"` or `"test"` when `NODE_ENV` names one of them (case and surrounding spaces
+ * ignored), `"production"` for anything else: unset, `"production"`, `"prod"`, `"staging"`. A
+ * process that nobody marked as development gets production's rules.
+ *
+ * @param envObject - The environment to read.
+ *   @default `process.env` (an empty environment where there is no `process`)
+ *
+ * @example
+ * ```ts
+ * runtimeMode({ NODE_ENV: "development" }) // "development"
+ * runtimeMode({ NODE_ENV: "staging" })     // "production"
+ * runtimeMode({})                          // "production"
+ * ```
+ */
+export function runtimeMode(envObject: EnvObject = processEnv()): "development" | "test" | "production" {
+  const mode = envObject.NODE_ENV?.trim().toLowerCase()
+  return mode === "development" || mode === "test" ? mode : "production"
+}
+
+/**
+ * `process.env`, or an empty environment where there is no `process` (an edge runtime without it).
+ *
+ * @example
+ * ```ts
+ * processEnv().NODE_ENV // "production", or undefined on an edge runtime
+ * ```
+ */
+export function processEnv(): EnvObject {
+  return (globalThis as { process?: { env?: EnvObject } }).process?.env ?? {}
+}
+
 /** `AUTH_TRUST_HOST` values that mean "do not trust", compared case-insensitively after trimming. */
 const falseLike: ReadonlySet<string> = new Set(["", "false", "0", "no", "off"])
 

@@ -8,8 +8,9 @@
  */
 
 /**
- * The stable identifier of every authflow error: Auth.js v5's, plus `MissingClientId` (a check
- * Auth.js does not make).
+ * The stable identifier of every authflow error: Auth.js v5's, plus those of checks Auth.js does
+ * not make (`MissingClientId`, `WeakSecret`) and of authflow's own features (rate limiting, token
+ * refresh).
  */
 export type ErrorType =
   | "AccessDenied"
@@ -28,6 +29,7 @@ export type ErrorType =
   | "MissingAuthorize"
   | "MissingClientId"
   | "MissingSecret"
+  | "WeakSecret"
   | "OAuthAccountNotLinked"
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
@@ -325,6 +327,23 @@ export class MissingClientId extends AuthError {
  */
 export class MissingSecret extends AuthError {
   static override type = "MissingSecret" as const
+}
+
+/**
+ * A secret is shorter than 32 characters outside development and test (a configuration error,
+ * found before any request is served): short secrets can be guessed, and whoever guesses one can
+ * forge sessions. Every secret of a rotation array counts. Generate one with `npx authflow secret`
+ * (44 characters). In development a short secret is only warned about (`weak-secret`).
+ *
+ * @example
+ * ```ts
+ * // NODE_ENV=production, AUTH_SECRET=x
+ * // logged: Secret too short: the secret has 1 character, and outside development every secret
+ * //         needs at least 32 (NODE_ENV is "production"): generate one with `npx authflow secret`
+ * ```
+ */
+export class WeakSecret extends AuthError {
+  static override type = "WeakSecret" as const
 }
 
 /**

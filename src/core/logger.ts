@@ -83,15 +83,16 @@ function logError(error: Error): void {
   }
 }
 
-/** What a warning means and how to act on it, for the warnings whose code alone does not say. */
-const warningHints: Partial<Record<WarningCode, string>> = {
+/** What the built-in logger adds to a warning's code, where the code alone does not say what to do. */
+const warningText: Partial<Record<WarningCode, string>> = {
   "replay-store-per-process":
     "the adapter's createVerificationToken overwrites a duplicate, so a logout token's jti is remembered in this process only: pass replayStore: redisReplayStore(client) to share it between instances",
+  "weak-secret": "A secret is shorter than 32 characters: accepted in development, refused in production. Generate one with `npx authflow secret`",
 }
 
 function logWarning(code: WarningCode): void {
-  const hint = warningHints[code]
-  console.warn(paint(yellow, `[auth][warn][${code}]`, "stderr") + (hint ? ` ${hint}` : ""))
+  const text = warningText[code]
+  console.warn(paint(yellow, `[auth][warn][${code}]`, "stderr") + (text ? ` ${text}` : ""))
 }
 
 function logDebug(message: string, metadata?: unknown): void {

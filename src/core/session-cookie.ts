@@ -1,6 +1,6 @@
 import { SessionStore } from "./cookies/session-store.js"
 import type { AuthOptions } from "./options.js"
-import type { Cookie, JWT } from "../types.js"
+import type { Awaitable, Cookie, JWT } from "../types.js"
 
 /**
  * The session cookie store of this request: its current value (joined from chunks) and how to
@@ -14,6 +14,42 @@ import type { Cookie, JWT } from "../types.js"
  */
 export function sessionStoreOf(options: AuthOptions): SessionStore {
   return new SessionStore(options.cookies.sessionToken, options.request.cookies)
+}
+
+/**
+ * The JWT the session cookie holds: the first of the store's candidates ({@link SessionStore.candidates}:
+ * the whole cookie, then the chunks from `.0`) that the configured decoder accepts, so a chunk cookie
+ * planted beside a valid session is ignored rather than mixed into it. `null` when there is no
+ * candidate or the decoder returned `null` for every one; when none decodes and one threw, that
+ * (first) error is thrown. One decode in the common case: a single whole cookie.
+ *
+ * @example
+ * ```ts
+ * const payload = await decodeSessionCookie(options, sessionStoreOf(options)) // JWT | null
+ * ```
+ */
+export function decodeSessionCookie(options: AuthOptions, store: SessionStore): Awaitable<JWT | null> {
+  const candidates = store.candidates()
+  const { jwt } = options
+  // The common case, a single candidate: the decoder's own answer, without another async frame.
+  if (candidates.length === 1) return jwt.decode({ token: candidates[0], secret: jwt.secret, salt: options.cookies.sessionToken.name })
+  return firstDecoded(options, candidates)
+}
+
+async function firstDecoded(options: AuthOptions, candidates: readonly string[]): Promise<JWT | null> {
+  const { jwt } = options
+  const salt = options.cookies.sessionToken.name
+  let failure: { error: unknown } | undefined
+  for (const token of candidates) {
+    try {
+      const payload = await jwt.decode({ token, secret: jwt.secret, salt })
+      if (payload) return payload
+    } catch (error) {
+      failure ??= { error }
+    }
+  }
+  if (failure) throw failure.error
+  return null
 }
 
 /**

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { parseCookieHeader } from "../../src/core/cookies/parse.js"
 import { serializeCookie } from "../../src/core/cookies/serialize.js"
-import { CHUNK_SIZE, SessionStore, chunkIndexOf, readChunkedCookie } from "../../src/core/cookies/session-store.js"
+import { CHUNK_SIZE, SessionStore, chunkIndexOf, readChunkedCookie, sessionCookieCandidates } from "../../src/core/cookies/session-store.js"
 import { defaultCookies, resolveCookies } from "../../src/core/cookies/defaults.js"
 import { isCookieName } from "../../src/core/cookies/name.js"
 
@@ -126,12 +126,30 @@ describe("session cookie chunks", () => {
     }
   })
 
-  it("readChunkedCookie joins the chunks in numeric order and skips empty ones", () => {
+  it("readChunkedCookie: the whole cookie, else the chunks from .0 joined in order up to the first gap", () => {
     expect(readChunkedCookie({ [name]: "whole" }, name)).toBe("whole")
-    expect(readChunkedCookie({ [`${name}.10`]: "k", [`${name}.2`]: "c", [`${name}.0`]: "a", [`${name}.1`]: "b" }, name)).toBe("abck")
-    expect(readChunkedCookie({ [`${name}.0`]: "a", [`${name}.1`]: "", [`${name}.2`]: "c" }, name)).toBe("ac")
-    expect(readChunkedCookie({ [`${name}.1`]: "b", [name]: "a" }, name)).toBe("ab")
+    expect(readChunkedCookie({ [`${name}.2`]: "c", [`${name}.0`]: "a", [`${name}.1`]: "b" }, name)).toBe("abc")
+    expect(readChunkedCookie({ [`${name}.10`]: "k", [`${name}.2`]: "c", [`${name}.0`]: "a", [`${name}.1`]: "b" }, name)).toBe("abc")
+    expect(readChunkedCookie({ [`${name}.0`]: "a", [`${name}.1`]: "", [`${name}.2`]: "c" }, name)).toBe("a")
+    expect(readChunkedCookie({ [`${name}.1`]: "b", [name]: "a" }, name)).toBe("a")
+    expect(readChunkedCookie({ [`${name}.0`]: "b", [name]: "a" }, name)).toBe("a")
     expect(readChunkedCookie({ [`${name}.evil`]: "x", [`${name}.0`]: "a", other: "y" }, name)).toBe("a")
+    // Only canonical chunk names are read: `.00` and `.01` are never part of the value.
+    expect(readChunkedCookie({ [`${name}.00`]: "z", [`${name}.0`]: "a", [`${name}.01`]: "y", [`${name}.1`]: "b" }, name)).toBe("ab")
+    expect(readChunkedCookie({ [`${name}.00`]: "z", [`${name}.1`]: "b" }, name)).toBeUndefined()
+  })
+
+  it("sessionCookieCandidates: the whole cookie, then the run from .0, then the run shorter by one chunk at a time", () => {
+    expect(sessionCookieCandidates({}, name)).toEqual([])
+    expect(sessionCookieCandidates({ [name]: "w" }, name)).toEqual(["w"])
+    expect(sessionCookieCandidates({ [name]: "w", [`${name}.0`]: "a", [`${name}.1`]: "bb", [`${name}.2`]: "c", [`${name}.4`]: "e", [`${name}.00`]: "z" }, name)).toEqual([
+      "w",
+      "abbc",
+      "abb",
+      "a",
+    ])
+    expect(sessionCookieCandidates({ [name]: "w", [`${name}.0`]: "a", [`${name}.1`]: "b" }, name, false)).toEqual(["w", "ab"])
+    expect(sessionCookieCandidates({ [name]: "", [`${name}.1`]: "b", [`${name}.00`]: "z" }, name)).toEqual([])
   })
 
   it("readChunkedCookie is undefined without a non-empty part", () => {
@@ -151,6 +169,21 @@ describe("SessionStore", () => {
     expect(new SessionStore(option, { other: "x", [`${option.name}.evil`]: "y" }).value).toBeUndefined()
     expect(new SessionStore(option, { [option.name]: "v" }).value).toBe("v")
     expect(new SessionStore(option, { [`${option.name}.0`]: "a", [`${option.name}.1`]: "b" }).value).toBe("ab")
+  })
+
+  it("candidates: the whole cookie alone in the common case, else every value to try in order", () => {
+    expect(new SessionStore(option, {}).candidates()).toEqual([])
+    expect(new SessionStore(option, { [option.name]: "v", other: "x" }).candidates()).toEqual(["v"])
+    expect(new SessionStore(option, { [option.name]: "" }).candidates()).toEqual([])
+    const planted = new SessionStore(option, { [option.name]: "v", [`${option.name}.0`]: "a", [`${option.name}.1`]: "b" })
+    expect(planted.value).toBe("v")
+    expect(planted.candidates()).toEqual(["v", "ab", "a"])
+    expect(planted.candidates(false)).toEqual(["v", "ab"])
+  })
+
+  it("a write after a read clears every planted chunk (.00 and a stray .7 too) and keeps the rewritten cookie", () => {
+    const store = new SessionStore(option, { [option.name]: "v", [`${option.name}.00`]: "z", [`${option.name}.7`]: "x" })
+    expect(store.write("w")).toEqual([cleared(`${option.name}.00`), cleared(`${option.name}.7`), { name: option.name, value: "w", options: option.options }])
   })
 
   it("writes a small value as one cookie, with the extra options", () => {

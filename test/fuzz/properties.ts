@@ -61,13 +61,23 @@ function prototypeTouched(): string | undefined {
   return undefined
 }
 
-/** The value of a cookie in a `Cookie` header, put back together from `.0`, `.1`… chunks when it was split. */
+/**
+ * The values a cookie in a `Cookie` header may stand for: the cookie itself, every `.0`, `.1`… chunk
+ * joined in order, and every run of chunks from `.0` up to a gap or shorter (the session is read from
+ * the first of these that decrypts, so a chunk added after a valid run does not hide it).
+ */
 function cookieValues(cookies: readonly (readonly [string, string])[], name: string): string[] {
   const values = cookies.filter(([n]) => n === name).map(([, v]) => v)
   const chunks = cookies.filter(([n]) => n.startsWith(`${name}.`) && /^\d+$/.test(n.slice(name.length + 1)))
   if (chunks.length) {
     const sorted = [...chunks].sort((a, b) => Number(a[0].slice(name.length + 1)) - Number(b[0].slice(name.length + 1)))
     values.push(sorted.map(([, v]) => v).join(""))
+    let run = ""
+    for (let i = 0; ; i++) {
+      const chunk = chunks.find(([n]) => n === `${name}.${i}`)?.[1]
+      if (!chunk) break
+      values.push((run += chunk))
+    }
   }
   return values.map((v) => {
     try {

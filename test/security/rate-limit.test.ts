@@ -34,7 +34,7 @@ function credentialsApp(rateLimit: AuthConfig["rateLimit"], extra: Partial<AuthC
   const errors: Error[] = []
   const passwords: Record<string, string> = { ada: "lovelace", bob: "builder" }
   const config: AuthConfig = {
-    secret: "rate-limit-test-secret",
+    secret: "rate-limit-test-secret-0123456789abcdef",
     trustHost: true,
     skipCSRFCheck,
     rateLimit,
@@ -132,7 +132,7 @@ describe("the memory store: limits hold under load", () => {
   it("200 concurrent sign-in mails to one address: 3 are sent; the address's other requests are refused", async () => {
     const sent: string[] = []
     const config: AuthConfig = {
-      secret: "rate-limit-test-secret",
+      secret: "rate-limit-test-secret-0123456789abcdef",
       trustHost: true,
       skipCSRFCheck,
       logger: quiet,

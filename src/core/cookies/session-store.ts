@@ -29,9 +29,42 @@ export function chunkIndexOf(key: string, name: string): number | undefined {
 }
 
 /**
- * The session cookie's value, joined from its chunks (`<name>`, or `<name>.0`, `<name>.1`, …).
- * Returns undefined when no non-empty chunk is present. Other cookies that merely start with
- * `name` are not part of it ({@link chunkIndexOf}).
+ * The values the session cookie may hold, in the order to try them: the whole cookie `<name>`, then
+ * the contiguous run of chunks `<name>.0`, `<name>.1`, … joined, then (with `shorterRuns`) the same
+ * run one chunk shorter each time. Chunks are read only under their canonical names and only from
+ * `.0` up to the first missing or empty one, so a cookie planted by a sibling subdomain (`.00`, a
+ * stray `.7`, a `.0` beside a whole cookie) can never be mixed into a valid value: the caller keeps
+ * the first candidate that decrypts and ignores the rest. Empty when no candidate is present.
+ *
+ * @param shorterRuns - Also offer the run without its last chunks: a chunk planted right after a
+ *   valid session's last one (`.2` beside `.0`, `.1`) then does not hide it.
+ *   @default true
+ *
+ * @example
+ * ```ts
+ * sessionCookieCandidates({ "s": "w", "s.0": "a", "s.1": "b", "s.3": "d", "s.00": "z" }, "s") // ["w", "ab", "a"]
+ * ```
+ */
+export function sessionCookieCandidates(cookies: Record<string, string>, name: string, shorterRuns = true): string[] {
+  const candidates: string[] = []
+  const whole = cookies[name]
+  if (whole) candidates.push(whole)
+  const run: string[] = []
+  for (let chunk = cookies[`${name}.0`]; chunk; chunk = cookies[`${name}.${run.length}`]) run.push(chunk)
+  if (!run.length) return candidates
+  let joined = run.join("")
+  candidates.push(joined)
+  if (shorterRuns) {
+    for (let length = run.length - 1; length > 0; length--) candidates.push((joined = joined.slice(0, joined.length - run[length]!.length)))
+  }
+  return candidates
+}
+
+/**
+ * The session cookie's most likely value: the whole cookie `<name>` when it is set, else its chunks
+ * `<name>.0`, `<name>.1`, … joined up to the first gap ({@link sessionCookieCandidates} gives the
+ * others to try when this one does not decrypt). Undefined when neither is present. Other cookies
+ * that merely start with `name` are not part of it ({@link chunkIndexOf}).
  *
  * @example
  * ```ts
@@ -39,26 +72,15 @@ export function chunkIndexOf(key: string, name: string): number | undefined {
  * ```
  */
 export function readChunkedCookie(cookies: Record<string, string>, name: string): string | undefined {
-  const whole = cookies[name]
-  let chunks: [number, string][] | undefined
-  for (const key in cookies) {
-    const index = chunkIndexOf(key, name)
-    if (index === undefined || index === -1) continue
-    const value = cookies[key]
-    if (value) (chunks ??= []).push([index, value])
-  }
-  if (!chunks) return whole || undefined
-  if (whole) chunks.push([0, whole])
-  chunks.sort((a, b) => a[0] - b[0])
-  let joined = ""
-  for (const [, value] of chunks) joined += value
-  return joined
+  return sessionCookieCandidates(cookies, name, false)[0]
 }
 
 /**
- * The session cookie split across chunks and the request's own chunk cookies: knows which cookies
- * to write for a new value and which stale chunks to clear. Only `<name>` and `<name>.<digits>`
- * count as chunks, so a `Set-Cookie` never names any other cookie of the request.
+ * The session cookie split across chunks and the request's own chunk cookies: knows the values the
+ * session may hold, which cookies to write for a new value and which stale chunks to clear. Only
+ * `<name>` and `<name>.<digits>` count as chunks, so a `Set-Cookie` never names any other cookie of
+ * the request; every one of them the request carried (`.00` and a stray `.7` included) is cleared
+ * by the next write unless that write sets it.
  *
  * @example
  * ```ts
@@ -68,15 +90,30 @@ export function readChunkedCookie(cookies: Record<string, string>, name: string)
  * ```
  */
 export class SessionStore {
+  /** The most likely value ({@link readChunkedCookie}): enough to tell whether there is a session cookie at all. */
   readonly value: string | undefined
   readonly #option: CookieOption
+  readonly #requestCookies: Record<string, string>
   readonly #present: string[] = []
 
   constructor(option: CookieOption, requestCookies: Record<string, string>) {
     this.#option = option
+    this.#requestCookies = requestCookies
     for (const key in requestCookies) if (chunkIndexOf(key, option.name) !== undefined) this.#present.push(key)
-    const whole = this.#present.length === 1 && this.#present[0] === option.name
-    this.value = whole ? requestCookies[option.name] || undefined : this.#present.length ? readChunkedCookie(requestCookies, option.name) : undefined
+    this.value = this.#onlyWhole() ? requestCookies[option.name] || undefined : this.#present.length ? readChunkedCookie(requestCookies, option.name) : undefined
+  }
+
+  /**
+   * The values to try, in order, keeping the first that decrypts ({@link sessionCookieCandidates}).
+   * With only the whole cookie present (the common case) that is `[value]`.
+   */
+  candidates(shorterRuns = true): string[] {
+    if (this.#onlyWhole()) return this.value === undefined ? [] : [this.value]
+    return sessionCookieCandidates(this.#requestCookies, this.#option.name, shorterRuns)
+  }
+
+  #onlyWhole(): boolean {
+    return this.#present.length === 1 && this.#present[0] === this.#option.name
   }
 
   /** Cookies that set `value` (chunked above {@link CHUNK_SIZE}) and clear every stale chunk. */
@@ -86,7 +123,7 @@ export class SessionStore {
     if (extra.expires) options.expires = extra.expires
     // The common case: one cookie replacing itself (or nothing), so there are no stale chunks.
     // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,BlockStatement: a shortcut; the general path below writes the same cookies in these cases
-    if (value.length <= CHUNK_SIZE && (this.#present.length === 0 || (this.#present.length === 1 && this.#present[0] === this.#option.name))) {
+    if (value.length <= CHUNK_SIZE && (this.#present.length === 0 || this.#onlyWhole())) {
       return [{ name: this.#option.name, value, options }]
     }
     const written: Cookie[] = []

@@ -7,7 +7,7 @@
 import type { Awaitable, JWT, JWTDecodeParams, LoggerInstance } from "../../types.js"
 import { defaultCookies } from "../cookies/defaults.js"
 import { parseCookieHeader } from "../cookies/parse.js"
-import { readChunkedCookie } from "../cookies/session-store.js"
+import { sessionCookieCandidates } from "../cookies/session-store.js"
 import { MissingSecret } from "../errors.js"
 import { decode as defaultDecode } from "./decode.js"
 
@@ -76,8 +76,9 @@ function bearerToken(authorization: string | null): string | null | undefined {
 
 /**
  * Returns the session token's claims from a request, or the encrypted token itself with `raw: true`.
- * It reads the session cookie (joining its chunks), then falls back to `Authorization: Bearer
- * <token>` (percent-decoded). Null when there is no token, when the bearer value is malformed, or
+ * It reads the session cookie (the whole cookie, else its chunks from `.0` joined; the first of
+ * these that decodes, so a chunk planted beside the session is ignored), then falls back to
+ * `Authorization: Bearer <token>` (percent-decoded). Null when there is no token, when the bearer value is malformed, or
  * when the token does not decode. Throws when `req` is missing, and `MissingSecret` when a token must
  * be decoded without a secret.
  *
@@ -103,18 +104,24 @@ export async function getToken<R extends boolean = false>(
   const cookieName = params.cookieName ?? defaultCookies(secureCookie).sessionToken.name
   const salt = params.salt ?? cookieName
   const headers = req.headers
-  let token: string | null | undefined = readChunkedCookie(parseCookieHeader(readHeader(headers, "cookie")), cookieName)
-  if (!token) {
-    token = bearerToken(readHeader(headers, "authorization"))
-    if (token === null) return null as Result
+  // The whole cookie, then its chunks from `.0`: the first that decodes is the session (a chunk
+  // planted beside it by a sibling subdomain is ignored).
+  let candidates = sessionCookieCandidates(parseCookieHeader(readHeader(headers, "cookie")), cookieName)
+  if (!candidates.length) {
+    const bearer = bearerToken(readHeader(headers, "authorization"))
+    if (!bearer) return null as Result
+    candidates = [bearer]
   }
-  if (!token) return null as Result
-  if (raw) return token as Result
+  if (raw) return candidates[0] as Result
   if (!secret) throw new MissingSecret("getToken: `secret` is required to decode the session token")
-  try {
-    return ((await (params.decode ?? defaultDecode)({ token, secret, salt })) ?? null) as Result
-  } catch (error) {
-    logger?.debug?.("getToken: the session token could not be decoded", error)
-    return null as Result
+  const decode = params.decode ?? defaultDecode
+  for (const token of candidates) {
+    try {
+      const payload = await decode({ token, secret, salt })
+      if (payload) return payload as Result
+    } catch (error) {
+      logger?.debug?.("getToken: the session token could not be decoded", error)
+    }
   }
+  return null as Result
 }
