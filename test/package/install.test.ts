@@ -4,12 +4,17 @@
  * README's plain-Node quick start run there as it is written, with `node server.mjs`, signed in to
  * over HTTP. It measures the tarball, the install footprint and the time from `npm install` to a
  * working sign-in, and prints them.
+ *
+ * The same tarball goes into a CommonJS project made by `npm init -y`: every entry of the export
+ * map loads with `require()`, type-checks from TypeScript (`module: node16`, `nodenext`,
+ * `moduleResolution: bundler`), and `npx authflow test` runs a CommonJS configuration module.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process"
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import ts from "typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CookieJar } from "../helpers.js"
 
@@ -48,6 +53,13 @@ function packagesIn(modules: string, prefix = ""): string[] {
     }
   }
   return found.sort()
+}
+
+/** Every file an `exports` entry names, under any condition (nested ones too). */
+function targetsOf(target: unknown): string[] {
+  if (typeof target === "string") return [target]
+  if (target && typeof target === "object") return Object.values(target).flatMap(targetsOf)
+  return []
 }
 
 async function freePort(): Promise<number> {
@@ -102,22 +114,28 @@ async function signIn(base: string, jar: CookieJar, password: string): Promise<R
   })
 }
 
+let tarball = ""
+/** What `npm pack --json` says of the tarball. */
+let pack: { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] }
+
+// Packed once for both apps below.
+beforeAll(() => {
+  // A fresh copy of what a clone holds (no dist), with the repository's dev dependencies.
+  const clone = join(work, "clone")
+  for (const entry of ["package.json", "README.md", "LICENSE", "tsconfig.json", "tsconfig.build.json", "src", "scripts"]) cpSync(join(root, entry), join(clone, entry), { recursive: true })
+  symlinkSync(join(root, "node_modules"), join(clone, "node_modules"))
+  const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: clone, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+  pack = (JSON.parse(packed) as (typeof pack)[])[0]!
+  tarball = join(work, pack.filename)
+}, 300_000)
+
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
 describe("the packed tarball, installed into a fresh app", () => {
-  let tarball = ""
   let app = ""
-  /** What `npm pack --json` says of the tarball. */
-  let pack: { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] }
   let installMs = 0
 
   beforeAll(() => {
-    // A fresh copy of what a clone holds (no dist), with the repository's dev dependencies.
-    const clone = join(work, "clone")
-    for (const entry of ["package.json", "README.md", "LICENSE", "tsconfig.json", "tsconfig.build.json", "src"]) cpSync(join(root, entry), join(clone, entry), { recursive: true })
-    symlinkSync(join(root, "node_modules"), join(clone, "node_modules"))
-    const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: clone, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
-    pack = (JSON.parse(packed) as (typeof pack)[])[0]!
-    tarball = join(work, pack.filename)
-
     app = join(work, "app")
     mkdirSync(app, { recursive: true })
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }, null, 2))
@@ -127,10 +145,7 @@ describe("the packed tarball, installed into a fresh app", () => {
     installMs = Date.now() - began
   }, 300_000)
 
-  afterAll(async () => {
-    await stop()
-    rmSync(work, { recursive: true, force: true })
-  })
+  afterAll(stop)
 
   it("holds dist and nothing it does not need: no tests, no sources, no source maps", () => {
     const paths = pack.files.map((file) => file.path)
@@ -140,11 +155,15 @@ describe("the packed tarball, installed into a fresh app", () => {
     expect(paths.filter((path) => !path.startsWith("dist/"))).toEqual(expect.arrayContaining(["package.json", "README.md", "LICENSE"]))
     expect(paths.filter((path) => !path.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(path))).toEqual([])
     expect(paths.filter((path) => /\.map$|\.test\.|\.tsbuildinfo$|\.tsx?$/.test(path) && !path.endsWith(".d.ts"))).toEqual([])
-    // Every entry of `exports` is in the tarball.
-    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, { import?: string } | string> }
+    // Every file `exports` names, under every condition, is in the tarball; a wildcard's for each provider.
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> }
+    const providers = paths.filter((path) => /^dist\/providers\/[^/]+\.js$/.test(path)).map((path) => path.slice("dist/providers/".length, -".js".length))
+    expect(providers).toContain("credentials")
     for (const [subpath, target] of Object.entries(manifest.exports)) {
-      const file = typeof target === "string" ? target : target.import
-      if (file && !file.includes("*")) expect(paths, subpath).toContain(file.replace(/^\.\//, ""))
+      for (const file of targetsOf(target)) {
+        const named = file.replace(/^\.\//, "")
+        for (const expanded of named.includes("*") ? providers.map((name) => named.replace("*", name)) : [named]) expect(paths, subpath).toContain(expanded)
+      }
     }
     expect(pack.size).toBeLessThan(600_000)
     expect(pack.unpackedSize).toBeLessThan(2_000_000)
@@ -211,3 +230,228 @@ describe("the packed tarball, installed into a fresh app", () => {
     await stop()
   })
 })
+
+/** What `every-entry.js` found for one specifier. */
+interface Loaded {
+  /** Where `require.resolve` points. */
+  resolved?: string
+  /** The module's exports, as `import()` gives them. */
+  exports?: string[]
+  defaultType?: string
+  /** Whether `require()` gave the same exports, each the same value: one module, not two copies. */
+  sameModule?: boolean
+  error?: string
+}
+
+/** A CommonJS script: loads each specifier on its command line with `import()`, then with `require()`. */
+const everyEntryScript = `const results = {}
+const failure = (error) => \`\${error.code}: \${error.message.split("\\n")[0]}\`
+;(async () => {
+  for (const specifier of process.argv.slice(2)) {
+    const result = (results[specifier] = {})
+    let imported
+    try {
+      imported = await import(specifier)
+      result.exports = Object.keys(imported)
+      result.defaultType = typeof imported.default
+    } catch (error) {
+      result.error = failure(error)
+    }
+    try {
+      result.resolved = require.resolve(specifier)
+      const required = require(specifier)
+      // Beside a default export Node marks what require() returns with __esModule, as transpilers do.
+      const names = Object.keys(required).filter((key) => key !== "__esModule")
+      result.sameModule = names.length === result.exports.length && result.exports.every((key) => required[key] === imported[key])
+    } catch (error) {
+      result.error ??= failure(error)
+    }
+  }
+  console.log(JSON.stringify(results))
+})()
+`
+
+/** Entries that load only inside their framework's bundler (Qwik City imports the virtual `@qwik-city-plan`); test/package.test.ts says why. */
+const bundlerOnly = new Set(["authflow/qwik"])
+
+/** Exports by which each entry (other than a provider) shows it is itself. */
+const knownExports: Record<string, string[]> = {
+  authflow: ["Auth", "createActionURL", "customFetch", "isAuthAction", "raw", "setEnvDefaults", "skipCSRFCheck"],
+  "authflow/jwt": ["decode", "encode", "getToken"],
+  "authflow/errors": ["AccessDenied", "AuthError", "CredentialsSignin", "MissingSecret"],
+  "authflow/adapters": ["isDate"],
+  "authflow/adapters/memory": ["MemoryAdapter"],
+  "authflow/adapters/kysely": ["KyselyAdapter", "migrateToLatest"],
+  "authflow/types": [],
+  "authflow/machines": ["credentialsSignInMachine", "oauthMachine", "runFlow"],
+  "authflow/inspect": ["createInspector", "toMermaid"],
+  "authflow/testing": ["StandInProvider", "authflowModelTests"],
+  "authflow/node": ["getSession", "sendWebResponse", "toWebRequest"],
+  "authflow/rate-limit": ["RateLimited", "memoryStore", "redisStore"],
+  "authflow/client": ["getSession", "signIn", "signOut"],
+  "authflow/client/passkey": ["signIn"],
+  "authflow/react": ["SessionProvider", "useSession"],
+  "authflow/next": ["NextAuth", "default"],
+  "authflow/solid-start": ["SolidAuth"],
+  "authflow/sveltekit": ["SvelteKitAuth", "default"],
+}
+
+/** Declarations of the entries that have no run-time exports here: `authflow/types`, and those that load only in a bundler. */
+const knownTypes: Record<string, string[]> = {
+  "authflow/types": ["AuthConfig", "Session", "User"],
+  "authflow/qwik": ["typeof QwikAuth$", "typeof QwikAuthQrl", "typeof setQwikEnvDefaults", "QwikAuthConfig"],
+}
+
+/**
+ * TypeScript that imports every entry twice, `import * as` and `import … = require()` (under
+ * `moduleResolution: bundler` these take the `import` and the `require` condition), plus the
+ * default export where there is one, and uses every run-time export: each must be declared, and
+ * none may be `any`. Run, it prints the `typeof` of each.
+ */
+function importingEveryEntry(loaded: Record<string, Loaded>): string {
+  const lines = ["type IsAny<T> = 0 extends 1 & T ? true : false", "export const typed: false[] = []", "const values: Record<string, unknown[]> = {}"]
+  Object.entries(loaded).forEach(([specifier, found], index) => {
+    const names = (found.exports ?? []).filter((name) => name !== "default")
+    lines.push(`import * as e${index} from ${JSON.stringify(specifier)}`, `import r${index} = require(${JSON.stringify(specifier)})`)
+    const used = names.flatMap((name) => [`e${index}.${name}`, `r${index}.${name}`])
+    if (found.defaultType === "function") {
+      lines.push(`import d${index} from ${JSON.stringify(specifier)}`)
+      used.push(`d${index}`)
+    }
+    // Named in type positions only, so the emitted code loads nothing for them.
+    const types = knownTypes[specifier]?.flatMap((type) => ["e", "r"].map((alias) => type.replace(/[\w$]+$/, (name) => `${alias}${index}.${name}`)))
+    if (types) lines.push(`export type Types${index} = [${types.join(", ")}]`)
+    for (const value of used) lines.push(`typed.push(null as unknown as IsAny<typeof ${value}>)`)
+    lines.push(`values[${JSON.stringify(specifier)}] = [${used.join(", ")}]`)
+  })
+  lines.push(
+    "export function misuse(): void {",
+    "  // @ts-expect-error Auth takes a Request",
+    `  e${Object.keys(loaded).indexOf("authflow")}.Auth(1)`,
+    "}",
+    "console.log(JSON.stringify(Object.fromEntries(Object.entries(values).map(([specifier, list]) => [specifier, list.map((value) => typeof value)]))))",
+  )
+  return `${lines.join("\n")}\n`
+}
+
+/**
+ * Type-checks the app's files as tsc would with these options (library files checked too) and
+ * returns the errors in the app's own files and in the installed authflow; errors inside the
+ * peers' declarations (Qwik's and Next's own, under `node16`) are theirs and left out. Emits when
+ * the options allow it.
+ */
+function typeErrors(app: string, files: string[], options: Record<string, unknown>): string[] {
+  const { options: compilerOptions, errors } = ts.convertCompilerOptionsFromJson({ strict: true, skipLibCheck: false, esModuleInterop: true, target: "es2022", types: ["node"], ...options }, app)
+  expect(errors).toEqual([])
+  const program = ts.createProgram(files, compilerOptions)
+  const ours = program.getSourceFiles().filter((file) => file.fileName.startsWith(`${app}/`))
+  expect(ours.some((file) => file.fileName.includes("/node_modules/authflow/dist/"))).toBe(true)
+  const diagnostics = [...program.getOptionsDiagnostics(), ...ours.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)])]
+  if (!compilerOptions.noEmit) program.emit()
+  return diagnostics.map((diagnostic) => `${diagnostic.file?.fileName.slice(app.length + 1) ?? ""}: TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`)
+}
+
+describe("the packed tarball, in a CommonJS project (npm init -y)", () => {
+  let app = ""
+  /** Every specifier the installed package's `exports` offers, `./providers/*` expanded from its dist. */
+  let specifiers: string[] = []
+  let loaded: Record<string, Loaded> = {}
+
+  beforeAll(() => {
+    app = join(work, "commonjs-app")
+    mkdirSync(app, { recursive: true })
+    execFileSync("npm", ["init", "-y"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] })
+    execFileSync("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] })
+    // The optional peers some entries load, tsx (for a TypeScript config module) and the type
+    // packages, as the app would have them installed: from the repository's node_modules.
+    const repository = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }
+    for (const name of [...Object.keys(repository.peerDependencies), "tsx", "@types/node", "@types/react", "@types/pg", "@types/better-sqlite3", "@types/nodemailer"]) {
+      mkdirSync(dirname(join(app, "node_modules", name)), { recursive: true })
+      symlinkSync(join(root, "node_modules", name), join(app, "node_modules", name))
+    }
+    const installed = join(app, "node_modules/authflow")
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { exports: Record<string, unknown> }
+    for (const subpath of Object.keys(manifest.exports)) {
+      if (subpath === "./package.json") continue
+      if (subpath !== "./providers/*") specifiers.push(subpath === "." ? "authflow" : `authflow/${subpath.slice(2)}`)
+      else specifiers.push(...readdirSync(join(installed, "dist/providers")).filter((name) => name.endsWith(".js")).map((name) => `authflow/providers/${name.slice(0, -3)}`))
+    }
+    writeFileSync(join(app, "every-entry.js"), everyEntryScript)
+    loaded = JSON.parse(execFileSync(process.execPath, ["every-entry.js", ...specifiers], { cwd: app, encoding: "utf8" })) as Record<string, Loaded>
+  }, 300_000)
+
+  it("require() loads every entry of the export map: the same module import() loads, with its exports", () => {
+    expect((JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { type?: string }).type ?? "commonjs").toBe("commonjs")
+    const providers = specifiers.filter((specifier) => specifier.startsWith("authflow/providers/"))
+    expect(providers).toEqual(expect.arrayContaining(["authflow/providers/credentials", "authflow/providers/github", "authflow/providers/passkey"]))
+    expect(specifiers.filter((specifier) => !providers.includes(specifier)).sort()).toEqual([...Object.keys(knownExports), ...bundlerOnly].sort())
+    for (const specifier of specifiers) {
+      const found = loaded[specifier]!
+      if (!bundlerOnly.has(specifier)) expect(found.error, specifier).toBeUndefined()
+      expect(found.resolved && existsSync(found.resolved), specifier).toBe(true)
+      expect(found.resolved, specifier).toMatch(/\/node_modules\/authflow\/dist\/.+\.js$/)
+      if (bundlerOnly.has(specifier)) continue
+      expect(found.sameModule, specifier).toBe(true)
+      if (providers.includes(specifier)) {
+        // Beside the providers, the folder holds their shared parts (oauth, email-config, …): no default export.
+        expect(found.exports!.length, specifier).toBeGreaterThan(0)
+        if (found.exports!.includes("default")) expect(found.defaultType, specifier).toBe("function")
+      } else if (specifier === "authflow/types") expect(found.exports, "types only: nothing at run time").toEqual([])
+      else expect(found.exports, specifier).toEqual(expect.arrayContaining(knownExports[specifier]!))
+    }
+    for (const provider of ["authflow/providers/credentials", "authflow/providers/github", "authflow/providers/passkey"]) expect(loaded[provider]!.defaultType, provider).toBe("function")
+  })
+
+  it("TypeScript with module node16 type-checks an import of every entry, and what it emits runs", () => {
+    writeFileSync(join(app, "node16.ts"), importingEveryEntry(loaded))
+    expect(typeErrors(app, [join(app, "node16.ts")], { module: "node16", moduleResolution: "node16" })).toEqual([])
+    const types = JSON.parse(execFileSync(process.execPath, ["node16.js"], { cwd: app, encoding: "utf8" })) as Record<string, string[]>
+    for (const [specifier, found] of Object.entries(loaded)) {
+      const expected = (found.exports ?? []).filter((name) => name !== "default").length * 2 + (found.defaultType === "function" ? 1 : 0)
+      expect(types[specifier], specifier).toHaveLength(expected)
+      expect(types[specifier]!.filter((type) => type === "undefined"), specifier).toEqual([])
+    }
+  }, 300_000)
+
+  it.each([
+    ["nodenext", { module: "nodenext", moduleResolution: "nodenext", noEmit: true }],
+    ["moduleResolution bundler", { module: "preserve", moduleResolution: "bundler", noEmit: true }],
+  ])("TypeScript with %s type-checks an import of every entry", (name, options) => {
+    const file = join(app, `${name.replace(/\W+/g, "-")}.ts`)
+    writeFileSync(file, importingEveryEntry(loaded))
+    expect(typeErrors(app, [file], options)).toEqual([])
+  }, 300_000)
+
+  it("npx authflow works there: --help, and authflow test on a CommonJS config module and on a TypeScript one", () => {
+    const help = spawnSync("npx", ["authflow", "--help"], { cwd: app, encoding: "utf8" })
+    expect(help.status, help.stderr).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: authflow machines/)
+    const credentials = `{
+    secret: "a-long-random-secret-for-the-commonjs-test",
+    providers: [
+      Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: ({ username, password }) => (username === "ada" && password === "lovelace" ? { id: "ada", name: "Ada" } : null),
+      }),
+    ],
+  }`
+    const fixtures = `{ freshAdapter: () => MemoryAdapter(), credentials: { credentials: { accepted: { username: "ada", password: "lovelace" }, rejected: { username: "ada", password: "wrong" } } } }`
+    writeFileSync(
+      join(app, "auth.config.js"),
+      `const Credentials = require("authflow/providers/credentials").default\nconst { MemoryAdapter } = require("authflow/adapters/memory")\n\nmodule.exports = {\n  config: ${credentials},\n  fixtures: ${fixtures},\n}\n`,
+    )
+    // In a CommonJS project tsx compiles a .ts module to CommonJS: its imports become require() calls.
+    writeFileSync(
+      join(app, "typed.config.ts"),
+      `import Credentials from "authflow/providers/credentials"\nimport { MemoryAdapter } from "authflow/adapters/memory"\nimport type { AuthflowTestModule } from "authflow/testing"\n\nexport default {\n  config: ${credentials},\n  fixtures: ${fixtures},\n} satisfies AuthflowTestModule\n`,
+    )
+    for (const [module, snapshot] of [["auth.config.js", "auth.snap.json"], ["typed.config.ts", "typed.snap.json"]] as const) {
+      const run = spawnSync("npx", ["authflow", "test", module], { cwd: app, encoding: "utf8", timeout: 120_000 })
+      expect(run.stderr, module).not.toContain("ERR_")
+      expect(run.status, `${module}: ${run.stderr}`).toBe(0)
+      expect(run.stdout, module).toMatch(/^credentials-sign-in {2}\d+\/\d+ reachable transitions/m)
+      expect(run.stdout, module).toContain(`paths recorded: wrote ${join(app, snapshot)}`)
+    }
+  })
+})
+
