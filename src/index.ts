@@ -9,7 +9,7 @@
  * ```
  * @module
  */
-export { Auth } from "./core/auth.js"
+export { Auth } from "./auth.js"
 export { raw, skipCSRFCheck, customFetch } from "./core/symbols.js"
 export { setEnvDefaults, createActionURL, isAuthAction } from "./core/env.js"
 export { AuthError, CredentialsSignin } from "./core/errors.js"
