@@ -19,7 +19,7 @@ import type { RevocationStore } from "./core/revocation-store.js"
 import type { RateLimitOptions, RateLimitedMessage } from "./core/rate-limit/limiter.js"
 export type { RateLimitOptions, RateLimitedMessage, RateLimitRoute, RateLimitRule, RouteLimits } from "./core/rate-limit/limiter.js"
 import type { RefreshStore } from "./core/refresh-store.js"
-import type { RefreshFailure } from "./machines/token-refresh.js"
+import type { RefreshFailure } from "./core/refresh-store.js"
 
 /** A value, or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>
