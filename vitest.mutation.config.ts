@@ -10,8 +10,8 @@ import { defineConfig } from "vitest/config"
 const scopes: Record<string, string[]> = {
   security: [
     "test/core/csrf.test.ts",
-    "test/core/account-linking.test.ts",
-    "test/core/flow-cookie.test.ts",
+    "test/actions/account-linking.test.ts",
+    "test/actions/flow-cookie.test.ts",
     "test/core/redirect.test.ts",
     "test/core/origin.test.ts",
     "test/core/crypto.test.ts",

@@ -10,7 +10,7 @@
  * ```
  * @module
  */
-import type { Account, Awaitable, User } from "./types.js"
+import type { Account, Awaitable, User } from "./base-types.js"
 
 /** A user row. `emailVerified` is set when an email link was used. */
 export interface AdapterUser extends User {

@@ -1,11 +1,8 @@
 import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF, AuthError } from "../core/errors.js"
 import { randomUUID } from "../core/crypto.js"
-import { signInTailPolicy, type SignInOutcome } from "../core/issue-session.js"
+import { signInTailPolicy, type SignInOutcome } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
-import { oauthCallback } from "./oauth.js"
-import { emailCallback } from "./email.js"
-import { webAuthnCallback } from "./webauthn.js"
-import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
+import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
@@ -31,9 +28,10 @@ export async function callbackAction(options: AuthOptions, cookies: Cookie[]): P
   if (provider.type === "credentials" && options.request.method === "POST") {
     return credentialsCallback(options, provider as unknown as CredentialsConfig, cookies)
   }
-  if (provider.type === "oauth" || provider.type === "oidc") return oauthCallback(options, provider as unknown as InternalProvider<OAuthProviderConfig>, cookies)
-  if (provider.type === "email") return emailCallback(options, provider as unknown as InternalProvider<EmailConfig>, cookies)
-  if (provider.type === "webauthn" && options.request.method === "POST") return webAuthnCallback(options, provider, cookies)
+  // OAuth, email and WebAuthn are loaded when their first callback arrives: a credentials sign-in never loads them.
+  if (provider.type === "oauth" || provider.type === "oidc") return (await import("./oauth.js")).oauthCallback(options, provider as unknown as InternalProvider<OAuthProviderConfig>, cookies)
+  if (provider.type === "email") return (await import("./email.js")).emailCallback(options, provider as unknown as InternalProvider<EmailConfig>, cookies)
+  if (provider.type === "webauthn" && options.request.method === "POST") return (await import("./webauthn.js")).webAuthnCallback(options, provider, cookies)
   throw new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`)
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { createDatabaseSession, encodeSessionToken, type SignInOutcome } from "../core/issue-session.js"
+import { createDatabaseSession, encodeSessionToken, type SignInOutcome } from "./issue-session.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie } from "../types.js"
 

@@ -1,12 +1,12 @@
 import { AccountNotLinked, AuthError, CallbackRouteError, MissingCSRF, WebAuthnVerificationError } from "../core/errors.js"
 import { withCookies } from "../core/error-cookies.js"
-import { claimFlow, issueFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCookies, type OpenedFlow } from "../core/flow-cookie.js"
+import { claimFlow, issueFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCookies, type OpenedFlow } from "./flow-cookie.js"
 import { randomUUID, sha256Hex } from "../core/crypto.js"
 import { replayStoreOf } from "../core/replay-store.js"
-import { askSignIn, resolveRedirect } from "../core/sign-in-callback.js"
-import { newUserRedirect, signInTailPolicy } from "../core/issue-session.js"
+import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
+import { newUserRedirect, signInTailPolicy } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
-import { signedInUser } from "../core/account-linking.js"
+import { signedInUser } from "./account-linking.js"
 import { emitEvent } from "../core/events.js"
 import {
   attestedAuthData,

@@ -1,6 +1,6 @@
 import { AdapterError, AdapterTimeout } from "./errors.js"
 import type { Adapter } from "../adapters.js"
-import type { LoggerInstance } from "../types.js"
+import type { LoggerInstance } from "../base-types.js"
 
 /** Every method name of `adapter`: its own, and those of the classes it is an instance of. */
 function methodNames(adapter: object): Set<string> {

@@ -17,8 +17,7 @@ import {
 import { processEnv, providerEnvVariable, runtimeMode } from "./env.js"
 import { refreshEnabled } from "./refresh-options.js"
 import type { AuthRequest } from "./request.js"
-import type { ResolvedConfig } from "./options.js"
-import type { AuthConfig, CredentialsConfig, Provider, ProviderConfig, WarningCode } from "../types.js"
+import type { AuthConfig, CookiesOptions, CredentialsConfig, InternalProvider, Provider, ProviderConfig, WarningCode } from "../types.js"
 import type { OAuthConfig, OIDCConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
 import type { WebAuthnConfig } from "../providers/webauthn-config.js"
@@ -305,3 +304,61 @@ export function checkRequest(request: AuthRequest, resolved: ResolvedConfig): Re
   const { cookies, warnings } = resolved
   return { ok: false, error: new InvalidCallbackUrl(`Invalid callback URL. Received: ${invalid}`), beforeRequestChecks: false, cookies, warnings }
 }
+
+/**
+ * A provider that passed the configuration checks, with its URLs on this deployment. Narrow it on
+ * `type`: no cast is needed to hand it to the OAuth, email or credentials action.
+ *
+ * @example
+ * ```ts
+ * if (provider.type === "oauth" || provider.type === "oidc") return oauthSignIn(options, provider, cookies)
+ * ```
+ */
+export type CheckedProvider = InternalProvider<CheckedProviderConfig>
+
+/** What `configFor` gives whether the configuration passed its checks or not. */
+interface ResolvedBase {
+  /** The cookies' names and options for this scheme. */
+  cookies: CookiesOptions
+  /** Warnings the checks found, to log once per configuration. */
+  warnings: readonly WarningCode[]
+}
+
+/**
+ * A configuration that passed its checks: its providers are checked (`CheckedProvider`).
+ *
+ * @example
+ * ```ts
+ * if (resolved.ok) await initOptions(request, config, logger, resolved.providers, resolved.cookies)
+ * ```
+ */
+export interface CheckedConfig extends ResolvedBase {
+  ok: true
+  providers: CheckedProvider[]
+}
+
+/**
+ * A configuration refused by a check: the request is answered with a Configuration error.
+ *
+ * @example
+ * ```ts
+ * if (!resolved.ok) logger.error(resolved.error) // e.g. MissingClientId
+ * ```
+ */
+export interface RefusedConfig extends ResolvedBase {
+  ok: false
+  /** The first problem found, to log in full. */
+  error: AuthError
+  /** True for `MissingSecret`, which Auth.js reports before the request's callback URL checks. */
+  beforeRequestChecks: boolean
+}
+
+/**
+ * A configuration resolved for one origin and checked: narrow it on `ok`.
+ *
+ * @example
+ * ```ts
+ * const resolved: ResolvedConfig = checkRequest(request, configFor(config, request.url))
+ * ```
+ */
+export type ResolvedConfig = CheckedConfig | RefusedConfig

@@ -2,10 +2,12 @@ import { resolveCookies } from "./cookies/defaults.js"
 import { readCsrf } from "./csrf.js"
 import { mergeCallbacks } from "./callbacks.js"
 import { providerConfigs, withProviderUrls } from "./providers.js"
-import { checkConfig, type CheckedProviderConfig, type ConfigCheck } from "./assert.js"
+import { checkConfig, type CheckedProvider, type CheckedProviderConfig, type ConfigCheck, type ResolvedConfig } from "./assert.js"
+export type { CheckedConfig, CheckedProvider, RefusedConfig, ResolvedConfig } from "./assert.js"
 import { withAdapterLogging } from "./adapter-calls.js"
 import { randomUUID } from "./crypto.js"
-import { encode, decode } from "../jwt.js"
+import { encode } from "./jwt/encode.js"
+import { decode } from "./jwt/decode.js"
 import { skipCSRFCheck } from "./symbols.js"
 import type { AuthRequest } from "./request.js"
 import type { AuthError } from "./errors.js"
@@ -169,63 +171,6 @@ export async function initOptions(
   return { options, cookies: initCookies }
 }
 
-/**
- * A provider that passed the configuration checks, with its URLs on this deployment. Narrow it on
- * `type`: no cast is needed to hand it to the OAuth, email or credentials action.
- *
- * @example
- * ```ts
- * if (provider.type === "oauth" || provider.type === "oidc") return oauthSignIn(options, provider, cookies)
- * ```
- */
-export type CheckedProvider = InternalProvider<CheckedProviderConfig>
-
-/** What {@link configFor} gives whether the configuration passed its checks or not. */
-interface ResolvedBase {
-  /** The cookies' names and options for this scheme. */
-  cookies: CookiesOptions
-  /** Warnings the checks found, to log once per configuration. */
-  warnings: readonly WarningCode[]
-}
-
-/**
- * A configuration that passed its checks: its providers are checked (`CheckedProvider`).
- *
- * @example
- * ```ts
- * if (resolved.ok) await initOptions(request, config, logger, resolved.providers, resolved.cookies)
- * ```
- */
-export interface CheckedConfig extends ResolvedBase {
-  ok: true
-  providers: CheckedProvider[]
-}
-
-/**
- * A configuration refused by a check: the request is answered with a Configuration error.
- *
- * @example
- * ```ts
- * if (!resolved.ok) logger.error(resolved.error) // e.g. MissingClientId
- * ```
- */
-export interface RefusedConfig extends ResolvedBase {
-  ok: false
-  /** The first problem found, to log in full. */
-  error: AuthError
-  /** True for `MissingSecret`, which Auth.js reports before the request's callback URL checks. */
-  beforeRequestChecks: boolean
-}
-
-/**
- * A configuration resolved for one origin and checked: narrow it on `ok`.
- *
- * @example
- * ```ts
- * const resolved: ResolvedConfig = checkRequest(request, configFor(config, request.url))
- * ```
- */
-export type ResolvedConfig = CheckedConfig | RefusedConfig
 
 /**
  * A configuration resolved for one origin and scheme: its cookies, and either its checked providers

@@ -11,7 +11,25 @@
  * @module
  */
 import { sha256Hex } from "./crypto.js"
-import type { RefreshResult } from "../machines/token-refresh.js"
+
+/**
+ * The provider tokens a refresh works on: what the account row, or the session JWT's
+ * `authflow:tokens` claim, holds for one provider. `expires_at` is in epoch seconds.
+ */
+export interface ProviderTokens {
+  access_token?: string
+  refresh_token?: string
+  expires_at?: number
+  token_type?: string
+  scope?: string
+  id_token?: string
+}
+
+/** Why a refresh failed: the grant was refused (`revoked`), the provider or the store could not be reached, there was no refresh token, or the new tokens could not be stored. */
+export type RefreshFailure = "revoked" | "unavailable" | "no-refresh-token" | "not-persisted"
+
+/** What a refresh done elsewhere (another request, another instance) ended with. */
+export type RefreshResult = { tokens: ProviderTokens } | { failure: RefreshFailure }
 
 /**
  * What a claim found: this caller holds the refresh now, another one does, or its result is

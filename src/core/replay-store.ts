@@ -8,7 +8,7 @@ import type { Adapter } from "../adapters.js"
 import { AdapterError, AdapterTimeout } from "./errors.js"
 import { DEFAULT_ADAPTER_TIMEOUT, withinTimeout } from "./adapter-calls.js"
 import { randomHex, sha256Hex } from "./crypto.js"
-import type { LoggerInstance } from "../types.js"
+import type { LoggerInstance } from "../base-types.js"
 
 /**
  * Remembers keys as used until they expire.

@@ -16,7 +16,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Auth } from "../core/auth.js"
+import { Auth } from "../auth.js"
 import { checkRequest } from "../core/assert.js"
 import { AuthError, MissingSecret } from "../core/errors.js"
 import { configFor } from "../core/options.js"

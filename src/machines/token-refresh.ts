@@ -1,24 +1,7 @@
 import { assign, setup } from "xstate"
 import type { FlowMeta } from "./run-flow.js"
-
-/**
- * The provider tokens a refresh works on: what the account row, or the session JWT's
- * `authflow:tokens` claim, holds for one provider. `expires_at` is in epoch seconds.
- */
-export interface ProviderTokens {
-  access_token?: string
-  refresh_token?: string
-  expires_at?: number
-  token_type?: string
-  scope?: string
-  id_token?: string
-}
-
-/** Why a refresh failed: the grant was refused (`revoked`), the provider or the store could not be reached, there was no refresh token, or the new tokens could not be stored. */
-export type RefreshFailure = "revoked" | "unavailable" | "no-refresh-token" | "not-persisted"
-
-/** What a refresh done elsewhere (another request, another instance) ended with. */
-export type RefreshResult = { tokens: ProviderTokens } | { failure: RefreshFailure }
+import type { ProviderTokens, RefreshFailure, RefreshResult } from "../core/refresh-store.js"
+export type { ProviderTokens, RefreshFailure, RefreshResult } from "../core/refresh-store.js"
 
 /**
  * Events of the refresh flow, each the outcome of the effect its state names: the tokens as

@@ -10,7 +10,7 @@
  */
 import { parseEmailAddress } from "../core/email-address.js"
 import type { customFetch } from "../core/symbols.js"
-import type { Awaitable, CommonProviderOptions, Theme } from "../types.js"
+import type { Awaitable, CommonProviderOptions, Theme } from "../base-types.js"
 
 export { parseEmailAddress, type EmailAddressProblem, type ParsedEmailAddress } from "../core/email-address.js"
 

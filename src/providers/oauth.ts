@@ -9,7 +9,7 @@
  * @module
  */
 import { customFetch } from "../core/symbols.js"
-import type { Account, Awaitable, CommonProviderOptions, Profile, ProviderStyle, User } from "../types.js"
+import type { Account, Awaitable, CommonProviderOptions, Profile, ProviderStyle, User } from "../base-types.js"
 
 /** The token endpoint's answer, as oauth4webapi validated it (`token_type` lowercased). */
 export interface TokenSet {

@@ -11,7 +11,7 @@
  * @module
  */
 import type { Adapter } from "../adapters.js"
-import type { Awaitable, CommonProviderOptions, CredentialInput, User } from "../types.js"
+import type { Awaitable, CommonProviderOptions, CredentialInput, User } from "../base-types.js"
 
 /** Five minutes: how long the browser lets the user answer a ceremony. */
 export const DEFAULT_WEBAUTHN_TIMEOUT = 5 * 60 * 1000

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Auth } from "../core/auth.js"
+import { Auth } from "../auth.js"
 import type { AuthConfig } from "../types.js"
 import { withClientAddress } from "../core/rate-limit/ip.js"
 

@@ -23,7 +23,9 @@ import type { WebAuthnConfig, WebAuthnLibrary } from "../providers/webauthn-conf
 import type { AuthConfig, ProviderConfig, RateLimitOptions } from "../types.js"
 import { rateLimitOf } from "../core/rate-limit/limiter.js"
 import type { RateLimitStore } from "../core/rate-limit/store.js"
-import type { LimiterMode } from "./drivers/driver.js"
+
+/** What the kit's rate-limit store answers for one request (see `World.limitRequests`). */
+export type LimiterMode = "within" | "over" | "down-open" | "down-closed"
 
 /** A secret for configurations that take theirs from the environment at run time. */
 const testSecret = "authflow/testing: a secret for tests only, never for an app"

@@ -4,7 +4,7 @@
  */
 import type { Redis } from "ioredis"
 import { afterAll, describe, expect, it } from "vitest"
-import { FlowCookieRefused } from "../../src/core/flow-cookie.js"
+import { FlowCookieRefused } from "../../src/actions/flow-cookie.js"
 import { OAuthAccountNotLinked } from "../../src/core/errors.js"
 import { memoryReplayStore, redisReplayStore } from "../../src/index.js"
 import { CookieJar, send } from "../helpers.js"

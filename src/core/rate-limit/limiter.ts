@@ -9,7 +9,7 @@ import { RateLimitStoreError } from "../errors.js"
 import { sha256Hex } from "../crypto.js"
 import { addressKey, clientAddress, parseCidrs, type TrustedProxies } from "./ip.js"
 import { memoryStore, type RateLimitCounter, type RateLimitStore } from "./store.js"
-import type { Cookie, LoggerInstance, ResponseInternal } from "../../types.js"
+import type { Cookie, LoggerInstance, ResponseInternal } from "../../base-types.js"
 
 /**
  * The groups of routes that are limited, each with its own budgets:

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { Auth } from "../../core/auth.js"
+import { Auth } from "../../auth.js"
 import { AuthError, CredentialsSignin, isClientSafeError, type ErrorType } from "../../core/errors.js"
 import { createActionURL } from "../../core/env.js"
 import { resolveProviders } from "../../core/providers.js"

@@ -17,7 +17,7 @@
  * @module
  */
 import type { NextRequest } from "next/server.js"
-import { Auth } from "../../core/auth.js"
+import { Auth } from "../../auth.js"
 import { createSignIn, createSignInAction, createSignOut, createUpdate } from "./actions.js"
 import { createAuth } from "./auth.js"
 import { publicRequest, setNextEnvDefaults, withEnvOrigin } from "./env.js"

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { Auth } from "../../core/auth.js"
+import { Auth } from "../../auth.js"
 import { createActionURL, type EnvObject } from "../../core/env.js"
 import { reissueWhenDue } from "../../core/symbols.js"
 import type { AuthConfig, Session, SessionCallbackParams } from "../../types.js"

@@ -31,7 +31,7 @@ import {
   type RequestEventAction,
   type RequestEventCommon,
 } from "@builder.io/qwik-city"
-import { Auth } from "../../core/auth.js"
+import { Auth } from "../../auth.js"
 import { withClientAddress } from "../../core/rate-limit/ip.js"
 import { isAuthAction } from "../../core/env.js"
 import { AuthError } from "../../core/errors.js"

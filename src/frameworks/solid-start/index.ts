@@ -17,7 +17,7 @@
  * @module
  */
 import type { APIEvent, FetchEvent } from "@solidjs/start/server"
-import { Auth } from "../../core/auth.js"
+import { Auth } from "../../auth.js"
 import { withClientAddress } from "../../core/rate-limit/ip.js"
 import { isAuthAction } from "../../core/env.js"
 import { derivedConfig, processEnv } from "./config.js"

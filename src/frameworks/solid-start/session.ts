@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { Auth } from "../../core/auth.js"
+import { Auth } from "../../auth.js"
 import type { AuthConfig, Session } from "../../types.js"
 import { derivedConfig, processEnv } from "./config.js"
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { redirect, type RequestEvent } from "@sveltejs/kit"
-import { Auth } from "../../core/auth.js"
+import { Auth } from "../../auth.js"
 import { createActionURL, type EnvObject } from "../../core/env.js"
 import { AuthError } from "../../core/errors.js"
 import { resolveProviders } from "../../core/providers.js"

@@ -21,7 +21,7 @@
  * @module
  */
 import type { Handle, RequestEvent } from "@sveltejs/kit"
-import { Auth } from "../../core/auth.js"
+import { Auth } from "../../auth.js"
 import { withClientAddress } from "../../core/rate-limit/ip.js"
 import { isAuthAction, type EnvObject } from "../../core/env.js"
 import { clientAddressOf, readSession, signInAction, signOutAction } from "./actions.js"

@@ -9,7 +9,7 @@ import type { AnyStateMachine } from "xstate"
 import { AccessDenied } from "../../core/errors.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
-import type { World } from "../world.js"
+import type { LimiterMode, World } from "../world.js"
 import { rateLimitOf, type RateLimitRoute } from "../../core/rate-limit/limiter.js"
 import type { AuthConfig } from "../../types.js"
 
@@ -118,9 +118,6 @@ export function rateLimitRole(event: MachineEvent): EventRole | undefined {
   if (event.type === "rateLimit.counted") return (event as { hits?: unknown[] }).hits?.length ? { condition: `over a rate limit${at}` } : {}
   return undefined
 }
-
-/** What the kit's rate-limit store answers for one request (see `World.limitRequests`). */
-export type LimiterMode = "within" | "over" | "down-open" | "down-closed"
 
 /**
  * The limiter outcome a path needs at its limited state, as the world's store produces it: within

@@ -1,31 +1,48 @@
-import { backchannelLogout } from "../actions/backchannel-logout.js"
-import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidCallbackUrl, InvalidProvider, MissingCSRF, RateLimited, UnknownAction, isClientSafeError } from "./errors.js"
-import { adapterFailureLogged } from "./adapter-calls.js"
-import { emitEvent } from "./events.js"
-import { rateLimitedAnswer, rateLimitedMessage } from "./rate-limit/limiter.js"
-import { checkRequest, isValidHttpUrl } from "./assert.js"
-import { cookiesOf } from "./error-cookies.js"
-import { serializeCookie } from "./cookies/serialize.js"
-import { resolveLogger } from "./logger.js"
-import { configFor, initOptions, type AuthOptions, type ResolvedConfig } from "./options.js"
-import { servedOrigin } from "./origin.js"
-import { toAuthRequest, type AuthRequest } from "./request.js"
-import { toResponse } from "./response.js"
-import { raw } from "./symbols.js"
-import { callbackAction } from "../actions/callback.js"
-import { oauthSignIn } from "../actions/oauth.js"
-import { emailSignIn } from "../actions/email.js"
-import { webAuthnOptions } from "../actions/webauthn.js"
-import { csrfAction } from "../actions/csrf.js"
-import { builtInErrorPage, errorPage, signInPage, signOutPage, verifyRequestPage } from "../actions/pages.js"
-import { listProviders } from "../actions/providers.js"
-import { sessionAction } from "../actions/session.js"
-import { signOutAction } from "../actions/signout.js"
-import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "../types.js"
+import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidCallbackUrl, InvalidProvider, MissingCSRF, RateLimited, UnknownAction, isClientSafeError } from "./core/errors.js"
+import { adapterFailureLogged } from "./core/adapter-calls.js"
+import { emitEvent } from "./core/events.js"
+import { rateLimitedAnswer, rateLimitedMessage } from "./core/rate-limit/limiter.js"
+import { checkRequest, isValidHttpUrl } from "./core/assert.js"
+import { cookiesOf } from "./core/error-cookies.js"
+import { serializeCookie } from "./core/cookies/serialize.js"
+import { resolveLogger } from "./core/logger.js"
+import { configFor, initOptions, type AuthOptions, type ResolvedConfig } from "./core/options.js"
+import { servedOrigin } from "./core/origin.js"
+import { toAuthRequest, type AuthRequest } from "./core/request.js"
+import { toResponse } from "./core/response.js"
+import { raw } from "./core/symbols.js"
+import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "./types.js"
 
 const configurationErrorMessage = "There was a problem with the server configuration. Check the server logs for more information."
 const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
 const warned = new WeakMap<AuthConfig, Set<WarningCode>>()
+
+/**
+ * A module loaded when it is first asked for, then kept. Each flow's action module is loaded this way,
+ * when its route is first hit, so a bundler splits the flows and an app carries only those it serves.
+ * A failed load is not kept: the next request tries again.
+ */
+function onFirstUse<Module>(load: () => Promise<Module>): () => Promise<Module> {
+  let loading: Promise<Module> | undefined
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      throw error
+    }))
+}
+
+const actions = {
+  backchannelLogout: onFirstUse(() => import("./actions/backchannel-logout.js")),
+  callback: onFirstUse(() => import("./actions/callback.js")),
+  csrf: onFirstUse(() => import("./actions/csrf.js")),
+  email: onFirstUse(() => import("./actions/email.js")),
+  oauth: onFirstUse(() => import("./actions/oauth.js")),
+  pages: onFirstUse(() => import("./actions/pages.js")),
+  providers: onFirstUse(() => import("./actions/providers.js")),
+  session: onFirstUse(() => import("./actions/session.js")),
+  signOut: onFirstUse(() => import("./actions/signout.js")),
+  webAuthn: onFirstUse(() => import("./actions/webauthn.js")),
+}
 
 /**
  * Handles one request under `basePath` and answers it: sign-in, callback, session, CSRF, sign-out
@@ -63,7 +80,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   const served = servedOrigin(authRequest.url, config)
   if (served.error) {
     logger.error(served.error)
-    return answer(isRaw, request, configurationError(authRequest, config, logger))
+    return answer(isRaw, request, await configurationError(authRequest, config, logger))
   }
   if (served.origin !== authRequest.url.origin) authRequest.url = new URL(authRequest.url.pathname + authRequest.url.search, served.origin)
 
@@ -72,8 +89,8 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   warnOnce(config, logger, config.debug ? ["debug-enabled", ...resolved.warnings] : resolved.warnings)
   if (!resolved.ok) {
     logger.error(resolved.error)
-    if (resolved.error instanceof InvalidCallbackUrl) return answer(isRaw, request, invalidCallbackUrl(authRequest, config, resolved.cookies))
-    return answer(isRaw, request, configurationError(authRequest, config, logger))
+    if (resolved.error instanceof InvalidCallbackUrl) return answer(isRaw, request, await invalidCallbackUrl(authRequest, config, resolved.cookies))
+    return answer(isRaw, request, await configurationError(authRequest, config, logger))
   }
 
   try {
@@ -104,48 +121,48 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
   if (method === "GET") {
     switch (action) {
       case "providers":
-        return listProviders(options)
+        return (await actions.providers()).listProviders(options)
       case "session":
-        return sessionAction(options, cookies)
+        return (await actions.session()).sessionAction(options, cookies)
       case "csrf":
-        return csrfAction(options, cookies)
+        return (await actions.csrf()).csrfAction(options, cookies)
       case "signin":
         if (providerId !== undefined) throw new UnknownAction("Unsupported action")
-        return signInPage(options, cookies)
+        return (await actions.pages()).signInPage(options, cookies)
       case "signout":
-        return signOutPage(options, cookies)
+        return (await actions.pages()).signOutPage(options, cookies)
       case "error":
-        return errorPage(options, cookies)
+        return (await actions.pages()).errorPage(options, cookies)
       case "verify-request":
-        return verifyRequestPage(options, cookies)
+        return (await actions.pages()).verifyRequestPage(options, cookies)
       case "callback":
-        return callbackAction(options, cookies)
+        return (await actions.callback()).callbackAction(options, cookies)
       case "webauthn-options": {
         const provider = options.provider
         if (provider?.type !== "webauthn") throw new InvalidProvider("Provider must be WebAuthn")
-        return webAuthnOptions(options, provider, cookies)
+        return (await actions.webAuthn()).webAuthnOptions(options, provider, cookies)
       }
     }
   } else {
     switch (action) {
       case "session":
         if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action session")
-        return sessionAction(options, cookies, { data: options.request.body?.data })
+        return (await actions.session()).sessionAction(options, cookies, { data: options.request.body?.data })
       case "signin": {
         // OAuth and email sign-ins check CSRF as the first step of their machines.
         const provider = options.provider
-        if (provider?.type === "oauth" || provider?.type === "oidc") return oauthSignIn(options, provider, cookies)
-        if (provider?.type === "email") return emailSignIn(options, provider, cookies)
+        if (provider?.type === "oauth" || provider?.type === "oidc") return (await actions.oauth()).oauthSignIn(options, provider, cookies)
+        if (provider?.type === "email") return (await actions.email()).emailSignIn(options, provider, cookies)
         // No provider, or credentials (signed in through /callback): back to the sign-in page.
         if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
         return { redirect: `${options.baseUrl}/signin`, cookies }
       }
       case "signout":
-        return signOutAction(options, cookies)
+        return (await actions.signOut()).signOutAction(options, cookies)
       case "callback":
-        return callbackAction(options, cookies)
+        return (await actions.callback()).callbackAction(options, cookies)
       case "backchannel-logout":
-        return backchannelLogout(options, cookies)
+        return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
     }
   }
   throw new UnknownAction(`Cannot handle action: ${action}`)
@@ -170,7 +187,7 @@ function errorRedirectUrl(error: Error, request: AuthRequest, config: AuthConfig
   return `${url}${url.includes("?") ? "&" : "?"}${params}`
 }
 
-function configurationError(request: AuthRequest, config: AuthConfig, logger: LoggerInstance): ResponseInternal {
+async function configurationError(request: AuthRequest, config: AuthConfig, logger: LoggerInstance): Promise<ResponseInternal> {
   if (request.method !== "GET" || !pageActions.has(request.action)) {
     return { status: 500, headers: { "Content-Type": "application/json" }, body: { message: configurationErrorMessage } }
   }
@@ -183,7 +200,7 @@ function configurationError(request: AuthRequest, config: AuthConfig, logger: Lo
   }
   const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
   const origin = request.url.origin
-  const page = builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
+  const page = (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html }
 }
 
@@ -194,7 +211,7 @@ const invalidCallbackUrlMessage = "Invalid callback URL: use a path on this site
  * routes and as the error page for pages (Auth.js answers 500 "server configuration"). A callback-url
  * cookie that is not a URL is cleared, so the browser that holds it is not refused on every request.
  */
-function invalidCallbackUrl(request: AuthRequest, config: AuthConfig, cookies: ResolvedConfig["cookies"]): ResponseInternal {
+async function invalidCallbackUrl(request: AuthRequest, config: AuthConfig, cookies: ResolvedConfig["cookies"]): Promise<ResponseInternal> {
   const stored = request.cookies[cookies.callbackUrl.name]
   const cleared: Cookie[] =
     stored !== undefined && !isValidHttpUrl(stored, request.url.origin) ? [{ name: cookies.callbackUrl.name, value: "", options: { ...cookies.callbackUrl.options, maxAge: 0 } }] : []
@@ -206,7 +223,7 @@ function invalidCallbackUrl(request: AuthRequest, config: AuthConfig, cookies: R
     }
     const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
     const origin = request.url.origin
-    const page = builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
+    const page = (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
     return { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies: cleared }
   }
   return { status: 400, headers: { "Content-Type": "application/json" }, body: { message: invalidCallbackUrlMessage }, cookies: cleared }

@@ -1,4 +1,4 @@
-import type { AuthOptions } from "./options.js"
+import type { AuthOptions } from "../core/options.js"
 import type { SignInCallbackParams } from "../types.js"
 
 /** What the `signIn` callback did, as the event the sign-in machines receive: the machine decides what it means. */

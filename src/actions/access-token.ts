@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { RefreshTokenError } from "./errors.js"
-import { checkRequest } from "./assert.js"
-import { serializeCookie } from "./cookies/serialize.js"
-import { resolveLogger } from "./logger.js"
-import { configFor, initOptions } from "./options.js"
-import { toAuthRequest } from "./request.js"
-import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "./session-cookie.js"
+import { RefreshTokenError } from "../core/errors.js"
+import { checkRequest } from "../core/assert.js"
+import { serializeCookie } from "../core/cookies/serialize.js"
+import { resolveLogger } from "../core/logger.js"
+import { configFor, initOptions } from "../core/options.js"
+import { toAuthRequest } from "../core/request.js"
+import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { refreshAccountTokens, refreshEnabled, refreshJwtTokens, refreshPolicy, takeTokensClaim, tokensClaim, type RefreshOutcome } from "./token-refresh.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { AuthConfig } from "../types.js"

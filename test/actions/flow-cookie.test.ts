@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { assign, createActor, setup } from "xstate"
-import { FlowCookieRefused, openFlow, sealFlow, unsealFlow, type FlowBinding } from "../../src/core/flow-cookie.js"
+import { FlowCookieRefused, openFlow, sealFlow, unsealFlow, type FlowBinding } from "../../src/actions/flow-cookie.js"
 import { defaultCookies } from "../../src/core/cookies/defaults.js"
 import { encode } from "../../src/jwt.js"
 import { runFlow } from "../../src/machines/run-flow.js"

@@ -4,7 +4,7 @@
  * choose. The machine's choice itself is tested in test/model/oauth.test.ts.
  */
 import { describe, expect, it, vi } from "vitest"
-import { findAccount, persistAccount, signedInUser } from "../../src/core/account-linking.js"
+import { findAccount, persistAccount, signedInUser } from "../../src/actions/account-linking.js"
 import { defaultCookies } from "../../src/core/cookies/defaults.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { AdapterError } from "../../src/errors.js"

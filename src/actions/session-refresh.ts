@@ -6,7 +6,7 @@
  * @module
  */
 import { isManagedAccount, refreshAccountTokens, refreshEnabled, refreshJwtTokens, refreshPolicy, type RefreshOutcome, type TokensClaim } from "./token-refresh.js"
-import type { AuthOptions } from "./options.js"
+import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { ProviderTokens } from "../machines/token-refresh.js"
 import type { Session } from "../types.js"

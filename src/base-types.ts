@@ -1,0 +1,286 @@
+/**
+ * The types every floor of authflow speaks: users, accounts, sessions, JWTs, cookies, pages, themes,
+ * the logger, the provider options every provider shares and the credentials provider, the internal
+ * response. They name nothing above them; `authflow/types` re-exports them all, with the
+ * configuration's types (`src/types.ts`), which name the adapter, the providers and the stores.
+ *
+ * @example
+ * ```ts
+ * import type { Session, User } from "authflow/types"
+ * ```
+ * @module
+ */
+
+/** A value, or a promise of it. */
+export type Awaitable<T> = T | PromiseLike<T>
+
+/** The kinds of provider authflow serves. `webauthn` is experimental. */
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+
+/** The actions served under `basePath`: `<basePath>/<action>[/<providerId>]`. */
+export type AuthAction =
+  | "callback"
+  | "csrf"
+  | "error"
+  | "providers"
+  | "session"
+  | "signin"
+  | "signout"
+  | "verify-request"
+  | "webauthn-options"
+  | "backchannel-logout"
+
+/** A user as providers and callbacks see it. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** A link between a user and a provider account. */
+export interface Account {
+  provider: string
+  providerAccountId: string
+  type: ProviderType
+  userId?: string
+  access_token?: string
+  expires_at?: number
+  expires_in?: number
+  id_token?: string
+  refresh_token?: string
+  scope?: string
+  token_type?: Lowercase<string>
+  authorization_details?: unknown[]
+  [key: string]: unknown
+}
+
+/** Standard claims returned by an OAuth/OIDC provider; any other claim is allowed. */
+export interface Profile {
+  sub?: string | null
+  id?: string | null
+  name?: string | null
+  email?: string | null
+  email_verified?: boolean | null
+  picture?: unknown
+  [claim: string]: unknown
+}
+
+/** The session every client sees by default. */
+export interface DefaultSession {
+  user?: User
+  /** ISO date at which the session expires. */
+  expires: string
+}
+
+/** The session returned by `/session`; extend it through the `session` callback. */
+export interface Session extends DefaultSession {
+  [key: string]: unknown
+}
+
+/** The payload of the session JWT. `name`, `email`, `picture`, `sub` are set at sign-in. */
+export interface JWT extends Record<string, unknown> {
+  name?: string | null
+  email?: string | null
+  picture?: string | null
+  sub?: string
+  iat?: number
+  exp?: number
+  jti?: string
+}
+
+/** Parameters of a JWT encoder. */
+export interface JWTEncodeParams<Payload = JWT> {
+  /** The claims to encrypt. */
+  token?: Payload
+  /** Key derivation salt: the session cookie's name. */
+  salt: string
+  /** The secret; with an array the first one encrypts. */
+  secret: string | string[]
+  /** Lifetime in seconds; default 30 days. */
+  maxAge?: number
+}
+
+/** Parameters of a JWT decoder. */
+export interface JWTDecodeParams {
+  token?: string
+  salt: string
+  /** With an array, the secret whose key id matches the token is used. */
+  secret: string | string[]
+}
+
+/** Session JWT options. */
+export interface JWTOptions {
+  /** Lifetime in seconds; defaults to `session.maxAge`. */
+  maxAge?: number
+  /** Replace the built-in JWE encoder. */
+  encode?: (params: JWTEncodeParams) => Awaitable<string>
+  /** Replace the built-in JWE decoder. */
+  decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>
+}
+
+/** Options of one cookie. */
+export interface CookieOption {
+  name: string
+  options: CookieSerializeOptions
+}
+
+/** Attributes of a `Set-Cookie` header. */
+export interface CookieSerializeOptions {
+  domain?: string
+  expires?: Date
+  httpOnly?: boolean
+  maxAge?: number
+  partitioned?: boolean
+  path?: string
+  priority?: "low" | "medium" | "high"
+  sameSite?: boolean | "lax" | "strict" | "none"
+  secure?: boolean
+}
+
+/** Per-cookie overrides; missing options keep their defaults. */
+export interface CookiesOptions {
+  sessionToken: CookieOption
+  callbackUrl: CookieOption
+  csrfToken: CookieOption
+  pkceCodeVerifier: CookieOption
+  state: CookieOption
+  nonce: CookieOption
+  webauthnChallenge: CookieOption
+  /** authflow's sealed flow cookie (the OAuth check cookies of Auth.js, in one). */
+  flow: CookieOption
+  /**
+   * Binds a sealed flow to the browser that started it: a random value set beside the flow cookie
+   * and checked when the flow resumes. `__Host-` prefixed when secure, so that no sibling subdomain
+   * can plant it.
+   */
+  flowBinding: CookieOption
+}
+
+/** Partial overrides of {@link CookiesOptions}. */
+export type CookiesOverrides = {
+  [K in keyof CookiesOptions]?: { name?: string; options?: CookieSerializeOptions }
+}
+
+/** Custom pages: each a path or URL that replaces the built-in page. */
+export interface PagesOptions {
+  signIn?: string
+  signOut?: string
+  error?: string
+  verifyRequest?: string
+  newUser?: string
+}
+
+/** Look of the built-in pages. */
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light"
+  logo?: string
+  brandColor?: string
+  buttonText?: string
+}
+
+/** Session options. */
+export interface SessionOptions {
+  /** `jwt` (default without an adapter) or `database` (default with one). */
+  strategy?: "jwt" | "database"
+  /** Seconds until the session expires. Default 30 days. */
+  maxAge?: number
+  /** Seconds between database session writes. Default 1 day; 0 writes on every request. */
+  updateAge?: number
+  /** Token of a database session. Default a random UUID. */
+  generateSessionToken?: () => string
+  /**
+   * A hard cap on a session's life, in seconds since sign-in, on top of the sliding `maxAge`:
+   * however often it is used, a session ends this long after the user signed in. Both strategies.
+   * A session made before the cap was set (or by Auth.js) does not slide any more and ends at its
+   * current expiry. With database sessions, the token then carries the sign-in time
+   * (`<generateSessionToken()>.<milliseconds in base 36>.<provider>`).
+   *
+   * @default undefined: no cap, a session lives as long as it is used within `maxAge`
+   * @example
+   * ```ts
+   * Auth(request, { ...config, session: { maxAge: 24 * 60 * 60, absoluteMaxAge: 7 * 24 * 60 * 60 } })
+   * ```
+   */
+  absoluteMaxAge?: number
+}
+
+/** A logger level function. */
+export type LogFunction = (...args: unknown[]) => void
+
+/** Log sink; each level given replaces the built-in one. */
+export interface LoggerInstance {
+  error: (error: Error) => void
+  warn: (code: WarningCode) => void
+  debug: (message: string, metadata?: unknown) => void
+}
+
+/** Warnings authflow may log. */
+export type WarningCode =
+  | "debug-enabled"
+  | "csrf-disabled"
+  | "env-url-basepath-redundant"
+  | "env-url-basepath-mismatch"
+  | "experimental-webauthn"
+  | "provider-logout-unavailable"
+  | "rate-limit-client-unknown"
+  | "replay-store-per-process"
+  | "weak-secret"
+
+/** What triggered a `jwt` callback. */
+export type JWTTrigger = "signIn" | "signUp" | "update"
+
+/** An input of a credentials form. */
+export interface CredentialInput {
+  label?: string
+  type?: string
+  placeholder?: string
+  [attribute: string]: unknown
+}
+
+/** Look of a provider's button. */
+export interface ProviderStyle {
+  logo?: string
+  bg?: string
+  text?: string
+  brandColor?: string
+}
+
+/** Fields every provider has. */
+export interface CommonProviderOptions {
+  id: string
+  name: string
+  type: ProviderType
+  style?: ProviderStyle
+  /** The user's options, merged over the provider's defaults. */
+  options?: Record<string, unknown>
+}
+
+/** A credentials provider: checks what the user typed. */
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
+  extends CommonProviderOptions {
+  type: "credentials"
+  /** The form fields shown on the built-in sign-in page. */
+  credentials: C
+  /**
+   * Return the user for valid credentials, `null` to refuse, or throw a `CredentialsSignin`.
+   * The user's `id` becomes the account's `providerAccountId`.
+   */
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
+}
+
+/** The internal response `Auth()` returns with `raw`, and that actions produce. */
+export interface ResponseInternal<Body = unknown> {
+  status?: number
+  headers?: Record<string, string>
+  body?: Body
+  redirect?: string
+  cookies?: Cookie[]
+}
+
+/** A cookie to set (or, with `maxAge: 0`, to clear). */
+export interface Cookie {
+  name: string
+  value: string
+  options: CookieSerializeOptions
+}
