@@ -2,7 +2,7 @@
  * examples/next as the browser tests and the sign-out stress run (`npm run stress:next-signout`)
  * drive it: how it is built and served, and the Server Action sign-out scenario both check.
  */
-import type { Browser } from "playwright-core"
+import type { Browser, Request } from "playwright-core"
 import { submitDemoCredentials, type ExampleApp } from "./example-app.js"
 
 /** examples/next: `next build`, then `next start` (authflow's routes under /api/auth). */
@@ -51,6 +51,12 @@ export async function signOutThroughServerAction(browser: Browser, base: string,
   const context = await browser.newContext()
   try {
     const page = await context.newPage()
+    // Requests whose answer has not come yet: a late answer is what the sign-out must survive. An
+    // answer's cookies apply with its headers, so a streamed body still on its way does not count.
+    const pending = new Set<Request>()
+    page.on("request", (request) => pending.add(request))
+    page.on("response", (response) => pending.delete(response.request()))
+    page.on("requestfailed", (request) => pending.delete(request))
     await page.goto(`${base}/signin`)
     await submitDemoCredentials(page)
     await page.waitForURL(`${base}/protected`)
@@ -64,8 +70,14 @@ export async function signOutThroughServerAction(browser: Browser, base: string,
       await page.waitForTimeout(50)
       clientStatus = await status.innerText()
     }
-    // Every request the protected page started (prefetches, session reads) has had its answer.
-    await page.waitForLoadState("networkidle")
+    // Every request started before now (the protected page's prefetches and session reads) has had
+    // its answer. Not "networkidle": a request started later keeps the network busy without mattering.
+    const started = [...pending]
+    const answered = Date.now() + 30_000
+    while (started.some((request) => pending.has(request))) {
+      if (Date.now() > answered) throw new Error(`no answer in 30 s: ${started.filter((request) => pending.has(request)).map((request) => `${request.method()} ${request.url()}`).join(", ")}`)
+      await page.waitForTimeout(50)
+    }
     const session = await (await context.request.get(`${base}/api/auth/session`)).json()
     const sessionCookie = (await context.cookies()).some((c) => c.name === "authjs.session-token")
     await page.goto(`${base}/protected`)
