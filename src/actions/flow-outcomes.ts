@@ -74,4 +74,5 @@ export const signInTailInFlight = {
   issuingSession: notAnOutcome,
   creatingSession: notAnOutcome,
   encodingToken: notAnOutcome,
+  renewingStoredTokens: notAnOutcome,
 } as const

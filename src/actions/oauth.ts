@@ -406,7 +406,7 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
     throw withCookies(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }
   const run: OAuthRun = { params, limiter: requestLimiter(options) }
-  const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options) }
+  const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options, provider) }
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), {
     inspect: options.config.inspect,
     snapshot: restored.snapshot,

@@ -272,7 +272,8 @@ export const oauthMachine = setup({
         "undo.failed": { target: "persistFailed" },
       },
     },
-    ...issuingSessionStates(true),
+    // A sign-in brings fresh provider tokens: with database sessions they replace the stored ones.
+    ...issuingSessionStates(true, { renewsStoredTokens: true }),
     csrfRejected: { type: "final" },
     signInFailed: { type: "final" },
     providerRejected: { type: "final" },
