@@ -3,6 +3,7 @@ import { parseEmailAddress, type EmailAddressProblem } from "../core/email-addre
 import { checkingSignInStates, flowActions, signInTailGuards, type SignInCallbackEffect, type SignInCallbackEvent, type SignInOutcomeContext } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import type { Concealed } from "../core/concealed.js"
 import type { AdapterUser } from "../adapters.js"
 
 /**
@@ -19,22 +20,31 @@ export type EmailSignInEvent =
   | { type: "user.lookedUp"; user: AdapterUser | null }
   | { type: "lookup.failed"; error: unknown }
   | SignInCallbackEvent
-  | { type: "token.stored" }
+  | { type: "token.stored"; mailedToken: Concealed<MailedToken> }
   | { type: "store.failed"; error: unknown }
   | { type: "link.sent" }
   | { type: "send.failed"; error: unknown }
   | { type: "token.revoked" }
   | { type: "revoke.failed"; error: unknown }
 
+/** The token an email link carries, as stored (hashed) and mailed, and until when it is valid. */
+export interface MailedToken {
+  token: string
+  expires: Date
+}
+
 /**
  * Context of the email sign-in machine: the canonical address once the grammar accepted it (or
  * why it refused it), the user who has that address if there is one, and what ended the flow.
- * The token never enters it.
+ * The token the link carries is {@link Concealed}: nothing that shows or serialises the context
+ * sees it.
  */
 export interface EmailSignInContext extends SignInOutcomeContext, RateLimitContext {
   email?: string
   problem?: EmailAddressProblem
   user?: AdapterUser
+  /** The token stored, for the mail (and for revoking it when the mail fails). */
+  mailedToken?: Concealed<MailedToken>
 }
 
 /** Effects the email sign-in machine names, in the order a successful flow meets them. */
@@ -74,6 +84,7 @@ export const emailSignInMachine = setup({
       return parsed && !parsed.ok ? { problem: parsed.problem } : {}
     }),
     recordUser: assign(({ event }) => (event.type === "user.lookedUp" && event.user ? { user: event.user } : {})),
+    recordMailedToken: assign(({ event }) => (event.type === "token.stored" ? { mailedToken: event.mailedToken } : {})),
   },
   guards: {
     ...signInTailGuards<EmailSignInContext, EmailSignInEvent>(),
@@ -115,7 +126,7 @@ export const emailSignInMachine = setup({
     storingToken: {
       meta: { effect: "storeToken" },
       on: {
-        "token.stored": "sendingLink",
+        "token.stored": { target: "sendingLink", actions: "recordMailedToken" },
         "store.failed": { target: "storeFailed", actions: "recordError" },
       },
     },

@@ -15,7 +15,7 @@ export type { SessionStrategy, SignOutContext, SignOutEffect, SignOutEvent } fro
 export { oauthMachine } from "./oauth.js"
 export type { AccountPlan, AuthorizationResponseParams, NotLinkedReason, OAuthCallbackPolicy, OAuthContext, OAuthEffect, OAuthEvent, OAuthFailedCheck, OAuthFlowChecks } from "./oauth.js"
 export { emailSignInMachine } from "./email-sign-in.js"
-export type { EmailSignInContext, EmailSignInEffect, EmailSignInEvent } from "./email-sign-in.js"
+export type { EmailSignInContext, EmailSignInEffect, EmailSignInEvent, MailedToken } from "./email-sign-in.js"
 export { emailVerificationMachine } from "./email-verification.js"
 export type { EmailUserPlan, EmailVerificationContext, EmailVerificationEffect, EmailVerificationEvent, VerificationTokenRow } from "./email-verification.js"
 export { webAuthnMachine } from "./webauthn.js"
