@@ -7,7 +7,7 @@ import { runFlow } from "../../src/machines/run-flow.js"
 import { InvalidCheck } from "../../src/errors.js"
 import { sha256Hex } from "../../src/core/crypto.js"
 import { memoryReplayStore } from "../../src/core/replay-store.js"
-import { craftToken, referenceKey } from "../jwt/helpers.js"
+import { craftToken, referenceKey } from "../core/jwt/helpers.js"
 
 /** A flow that waits for a second request, the shape OAuth sign-in has. */
 const waitingMachine = setup({

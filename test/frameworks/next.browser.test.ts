@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs"
 import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
-import { browserSuite } from "../e2e/browser.js"
+import { browserSuite } from "../support/chromium.js"
 import { exampleInChromium, root, screenshots as output, startExample, submitDemoCredentials as signIn } from "./example-app.js"
 import { nextExample as next, nextExampleSecret as secret, signOutThroughServerAction } from "./next-example.js"
 

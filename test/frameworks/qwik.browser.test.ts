@@ -7,7 +7,7 @@
  */
 import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
-import { browserSuite } from "../e2e/browser.js"
+import { browserSuite } from "../support/chromium.js"
 import { exampleInChromium, screenshots as output, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
 
 /** examples/qwik: `vite build` of the client, then of the Node server adapter, served by Node. */

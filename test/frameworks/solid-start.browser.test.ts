@@ -7,7 +7,7 @@
  */
 import type { BrowserContext, Page } from "playwright-core"
 import { expect, it } from "vitest"
-import { browserSuite } from "../e2e/browser.js"
+import { browserSuite } from "../support/chromium.js"
 import { exampleInChromium, screenshots as output, type ExampleApp } from "./example-app.js"
 
 /** examples/solid-start: `vinxi build` (node-server preset, output in `.output/`), served by Node. */

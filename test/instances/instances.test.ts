@@ -12,7 +12,7 @@ import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPostgresDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
-import { startSmtp, type TestSmtp } from "../email/smtp.js"
+import { startSmtp, type TestSmtp } from "../support/smtp.js"
 import { CookieJar } from "../helpers.js"
 import { ci, postgresProbe, postgresServer, redisProbe, redisServer, withPostgres } from "../services.js"
 

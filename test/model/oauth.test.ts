@@ -14,7 +14,7 @@ import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { discoveryGoesDown, standInFaults } from "../../src/testing/drivers/oauth-events.js"
 import { limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, splitAt } from "./harness.js"
 import { encode } from "../../src/jwt.js"
-import { clientId, opProvider, standInOP } from "./oauth-stand-in.js"
+import { clientId, opProvider, standInOP } from "../support/oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
 
 const flowCookie = "__Secure-authflow.flow"

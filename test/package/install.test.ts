@@ -271,7 +271,7 @@ const failure = (error) => \`\${error.code}: \${error.message.split("\\n")[0]}\`
 })()
 `
 
-/** Entries that load only inside their framework's bundler (Qwik City imports the virtual `@qwik-city-plan`); test/package.test.ts says why. */
+/** Entries that load only inside their framework's bundler (Qwik City imports the virtual `@qwik-city-plan`); test/package/entries.test.ts says why. */
 const bundlerOnly = new Set(["authflow/qwik"])
 
 /** Exports by which each entry (other than a provider) shows it is itself. */

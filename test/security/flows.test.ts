@@ -8,7 +8,7 @@ import { FlowCookieRefused } from "../../src/actions/flow-cookie.js"
 import { OAuthAccountNotLinked } from "../../src/core/errors.js"
 import { memoryReplayStore, redisReplayStore } from "../../src/index.js"
 import { CookieJar, send } from "../helpers.js"
-import { bindingCookie, consent, flowCookie, oauthApp, refusedWith, sessionUserOf, startSignIn } from "./oauth-harness.js"
+import { bindingCookie, consent, flowCookie, oauthApp, refusedWith, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import { ci, redisClient, redisProbe } from "../services.js"
 
 

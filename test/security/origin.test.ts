@@ -13,7 +13,7 @@ import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import SvelteKitAuth from "../../src/frameworks/sveltekit/index.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import { CookieJar, csrfTokenFor, recordingLogger, send } from "../helpers.js"
-import { consent, oauthApp, sessionUserOf, startSignIn } from "./oauth-harness.js"
+import { consent, oauthApp, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import type { AuthConfig } from "../../src/types.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email-config.js"
 

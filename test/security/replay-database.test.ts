@@ -21,8 +21,8 @@ import { REPLAY_TOKEN_IDENTIFIER, adapterReplayStore, isUniqueViolation } from "
 import { sha256Hex } from "../../src/core/crypto.js"
 import type { AuthError } from "../../src/core/errors.js"
 import { CookieJar, csrfTokenFor, send } from "../helpers.js"
-import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../webauthn/flow.js"
-import { consent, oauthApp, refusedWith, sessionCookie, sessionUserOf, startSignIn } from "./oauth-harness.js"
+import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
+import { consent, oauthApp, refusedWith, sessionCookie, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import { ci, postgresProbe, postgresServer, reasonOf, withPostgres } from "../services.js"
 
 const schema = `authflow_replay_${randomUUID().replaceAll("-", "")}`

@@ -19,9 +19,9 @@ import { resolveLogger } from "../../src/core/logger.js"
 import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, recordingLogger, send } from "../helpers.js"
-import { opProvider } from "../model/oauth-stand-in.js"
-import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register } from "../webauthn/flow.js"
-import { consent, oauthApp, sessionCookie, sessionUserOf, startSignIn } from "./oauth-harness.js"
+import { opProvider } from "../support/oauth-stand-in.js"
+import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register } from "../support/passkey-flow.js"
+import { consent, oauthApp, sessionCookie, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import { ci, mariadbProbe, mariadbServer, postgresProbe, postgresServer, withPostgres } from "../services.js"
 
 /**

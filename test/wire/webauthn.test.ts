@@ -14,7 +14,7 @@ import WebAuthn from "../../src/providers/webauthn.js"
 import authjsPasskey from "@auth/core/providers/passkey"
 import authjsWebAuthn from "@auth/core/providers/webauthn"
 import * as simpleWebAuthn9 from "simplewebauthn-server-9"
-import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../webauthn/authenticator.js"
+import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../../src/testing/authenticator.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 

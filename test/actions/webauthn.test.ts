@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { CookieJar, SoftCredential, authenticate, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "./flow.js"
+import { CookieJar, SoftCredential, authenticate, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
 
 describe("passkeys through Auth()", () => {
   for (const strategy of ["jwt", "database"] as const) {

@@ -4,7 +4,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Passkey from "../../src/providers/passkey.js"
 import type { AuthConfig } from "../../src/types.js"
 import type { Adapter } from "../../src/adapters.js"
-import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "./authenticator.js"
+import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../../src/testing/authenticator.js"
 
 export { origin }
 

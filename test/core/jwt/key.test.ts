@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { base64url, calculateJwkThumbprint } from "jose"
-import { clearKeyCache, deriveKey, deriveKeySync, secretList } from "../../src/core/jwt/key.js"
-import { nodeRuntime, useNodeCrypto } from "../../src/core/jwt/runtime.js"
-import { MissingSecret } from "../../src/core/errors.js"
+import { clearKeyCache, deriveKey, deriveKeySync, secretList } from "../../../src/core/jwt/key.js"
+import { nodeRuntime, useNodeCrypto } from "../../../src/core/jwt/runtime.js"
+import { MissingSecret } from "../../../src/core/errors.js"
 import { referenceKey, SALT, SECRET, SECURE_SALT } from "./helpers.js"
 
 afterEach(() => {

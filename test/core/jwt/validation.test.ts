@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { EncryptJWT, errors, type CompactJWEHeaderParameters } from "jose"
-import { encode, decode } from "../../src/jwt.js"
-import { deriveKey } from "../../src/core/jwt/key.js"
-import { useNodeCrypto } from "../../src/core/jwt/runtime.js"
+import { encode, decode } from "../../../src/jwt.js"
+import { deriveKey } from "../../../src/core/jwt/key.js"
+import { useNodeCrypto } from "../../../src/core/jwt/runtime.js"
 import { craftToken, flipBit, nowInSeconds, PATHS, referenceKey, SALT, SECRET, SECURE_SALT } from "./helpers.js"
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { encode, decode } from "../../src/jwt.js"
-import { deriveKey } from "../../src/core/jwt/key.js"
-import { nodeRuntime, useNodeCrypto } from "../../src/core/jwt/runtime.js"
+import { encode, decode } from "../../../src/jwt.js"
+import { deriveKey } from "../../../src/core/jwt/key.js"
+import { nodeRuntime, useNodeCrypto } from "../../../src/core/jwt/runtime.js"
 import { decodeHeader, decodePart, nowInSeconds, PATHS, SALT, SECRET } from "./helpers.js"
 
 afterEach(() => {

@@ -5,7 +5,7 @@
 import { expect } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { CookieJar, csrfTokenFor, recordingLogger, send } from "../helpers.js"
-import { opProvider, standInOP } from "../model/oauth-stand-in.js"
+import { opProvider, standInOP } from "./oauth-stand-in.js"
 import type { StandInProvider } from "../../src/testing/stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
 

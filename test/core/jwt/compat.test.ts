@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { EncryptJWT } from "jose"
 import * as authjs from "@auth/core/jwt"
-import { encode, decode } from "../../src/jwt.js"
-import { useNodeCrypto } from "../../src/core/jwt/runtime.js"
+import { encode, decode } from "../../../src/jwt.js"
+import { useNodeCrypto } from "../../../src/core/jwt/runtime.js"
 import { craftToken, decodeHeader, flipBit, nowInSeconds, PATHS, referenceKey, SALT, SECRET, SECURE_SALT } from "./helpers.js"
 
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest"
 import * as authjs from "@auth/core/jwt"
-import { encode, getToken } from "../../src/jwt.js"
-import { MissingSecret } from "../../src/core/errors.js"
-import { CHUNK_SIZE } from "../../src/core/cookies/session-store.js"
+import { encode, getToken } from "../../../src/jwt.js"
+import { MissingSecret } from "../../../src/core/errors.js"
+import { CHUNK_SIZE } from "../../../src/core/cookies/session-store.js"
 import { SALT, SECRET, SECURE_SALT } from "./helpers.js"
 
 const url = "https://app.example.com/api/me"

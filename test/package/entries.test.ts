@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { beforeAll, describe, expect, it } from "vitest"
 
-const root = new URL("..", import.meta.url).pathname
+const root = new URL("../..", import.meta.url).pathname
 const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { exports: Record<string, unknown> }
 
 /**

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest"
-import { CookieJar, SoftCredential, authenticate, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "./flow.js"
+import { CookieJar, SoftCredential, authenticate, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
 import { send } from "../helpers.js"
 import { memoryReplayStore } from "../../src/core/replay-store.js"
 import WebAuthn from "../../src/providers/webauthn.js"

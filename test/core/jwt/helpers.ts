@@ -1,9 +1,9 @@
 import * as nodeCrypto from "node:crypto"
 import { Buffer } from "node:buffer"
 import { base64url } from "jose"
-import { clearKeyCache } from "../../src/core/jwt/key.js"
-import { encryptCbcNode } from "../../src/core/jwt/jwe-node.js"
-import { useNodeCrypto } from "../../src/core/jwt/runtime.js"
+import { clearKeyCache } from "../../../src/core/jwt/key.js"
+import { encryptCbcNode } from "../../../src/core/jwt/jwe-node.js"
+import { useNodeCrypto } from "../../../src/core/jwt/runtime.js"
 
 export const SALT = "authjs.session-token"
 export const SECURE_SALT = "__Secure-authjs.session-token"

@@ -7,9 +7,9 @@ import { Buffer } from "node:buffer"
 import * as nodeCrypto from "node:crypto"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { base64url, errors } from "jose"
-import { decode, encode, getToken } from "../../src/jwt.js"
-import { deriveKey, checkSalt, secretList } from "../../src/core/jwt/key.js"
-import { MissingSecret } from "../../src/errors.js"
+import { decode, encode, getToken } from "../../../src/jwt.js"
+import { deriveKey, checkSalt, secretList } from "../../../src/core/jwt/key.js"
+import { MissingSecret } from "../../../src/errors.js"
 import { craftToken, referenceKey, SALT, SECRET } from "./helpers.js"
 
 const params = { secret: SECRET, salt: SALT }

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createPostgresDatabase, createSqliteDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
-import { CookieJar, authenticate, origin, passkeyConfig, register, sessionOf } from "./flow.js"
+import { CookieJar, authenticate, origin, passkeyConfig, register, sessionOf } from "../support/passkey-flow.js"
 import type { Kysely } from "kysely"
 import { ci, postgresServer, reasonOf, withPostgres } from "../services.js"
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
 import { basePath } from "../helpers.js"
-import { CookieJar, SoftCredential, origin, passkeyConfig, sessionOf } from "./flow.js"
+import { CookieJar, SoftCredential, origin, passkeyConfig, sessionOf } from "../support/passkey-flow.js"
 
 const authenticator = vi.hoisted(() => ({ credential: undefined as unknown, calls: [] as string[] }))
 

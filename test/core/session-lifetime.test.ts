@@ -7,8 +7,8 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
 import { metaOfDatabaseToken } from "../../src/core/session-lifetime.js"
 import { CookieJar, csrfTokenFor, send } from "../helpers.js"
-import { opProvider, standInOP } from "../model/oauth-stand-in.js"
-import { consent, startSignIn } from "../security/oauth-harness.js"
+import { opProvider, standInOP } from "../support/oauth-stand-in.js"
+import { consent, startSignIn } from "../support/oauth-harness.js"
 import type { AuthConfig } from "../../src/types.js"
 
 const t0 = new Date("2026-06-01T12:00:00.000Z").valueOf()

@@ -11,8 +11,8 @@ afterEach(() => {
 async function loadWithout(getBuiltinModule: unknown) {
   vi.resetModules()
   vi.stubGlobal("process", { ...process, getBuiltinModule })
-  const runtime = await import("../../src/core/jwt/runtime.js")
-  const jwt = await import("../../src/jwt.js")
+  const runtime = await import("../../../src/core/jwt/runtime.js")
+  const jwt = await import("../../../src/jwt.js")
   vi.unstubAllGlobals()
   return { runtime, jwt }
 }
@@ -35,7 +35,7 @@ describe("runtime detection", () => {
 
   it("on Node the fast path is detected and on by default", async () => {
     vi.resetModules()
-    const runtime = await import("../../src/core/jwt/runtime.js")
+    const runtime = await import("../../../src/core/jwt/runtime.js")
     expect(runtime.nodeRuntime()?.crypto.createCipheriv).toBeTypeOf("function")
   })
 })

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest"
 import { redisRevocationStore } from "../../src/index.js"
 import { ci, redisClient, redisProbe } from "../services.js"
 import { CookieJar, send } from "../helpers.js"
-import { opProvider, standInOP } from "../model/oauth-stand-in.js"
-import { consent, sessionUserOf, startSignIn } from "../security/oauth-harness.js"
+import { opProvider, standInOP } from "../support/oauth-stand-in.js"
+import { consent, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import type { AuthConfig } from "../../src/types.js"
 
 const unreachable = await redisProbe()

@@ -9,7 +9,7 @@
  * `update` lives in `SessionProvider`'s context: the provider is rendered once (with the session the
  * server gave) to get it, then it is called as an app would call it. It posts to `/session` and
  * returns the new session; rendering on the server runs no effect, so only that wire part is
- * exercised here (test/webauthn/next-auth-webauthn.browser.test.ts runs the provider with its
+ * exercised here (test/wire/next-auth-webauthn.browser.test.ts runs the provider with its
  * effects in Chromium).
  */
 import { createServer, type Server } from "node:http"
@@ -21,7 +21,7 @@ import { Auth as authflowAuth } from "../../src/index.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import GitHub from "../../src/providers/github.js"
 import authjsGitHub from "@auth/core/providers/github"
-import { CookieJar, authflow, authjs, credentialsConfig, recorder, type Side, type SideName } from "../wire/harness.js"
+import { CookieJar, authflow, authjs, credentialsConfig, recorder, type Side, type SideName } from "./harness.js"
 import type { AuthConfig, Session } from "../../src/types.js"
 
 type NextAuthReact = typeof import("next-auth/react")
