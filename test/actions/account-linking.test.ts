@@ -12,6 +12,7 @@ import { decode, encode } from "../../src/jwt.js"
 import type { AuthOptions } from "../../src/core/options.js"
 import type { Adapter, AdapterUser } from "../../src/adapters.js"
 import type { Account, AuthConfig, Profile, User } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
 const secret = "linking-secret"
 const cookies = defaultCookies(true)
@@ -72,7 +73,7 @@ describe("signedInUser", () => {
 
   it("decodes the JWT with the session cookie's name as salt", async () => {
     const adapter = await adapterWith(ada)
-    const otherSalt = await encode({ token: { sub: ada.id }, secret, salt: "authjs.session-token" })
+    const otherSalt = await encode({ token: { sub: ada.id }, secret, salt: cookieNames.http.sessionToken })
     expect(await signedInUser(optionsFor({ adapter, session: otherSalt }))).toBeNull()
   })
 

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest"
 import Credentials from "../../src/providers/credentials.js"
-import { CookieJar, csrfTokenFor, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, send } from "../helpers.js"
 import type { Adapter, AdapterSession, AdapterUser } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 
 /** The smallest adapter database sessions need, over Maps, recording its calls. */
 function mapAdapter() {

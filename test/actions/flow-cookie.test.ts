@@ -8,6 +8,7 @@ import { InvalidCheck } from "../../src/errors.js"
 import { sha256Hex } from "../../src/core/crypto.js"
 import { memoryReplayStore } from "../../src/core/replay-store.js"
 import { craftToken, referenceKey } from "../core/jwt/helpers.js"
+import { cookieNames } from "../helpers.js"
 
 /** A flow that waits for a second request, the shape OAuth sign-in has. */
 const waitingMachine = setup({
@@ -70,10 +71,10 @@ describe("flow cookie", () => {
     const { snapshot, begin } = await startedFlow()
     expect(snapshot.value).toBe("waitingForCallback")
     const [sealed, browser] = await sealFlow(snapshot, binding, secret, cookies)
-    expect(sealed.name).toBe("__Secure-authflow.flow")
+    expect(sealed.name).toBe(cookieNames.https.flow)
     expect(sealed.options).toMatchObject({ maxAge: 900, httpOnly: true, secure: true, sameSite: "lax", path: "/" })
     expect(sealed.value.length).toBeLessThan(1200)
-    expect(browser.name).toBe("__Host-authflow.flow-binding")
+    expect(browser.name).toBe(cookieNames.https.flowBinding)
     expect(browser.options).toMatchObject({ maxAge: 900, httpOnly: true, secure: true, sameSite: "lax", path: "/" })
     expect(browser.options.domain).toBeUndefined()
     expect(browser.value).toMatch(/^[0-9a-f]{32}$/)
@@ -111,7 +112,7 @@ describe("flow cookie", () => {
     const tampered = value.slice(0, index) + (value[index] === "A" ? "B" : "A") + value.slice(index + 1)
     expect((await refusal(open(tampered, browser))).reason).toBe("undecodable")
     expect((await refusal(open(value, browser, { secret: "another-secret" }))).reason).toBe("undecodable")
-    expect((await refusal(open(value, browser, { flowName: "authjs.session-token" }))).reason).toBe("undecodable")
+    expect((await refusal(open(value, browser, { flowName: cookieNames.http.sessionToken }))).reason).toBe("undecodable")
   })
 
   it("opens with a rotated secret list", async () => {

@@ -10,9 +10,9 @@ import { customFetch } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { AdapterAccount } from "../../src/adapters.js"
 import type { AuthConfig, Session } from "../../src/types.js"
-import { CookieJar, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, recordingLogger, send } from "../helpers.js"
 
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 const key = { provider: "op", providerAccountId: "ada" }
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 const marker = (until: number, refreshToken: string) => `authflow-refreshing:${until}:0123abcd:${refreshToken}`

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest"
 import { CookieJar, SoftCredential, authenticate, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
-import { send } from "../helpers.js"
+import { cookieNames, send } from "../helpers.js"
 import { memoryReplayStore } from "../../src/core/replay-store.js"
 import WebAuthn from "../../src/providers/webauthn.js"
 import type { AuthError } from "../../src/core/errors.js"
@@ -180,7 +180,7 @@ describe("every refusal is named", () => {
     const { body } = await getOptions(config, jar, { action: "authenticate" })
     const response = await send(config, jar, "/callback/passkey", { form: { action: "authenticate", data: JSON.stringify(ada.authenticate(body.options, origin)) } })
     expect(response.headers.get("location")).toBe(`${origin}/auth/signin?error=MissingCSRF`)
-    expect(jar.get("authjs.challenge")).toBeUndefined()
+    expect(jar.get(cookieNames.http.webauthnChallenge)).toBeUndefined()
   })
 
   it("a signed-in user cannot sign in with someone else's passkey", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { CookieJar, SoftCredential, authenticate, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
+import { cookieNames } from "../helpers.js"
 
 describe("passkeys through Auth()", () => {
   for (const strategy of ["jwt", "database"] as const) {
@@ -30,7 +31,7 @@ describe("passkeys through Auth()", () => {
 describe("sizes", () => {
   it("the sealed challenge cookie stays under 1 KB, the options payloads small", async () => {
     const config = passkeyConfig()
-    const challengeCookie = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("__Secure-authjs.challenge="))!.split(";")[0]!
+    const challengeCookie = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith(`${cookieNames.https.webauthnChallenge}=`))!.split(";")[0]!
     const registration = await getOptions(config, new CookieJar(), { action: "register", email: "a-rather-long-address-for-budgets@example.test" })
     const authentication = await getOptions(config, new CookieJar(), { action: "authenticate" })
     expect(challengeCookie(registration.response).length).toBeLessThanOrEqual(1024)

@@ -7,7 +7,7 @@ import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import * as client from "../../src/client/index.js"
 import type { AuthConfig } from "../../src/types.js"
-import { CookieJar, recordingLogger } from "../helpers.js"
+import { CookieJar, cookieNames, recordingLogger } from "../helpers.js"
 
 const origin = "http://app.test"
 const page = `${origin}/account`
@@ -101,7 +101,7 @@ describe("authflow/client against Auth()", () => {
     browser = browserFor({ ...configFor("/api/auth"), rateLimit: { limits: { credentials: { identifier: { max: 0, windowSeconds: 60 } }, session: { ip: false } } } })
     const result = await client.signIn("credentials", { username: "ada", password: "lovelace", redirect: false })
     expect(result).toEqual({ error: "RateLimited", code: undefined, status: 429, ok: false, url: null })
-    expect(browser.jar.get("authjs.session-token")).toBeUndefined()
+    expect(browser.jar.get(cookieNames.http.sessionToken)).toBeUndefined()
   })
 
   it("signs in with credentials without navigating, posting the Auth.js client's form", async () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
 import { metaOfDatabaseToken } from "../../src/core/session-lifetime.js"
-import { CookieJar, csrfTokenFor, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, send } from "../helpers.js"
 import { opProvider, standInOP } from "../support/oauth-stand-in.js"
 import { consent, startSignIn } from "../support/oauth-harness.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -43,7 +43,7 @@ describe("JWT sessions", () => {
     }
     at(5001)
     expect(await read(config, jar)).toBeNull()
-    expect(jar.get("__Secure-authjs.session-token")).toBeUndefined()
+    expect(jar.get(cookieNames.https.sessionToken)).toBeUndefined()
   })
 
   it("a session from before the cap (or from Auth.js) does not slide: it ends at its expiry", async () => {
@@ -76,7 +76,7 @@ describe("database sessions", () => {
     const config: AuthConfig = { secret: "lifetime-secret", trustHost: true, providers: [opProvider(op)], adapter: memory, session }
     const jar = new CookieJar()
     await send(config, jar, consent(op, await startSignIn(config, jar)))
-    const token = jar.get("__Secure-authjs.session-token")!
+    const token = jar.get(cookieNames.https.sessionToken)!
     expect(metaOfDatabaseToken(token)).toEqual({ signedInAt: t0, provider: "op" })
     // The body shows the row as read (as Auth.js does); the row gets the new expiry.
     const rowExpires = async () => (await memory.getSessionAndUser(token))?.session.expires.toISOString()
@@ -99,7 +99,7 @@ describe("database sessions", () => {
     const user = await memory.createUser({ id: "", name: "Grace", email: "grace@example.test", emailVerified: null })
     await memory.createSession({ sessionToken: "3b241101-e2bb-4255-8caf-4136c566a962", userId: user.id, expires: new Date(t0 + 3600_000) })
     const jar = new CookieJar()
-    jar.cookies.set("__Secure-authjs.session-token", "3b241101-e2bb-4255-8caf-4136c566a962")
+    jar.cookies.set(cookieNames.https.sessionToken, "3b241101-e2bb-4255-8caf-4136c566a962")
     at(3000)
     expect(await read(config, jar)).not.toBeNull()
     expect((await memory.getSessionAndUser("3b241101-e2bb-4255-8caf-4136c566a962"))?.session.expires.toISOString()).toBe(new Date(t0 + 3600_000).toISOString())

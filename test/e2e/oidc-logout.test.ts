@@ -12,7 +12,7 @@ import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import { ProviderCookies, loginAtProvider, logoutAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
-import { CookieJar } from "../helpers.js"
+import { CookieJar, buildRequest, cookieNames, type RequestOptions } from "../helpers.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
 
 let op: RunningProvider
@@ -60,14 +60,9 @@ function browser() {
   return { app: new CookieJar(), op: new ProviderCookies() }
 }
 
-async function appFetch(jar: CookieJar, path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+async function appFetch(jar: CookieJar, path: string, init: RequestOptions = {}): Promise<Response> {
   const url = path.startsWith("http") ? path : `${appOrigin}${path}`
-  const response = await fetch(url, {
-    method: init.method ?? (init.form ? "POST" : "GET"),
-    redirect: "manual",
-    headers: { cookie: jar.header(), ...(init.form && { "content-type": "application/x-www-form-urlencoded" }) },
-    ...(init.form && { body: new URLSearchParams(init.form) }),
-  })
+  const response = await fetch(buildRequest(url, init, jar), { redirect: "manual" })
   jar.take(response)
   return response
 }
@@ -184,7 +179,7 @@ for (const kind of ["jwt", "database"] as const) {
       const b = browser()
       await signIn(b, "grace")
       expect((await sessionOf(b.app))?.user?.email).toBe("grace@example.test")
-      const sessionToken = b.app.get("authjs.session-token")!
+      const sessionToken = b.app.get(cookieNames.http.sessionToken)!
       if (kind === "database") expect(await memory.getSessionAndUser(sessionToken)).not.toBeNull()
       // The user logs out at the provider itself (another app, or the provider's account page).
       logged.length = 0
@@ -223,11 +218,8 @@ describe("forged logout tokens are refused, each for its reason", () => {
       .sign(options.key ?? op.signingKey.privateKey)
   }
   async function post(logoutToken: string | undefined, path = "/auth/backchannel-logout/op") {
-    const response = await fetch(`${appOrigin}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(logoutToken === undefined ? {} : { logout_token: logoutToken }),
-    })
+    const form: Record<string, string> = logoutToken === undefined ? {} : { logout_token: logoutToken }
+    const response = await fetch(buildRequest(`${appOrigin}${path}`, { form }))
     expect(response.headers.get("cache-control")).toBe("no-store")
     return { status: response.status, body: (await response.json()) as { error?: string; error_description?: string } }
   }

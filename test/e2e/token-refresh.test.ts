@@ -16,12 +16,12 @@ import { tokensClaim } from "../../src/actions/token-refresh.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, RefreshOptions, Session } from "../../src/types.js"
 import type { ProviderTokens } from "../../src/machines/token-refresh.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
 import { ci, postgresProbe, postgresServer, redisClient, redisProbe, withPostgres } from "../services.js"
 
 const secret = "token-refresh-e2e-secret-0123456789"
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 /** Access tokens live this long at the provider: 30 s, except the short-lived ones a test signs in with. */
 let accessTokenSeconds = 30
 /** The refresh skew of every test app. */

@@ -18,14 +18,14 @@ import { AdapterError, AdapterTimeout } from "../../src/core/errors.js"
 import Credentials from "../../src/providers/credentials.js"
 import Passkey from "../../src/providers/passkey.js"
 import { faultyAdapter, type FaultMode, type FaultyAdapter } from "../../src/testing/faulty-adapter.js"
-import { CookieJar, csrfTokenFor, origin, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, send } from "../helpers.js"
 import { opProvider, standInOP } from "../support/oauth-stand-in.js"
 import { SoftCredential } from "../../src/testing/authenticator.js"
 import type { StandInProvider } from "../../src/testing/stand-in.js"
 import type { EmailConfig } from "../../src/providers/email-config.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
 
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 const adapterTimeout = 60
 
 /** One app on a fresh database, its adapter behind the fault injector, and everything it logged and mailed. */

@@ -14,6 +14,7 @@ import {
   type SolidAuthConfig,
 } from "../../src/frameworks/solid-start/index.js"
 import { raw } from "../../src/core/symbols.js"
+import { CookieJar, buildRequest } from "../helpers.js"
 
 const origin = "http://solid.test"
 const secret = "solid-start-unit-secret-solid-start-unit-secret"
@@ -35,37 +36,22 @@ function config(overrides: Partial<SolidAuthConfig> = {}): SolidAuthConfig {
   }
 }
 
-/** The part of a SolidStart event the wrapper reads. */
-function event(path: string, init?: RequestInit): APIEvent {
-  return { request: new Request(`${origin}${path}`, init), params: {} } as unknown as APIEvent
-}
-
-function cookieHeader(response: Response, previous = ""): string {
-  const jar = new Map(previous ? previous.split("; ").map((pair) => pair.split("=", 2) as [string, string]) : [])
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(";")
-    const [name, value] = pair!.split("=", 2) as [string, string]
-    if (value) jar.set(name, value)
-    else jar.delete(name)
-  }
-  return [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
+/** The part of a SolidStart event the wrapper reads: a path on the origin, or a whole request. */
+function event(path: string | Request, init?: RequestInit): APIEvent {
+  const request = typeof path === "string" ? new Request(`${origin}${path}`, init) : path
+  return { request, params: {} } as unknown as APIEvent
 }
 
 /** Signs ada in through the handlers; returns the cookie header of the signed-in browser. */
 async function signIn(handlers: ReturnType<typeof SolidAuth>, prefix = "/api/auth", password = "lovelace"): Promise<string> {
+  const jar = new CookieJar()
   const csrf = (await handlers.GET(event(`${prefix}/csrf`)))!
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  let cookie = cookieHeader(csrf)
-  const answer = (await handlers.POST(
-    event(`${prefix}/callback/credentials`, {
-      method: "POST",
-      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken, username: "ada", password, callbackUrl: "/protected" }),
-    }),
-  ))!
+  jar.take(csrf)
+  const form = { csrfToken, username: "ada", password, callbackUrl: "/protected" }
+  const answer = (await handlers.POST(event(buildRequest(`${origin}${prefix}/callback/credentials`, { form }, jar))))!
   expect(answer.status).toBe(302)
-  cookie = cookieHeader(answer, cookie)
-  return cookie
+  return jar.take(answer).header()
 }
 
 afterEach(() => {

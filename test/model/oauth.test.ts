@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { oauthMachine, type OAuthCallbackPolicy, type OAuthEvent } from "../../src/machines/oauth.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
@@ -17,8 +17,8 @@ import { encode } from "../../src/jwt.js"
 import { clientId, opProvider, standInOP } from "../support/oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
 
-const flowCookie = "__Secure-authflow.flow"
-const sessionCookie = "__Secure-authjs.session-token"
+const flowCookie = cookieNames.https.flow
+const sessionCookie = cookieNames.https.sessionToken
 const flowCookieBudget = 1200
 const sealedSizes: number[] = []
 const ada = { name: "Ada Lovelace", email: "ada@example.test" }

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import ts from "typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CookieJar } from "../helpers.js"
+import { CookieJar, buildRequest, cookieNames, type RequestOptions } from "../helpers.js"
 
 const root = new URL("../..", import.meta.url).pathname
 const work = mkdtempSync(join(tmpdir(), "authflow-install-"))
@@ -97,21 +97,15 @@ async function stop(): Promise<void> {
   await exited
 }
 
-async function get(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (jar.cookies.size) headers.set("cookie", jar.header())
-  const response = await fetch(url, { ...init, headers, redirect: "manual" })
+async function get(jar: CookieJar, url: string, init: RequestOptions = {}): Promise<Response> {
+  const response = await fetch(buildRequest(url, init, jar), { redirect: "manual" })
   jar.take(response)
   return response
 }
 
 async function signIn(base: string, jar: CookieJar, password: string): Promise<Response> {
   const { csrfToken } = (await (await get(jar, `${base}/auth/csrf`)).json()) as { csrfToken: string }
-  return get(jar, `${base}/auth/callback/credentials`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrfToken, username: "ada", password, callbackUrl: `${base}/` }),
-  })
+  return get(jar, `${base}/auth/callback/credentials`, { form: { csrfToken, username: "ada", password, callbackUrl: `${base}/` } })
 }
 
 let tarball = ""
@@ -217,11 +211,11 @@ describe("the packed tarball, installed into a fresh app", () => {
     expect(right.headers.get("location")).toBe(`${base}/`)
     // npm install, then starting the app and signing in (the other tests in between not counted).
     const signedInMs = installMs + (Date.now() - began)
-    expect(jar.cookies.has("authjs.session-token")).toBe(true)
+    expect(jar.cookies.has(cookieNames.http.sessionToken)).toBe(true)
 
     const home = await get(jar, `${base}/`)
     expect(await home.text()).toContain("Hello Ada Lovelace")
-    const forwarded = home.headers.getSetCookie().find((cookie) => cookie.startsWith("authjs.session-token="))
+    const forwarded = home.headers.getSetCookie().find((cookie) => cookie.startsWith(`${cookieNames.http.sessionToken}=`))
     expect(forwarded, "the page forwards the re-issued session cookie").toMatch(/Expires=/)
     console.log(`[install] from npm install to a working sign-in: ${signedInMs} ms (npm install ${installMs} ms)`)
     // A wrong password is one info line, not an error with a stack.

@@ -9,12 +9,12 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import Email from "../../src/providers/email.js"
 import type { EmailUserConfig, SendVerificationRequestParams } from "../../src/providers/email-config.js"
 import type { AuthConfig, SignInCallbackParams } from "../../src/types.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { smtpForFile } from "../support/smtp.js"
 import { spiedAdapter } from "../support/spied-adapter.js"
 
 const secret = "email-test-secret"
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 const verifyRequest = `${origin}/auth/verify-request?provider=nodemailer&type=email`
 
 const smtp = smtpForFile()

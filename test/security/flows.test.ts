@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { FlowCookieRefused } from "../../src/actions/flow-cookie.js"
 import { OAuthAccountNotLinked } from "../../src/core/errors.js"
 import { memoryReplayStore, redisReplayStore } from "../../src/index.js"
-import { CookieJar, send } from "../helpers.js"
+import { CookieJar, cookieNames, send } from "../helpers.js"
 import { bindingCookie, consent, flowCookie, oauthApp, refusedWith, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import { ci, redisClient, redisProbe } from "../services.js"
 
@@ -161,7 +161,7 @@ describe.skipIf(redisUnreachable !== null && !ci)("finding 4 across instances: a
         return send(instances[index % 2]!.config, jar, consent(op, authorizationUrl, `racer-${index}`)).then(() => jar)
       }),
     )
-    const signedIn = responses.filter((jar) => [...jar.cookies.keys()].some((name) => name.startsWith("__Secure-authjs.session-token")))
+    const signedIn = responses.filter((jar) => [...jar.cookies.keys()].some((name) => name.startsWith(cookieNames.https.sessionToken)))
     expect(signedIn).toHaveLength(1)
   })
 })

@@ -20,7 +20,7 @@ import { FlowCookieRefused } from "../../src/actions/flow-cookie.js"
 import { REPLAY_TOKEN_IDENTIFIER, adapterReplayStore, isUniqueViolation } from "../../src/core/replay-store.js"
 import { sha256Hex } from "../../src/core/crypto.js"
 import type { AuthError } from "../../src/core/errors.js"
-import { CookieJar, csrfTokenFor, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, send } from "../helpers.js"
 import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
 import { consent, oauthApp, refusedWith, sessionCookie, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import { ci, postgresProbe, postgresServer, reasonOf, withPostgres } from "../services.js"
@@ -170,7 +170,7 @@ describe("the adapter-backed store, whatever the database", () => {
     const response = await send(app.config, browser, "https://app.test/auth/signin/op", { form: { csrfToken: await csrfTokenFor(app.config, browser) } })
     // A database failure, answered as every adapter failure is: the error page, and one AdapterError logged.
     expect(response.headers.get("location")).toMatch(/\/auth\/error\?error=Configuration/)
-    expect(browser.cookies.has("__Secure-authflow.flow")).toBe(false)
+    expect(browser.cookies.has(cookieNames.https.flow)).toBe(false)
     expect(app.errors.map((error) => error.name)).toEqual(["AdapterError"])
     const logged = app.errors[0]
     expect(logged?.message).toMatch(/^The replay store could not record a new flow .* so the flow is refused: check that the database is reachable and migrated$/)
@@ -186,7 +186,7 @@ describe("the adapter-backed store, whatever the database", () => {
     goDown()
     const response = await send(app.config, browser, consent(op, authorizationUrl, "closed"))
     expect(response.headers.get("location")).toMatch(/\/auth\/error\?error=Configuration/)
-    expect(browser.cookies.has("__Secure-authjs.session-token")).toBe(false)
+    expect(browser.cookies.has(cookieNames.https.sessionToken)).toBe(false)
     expect(app.errors.map((error) => error.name)).toEqual(["AdapterError"])
     expect(app.errors[0]?.message).toMatch(/^The replay store could not claim a resumed flow .* so the flow is refused/)
     expect(op.seen.filter((route) => route.endsWith("/token"))).toHaveLength(0)

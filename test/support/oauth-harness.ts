@@ -4,14 +4,14 @@
  */
 import { expect } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { CookieJar, csrfTokenFor, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, recordingLogger, send } from "../helpers.js"
 import { opProvider, standInOP } from "./oauth-stand-in.js"
 import type { StandInProvider } from "../../src/testing/stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
 
-export const flowCookie = "__Secure-authflow.flow"
-export const bindingCookie = "__Host-authflow.flow-binding"
-export const sessionCookie = "__Secure-authjs.session-token"
+export const flowCookie = cookieNames.https.flow
+export const bindingCookie = cookieNames.https.flowBinding
+export const sessionCookie = cookieNames.https.sessionToken
 
 /** A deployment: its config, its database, its provider and what it logged. */
 export function oauthApp(overrides: Partial<AuthConfig> = {}, op = standInOP()) {

@@ -21,8 +21,9 @@ import { Auth as authflowAuth } from "../../src/index.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import GitHub from "../../src/providers/github.js"
 import authjsGitHub from "@auth/core/providers/github"
-import { CookieJar, authflow, authjs, credentialsConfig, recorder, type Side, type SideName } from "./harness.js"
+import { authflow, authjs, credentialsConfig, recorder, type Side, type SideName } from "./harness.js"
 import type { AuthConfig, Session } from "../../src/types.js"
+import { CookieJar, cookieNames } from "../helpers.js"
 
 type NextAuthReact = typeof import("next-auth/react")
 
@@ -133,7 +134,7 @@ describe("next-auth/react against Auth() over HTTP", () => {
     out.providers = await client.getProviders()
     const csrfToken = await client.getCsrfToken()
     expect(csrfToken).toMatch(/^[0-9a-f]{64}$/)
-    expect(running[side].jar.get("authjs.csrf-token")).toMatch(new RegExp(`^${csrfToken}\\|[0-9a-f]{64}$`))
+    expect(running[side].jar.get(cookieNames.http.csrfToken)).toMatch(new RegExp(`^${csrfToken}\\|[0-9a-f]{64}$`))
     out.signedOut = await client.getSession()
     out.wrongPassword = await client.signIn("credentials", { username: "ada", password: "nope", redirect: false, callbackUrl: `${origin}/dashboard` })
     out.signIn = await client.signIn("credentials", { username: "ada", password: "lovelace", redirect: false, callbackUrl: "/dashboard" })

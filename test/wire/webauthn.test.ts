@@ -17,9 +17,10 @@ import * as simpleWebAuthn9 from "simplewebauthn-server-9"
 import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../../src/testing/authenticator.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
-const bindingCookie = "__Host-authflow.flow-binding.webauthn"
-const challengeCookie = "__Secure-authjs.challenge"
+const bindingCookie = `${cookieNames.https.flowBinding}.webauthn`
+const challengeCookie = cookieNames.https.webauthnChallenge
 const dashboard = `${HTTPS}/dashboard`
 const errorUrl = (type: string) => `${HTTPS}/auth/error?error=${type}`
 
@@ -99,7 +100,7 @@ async function expectSameRefusal(responses: Record<SideName, Response>): Promise
   const [ours, theirs] = await Promise.all([wireOf("authflow", responses.authflow), wireOf("authjs", responses.authjs)])
   expect(theirs.cookies).toEqual({})
   expect(ours.cookies[challengeCookie]).toMatchObject({ value: "", attributes: { "max-age": "0" } })
-  expect(Object.keys(ours.cookies).filter((name) => name !== challengeCookie && name !== "__Secure-authjs.callback-url")).toEqual([])
+  expect(Object.keys(ours.cookies).filter((name) => name !== challengeCookie && name !== cookieNames.https.callbackUrl)).toEqual([])
   expect({ ...ours, cookies: {} }).toEqual(theirs)
   return theirs
 }

@@ -8,11 +8,13 @@ import { SALT, SECRET, SECURE_SALT } from "./helpers.js"
 const url = "https://app.example.com/api/me"
 const make = (salt = SALT, token: Record<string, unknown> = { sub: "user-1" }) => encode({ token, secret: SECRET, salt })
 const withCookie = (cookie: string) => new Request(url, { headers: { cookie } })
+/** The session cookie's names, which are also the salts: `authjs.session-token` and its `__Secure-` form. */
+const [plainName, secureName] = [SALT, SECURE_SALT]
 
 describe("getToken", () => {
   it("reads the plain session cookie", async () => {
     const jwe = await make()
-    const token = await getToken({ req: withCookie(`other=1; authjs.session-token=${jwe}; x=y`), secret: SECRET })
+    const token = await getToken({ req: withCookie(`other=1; ${plainName}=${jwe}; x=y`), secret: SECRET })
     expect(token).toMatchObject({ sub: "user-1" })
     expect(typeof token!.exp).toBe("number")
   })
@@ -22,7 +24,7 @@ describe("getToken", () => {
     expect(jwe.length).toBeGreaterThan(CHUNK_SIZE)
     const first = jwe.slice(0, CHUNK_SIZE)
     const second = jwe.slice(CHUNK_SIZE)
-    const req = withCookie(`authjs.session-token.1=${second}; authjs.session-token.0=${first}`)
+    const req = withCookie(`${plainName}.1=${second}; ${plainName}.0=${first}`)
     const token = await getToken({ req, secret: SECRET })
     expect(token).toMatchObject({ sub: "big" })
     expect(token!.blob).toHaveLength(5000)
@@ -32,10 +34,10 @@ describe("getToken", () => {
   it("secureCookie reads the __Secure- cookie and uses its name as salt", async () => {
     const secure = await make(SECURE_SALT, { sub: "secure" })
     const plain = await make(SALT, { sub: "plain" })
-    const req = withCookie(`authjs.session-token=${plain}; __Secure-authjs.session-token=${secure}`)
+    const req = withCookie(`${plainName}=${plain}; ${secureName}=${secure}`)
     expect(await getToken({ req, secret: SECRET, secureCookie: true })).toMatchObject({ sub: "secure" })
     expect(await getToken({ req, secret: SECRET })).toMatchObject({ sub: "plain" })
-    expect(await getToken({ req: withCookie(`authjs.session-token=${plain}`), secret: SECRET, secureCookie: true })).toBeNull()
+    expect(await getToken({ req: withCookie(`${plainName}=${plain}`), secret: SECRET, secureCookie: true })).toBeNull()
   })
 
   it("cookieName picks another cookie and becomes the default salt; salt can be given apart", async () => {
@@ -51,7 +53,7 @@ describe("getToken", () => {
     const jwe = await make(SALT, { sub: "bearer" })
     const req = new Request(url, { headers: { authorization: `Bearer ${encodeURIComponent(jwe)}` } })
     expect(await getToken({ req, secret: SECRET })).toMatchObject({ sub: "bearer" })
-    const cookieWins = new Request(url, { headers: { authorization: `Bearer ${jwe}`, cookie: `authjs.session-token=${await make(SALT, { sub: "cookie" })}` } })
+    const cookieWins = new Request(url, { headers: { authorization: `Bearer ${jwe}`, cookie: `${plainName}=${await make(SALT, { sub: "cookie" })}` } })
     expect(await getToken({ req: cookieWins, secret: SECRET })).toMatchObject({ sub: "cookie" })
   })
 
@@ -70,17 +72,17 @@ describe("getToken", () => {
 
   it("raw returns the token string without needing a secret", async () => {
     const jwe = await make()
-    expect(await getToken({ req: withCookie(`authjs.session-token=${jwe}`), raw: true })).toBe(jwe)
+    expect(await getToken({ req: withCookie(`${plainName}=${jwe}`), raw: true })).toBe(jwe)
   })
 
   it("no token gives null, even without a secret", async () => {
     expect(await getToken({ req: new Request(url), secret: SECRET })).toBeNull()
     expect(await getToken({ req: new Request(url) })).toBeNull()
-    expect(await getToken({ req: withCookie("authjs.session-token="), secret: SECRET })).toBeNull()
+    expect(await getToken({ req: withCookie(`${plainName}=`), secret: SECRET })).toBeNull()
   })
 
   it("a token without a secret throws MissingSecret", async () => {
-    const req = withCookie(`authjs.session-token=${await make()}`)
+    const req = withCookie(`${plainName}=${await make()}`)
     const error = await getToken({ req }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(MissingSecret)
     expect((error as MissingSecret).type).toBe("MissingSecret")
@@ -92,15 +94,15 @@ describe("getToken", () => {
 
   it("a token that does not decode gives null and is reported to logger.debug", async () => {
     const debug = vi.fn()
-    const req = withCookie(`authjs.session-token=${await make()}`)
+    const req = withCookie(`${plainName}=${await make()}`)
     expect(await getToken({ req, secret: "wrong", logger: { debug } })).toBeNull()
     expect(debug).toHaveBeenCalledTimes(1)
-    expect(await getToken({ req: withCookie("authjs.session-token=not-a-jwe"), secret: SECRET })).toBeNull()
+    expect(await getToken({ req: withCookie(`${plainName}=not-a-jwe`), secret: SECRET })).toBeNull()
   })
 
   it("accepts {headers} as a Headers object or a plain record", async () => {
     const jwe = await make()
-    const cookie = `authjs.session-token=${jwe}`
+    const cookie = `${plainName}=${jwe}`
     expect(await getToken({ req: { headers: new Headers({ cookie }) }, secret: SECRET })).toMatchObject({ sub: "user-1" })
     expect(await getToken({ req: { headers: { Cookie: cookie } }, secret: SECRET })).toMatchObject({ sub: "user-1" })
     expect(await getToken({ req: { headers: { authorization: `Bearer ${jwe}` } }, secret: SECRET })).toMatchObject({ sub: "user-1" })
@@ -108,7 +110,7 @@ describe("getToken", () => {
 
   it("passes token, secret and salt to a custom decode", async () => {
     const decode = vi.fn(async () => ({ sub: "custom" }))
-    const req = withCookie("__Secure-authjs.session-token=opaque")
+    const req = withCookie(`${secureName}=opaque`)
     expect(await getToken({ req, secret: ["a", "b"], secureCookie: true, decode })).toEqual({ sub: "custom" })
     expect(decode).toHaveBeenCalledWith({ token: "opaque", secret: ["a", "b"], salt: SECURE_SALT })
   })
@@ -116,10 +118,10 @@ describe("getToken", () => {
   it("answers like @auth/core's getToken", async () => {
     const jwe = await make()
     const requests = [
-      withCookie(`authjs.session-token=${jwe}`),
-      withCookie(`authjs.session-token.0=${jwe.slice(0, 100)}; authjs.session-token.1=${jwe.slice(100)}`),
+      withCookie(`${plainName}=${jwe}`),
+      withCookie(`${plainName}.0=${jwe.slice(0, 100)}; ${plainName}.1=${jwe.slice(100)}`),
       new Request(url, { headers: { authorization: `Bearer ${jwe}` } }),
-      withCookie(`authjs.session-token=${jwe.slice(0, -2)}`),
+      withCookie(`${plainName}=${jwe.slice(0, -2)}`),
       new Request(url),
     ]
     for (const req of requests) {

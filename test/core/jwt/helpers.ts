@@ -4,9 +4,10 @@ import { base64url } from "jose"
 import { clearKeyCache } from "../../../src/core/jwt/key.js"
 import { encryptCbcNode } from "../../../src/core/jwt/jwe-node.js"
 import { useNodeCrypto } from "../../../src/core/jwt/runtime.js"
+import { cookieNames } from "../../helpers.js"
 
-export const SALT = "authjs.session-token"
-export const SECURE_SALT = "__Secure-authjs.session-token"
+export const SALT = cookieNames.http.sessionToken
+export const SECURE_SALT = cookieNames.https.sessionToken
 export const SECRET = "a-rather-long-test-secret-0123456789abcdef"
 
 /** The two crypto paths; `select` switches to one and empties the key cache so it derives too. */
