@@ -1,4 +1,5 @@
 import { Auth } from "../src/index.js"
+import Credentials from "../src/providers/credentials.js"
 import { defaultCookies } from "../src/core/cookies/defaults.js"
 import { CookieJar, buildRequest, type RequestOptions } from "../src/testing/cookie-jar.js"
 import type { AuthConfig } from "../src/types.js"
@@ -37,6 +38,17 @@ export async function csrfTokenFor(config: AuthConfig, jar: CookieJar): Promise<
   const response = await send(config, jar, "/csrf")
   const { csrfToken } = (await response.json()) as { csrfToken: string }
   return csrfToken
+}
+
+/** Ada Lovelace, as the credentials provider of {@link adaCredentials} signs her in. */
+export const ada = { id: "1", name: "Ada Lovelace", email: "ada@example.test" }
+
+/** A credentials provider that signs in `ada` with the password `lovelace`, and no one else. */
+export function adaCredentials() {
+  return Credentials({
+    credentials: { username: {}, password: {} },
+    authorize: ({ username, password }) => (username === "ada" && password === "lovelace" ? ada : null),
+  })
 }
 
 /** A logger that records instead of printing. */

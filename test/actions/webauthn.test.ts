@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { CookieJar, SoftCredential, authenticate, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
-import { cookieNames } from "../helpers.js"
+import { authenticate, getOptions, passkeyConfig, register, sessionOf } from "../support/passkey-flow.js"
+import { CookieJar, cookieNames, origin } from "../helpers.js"
 
 describe("passkeys through Auth()", () => {
   for (const strategy of ["jwt", "database"] as const) {

@@ -4,10 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
-import Credentials from "../../src/providers/credentials.js"
 import * as client from "../../src/client/index.js"
 import type { AuthConfig } from "../../src/types.js"
-import { CookieJar, cookieNames, recordingLogger } from "../helpers.js"
+import { adaCredentials, CookieJar, cookieNames, recordingLogger } from "../helpers.js"
 
 const origin = "http://app.test"
 const page = `${origin}/account`
@@ -19,11 +18,7 @@ function configFor(basePath: string): AuthConfig {
     trustHost: true,
     logger: recordingLogger().logger,
     providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: ({ username, password }) =>
-          username === "ada" && password === "lovelace" ? { id: "1", name: "Ada Lovelace", email: "ada@example.test" } : null,
-      }),
+      adaCredentials(),
     ],
     callbacks: {
       jwt({ token, trigger, session }) {

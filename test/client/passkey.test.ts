@@ -5,8 +5,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig } from "../../src/types.js"
-import { basePath } from "../helpers.js"
-import { CookieJar, SoftCredential, origin, passkeyConfig, sessionOf } from "../support/passkey-flow.js"
+import { CookieJar, basePath, origin } from "../helpers.js"
+import { passkeyConfig, sessionOf } from "../support/passkey-flow.js"
+import { SoftCredential } from "../../src/testing/authenticator.js"
 
 const authenticator = vi.hoisted(() => ({ credential: undefined as unknown, calls: [] as string[] }))
 

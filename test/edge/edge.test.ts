@@ -5,7 +5,6 @@
  */
 import { EdgeRuntime } from "edge-runtime"
 import { describe, expect, it } from "vitest"
-import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, cookieNames, csrfTokenFor, send } from "../helpers.js"
 import { bundleForEdge, edgeEntries } from "./bundle.js"

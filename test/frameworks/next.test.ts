@@ -8,9 +8,8 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { NextRequest } from "next/server.js"
 import { CredentialsSignin } from "../../src/core/errors.js"
 import NextAuth, { setNextEnvDefaults, type NextAuthConfig } from "../../src/frameworks/next/index.js"
-import Credentials from "../../src/providers/credentials.js"
 import GitHub from "../../src/providers/github.js"
-import { CookieJar, buildRequest, cookieNames, recordingLogger } from "../helpers.js"
+import { adaCredentials, buildRequest, CookieJar, cookieNames, recordingLogger } from "../helpers.js"
 
 /** What `next/headers` and `next/navigation` see: the incoming request of a Server Action. */
 const next = vi.hoisted(() => {
@@ -55,11 +54,7 @@ function baseConfig(overrides: Partial<NextAuthConfig> = {}): NextAuthConfig {
     trustHost: true,
     logger: recordingLogger().logger,
     providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: ({ username, password }) =>
-          username === "ada" && password === "lovelace" ? { id: "1", name: "Ada Lovelace", email: "ada@example.test" } : null,
-      }),
+      adaCredentials(),
     ],
     ...overrides,
     callbacks: {

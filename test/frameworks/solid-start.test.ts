@@ -4,7 +4,6 @@
  */
 import type { APIEvent, FetchEvent } from "@solidjs/start/server"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import Credentials from "../../src/providers/credentials.js"
 import {
   authMiddleware,
   getSession,
@@ -14,7 +13,7 @@ import {
   type SolidAuthConfig,
 } from "../../src/frameworks/solid-start/index.js"
 import { raw } from "../../src/core/symbols.js"
-import { CookieJar, buildRequest } from "../helpers.js"
+import { adaCredentials, buildRequest, CookieJar } from "../helpers.js"
 
 const origin = "http://solid.test"
 const secret = "solid-start-unit-secret-solid-start-unit-secret"
@@ -26,11 +25,7 @@ function config(overrides: Partial<SolidAuthConfig> = {}): SolidAuthConfig {
     secret,
     trustHost: true,
     providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: ({ username, password }) =>
-          username === "ada" && password === "lovelace" ? { id: "1", name: "Ada Lovelace", email: "ada@example.test" } : null,
-      }),
+      adaCredentials(),
     ],
     ...overrides,
   }

@@ -8,23 +8,18 @@ import { describe, expect, it } from "vitest"
 import { CredentialsSignin } from "../../src/core/errors.js"
 import { skipCSRFCheck } from "../../src/core/symbols.js"
 import SvelteKitAuth, { setSvelteKitEnvDefaults, type SvelteKitAuthConfig } from "../../src/frameworks/sveltekit/index.js"
-import Credentials from "../../src/providers/credentials.js"
 import GitHub from "../../src/providers/github.js"
-import { CookieJar, buildRequest, cookieNames } from "../helpers.js"
+import { adaCredentials, buildRequest, CookieJar, cookieNames } from "../helpers.js"
 
 const secret = "sveltekit-unit-test-secret-sveltekit-unit-test"
 const env = { AUTH_SECRET: secret, AUTH_TRUST_HOST: "true" }
 /** The session cookie on http://app.test. */
 const sessionCookie = cookieNames.http.sessionToken
-const demoUser = { id: "1", name: "Ada Lovelace", email: "ada@example.test" }
 
 function config(): SvelteKitAuthConfig {
   return {
     providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: ({ username, password }) => (username === "ada" && password === "lovelace" ? demoUser : null),
-      }),
+      adaCredentials(),
       GitHub({ clientId: "gh-id", clientSecret: "gh-secret" }),
     ],
   }

@@ -4,23 +4,21 @@
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { redisRevocationStore } from "../../src/index.js"
-import { ci, redisClient, redisProbe } from "../services.js"
+import { redisClient, redisProbe, serviceGate } from "../services.js"
 import { CookieJar, send } from "../helpers.js"
 import { opProvider, standInOP } from "../support/oauth-stand-in.js"
 import { consent, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import type { AuthConfig } from "../../src/types.js"
 
-const unreachable = await redisProbe()
-const skipTitle = "back-channel logout across instances: Redis not reachable at 127.0.0.1:6379, start it (see the README's Tests section) to run this test"
-if (unreachable && !ci) console.warn(`${skipTitle} (probe error: ${unreachable})`)
+const service = serviceGate(await redisProbe(), "back-channel logout across instances: Redis not reachable at 127.0.0.1:6379, start it (see the README's Tests section) to run this test")
 
-describe.skipIf(unreachable !== null && !ci)("back-channel logout on one instance ends the session read on another (Redis at 127.0.0.1:6379)", () => {
+describe.skipIf(service.skip)("back-channel logout on one instance ends the session read on another (Redis at 127.0.0.1:6379)", () => {
   const redis = redisClient()
   afterAll(() => redis.disconnect())
   const prefix = `authflow-test:revoked:${crypto.randomUUID()}:`
 
   it("instance B reads the session as signed out after instance A received the logout token", async () => {
-    if (unreachable) throw new Error(`${skipTitle}. CI is set, so this fails instead of being skipped. Probe error: ${unreachable}`)
+    service.require()
     const op = standInOP()
     const instance = (): AuthConfig => ({
       secret: "instances-secret",
@@ -42,4 +40,3 @@ describe.skipIf(unreachable !== null && !ci)("back-channel logout on one instanc
     expect(await sessionUserOf(a, again)).toMatchObject({ name: "Ada Lovelace" })
   })
 })
-if (unreachable !== null && !ci) console.warn(`Redis not reachable at 127.0.0.1:6379 (${unreachable}): the revocation-store test across instances is skipped; start it with redis-server --daemonize yes`)

@@ -20,9 +20,10 @@ import { FlowCookieRefused } from "../../src/actions/flow-cookie.js"
 import { REPLAY_TOKEN_IDENTIFIER, adapterReplayStore, isUniqueViolation } from "../../src/core/replay-store.js"
 import { sha256Hex } from "../../src/core/crypto.js"
 import type { AuthError } from "../../src/core/errors.js"
-import { CookieJar, cookieNames, csrfTokenFor, send } from "../helpers.js"
-import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
-import { consent, oauthApp, refusedWith, sessionCookie, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, send } from "../helpers.js"
+import { getOptions, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
+import { SoftCredential } from "../../src/testing/authenticator.js"
+import { consent, oauthApp, refusedWith, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import { ci, postgresProbe, postgresServer, reasonOf, withPostgres } from "../services.js"
 
 const schema = `authflow_replay_${randomUUID().replaceAll("-", "")}`

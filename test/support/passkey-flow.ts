@@ -6,8 +6,6 @@ import type { AuthConfig } from "../../src/types.js"
 import type { Adapter } from "../../src/adapters.js"
 import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../../src/testing/authenticator.js"
 
-export { origin }
-
 export function passkeyConfig(overrides: Partial<AuthConfig> = {}): AuthConfig & { adapter: Required<Adapter> } & ReturnType<typeof recordingLogger> {
   const recorder = recordingLogger()
   const config = {
@@ -52,5 +50,3 @@ export async function authenticate(config: AuthConfig, jar: CookieJar, credentia
 export async function sessionOf(config: AuthConfig, jar: CookieJar) {
   return (await (await send(config, jar, "/session")).json()) as { user?: { email?: string; name?: string } } | null
 }
-
-export { CookieJar, SoftCredential }

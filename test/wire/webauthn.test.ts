@@ -7,7 +7,7 @@
  * authenticator answers both, so the credential ids on the wire are the same on both sides.
  */
 import { describe, expect, it } from "vitest"
-import { Duo, HTTPS, SECRET, authflow, authjs, recorder, sessionCookieName, sides, typesOf, wire, type Side, type SideName, type Wire } from "./harness.js"
+import { Duo, HTTPS, SECRET, authflow, recorder, sessionCookieName, sides, typesOf, wire, type Side, type SideName, type Wire } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Passkey from "../../src/providers/passkey.js"
 import WebAuthn from "../../src/providers/webauthn.js"
