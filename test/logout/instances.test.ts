@@ -11,7 +11,7 @@ import { consent, sessionUserOf, startSignIn } from "../security/oauth-harness.j
 import type { AuthConfig } from "../../src/types.js"
 
 const unreachable = await redisProbe()
-const skipTitle = "back-channel logout across instances: Redis not reachable at 127.0.0.1:6379, start it (see the README's Tests section) to run this test"
+const skipTitle = "back-channel logout across instances: Redis not reachable at 127.0.0.1:6379, start it (see CONTRIBUTING.md's Tests section) to run this test"
 if (unreachable && !ci) console.warn(`${skipTitle} (probe error: ${unreachable})`)
 
 describe.skipIf(unreachable !== null && !ci)("back-channel logout on one instance ends the session read on another (Redis at 127.0.0.1:6379)", () => {

@@ -120,7 +120,7 @@ describe("finding 4: a flow is used once", () => {
 
 
 const redisUnreachable = await redisProbe()
-const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it (see the README's Tests section) to run the shared replay-store tests"
+const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it (see CONTRIBUTING.md's Tests section) to run the shared replay-store tests"
 if (redisUnreachable && !ci) console.warn(`${redisSkip} (probe error: ${redisUnreachable})`)
 
 describe.skipIf(redisUnreachable !== null && !ci)("finding 4 across instances: a shared Redis store", () => {

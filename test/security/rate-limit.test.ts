@@ -358,7 +358,7 @@ describe("the memory store's bounds", () => {
 
 
 const redisUnreachable = await redisProbe()
-const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it (see the README's Tests section) to run the shared rate-limit store tests"
+const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it (see CONTRIBUTING.md's Tests section) to run the shared rate-limit store tests"
 if (redisUnreachable && !ci) console.warn(`${redisSkip} (probe error: ${redisUnreachable})`)
 
 describe.skipIf(redisUnreachable !== null && !ci)("the Redis store: limits shared by instances", () => {
