@@ -23,7 +23,10 @@ export default defineConfig({
   lang: "en",
   // Every page, asset and the search index are served from the site itself: no CDN, no web fonts
   // from elsewhere (the default theme's Inter ships inside vitepress), so the site works offline.
-  head: [["meta", { name: "color-scheme", content: "light dark" }]],
+  head: [
+    ["meta", { name: "color-scheme", content: "light dark" }],
+    ["link", { rel: "icon", type: "image/svg+xml", href: "/favicon.svg" }],
+  ],
   lastUpdated: false,
   // Links to the app a page tells you to start (http://localhost:3000) are not pages of this site.
   ignoreDeadLinks: "localhostLinks",
