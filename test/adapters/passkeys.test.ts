@@ -10,7 +10,7 @@ import { CookieJar, origin } from "../helpers.js"
 import type { Kysely } from "kysely"
 import { ci, postgresServer, reasonOf, withPostgres } from "../services.js"
 
-const postgresSkip = "passkeys on PostgreSQL: PostgreSQL not reachable at 127.0.0.1:5432, start it (see the README's Tests section) to run this test"
+const postgresSkip = "passkeys on PostgreSQL: PostgreSQL not reachable at 127.0.0.1:5432, start it (see CONTRIBUTING.md's Tests section) to run this test"
 
 async function postgres(): Promise<{ db: Kysely<AuthflowDatabase>; drop(): Promise<void> } | { unreachable: string }> {
   const schema = `authflow_webauthn_${randomUUID().replaceAll("-", "")}`

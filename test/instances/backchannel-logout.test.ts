@@ -10,7 +10,7 @@ import { opProvider, standInOP } from "../support/oauth-stand-in.js"
 import { consent, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import type { AuthConfig } from "../../src/types.js"
 
-const service = serviceGate(await redisProbe(), "back-channel logout across instances: Redis not reachable at 127.0.0.1:6379, start it (see the README's Tests section) to run this test")
+const service = serviceGate(await redisProbe(), "back-channel logout across instances: Redis not reachable at 127.0.0.1:6379, start it (see CONTRIBUTING.md's Tests section) to run this test")
 
 describe.skipIf(service.skip)("back-channel logout on one instance ends the session read on another (Redis at 127.0.0.1:6379)", () => {
   const redis = redisClient()

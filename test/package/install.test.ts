@@ -1,7 +1,7 @@
 /**
  * Installing authflow as a user does: `npm pack` on a fresh copy of the repository (no `dist`), the
  * tarball installed into a new app in a temporary directory (offline from the npm cache), and the
- * README's plain-Node quick start run there as it is written, with `node server.mjs`, signed in to
+ * plain-Node quick start (docs/getting-started/node.md, which the README repeats) run there as it is written, with `node server.mjs`, signed in to
  * over HTTP. It measures the tarball, the install footprint and the time from `npm install` to a
  * working sign-in, and prints them.
  *
@@ -21,11 +21,11 @@ import { CookieJar, buildRequest, cookieNames, type RequestOptions } from "../he
 const root = new URL("../..", import.meta.url).pathname
 const work = mkdtempSync(join(tmpdir(), "authflow-install-"))
 
-/** The README's plain-Node quick start: the ```js block that starts with `// server.mjs`. */
+/** The plain-Node quick start: the ```js block of docs/getting-started/node.md that starts with `// server.mjs`. */
 function quickStart(): string {
-  const blocks = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!)
+  const blocks = [...readFileSync(join(root, "docs/getting-started/node.md"), "utf8").matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!)
   const block = blocks.find((text) => text.startsWith("// server.mjs"))
-  if (!block) throw new Error("README.md has no ```js block starting with `// server.mjs` (the plain-Node quick start)")
+  if (!block) throw new Error("docs/getting-started/node.md has no ```js block starting with `// server.mjs` (the plain-Node quick start)")
   return block
 }
 
@@ -193,7 +193,7 @@ describe("the packed tarball, installed into a fresh app", () => {
     await stop()
   })
 
-  it("signs in over HTTP as the README says, and app pages forward the refreshed session cookie", async () => {
+  it("signs in over HTTP as the quick start says, and app pages forward the refreshed session cookie", async () => {
     const began = Date.now()
     const base = await start(app, { AUTH_SECRET: "a-long-random-secret-for-the-install-test" })
     const jar = new CookieJar()

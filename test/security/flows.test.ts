@@ -118,7 +118,7 @@ describe("finding 4: a flow is used once", () => {
 })
 
 
-const redis = serviceGate(await redisProbe(), "Redis not reachable at 127.0.0.1:6379: start it (see the README's Tests section) to run the shared replay-store tests")
+const redis = serviceGate(await redisProbe(), "Redis not reachable at 127.0.0.1:6379: start it (see CONTRIBUTING.md's Tests section) to run the shared replay-store tests")
 
 describe.skipIf(redis.skip)("finding 4 across instances: a shared Redis store", () => {
   const client = redisClients()

@@ -352,7 +352,7 @@ describe("the memory store's bounds", () => {
 })
 
 
-const redisService = serviceGate(await redisProbe(), "Redis not reachable at 127.0.0.1:6379: start it (see the README's Tests section) to run the shared rate-limit store tests")
+const redisService = serviceGate(await redisProbe(), "Redis not reachable at 127.0.0.1:6379: start it (see CONTRIBUTING.md's Tests section) to run the shared rate-limit store tests")
 
 describe.skipIf(redisService.skip)("the Redis store: limits shared by instances", () => {
   const clients: Redis[] = []

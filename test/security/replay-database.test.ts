@@ -43,7 +43,7 @@ async function createSchema(): Promise<string | null> {
 const dir = mkdtempSync(join(tmpdir(), "authflow-replay-"))
 const sqliteFile = join(dir, "auth.sqlite")
 const postgresUnreachable = await createSchema()
-const postgresSkip = "PostgreSQL not reachable at 127.0.0.1:5432: start it (see the README's Tests section) to run the shared-database replay tests on PostgreSQL"
+const postgresSkip = "PostgreSQL not reachable at 127.0.0.1:5432: start it (see CONTRIBUTING.md's Tests section) to run the shared-database replay tests on PostgreSQL"
 if (postgresUnreachable && !ci) console.warn(`${postgresSkip} (probe error: ${postgresUnreachable})`)
 
 const opened: Kysely<AuthflowDatabase>[] = []

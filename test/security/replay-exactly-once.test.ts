@@ -98,7 +98,7 @@ const copyOf = (jar: CookieJar) => {
 
 describe.each(kinds)("$name, two instances", ({ name, unreachable, adapters }) => {
   const skip = unreachable !== null && !ci
-  if (skip) console.warn(`${name}: not reachable (${unreachable}); start it (see the README's Tests section) to run these tests`)
+  if (skip) console.warn(`${name}: not reachable (${unreachable}); start it (see CONTRIBUTING.md's Tests section) to run these tests`)
 
   for (const strategy of ["jwt", "database"] as const) {
     it.skipIf(skip)(`20 concurrent resumptions of one OAuth flow, each with a fresh code, admit exactly 1 (${strategy} sessions)`, async () => {
