@@ -10,6 +10,7 @@ import { configFor, initOptions, type AuthOptions, type ResolvedConfig } from ".
 import { servedOrigin } from "./core/origin.js"
 import { toAuthRequest, type AuthRequest } from "./core/request.js"
 import { toResponse } from "./core/response.js"
+import { onFirstUse } from "./core/on-first-use.js"
 import { raw } from "./core/symbols.js"
 import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "./types.js"
 
@@ -17,20 +18,7 @@ const configurationErrorMessage = "There was a problem with the server configura
 const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
 const warned = new WeakMap<AuthConfig, Set<WarningCode>>()
 
-/**
- * A module loaded when it is first asked for, then kept. Each flow's action module is loaded this way,
- * when its route is first hit, so a bundler splits the flows and an app carries only those it serves.
- * A failed load is not kept: the next request tries again.
- */
-function onFirstUse<Module>(load: () => Promise<Module>): () => Promise<Module> {
-  let loading: Promise<Module> | undefined
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined
-      throw error
-    }))
-}
-
+// Each flow's action module is loaded when its route is first hit.
 const actions = {
   backchannelLogout: onFirstUse(() => import("./actions/backchannel-logout.js")),
   callback: onFirstUse(() => import("./actions/callback.js")),
