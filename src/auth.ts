@@ -221,7 +221,7 @@ async function configurationError(request: AuthRequest, config: AuthConfig, logg
   }
   const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
   const origin = request.url.origin
-  const page = (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
+  const page = await (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html }
 }
 
@@ -244,7 +244,7 @@ async function invalidCallbackUrl(request: AuthRequest, config: AuthConfig, cook
     }
     const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
     const origin = request.url.origin
-    const page = (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
+    const page = await (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
     return { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies: cleared }
   }
   return { status: 400, headers: { "Content-Type": "application/json" }, body: { message: invalidCallbackUrlMessage }, cookies: cleared }
