@@ -11,7 +11,8 @@ import { parseClaims } from "./claims.js"
 import { parseHeader, splitCompact, type SessionHeader } from "./header.js"
 import { decryptNode } from "./jwe-node.js"
 import { checkSalt, secretList } from "./key.js"
-import { nodeRuntime, portableJwe, type NodeRuntime } from "./runtime.js"
+import { portableJwe } from "./portable.js"
+import { nodeRuntime, type NodeRuntime } from "./runtime.js"
 import { selectKey, selectKeySync } from "./select-key.js"
 
 const utf8 = new TextDecoder()

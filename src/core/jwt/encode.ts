@@ -9,7 +9,8 @@ import type { JWT, JWTEncodeParams } from "../../types.js"
 import { DEFAULT_MAX_AGE, serializeClaims } from "./claims.js"
 import { checkSalt, deriveKey, deriveKeySync, KEY_LENGTH, secretList, type DerivedKey } from "./key.js"
 import { encryptCbcNode } from "./jwe-node.js"
-import { nodeRuntime, portableJwe } from "./runtime.js"
+import { portableJwe } from "./portable.js"
+import { nodeRuntime } from "./runtime.js"
 
 const KEY_BYTES = KEY_LENGTH["A256CBC-HS512"]
 // Derived keys live in a bounded cache, so their encoded headers can hang off them.

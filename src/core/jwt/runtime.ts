@@ -7,7 +7,6 @@
  */
 import type * as NodeCryptoModule from "node:crypto"
 import type * as NodeBufferModule from "node:buffer"
-import { onFirstUse } from "../on-first-use.js"
 
 /** The parts of Node's built-ins the fast path needs. */
 export interface NodeRuntime {
@@ -35,17 +34,6 @@ let enabled = detected !== undefined
 export function nodeRuntime(): NodeRuntime | undefined {
   return enabled ? detected : undefined
 }
-
-/**
- * The portable (jose, WebCrypto) JWE code, loaded when a token first needs it: where `node:crypto`
- * runs, a process never loads it.
- *
- * @example
- * ```ts
- * const jwe = await (await portableJwe()).encryptPortable(key, kid, plaintext)
- * ```
- */
-export const portableJwe = onFirstUse(() => import("./jwe-portable.js"))
 
 /**
  * Turns the `node:crypto` fast path on or off and reports whether it is now on. Turning it on has no
