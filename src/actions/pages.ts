@@ -7,6 +7,8 @@ import type { Cookie, ResponseInternal } from "../types.js"
 // page loads none.
 const pages = {
   signIn: onFirstUse(() => import("../pages/signin.js")),
+  // The passkey form, with @simplewebauthn/browser inlined: only for a page with a WebAuthn provider.
+  passkeys: onFirstUse(() => import("../pages/webauthn-form.js")),
   signOut: onFirstUse(() => import("../pages/signout.js")),
   error: onFirstUse(() => import("../pages/error.js")),
   verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
@@ -42,17 +44,10 @@ export async function signInPage(options: AuthOptions, cookies: Cookie[]): Promi
   if (options.pages.signIn) {
     return { redirect: withQuery(options.pages.signIn, { callbackUrl: options.callbackUrl, error: query.error }), cookies }
   }
-  return html(
-    (await pages.signIn()).renderSignInPage({
-      providers: pageProviders(options),
-      csrfToken: options.csrfToken,
-      callbackUrl: options.callbackUrl,
-      email: query.email,
-      error: query.error,
-      theme: options.theme,
-    }),
-    cookies,
-  )
+  const providers = pageProviders(options)
+  const passkeys = providers.some((provider) => provider.type === "webauthn") ? await pages.passkeys() : undefined
+  const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, theme: options.theme }
+  return html((await pages.signIn()).renderSignInPage(props, passkeys), cookies)
 }
 
 /**
