@@ -36,6 +36,32 @@ export type FlowEffects<TMachine extends AnyStateMachine> = {
   [TEffect in EffectNameOf<TMachine>]: (context: ContextFrom<TMachine>) => Promise<EventFromLogic<TMachine>> | EventFromLogic<TMachine>
 }
 
+/** `TContext` with `TKeys` present: what an effect's state is entered with. */
+export type ContextWith<TContext, TKeys extends keyof TContext> = TContext & { [TKey in TKeys]-?: NonNullable<TContext[TKey]> }
+
+/**
+ * Effects that read what earlier effects found: each names the context keys its state is entered
+ * with (the machine assigned them from the events that reported them) and receives the context
+ * with them present. A key that is missing is a bug in the machine (a transition into the state
+ * that does not assign it): the effect then throws, naming the key, instead of running on
+ * `undefined`. The model tests walk every transition into every state, so they find such a bug.
+ *
+ * @example
+ * ```ts
+ * const needs = effectsReading<OAuthContext>()
+ * const effects = { exchangeCode: needs(["checks", "server"], async ({ checks, server }) => …) }
+ * ```
+ */
+export function effectsReading<TContext extends object>() {
+  return <const TKeys extends keyof TContext & string, TResult>(keys: readonly TKeys[], effect: (context: ContextWith<TContext, TKeys>) => TResult) =>
+    (context: TContext): TResult => {
+      for (const key of keys) {
+        if (context[key] === undefined || context[key] === null) throw new Error(`The effect needs context.${key}, which no transition into its state assigned`)
+      }
+      return effect(context as ContextWith<TContext, TKeys>)
+    }
+}
+
 /** Options of {@link runFlow}. */
 export interface FlowRunOptions<TMachine extends AnyStateMachine> {
   /** A persisted snapshot to resume from (already validated against the machine). */

@@ -77,7 +77,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
       { type: "lookup.failed", error: new Error("user store down") },
     )
   }
-  list.push({ type: "options.ready", challenge: "CHALLENGE" })
+  list.push({ type: "options.ready", challenge: "CHALLENGE", options: { challenge: "CHALLENGE" }, issued: true })
   if (requested === "authenticate" || (requested === "register" && user?.id === undefined)) list.push({ type: "options.failed", error: new Error("library down") })
   if (flow) {
     const other = flow.ceremony === "register" ? "authenticate" : "register"
@@ -96,7 +96,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
     if (flow.ceremony === "authenticate") list.push({ type: "counter.failed", error: new Error("updateAuthenticatorCounter failed") })
     list.push(
       ...signInDecisions,
-      { type: "user.persisted", isNewUser: flow.user?.id === undefined },
+      { type: "user.persisted", isNewUser: flow.user?.id === undefined, user: { id: flow.user?.id ?? "u-new", email: flow.user?.email ?? newcomer, emailVerified: null }, account: { provider: "passkey", providerAccountId: "cred", type: "webauthn", userId: flow.user?.id ?? "u-new" } },
       { type: "persist.failed", error: new Error("createAuthenticator failed") },
       { type: "registration.undone" },
       { type: "undo.failed", error: new Error("the undo failed") },
