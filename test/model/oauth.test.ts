@@ -13,7 +13,7 @@ import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { discoveryGoesDown, standInFaults } from "../../src/testing/drivers/oauth-events.js"
 import { limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, splitAt } from "./harness.js"
-import { encode } from "../../src/jwt.js"
+import { decode, encode } from "../../src/jwt.js"
 import { clientId, opProvider, standInOP } from "./oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
 
@@ -287,6 +287,9 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       const sealed = jar.cookies.get(flowCookie)!
       expect(sealed).not.toContain(query.get("state")!)
       sealedSizes.push(Buffer.byteLength(sealed))
+      // Only the checks are sealed: nothing else the sign-in request found (its authorization URL, the provider's endpoints).
+      const payload = (await decode({ token: sealed, secret: "model-secret", salt: flowCookie })) as unknown as { s: { context: Record<string, unknown> } }
+      expect(Object.keys(payload.s.context)).toEqual(["checks"])
       expect(Buffer.byteLength(sealed)).toBeLessThan(flowCookieBudget)
 
       // The callback request resumes the same flow from its sealed waiting state.

@@ -8,6 +8,7 @@ import { simpleWebAuthn } from "../../src/providers/webauthn.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { decode } from "../../src/jwt.js"
 import { SoftCredential, type Bend } from "../webauthn/authenticator.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
@@ -271,6 +272,10 @@ describe("WebAuthn machine, driven through Auth()", () => {
       expect(ready).toBeDefined()
       const body = (await first.json()) as { action: string; options: never }
       expect(body.action).toBe(ceremony)
+      // Only the flow (ceremony, challenge, the user registering) is sealed: not the options answered, nor anything else the request found.
+      const challengeCookie = "__Secure-authjs.challenge"
+      const sealed = (await decode({ token: jar.cookies.get(challengeCookie)!, secret: "model-secret", salt: challengeCookie })) as unknown as { s: { context: Record<string, unknown> } }
+      expect(Object.keys(sealed.s.context)).toEqual(["flow"])
 
       // What the browser answers.
       const key = ceremony === "register" ? (bent?.name === "taken" ? bobKey : new SoftCredential("app.test")) : failure("credential.unknown") ? new SoftCredential("app.test") : adaKey
