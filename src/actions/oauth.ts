@@ -24,7 +24,7 @@ import {
 } from "../core/oauth/callback.js"
 import { encode, decode } from "../core/jwt/index.js"
 import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
-import { effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import type { RequestLimiter } from "../core/rate-limit/limiter.js"
@@ -255,11 +255,11 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
 /** How each state of the OAuth machine answers the request that ends there: adding a state without an answer breaks the build. */
 const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<ResponseInternal> | ResponseInternal> = {
   undoingCreatedUser: notAnOutcome,
-  awaitingCallback: ({ options, provider, snapshot, context, cookies, flowId }) =>
-    effectsReading<OAuthContext>()(["authorizationUrl"], async ({ authorizationUrl, flowIssued }) => {
-      const sealed = await oauthFlow.seal(oauthFlow.site(options, provider), snapshot, flowId, flowIssued === true)
-      return { redirect: authorizationUrl, cookies: [...cookies, ...sealed] }
-    })(context),
+  awaitingCallback: async ({ options, provider, snapshot, context, cookies, flowId }) => {
+    const { authorizationUrl, flowIssued } = assigned(context, ["authorizationUrl"])
+    const sealed = await oauthFlow.seal(oauthFlow.site(options, provider), snapshot, flowId, flowIssued === true)
+    return { redirect: authorizationUrl, cookies: [...cookies, ...sealed] }
+  },
   csrfRejected: () => {
     throw new MissingCSRF("CSRF token was missing during an action signin")
   },

@@ -20,7 +20,7 @@ import {
   toBase64,
 } from "../core/webauthn/response.js"
 import { webAuthnMachine, type CeremonyFindings, type NewAuthenticator, type RegistrationUndo, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
-import { effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { FlowOutcomes } from "./flow-outcomes.js"
 import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
@@ -404,11 +404,11 @@ type WebAuthnOutcomes = FlowOutcomes<typeof webAuthnMachine, never> extends Reco
 
 /** How each state of the WebAuthn machine answers the request that ends there. */
 const outcomes: WebAuthnOutcomes = {
-  awaitingCeremony: ({ context }, { options, snapshot, cookies, flowId, provider }) =>
-    effectsReading<WebAuthnContext>()(["flow"], async ({ flow, options: generated, flowIssued }) => {
-      const sealed = await webAuthnFlow.seal(webAuthnFlow.site(options, provider), snapshot, flowId, flowIssued === true)
-      return json(200, { action: flow.ceremony, options: generated }, [...cookies, ...sealed])
-    })(context),
+  awaitingCeremony: async ({ context }, { options, snapshot, cookies, flowId, provider }) => {
+    const { flow, options: generated, flowIssued } = assigned(context, ["flow"])
+    const sealed = await webAuthnFlow.seal(webAuthnFlow.site(options, provider), snapshot, flowId, flowIssued === true)
+    return json(200, { action: flow.ceremony, options: generated }, [...cookies, ...sealed])
+  },
   invalidAction: (_, { cookies }) => json(400, { error: "Invalid action" }, cookies),
   invalidRequest: (_, { cookies }) => json(400, { error: "Invalid request" }, cookies),
   optionsFailed: ({ context }, input) => failedWith(input, context.error),
