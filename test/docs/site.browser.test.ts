@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net"
 import { extname, join, normalize, relative } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { browserSuite, launchChromium } from "../e2e/browser.js"
+import { browserSuite, launchChromium } from "../support/chromium.js"
 
 const root = new URL("../..", import.meta.url).pathname
 const dist = join(root, "docs/.vitepress/dist")
