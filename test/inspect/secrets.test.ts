@@ -9,10 +9,10 @@ import { readEventStream } from "./sse.js"
 import { customFetch } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { encode } from "../../src/jwt.js"
-import { tokensClaim } from "../../src/actions/token-refresh.js"
-import { CookieJar, send } from "../helpers.js"
+import { tokensClaim } from "../../src/core/tokens-claim.js"
+import { CookieJar, cookieNames, send } from "../helpers.js"
 
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 
 const base = "http://inspector.test/inspect"
 
@@ -37,7 +37,7 @@ async function runTokenRefresh(inspect: NonNullable<Parameters<typeof runFlow>[2
     tokens: { access_token: `at-${value()}`, refresh_token: `rt-${value()}`, id_token: idToken, expires_in: 3600 },
     account: { provider: "op", accessToken: value(), idToken },
     credentials: { username: "ada", password: `pw-${value()}` },
-    request: { headers: { cookie: `authjs.session-token=${value()}`, authorization: `Bearer ${value()}` } },
+    request: { headers: { cookie: `${cookieNames.http.sessionToken}=${value()}`, authorization: `Bearer ${value()}` } },
     sessionToken: randomUUID(),
     clientSecret: value(),
     pkce: { codeVerifier: value(), codeChallenge: value() },

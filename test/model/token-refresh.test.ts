@@ -25,10 +25,10 @@ import { stateName } from "../../src/testing/transitions.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, Session } from "../../src/types.js"
-import { CookieJar, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, recordingLogger, send } from "../helpers.js"
 
 const secret = "model-refresh-secret"
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 const skew = 60
 /** The model's clock (epoch ms) and claim time: the scenarios move both to the real clock. */
 const modelAt = 1_000_000
