@@ -158,8 +158,8 @@ type LockEffects = Omit<FlowEffects<typeof tokenRefreshMachine>, "enterRun" | "a
   runKey(context: TokenRefreshContext): string
 }
 
-/** An effect the other lock kind names: reached only by a machine bug, it reports that the claim could not be made. */
-const otherLock = (lock: RefreshLock) => (): TokenRefreshEvent => ({ type: "claim.failed", error: new Error(`The ${lock} lock does not claim this way`) })
+/** An effect only the other lock kind's flow reaches: reached here by a machine bug, it reports that it could not do it. */
+const otherLock = (lock: RefreshLock, type: "claim.failed" | "row.failed" = "claim.failed") => (): TokenRefreshEvent => ({ type, error: new Error(`The ${lock} lock does not claim this way`) })
 
 /** Who the refresh is for, for events and logs. */
 interface RefreshSubject {
@@ -271,7 +271,6 @@ export async function refreshJwtTokens(subject: RefreshSubject, entry: ProviderT
     const opened = async (context: TokenRefreshContext, sealed: string) => openResult(refreshTokenOf(context), sealed)
     return {
       runKey: (context) => `jwt:${refreshKey(refreshTokenOf(context))}`,
-      loadTokens: () => (entry ? { type: "tokens.loaded", tokens: entry, at: Date.now() } : { type: "tokens.missing" }),
       claimInStore: async (context) => {
         try {
           const claim = await store.claim(refreshKey(refreshTokenOf(context)), Date.now() + policy.claimMs)
@@ -285,7 +284,7 @@ export async function refreshJwtTokens(subject: RefreshSubject, entry: ProviderT
       },
       readRecentFailure: otherLock("store"),
       swapClaim: otherLock("store"),
-      readRow: otherLock("store"),
+      readRow: otherLock("store", "row.failed"),
       awaitWinner: async (context) => {
         await sleep(pause(context))
         try {
@@ -369,12 +368,12 @@ export async function refreshAccountTokens(
     }
     return {
       runKey: () => `db:${JSON.stringify([account.provider, account.providerAccountId])}`,
-      loadTokens: async () => {
+      readRow: async () => {
         try {
           const tokens = await read()
-          return tokens ? { type: "tokens.loaded", tokens, at: Date.now() } : { type: "tokens.missing" }
+          return tokens ? { type: "row.read", tokens, at: Date.now() } : { type: "row.missing" }
         } catch (error) {
-          return { type: "load.failed", error }
+          return { type: "row.failed", error }
         }
       },
       claimInStore: otherLock("row"),
@@ -394,14 +393,6 @@ export async function refreshAccountTokens(
           const stored = storedOf(context)
           const claimToken = rowClaimMarker(claimedRefreshToken(stored), Date.now() + policy.claimMs, randomHex(8))
           return (await compareAndSet(stored, { refresh_token: claimToken })) ? { type: "claim.swapped", claimToken } : { type: "claim.lost" }
-        } catch (error) {
-          return { type: "claim.failed", error }
-        }
-      },
-      readRow: async () => {
-        try {
-          const tokens = await read()
-          return tokens ? { type: "row.read", tokens, at: Date.now() } : { type: "row.missing" }
         } catch (error) {
           return { type: "claim.failed", error }
         }

@@ -14,14 +14,11 @@ export type RefreshLock = "store" | "row"
 
 /**
  * Events of the refresh flow, each the outcome of the effect its state names, as the world
- * answered it: the row as read (`at`: when, epoch ms), whether another refresh runs in this
+ * answered it: the account row as read (`at`: when, epoch ms), whether another refresh runs in this
  * process, what the refresh store or the row said to a claim, what the token endpoint answered,
  * whether the new tokens were stored. The machine's guards decide what each answer means.
  */
 export type TokenRefreshEvent =
-  | { type: "tokens.loaded"; tokens: ProviderTokens; at: number }
-  | { type: "tokens.missing" }
-  | { type: "load.failed"; error: unknown }
   | { type: "run.entered" }
   | { type: "run.running" }
   | { type: "run.settled"; result: RefreshResult }
@@ -35,6 +32,7 @@ export type TokenRefreshEvent =
   | { type: "claim.lost" }
   | { type: "row.read"; tokens: ProviderTokens; at: number }
   | { type: "row.missing" }
+  | { type: "row.failed"; error: unknown }
   | { type: "winner.busy"; at: number }
   | { type: "winner.done"; result?: RefreshResult }
   | { type: "winner.gone"; at: number }
@@ -47,13 +45,12 @@ export type TokenRefreshEvent =
 
 /** Effects the refresh machine names, in the order a refresh that wins its claim meets them. */
 export type TokenRefreshEffect =
-  | "loadTokens"
+  | "readRow"
   | "enterRun"
   | "awaitRun"
   | "claimInStore"
   | "readRecentFailure"
   | "swapClaim"
-  | "readRow"
   | "awaitWinner"
   | "requestGrant"
   | "persist"
@@ -128,6 +125,15 @@ const carriesResult = (event: TokenRefreshEvent): event is ResultEvent => event.
 const resultTokens = (event: ResultEvent) => (event.result && "tokens" in event.result ? event.result.tokens : undefined)
 const resultFailure = (event: ResultEvent) => (event.result && "failure" in event.result ? event.result.failure : "unavailable")
 
+/** What another request's refresh gave, joined or found: its tokens, or its failure. */
+const joinedResult = [
+  { guard: "joinedTokens", target: "#token-refresh.joined", actions: "recordJoined" },
+  { target: "#token-refresh.joinedFailure", actions: "recordJoinFailure" },
+] as const
+
+/** The store or the row could not say who refreshes: never risk using the refresh token twice. */
+const claimFailed = { target: "#token-refresh.failed", actions: "recordClaimFailure" } as const
+
 /**
  * The access-token refresh, on a session read: keep the tokens while they are fresh
  * (`expires_at` more than `skew` seconds away), else refresh them exactly once however many
@@ -160,12 +166,12 @@ export const tokenRefreshMachine = setup({
     meta: {} as FlowMeta<TokenRefreshEffect>,
   },
   actions: {
-    recordLoaded: assign(({ event }) => (event.type === "tokens.loaded" ? { tokens: event.tokens, at: event.at, reread: false } : {})),
+    recordLoaded: assign(({ event }) => (event.type === "row.read" ? { tokens: event.tokens, at: event.at, reread: false } : {})),
     recordJoined: assign(({ event }) => (carriesResult(event) ? { refreshed: resultTokens(event) } : {})),
     recordJoinFailure: assign(({ event }) => (carriesResult(event) ? { failure: resultFailure(event) } : {})),
     recordBackOff: assign(({ event }) => (event.type === "backOff.found" ? { failure: event.failure } : {})),
     recordNoRefreshToken: assign({ failure: "no-refresh-token" as const }),
-    recordLoadFailure: assign(({ event }) => (event.type === "load.failed" ? { failure: "unavailable" as const, error: event.error } : {})),
+    recordReadFailure: assign(({ event }) => (event.type === "row.failed" ? { failure: "unavailable" as const, error: event.error } : {})),
     recordClaimFailure: assign(({ event }) => (event.type === "claim.failed" ? { failure: "unavailable" as const, error: event.error } : {})),
     recordTakeOver: assign({ takeOver: true }),
     recordClaimToken: assign(({ event }) => (event.type === "claim.swapped" ? { claimToken: event.claimToken } : {})),
@@ -246,11 +252,11 @@ export const tokenRefreshMachine = setup({
       ],
     },
     loadingTokens: {
-      meta: { effect: "loadTokens" },
+      meta: { effect: "readRow" },
       on: {
-        "tokens.loaded": { target: "checkingExpiry", actions: "recordLoaded" },
-        "tokens.missing": "absent",
-        "load.failed": { target: "failed", actions: "recordLoadFailure" },
+        "row.read": { target: "checkingExpiry", actions: "recordLoaded" },
+        "row.missing": "absent",
+        "row.failed": { target: "failed", actions: "recordReadFailure" },
       },
     },
     refreshing: {
@@ -264,10 +270,7 @@ export const tokenRefreshMachine = setup({
         awaitingRun: {
           meta: { effect: "awaitRun" },
           on: {
-            "run.settled": [
-              { guard: "joinedTokens", target: "#token-refresh.joined", actions: "recordJoined" },
-              { target: "#token-refresh.joinedFailure", actions: "recordJoinFailure" },
-            ],
+            "run.settled": joinedResult,
           },
         },
         claiming: {
@@ -278,12 +281,8 @@ export const tokenRefreshMachine = setup({
           on: {
             "claim.won": "claimed",
             "claim.busy": "awaitingWinner",
-            "claim.done": [
-              { guard: "joinedTokens", target: "#token-refresh.joined", actions: "recordJoined" },
-              { target: "#token-refresh.joinedFailure", actions: "recordJoinFailure" },
-            ],
-            // The store could not say who refreshes: never risk using the refresh token twice.
-            "claim.failed": { target: "#token-refresh.failed", actions: "recordClaimFailure" },
+            "claim.done": joinedResult,
+            "claim.failed": claimFailed,
           },
         },
         checkingRowClaim: {
@@ -299,7 +298,7 @@ export const tokenRefreshMachine = setup({
           on: {
             "backOff.found": { target: "#token-refresh.joinedFailure", actions: "recordBackOff" },
             "backOff.none": "swappingClaim",
-            "claim.failed": { target: "#token-refresh.failed", actions: "recordClaimFailure" },
+            "claim.failed": claimFailed,
           },
         },
         swappingClaim: {
@@ -307,7 +306,7 @@ export const tokenRefreshMachine = setup({
           on: {
             "claim.swapped": { target: "claimed", actions: "recordClaimToken" },
             "claim.lost": "rereadingRow",
-            "claim.failed": { target: "#token-refresh.failed", actions: "recordClaimFailure" },
+            "claim.failed": claimFailed,
           },
         },
         // The row changed since it was read: who changed it?
@@ -320,7 +319,7 @@ export const tokenRefreshMachine = setup({
               { target: "#token-refresh.joinedFailure", actions: "recordPutBack" },
             ],
             "row.missing": { target: "#token-refresh.failed", actions: "recordUnlinked" },
-            "claim.failed": { target: "#token-refresh.failed", actions: "recordClaimFailure" },
+            "row.failed": { target: "#token-refresh.failed", actions: "recordReadFailure" },
           },
         },
         awaitingWinner: {
@@ -331,10 +330,7 @@ export const tokenRefreshMachine = setup({
               { guard: "waitOver", target: "#token-refresh.failed", actions: "recordGone" },
               { actions: "recordWaiting" },
             ],
-            "winner.done": [
-              { guard: "joinedTokens", target: "#token-refresh.joined", actions: "recordJoined" },
-              { target: "#token-refresh.joinedFailure", actions: "recordJoinFailure" },
-            ],
+            "winner.done": joinedResult,
             "winner.gone": [
               { guard: "canRetry", target: "claiming", actions: "countRetry" },
               { target: "#token-refresh.failed", actions: "recordGone" },

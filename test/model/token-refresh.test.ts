@@ -62,12 +62,7 @@ function events(snapshot: SnapshotFrom<typeof tokenRefreshMachine>): TokenRefres
   const state = stateName(snapshot.value)
   const { waitingSince } = snapshot.context
   const list: TokenRefreshEvent[] = [
-    { type: "tokens.loaded", tokens: freshTokens, at: modelAt },
-    { type: "tokens.loaded", tokens: dueTokens, at: modelAt },
-    { type: "tokens.loaded", tokens: noRefreshToken, at: modelAt },
-    { type: "tokens.loaded", tokens: { ...dueTokens, refresh_token: liveMarker }, at: modelAt },
-    { type: "tokens.loaded", tokens: { ...dueTokens, refresh_token: expiredMarker }, at: modelAt },
-    { type: "load.failed", error: new Error("account store down") },
+    { type: "row.failed", error: new Error("account store down") },
     { type: "run.settled", result: { tokens: otherTokens } },
     { type: "run.settled", result: { failure: "revoked" } },
     { type: "claim.done", result: { tokens: otherTokens } },
@@ -87,6 +82,8 @@ function events(snapshot: SnapshotFrom<typeof tokenRefreshMachine>): TokenRefres
     { type: "persist.failed", error: new Error("store down") },
   ]
   const rowReads = [liveMarker, expiredMarker].map((refresh_token) => ({ ...dueTokens, refresh_token }))
+  // The row as loaded: fresh (refreshed meanwhile), due, without a refresh token, claimed by a live or an expired marker.
+  if (state === "loadingTokens") list.push(...[freshTokens, dueTokens, noRefreshToken, ...rowReads].map((tokens) => ({ type: "row.read" as const, tokens, at: modelAt })))
   if (state.includes("rereadingRow")) list.push(...[rowReads[0]!, otherTokens, dueTokens].map((tokens) => ({ type: "row.read" as const, tokens, at: modelAt })))
   if (state.includes("awaitingWinner")) {
     list.push(...[...rowReads, otherTokens, dueTokens].map((tokens) => ({ type: "row.read" as const, tokens, at: modelAt })))
@@ -98,7 +95,7 @@ function events(snapshot: SnapshotFrom<typeof tokenRefreshMachine>): TokenRefres
 
 // Each lock has its own world: a path of one lock that meets an answer only the other gives is no path.
 const storeOnly = new Set(["claim.won", "claim.busy", "claim.done", "winner.busy", "winner.done"])
-const rowOnly = new Set(["tokens.loaded", "tokens.missing", "load.failed", "backOff.found", "backOff.none", "claim.swapped", "claim.lost", "row.read", "row.missing", "persist.lost"])
+const rowOnly = new Set(["row.failed", "backOff.found", "backOff.none", "claim.swapped", "claim.lost", "row.read", "row.missing", "persist.lost"])
 const lockOf = (path: ModelPath<TokenRefreshEvent>) => (path.input as TokenRefreshInput).lock ?? "store"
 const paths = modelPaths(tokenRefreshMachine, events, { inputs }).filter((path) => path.events.every((event) => !(lockOf(path) === "row" ? storeOnly : rowOnly).has(event.type)))
 
@@ -212,10 +209,10 @@ function scenario(path: ModelPath<TokenRefreshEvent>) {
   const adapter: Adapter = {
     ...memory,
     async getAccount() {
-      const event = world.leading ? ({ type: "tokens.loaded", tokens: dueTokens, at: modelAt } as const) : answer("tokens.loaded", "tokens.missing", "load.failed", "row.read", "row.missing", "winner.gone", "claim.failed")
-      if (event.type === "load.failed" || event.type === "claim.failed") throw new Error("account store down")
-      if (event.type !== "tokens.loaded" && event.type !== "row.read") return null
-      const tokens = event.type === "tokens.loaded" && world.leading ? leaderTokens() : real(event.tokens)
+      const event = world.leading ? ({ type: "row.read", tokens: dueTokens, at: modelAt } as const) : answer("row.read", "row.missing", "row.failed", "winner.gone")
+      if (event.type === "row.failed") throw new Error("account store down")
+      if (event.type !== "row.read") return null
+      const tokens = world.leading ? leaderTokens() : real(event.tokens)
       return { provider: "op", providerAccountId: "ada", userId: "u1", type: "oauth", ...tokens } as never
     },
     async updateAccountTokens(_account, expected, tokens) {
