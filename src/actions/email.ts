@@ -14,7 +14,7 @@ import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
-import type { AdapterUser } from "../adapters.js"
+import type { Adapter, AdapterUser } from "../adapters.js"
 
 const oneDay = 24 * 60 * 60
 
@@ -43,6 +43,17 @@ function originalRequest(options: AuthOptions): Request {
   const headers = new Headers(options.request.headers)
   headers.delete("content-length")
   return new Request(options.request.url, { method: options.request.method, headers })
+}
+
+/** The adapter methods the email flows write and read with. */
+type EmailAdapter = Adapter & Required<Pick<Adapter, "createVerificationToken" | "useVerificationToken" | "getUserByEmail" | "createUser" | "updateUser" | "deleteSession">>
+
+/** The configuration's adapter, with the methods the email flows use (the configuration checks refuse an email provider without them). */
+function emailAdapter(options: AuthOptions): EmailAdapter {
+  const adapter = options.adapter
+  const missing = (["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser", "deleteSession"] as const).filter((method) => !adapter?.[method])
+  if (!adapter || missing.length) throw new TypeError(`Email sign-in needs an adapter with ${missing.join(", ")}`)
+  return adapter as EmailAdapter
 }
 
 /** The address a flow's context holds once the machine accepted it (its effects run only after that). */
@@ -95,7 +106,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
         const expires = new Date(Date.now() + (provider.maxAge ?? oneDay) * 1000)
         // Token first, then the mail (Auth.js does both at once): no link is ever mailed whose token
         // could not be stored, and none can be followed before its token exists.
-        await options.adapter!.createVerificationToken!({ identifier: addressOf(context), token: hashToken(options, provider, token), expires })
+        await emailAdapter(options).createVerificationToken({ identifier: addressOf(context), token: hashToken(options, provider, token), expires })
         return { type: "token.stored", mailedToken: new Concealed({ token, expires }) }
       } catch (error) {
         return { type: "store.failed", error }
@@ -118,7 +129,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
       try {
         const mailed = context.mailedToken?.reveal()
         if (!mailed) throw new Error("No token was stored for the link")
-        await options.adapter!.useVerificationToken!({ identifier: addressOf(context), token: hashToken(options, provider, mailed.token) })
+        await emailAdapter(options).useVerificationToken({ identifier: addressOf(context), token: hashToken(options, provider, mailed.token) })
         return { type: "token.revoked" }
       } catch (error) {
         return { type: "revoke.failed", error }
@@ -186,7 +197,7 @@ function signingIn(provider: EmailConfig, { user, identifier, isNewUser }: Email
  */
 export async function emailCallback(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
   const { token, email } = options.request.query
-  const adapter = options.adapter!
+  const adapter = emailAdapter(options)
   /** The link's token as stored: hashed. */
   const hashedToken = () => hashToken(options, provider, token ?? "")
   const signedIn = (context: EmailVerificationContext) => signingIn(provider, context)
@@ -194,7 +205,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     readLink: () => ({ type: "link.read", hasToken: Boolean(token), ...(email !== undefined && { email }) }),
     useToken: async ({ linkEmail }) => {
       try {
-        const row = await adapter.useVerificationToken!({ identifier: linkEmail ?? "", token: hashedToken() })
+        const row = await adapter.useVerificationToken({ identifier: linkEmail ?? "", token: hashedToken() })
         return { type: "token.used", row: row && { identifier: row.identifier, expires: row.expires }, checkedAt: new Date() }
       } catch (error) {
         return { type: "token.failed", error }
@@ -203,7 +214,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     lookUpUser: async ({ identifier }) => {
       try {
         // The id a user the link creates gets: the `signIn` callback sees the user it will write.
-        return { type: "user.lookedUp", user: await adapter.getUserByEmail!(identifier ?? ""), newUserId: randomUUID() }
+        return { type: "user.lookedUp", user: await adapter.getUserByEmail(identifier ?? ""), newUserId: randomUUID() }
       } catch (error) {
         return { type: "lookup.failed", error }
       }
@@ -212,7 +223,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     restoreToken: async ({ identifier, tokenExpires }) => {
       try {
         if (identifier === undefined || tokenExpires === undefined) throw new Error("The link's token was not used")
-        await adapter.createVerificationToken!({ identifier, token: hashedToken(), expires: tokenExpires })
+        await adapter.createVerificationToken({ identifier, token: hashedToken(), expires: tokenExpires })
         return { type: "token.restored" }
       } catch (error) {
         return { type: "restore.failed", error }
@@ -235,7 +246,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     endOtherSession: async () => {
       try {
         const sessionToken = sessionStoreOf(options).value
-        if (sessionToken) await adapter.deleteSession!(sessionToken)
+        if (sessionToken) await adapter.deleteSession(sessionToken)
         return { type: "otherSession.ended" }
       } catch (error) {
         return { type: "otherSession.failed", error }
@@ -244,12 +255,12 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     persistUser: async (context) => {
       const writes: Record<EmailUserPlan, (user: AdapterUser) => Promise<{ user: AdapterUser; isNewUser: boolean }>> = {
         verifyExistingUser: async (user) => {
-          const updated = await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
+          const updated = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
           await emitEvent(options.config, options.logger, "updateUser", { user: updated })
           return { user: updated, isNewUser: false }
         },
         createUser: async (user) => {
-          const created = await adapter.createUser!({ ...user, emailVerified: new Date() })
+          const created = await adapter.createUser({ ...user, emailVerified: new Date() })
           await emitEvent(options.config, options.logger, "createUser", { user: created })
           return { user: created, isNewUser: true }
         },
