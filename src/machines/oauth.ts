@@ -2,6 +2,7 @@ import { assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { flowMachine } from "./flow-machine.js"
 
 /**
  * What a waiting OAuth flow keeps for its callback: the PKCE verifier, `state`, `nonce`, the
@@ -125,7 +126,7 @@ const rejected = (check: OAuthFailedCheck) => [{ type: "recordFailedCheck", para
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc9700 (OAuth 2.0 Security Best Current Practice)
  */
-export const oauthMachine = setup({
+export const oauthMachine = flowMachine(setup({
   types: {
     context: {} as OAuthContext,
     events: {} as OAuthEvent,
@@ -162,7 +163,7 @@ export const oauthMachine = setup({
     /** The write that failed was to create a user (and link the account to it): the user may exist. */
     planCreatesUser: ({ context }) => context.plan === "createUser",
   },
-}).createMachine({
+}).createMachine)({
   id: "oauth",
   context: {},
   initial: "validatingInput",

@@ -2,6 +2,7 @@ import { assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { flowMachine } from "./flow-machine.js"
 
 /** The two WebAuthn ceremonies: create a credential, or prove possession of one. */
 export type WebAuthnCeremony = "register" | "authenticate"
@@ -169,7 +170,7 @@ const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCer
  * ```
  * @see https://www.w3.org/TR/webauthn-3/#sctn-rp-operations
  */
-export const webAuthnMachine = setup({
+export const webAuthnMachine = flowMachine(setup({
   types: {
     context: {} as WebAuthnContext,
     events: {} as WebAuthnEvent,
@@ -233,7 +234,7 @@ export const webAuthnMachine = setup({
       return found?.signedInAs !== undefined && found.signedInAs !== found.credentialOwner
     },
   },
-}).createMachine({
+}).createMachine)({
   id: "webauthn",
   context: {},
   initial: "readingRequest",
