@@ -3,7 +3,7 @@ import { adapterFailureLogged } from "./core/adapter-calls.js"
 import { emitEvent } from "./core/events.js"
 import { rateLimitedAnswer, rateLimitedMessage } from "./core/rate-limit/limiter.js"
 import { checkRequest, isValidHttpUrl } from "./core/assert.js"
-import { cookiesOf } from "./core/error-cookies.js"
+import { errorAnswer, isErrorAnswer, type Answer, type ErrorAnswer } from "./core/answer.js"
 import { serializeCookie } from "./core/cookies/serialize.js"
 import { resolveLogger } from "./core/logger.js"
 import { configFor, initOptions, type AuthOptions, type ResolvedConfig } from "./core/options.js"
@@ -93,30 +93,50 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     return answer(isRaw, request, await configurationError(authRequest, config, logger))
   }
 
+  let failed: ErrorAnswer
   try {
     const { options, cookies } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
-    return answer(isRaw, request, await dispatch(options, cookies))
+    const answered = await dispatch(options, cookies)
+    if (!isErrorAnswer(answered)) return answer(isRaw, request, answered)
+    failed = answered
   } catch (caught) {
-    const error = caught instanceof Error ? caught : new Error(String(caught))
-    // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
-    if (!adapterFailureLogged(error)) logger.error(error)
-    const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
-    if (error instanceof RateLimited) {
-      await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
-      if (!isRaw || wantsUrl) return answer(isRaw, request, rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, cookiesOf(caught)))
-    }
-    if (isRaw && error instanceof AuthError && !wantsUrl) throw error
-    if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
-    const url = errorRedirectUrl(error, authRequest, config)
-    const cookies = cookiesOf(caught)
-    if (isRaw) return cookies.length ? { redirect: url, cookies } : { redirect: url }
-    const headers = cookies.map((cookie): [string, string] => ["Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options)])
-    if (wantsUrl) return Response.json({ url }, { headers })
-    return new Response(null, { status: 302, headers: [...headers, ["Location", url]] })
+    // Not an outcome of a flow (those are answers): a failure nothing expected, answered the same way.
+    failed = errorAnswer(caught instanceof Error ? caught : new Error(String(caught)))
   }
+  return answerError(failed, isRaw, request, authRequest, config, logger)
 }
 
-async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
+/**
+ * The wire response of an error answer: 429 for `RateLimited`; in raw mode its AuthError thrown to
+ * the caller (the one place an outcome becomes a throw: Auth.js's contract with framework server
+ * actions); `null` with 400 for a session update; else a redirect to the sign-in or error page with
+ * `error=<type>` (as JSON `{ url }` for `X-Auth-Return-Redirect`), setting the answer's cookies.
+ */
+async function answerError(
+  { error, cookies }: ErrorAnswer,
+  isRaw: boolean,
+  request: Request,
+  authRequest: AuthRequest,
+  config: AuthConfig,
+  logger: LoggerInstance,
+): Promise<Response | ResponseInternal> {
+  // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
+  if (!adapterFailureLogged(error)) logger.error(error)
+  const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
+  if (error instanceof RateLimited) {
+    await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
+    if (!isRaw || wantsUrl) return answer(isRaw, request, rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, [...cookies]))
+  }
+  if (isRaw && error instanceof AuthError && !wantsUrl) throw error
+  if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
+  const url = errorRedirectUrl(error, authRequest, config)
+  if (isRaw) return cookies.length ? { redirect: url, cookies: [...cookies] } : { redirect: url }
+  const headers = cookies.map((cookie): [string, string] => ["Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options)])
+  if (wantsUrl) return Response.json({ url }, { headers })
+  return new Response(null, { status: 302, headers: [...headers, ["Location", url]] })
+}
+
+async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const { action, method, providerId } = options.request
   if (method === "GET") {
     switch (action) {

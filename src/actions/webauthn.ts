@@ -1,5 +1,4 @@
 import { AccountNotLinked, AuthError, CallbackRouteError, MissingCSRF, WebAuthnVerificationError } from "../core/errors.js"
-import { withCookies } from "../core/error-cookies.js"
 import { claimFlow, issueFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCookies, type OpenedFlow } from "./flow-cookie.js"
 import { randomUUID, sha256Hex } from "../core/crypto.js"
 import { replayStoreOf } from "../core/replay-store.js"
@@ -22,14 +21,15 @@ import {
 } from "../core/webauthn/response.js"
 import { webAuthnMachine, type CeremonyFindings, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import type { FlowOutcomes } from "./flow-outcomes.js"
-import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { errorAnswer, type Answer } from "../core/answer.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import type { RequestLimiter } from "../core/rate-limit/limiter.js"
 import { defaultGetUserInfo, relayingPartyOf, type WebAuthnConfig, type WebAuthnLibrary, type WebAuthnProviderContext, type WebAuthnRequestInfo } from "../providers/webauthn-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
+import type { SnapshotFrom } from "xstate"
 
 /** Bump when the WebAuthn machine's waiting state or context change shape: older challenge cookies are then refused. */
 export const WEBAUTHN_FLOW_VERSION = 1
@@ -393,90 +393,67 @@ const refusals = {
   badSignature: "The response's signature or attestation did not verify",
 } as const
 
+/** The request a flow is answering, and what its outcomes need to build the answer. */
 interface OutcomeInput {
   options: AuthOptions
   provider: Provider
   run: WebAuthnRun
   cookies: Cookie[]
   flowId: string
-  snapshot: Awaited<ReturnType<typeof runFlow<typeof webAuthnMachine>>>
+  snapshot: SnapshotFrom<typeof webAuthnMachine>
 }
 
-function refused(state: keyof typeof refusals) {
-  return ({ context }: { context: WebAuthnContext }, input: OutcomeInput): never => {
-    const { findings, failedCheck, error } = context
-    const cause = {
-      provider: input.provider.id,
-      check: failedCheck ?? state,
-      ...(error !== undefined && { err: asError(error) }),
-      ...(findings && { origin: findings.origin, type: findings.type }),
+/**
+ * How each state the WebAuthn machine stops in answers the request that ends there: adding a state
+ * without an answer breaks the build. A refused ceremony clears the challenge cookies with its answer.
+ */
+function webAuthnOutcomes({ options, provider, run, cookies, flowId, snapshot }: OutcomeInput): FlowOutcomes<typeof webAuthnMachine, Answer | Promise<Answer>> {
+  const refused =
+    (state: keyof typeof refusals) =>
+    ({ findings, failedCheck, error }: WebAuthnContext) => {
+      const cause = {
+        provider: provider.id,
+        check: failedCheck ?? state,
+        ...(error !== undefined && { err: asError(error) }),
+        ...(findings && { origin: findings.origin, type: findings.type }),
+      }
+      return errorAnswer(new WebAuthnVerificationError(refusals[state], { cause }), cookies)
     }
-    throw withCookies(new WebAuthnVerificationError(refusals[state], { cause }), input.cookies)
+  const failedWith = (error: unknown) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies)
+  const failed = ({ error }: WebAuthnContext) => failedWith(error)
+  return {
+    awaitingCeremony: async ({ flow }) => {
+      const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options), flowId, run.flowIssued)
+      return json(200, { action: flow!.ceremony, options: run.optionsJson }, [...cookies, ...sealed])
+    },
+    invalidAction: () => json(400, { error: "Invalid action" }, cookies),
+    invalidRequest: () => json(400, { error: "Invalid request" }, cookies),
+    optionsFailed: failed,
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action callback"), cookies),
+    challengeReplayed: refused("challengeReplayed"),
+    wrongCeremony: refused("wrongCeremony"),
+    responseMalformed: refused("responseMalformed"),
+    unknownCredential: refused("unknownCredential"),
+    challengeMismatch: refused("challengeMismatch"),
+    wrongOrigin: refused("wrongOrigin"),
+    wrongRpId: refused("wrongRpId"),
+    userVerificationMissing: refused("userVerificationMissing"),
+    counterRegressed: refused("counterRegressed"),
+    badSignature: refused("badSignature"),
+    accountNotLinked: ({ failedCheck }) =>
+      failedWith(
+        new AccountNotLinked(failedCheck === "credential-taken" ? "The credential is already registered" : "The account is already associated with another user", {
+          cause: { provider: provider.id, check: failedCheck ?? "signed-in-user" },
+        }),
+      ),
+    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
+    signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
+    accessDenied: failed,
+    persistFailed: failed,
+    sessionFailed: failed,
+    rateLimited: (context) => errorAnswer(rateLimitedError("webauthn", context, run.limiter), cookies),
   }
-}
-
-function failedWith(input: OutcomeInput, error: unknown): never {
-  throw withCookies(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: input.provider.id } }), input.cookies)
-}
-
-type Outcome = (flow: { context: WebAuthnContext }, input: OutcomeInput) => Promise<ResponseInternal> | ResponseInternal
-type WebAuthnOutcomes = FlowOutcomes<typeof webAuthnMachine, never> extends Record<infer K, unknown> ? Record<K, Outcome> : never
-
-/** How each state of the WebAuthn machine answers the request that ends there. */
-const outcomes: WebAuthnOutcomes = {
-  awaitingCeremony: async ({ context }, { options, snapshot, run, cookies, flowId, provider }) => {
-    const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options), flowId, run.flowIssued)
-    return json(200, { action: context.flow!.ceremony, options: run.optionsJson }, [...cookies, ...sealed])
-  },
-  invalidAction: (_, { cookies }) => json(400, { error: "Invalid action" }, cookies),
-  invalidRequest: (_, { cookies }) => json(400, { error: "Invalid request" }, cookies),
-  optionsFailed: ({ context }, input) => failedWith(input, context.error),
-  csrfRejected: (_, { cookies }) => {
-    throw withCookies(new MissingCSRF("CSRF token was missing during an action callback"), cookies)
-  },
-  challengeReplayed: refused("challengeReplayed"),
-  wrongCeremony: refused("wrongCeremony"),
-  responseMalformed: refused("responseMalformed"),
-  unknownCredential: refused("unknownCredential"),
-  challengeMismatch: refused("challengeMismatch"),
-  wrongOrigin: refused("wrongOrigin"),
-  wrongRpId: refused("wrongRpId"),
-  userVerificationMissing: refused("userVerificationMissing"),
-  counterRegressed: refused("counterRegressed"),
-  badSignature: refused("badSignature"),
-  accountNotLinked: ({ context }, input) =>
-    failedWith(
-      input,
-      new AccountNotLinked(context.failedCheck === "credential-taken" ? "The credential is already registered" : "The account is already associated with another user", {
-        cause: { provider: input.provider.id, check: context.failedCheck ?? "signed-in-user" },
-      }),
-    ),
-  signedIn: (_, { options, cookies }) => ({ redirect: options.callbackUrl, cookies }),
-  signedInNewUser: (_, { options, cookies }) => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
-  redirected: ({ context }, { cookies }) => ({ redirect: context.redirectTo!, cookies }),
-  accessDenied: ({ context }, input) => failedWith(input, context.error),
-  persistFailed: ({ context }, input) => failedWith(input, context.error),
-  sessionFailed: ({ context }, input) => failedWith(input, context.error),
-  rateLimited: ({ context }, { run, cookies }) => {
-    throw withCookies(rateLimitedError("webauthn", context, run.limiter), cookies)
-  },
-  readingRequest: notAnOutcome,
-  undoingRegistration: notAnOutcome,
-  checkingRateLimit: notAnOutcome,
-  checkingCallbackRateLimit: notAnOutcome,
-  findingUser: notAnOutcome,
-  preparingRegistration: notAnOutcome,
-  preparingAuthentication: notAnOutcome,
-  validatingInput: notAnOutcome,
-  claimingChallenge: notAnOutcome,
-  verifyingRegistration: notAnOutcome,
-  verifyingAuthentication: notAnOutcome,
-  recordingCounter: notAnOutcome,
-  ...signInTailInFlight,
-}
-
-function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "snapshot">) {
-  return outcomes[snapshot.value as keyof WebAuthnOutcomes]({ context: snapshot.context }, { ...input, snapshot })
 }
 
 /**
@@ -493,11 +470,11 @@ function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "s
  * // → 200 { action: "register", options: { challenge, rp, user, … } } + the challenge cookie
  * ```
  */
-export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<Answer> {
   const flowId = newFlowId()
   const run: WebAuthnRun = { limiter: requestLimiter(options), flowId }
   const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
-  return answer(snapshot, { options, provider, run, cookies, flowId })
+  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, run, cookies, flowId, snapshot }))
 }
 
 /**
@@ -512,14 +489,14 @@ export async function webAuthnOptions(options: AuthOptions, provider: Provider, 
  * // POST /auth/callback/passkey  action=authenticate&data={…}&csrfToken=…  → 302 to the callback URL
  * ```
  */
-export async function webAuthnCallback(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function webAuthnCallback(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<Answer> {
   const flowCookies = flowCookiesOf(options)
   cookies.push(...clearFlowCookies(flowCookies))
   let opened: OpenedFlow<typeof webAuthnMachine>
   try {
     opened = await openFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies)
   } catch (error) {
-    throw withCookies(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: asError(error), provider: provider.id } }), cookies)
+    return errorAnswer(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }
   const run: WebAuthnRun = { opened, limiter: requestLimiter(options) }
   const action = options.request.body?.action
@@ -530,5 +507,5 @@ export async function webAuthnCallback(options: AuthOptions, provider: Provider,
     resume,
     id: actorIdOf(opened.flowId),
   })
-  return answer(snapshot, { options, provider, run, cookies, flowId: opened.flowId })
+  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, run, cookies, flowId: opened.flowId, snapshot }))
 }
