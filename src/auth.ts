@@ -100,7 +100,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     if (!isErrorAnswer(answered)) return answer(isRaw, request, answered)
     failed = answered
   } catch (caught) {
-    // Not an outcome of a flow (those are answers): a failure nothing expected, answered the same way.
+    // Thrown, not answered: a failure below the flows (resolving the options, an adapter outside a flow), answered the same way.
     failed = errorAnswer(caught instanceof Error ? caught : new Error(String(caught)))
   }
   return answerError(failed, isRaw, request, authRequest, config, logger)
@@ -147,7 +147,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
       case "csrf":
         return (await actions.csrf()).csrfAction(options, cookies)
       case "signin":
-        if (providerId !== undefined) throw new UnknownAction("Unsupported action")
+        if (providerId !== undefined) return errorAnswer(new UnknownAction("Unsupported action"))
         return (await actions.pages()).signInPage(options, cookies)
       case "signout":
         return (await actions.pages()).signOutPage(options, cookies)
@@ -159,14 +159,14 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return (await actions.callback()).callbackAction(options, cookies)
       case "webauthn-options": {
         const provider = options.provider
-        if (provider?.type !== "webauthn") throw new InvalidProvider("Provider must be WebAuthn")
+        if (provider?.type !== "webauthn") return errorAnswer(new InvalidProvider("Provider must be WebAuthn"))
         return (await actions.webAuthn()).webAuthnOptions(options, provider, cookies)
       }
     }
   } else {
     switch (action) {
       case "session":
-        if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action session")
+        if (!options.csrfTokenVerified) return errorAnswer(new MissingCSRF("CSRF token was missing during an action session"))
         return (await actions.session()).sessionAction(options, cookies, { data: options.request.body?.data })
       case "signin": {
         // OAuth and email sign-ins check CSRF as the first step of their machines.
@@ -174,7 +174,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         if (provider?.type === "oauth" || provider?.type === "oidc") return (await actions.oauth()).oauthSignIn(options, provider, cookies)
         if (provider?.type === "email") return (await actions.email()).emailSignIn(options, provider, cookies)
         // No provider, or credentials (signed in through /callback): back to the sign-in page.
-        if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
+        if (!options.csrfTokenVerified) return errorAnswer(new MissingCSRF("CSRF token was missing during an action signin"))
         return { redirect: `${options.baseUrl}/signin`, cookies }
       }
       case "signout":
@@ -185,7 +185,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
     }
   }
-  throw new UnknownAction(`Cannot handle action: ${action}`)
+  return errorAnswer(new UnknownAction(`Cannot handle action: ${action}`))
 }
 
 /** The answer as the caller asked for it: the internal response (`raw`), or a web `Response`. */
