@@ -10,27 +10,16 @@ import { configFor, initOptions, type AuthOptions, type ResolvedConfig } from ".
 import { servedOrigin } from "./core/origin.js"
 import { toAuthRequest, type AuthRequest } from "./core/request.js"
 import { toResponse } from "./core/response.js"
+import { onFirstUse } from "./core/on-first-use.js"
 import { raw } from "./core/symbols.js"
+import type { AccessToken } from "./actions/access-token.js"
 import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "./types.js"
 
 const configurationErrorMessage = "There was a problem with the server configuration. Check the server logs for more information."
 const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
 const warned = new WeakMap<AuthConfig, Set<WarningCode>>()
 
-/**
- * A module loaded when it is first asked for, then kept. Each flow's action module is loaded this way,
- * when its route is first hit, so a bundler splits the flows and an app carries only those it serves.
- * A failed load is not kept: the next request tries again.
- */
-function onFirstUse<Module>(load: () => Promise<Module>): () => Promise<Module> {
-  let loading: Promise<Module> | undefined
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined
-      throw error
-    }))
-}
-
+// Each flow's action module is loaded when its route is first hit.
 const actions = {
   backchannelLogout: onFirstUse(() => import("./actions/backchannel-logout.js")),
   callback: onFirstUse(() => import("./actions/callback.js")),
@@ -43,6 +32,8 @@ const actions = {
   signOut: onFirstUse(() => import("./actions/signout.js")),
   webAuthn: onFirstUse(() => import("./actions/webauthn.js")),
 }
+// Loaded on the first call of `getAccessToken`, with the refresh of provider tokens it may run.
+const accessToken = onFirstUse(() => import("./actions/access-token.js"))
 
 /**
  * Handles one request under `basePath` and answers it: sign-in, callback, session, CSRF, sign-out
@@ -136,6 +127,36 @@ async function answerError(
   return new Response(null, { status: 302, headers: [...headers, ["Location", url]] })
 }
 
+/**
+ * The access token of the signed-in user (the session in `request`'s cookies) for an OAuth/OIDC
+ * provider, refreshed first when it expires within the skew (one refresh grant however many
+ * requests ask at once). `null` when nobody is signed in or the user has no tokens for that
+ * provider. Throws `RefreshTokenError` when the refresh failed (the provider refused the refresh
+ * token, or could not be reached), and a `TypeError` for a provider that is not an OAuth/OIDC
+ * provider with refresh on. The refresh code is loaded on the first call, not by the import.
+ *
+ * @param request - The incoming request; only its URL and `cookie` header are read.
+ * @param config - The same configuration `Auth()` serves.
+ * @param providerId - The provider's `id`.
+ *
+ * @example
+ * ```ts
+ * import { getAccessToken } from "authflow"
+ *
+ * export async function GET(request: Request) {
+ *   const token = await getAccessToken(request, config, "github")
+ *   if (!token) return new Response("Sign in first", { status: 401 })
+ *   const repos = await fetch("https://api.github.com/user/repos", { headers: { Authorization: `Bearer ${token.accessToken}` } })
+ *   const headers = new Headers({ "Content-Type": "application/json" })
+ *   for (const cookie of token.setCookie) headers.append("Set-Cookie", cookie)
+ *   return new Response(repos.body, { headers })
+ * }
+ * ```
+ */
+export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
+  return (await accessToken()).getAccessToken(request, config, providerId)
+}
+
 async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const { action, method, providerId } = options.request
   if (method === "GET") {
@@ -220,7 +241,7 @@ async function configurationError(request: AuthRequest, config: AuthConfig, logg
   }
   const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
   const origin = request.url.origin
-  const page = (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
+  const page = await (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html }
 }
 
@@ -243,7 +264,7 @@ async function invalidCallbackUrl(request: AuthRequest, config: AuthConfig, cook
     }
     const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
     const origin = request.url.origin
-    const page = (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
+    const page = await (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
     return { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies: cleared }
   }
   return { status: 400, headers: { "Content-Type": "application/json" }, body: { message: invalidCallbackUrlMessage }, cookies: cleared }

@@ -39,29 +39,12 @@ export interface AccessToken {
 }
 
 /**
- * The access token of the signed-in user (the session in `request`'s cookies) for an OAuth/OIDC
- * provider, refreshed first when it expires within the skew (one refresh grant however many
- * requests ask at once). `null` when nobody is signed in or the user has no tokens for that
- * provider. Throws `RefreshTokenError` when the refresh failed (the provider refused the refresh
- * token, or could not be reached), and a `TypeError` for a provider that is not an OAuth/OIDC
- * provider with refresh on.
- *
- * @param request - The incoming request; only its URL and `cookie` header are read.
- * @param config - The same configuration `Auth()` serves.
- * @param providerId - The provider's `id`.
+ * The work of the public `getAccessToken` (src/auth.ts, which documents it), loaded on its first
+ * call: the session in `request`'s cookies, its tokens for `providerId`, refreshed when due.
  *
  * @example
  * ```ts
- * import { getAccessToken } from "authflow"
- *
- * export async function GET(request: Request) {
- *   const token = await getAccessToken(request, config, "github")
- *   if (!token) return new Response("Sign in first", { status: 401 })
- *   const repos = await fetch("https://api.github.com/user/repos", { headers: { Authorization: `Bearer ${token.accessToken}` } })
- *   const headers = new Headers({ "Content-Type": "application/json" })
- *   for (const cookie of token.setCookie) headers.append("Set-Cookie", cookie)
- *   return new Response(repos.body, { headers })
- * }
+ * const token = await getAccessToken(request, config, "github") // AccessToken | null
  * ```
  */
 export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {

@@ -1,13 +1,11 @@
 import * as o from "oauth4webapi"
 import { AdapterError, AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
-import { issueFlow, newFlowId, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } from "./flow-cookie.js"
+import { FlowCookieRefused, newFlowId, sealedFlow, type FlowCookies, type OpenedFlow } from "./flow-cookie.js"
 import { isConfiguredOrigin } from "../core/origin.js"
-import { sha256Hex } from "../core/crypto.js"
-import { replayStoreOf } from "../core/replay-store.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
-import { findAccount, persistAccount, signedInUser, type AccountLookup } from "./account-linking.js"
+import { findAccount, findEmailOwner, persistAccount, signedInUser } from "./account-linking.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { authorizationRequest, usesFormPost } from "../core/oauth/client.js"
 import {
@@ -21,19 +19,18 @@ import {
   tokenRefusal,
   validatedResponse,
   verifyIdTokenSignature,
-  type ExchangeResult,
   type ProcessedTokens,
 } from "../core/oauth/callback.js"
 import { encode, decode } from "../core/jwt/index.js"
 import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
-import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import type { RequestLimiter } from "../core/rate-limit/limiter.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
-import type { Account, Cookie, InternalProvider, Profile, User } from "../types.js"
+import type { Cookie, InternalProvider } from "../types.js"
 import type { SnapshotFrom } from "xstate"
 
 /** Bump when the sign-in machine's waiting state or context change shape: older flow cookies are then refused. */
@@ -42,16 +39,10 @@ export const OAUTH_FLOW_VERSION = 2
 const stateSalt = "encodedState"
 const fifteenMinutes = 15 * 60
 
-function bindingOf(provider: OAuthProviderConfig): FlowBinding & { machine: typeof oauthMachine } {
-  const binding: FlowBinding & { machine: typeof oauthMachine } = { machine: oauthMachine, version: OAUTH_FLOW_VERSION, providerId: provider.id }
-  if (provider.issuer) binding.issuer = provider.issuer
-  return binding
-}
-
+/** The flow cookie and its binding: a form_post callback is a cross-site POST, which only SameSite=None cookies come along with. */
 function flowCookiesOf(options: AuthOptions, provider: OAuthProviderConfig): FlowCookies {
   const { flow, flowBinding } = options.cookies
   if (!usesFormPost(provider)) return { flow, binding: flowBinding }
-  // A form_post callback is a cross-site POST: only SameSite=None cookies come along with it.
   const crossSite = { sameSite: "none", secure: true } as const
   return {
     flow: { name: flow.name, options: { ...flow.options, ...crossSite } },
@@ -59,9 +50,8 @@ function flowCookiesOf(options: AuthOptions, provider: OAuthProviderConfig): Flo
   }
 }
 
-function clearFlowCookies(cookies: FlowCookies): Cookie[] {
-  return [cookies.flow, cookies.binding].map(({ name, options }) => ({ name, value: "", options: { ...options, maxAge: 0 } }))
-}
+/** The OAuth flow, sealed between the sign-in and the callback: only its checks travel in the cookie, bound to the provider and its issuer. */
+const oauthFlow = sealedFlow({ machine: oauthMachine, version: OAUTH_FLOW_VERSION, seals: ["checks"], cookies: flowCookiesOf })
 
 function redirectProxyOf(options: AuthOptions, provider: OAuthProviderConfig): string | undefined {
   const proxy = provider.redirectProxyUrl ?? options.config.redirectProxyUrl
@@ -82,34 +72,11 @@ function asError(error: unknown): Error {
 }
 
 
-/**
- * The flow's actor id in both of its requests, so observers join them: derived from the flow id,
- * which stays a secret between the cookie and the replay store.
- */
-function actorIdOf(flowId: string): string {
-  return `oauth-${sha256Hex(`actor:${flowId}`).slice(0, 16)}`
-}
-
-/** What one request's effects find and pass on to the next effect, typed once instead of loose `let`s. */
-interface OAuthRun {
+/** What one request's effects are given besides the flow's context: its limiter, and the flow's id. */
+interface OAuthRequest {
   limiter: RequestLimiter
-  /** A new flow's id (sign-in only), recorded in the replay store before it is sealed. */
-  flowId?: string
-  /** Whether the replay store issued the flow: it is then claimed there when it resumes. */
-  flowIssued?: boolean
-  server?: o.AuthorizationServer
-  authorizationUrl?: URL
-  params?: URLSearchParams
-  validParams?: URLSearchParams
-  tokenResponse?: Response
-  processed?: ProcessedTokens
-  exchange?: ExchangeResult
-  profile?: Profile
-  user?: User
-  account?: Account
-  lookup?: AccountLookup
-  /** The id of the user the sign-in is creating, reported before the write (for `undoCreatedUser`). */
-  creatingUserId?: string
+  /** The flow's id: recorded in the replay store before the flow is sealed, and the inspector's actor id in both requests. */
+  flowId: string
 }
 
 /** The events an ID token refusal reports, by the claim oauth4webapi names in `cause.claim`. */
@@ -131,128 +98,125 @@ function tokenProblem(error: unknown): OAuthEvent {
 }
 
 /**
- * The effects of the OAuth machine for one request. The sign-in request meets the first three; the
- * callback request the rest. Each reports what it found; the machine decides.
+ * The effects of the OAuth machine for one request. The sign-in request meets the first four; the
+ * callback request the rest. Each reports what it found, in its event; the machine decides, and
+ * assigns what the effects after it read (each names what it reads).
  */
-function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, run: OAuthRun, cookies: Cookie[]): FlowEffects<typeof oauthMachine> {
-  const signedIn = ({ isNewUser, plan }: OAuthContext): SignInOutcome => ({
-    user: plan === "signInLinkedUser" ? run.lookup!.linked! : run.user!,
-    account: run.account!,
-    profile: run.profile!,
-    isNewUser: isNewUser ?? false,
-  })
+function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, request: OAuthRequest, cookies: Cookie[]): FlowEffects<typeof oauthMachine> {
+  const needs = effectsReading<OAuthContext>()
   const proxyRedirectUri = redirectProxyOf(options, provider)
+  const site = oauthFlow.site(options, provider)
   return {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
-    checkRateLimit: () => run.limiter.count("oauth"),
+    checkRateLimit: () => request.limiter.count("oauth"),
     discover: async () => {
       try {
-        run.server = await authorizationServer(provider)
-        return { type: "discovery.done" }
+        return { type: "discovery.done", server: await authorizationServer(provider) }
       } catch (error) {
         return { type: "discovery.failed", error }
       }
     },
-    authorize: async () => {
+    authorize: needs(["server"], async ({ server }) => {
       try {
         // Behind a redirect proxy, the state carries this deployment's callback URL, for the proxy to forward to.
         const state = proxyRedirectUri
           ? await encode({ token: { origin: provider.callbackUrl, random: o.generateRandomState() } as never, secret: options.secret, salt: stateSalt, maxAge: fifteenMinutes })
           : undefined
-        const { url, checks } = await authorizationRequest(provider, run.server!, proxyRedirectUri ?? provider.callbackUrl, options.request.query, state)
-        run.authorizationUrl = url
+        const { url, checks } = await authorizationRequest(provider, server, proxyRedirectUri ?? provider.callbackUrl, options.request.query, state)
         const startedBy = (await signedInUser(options))?.id
         // Last: the flow's one-time entry, claimed once when the callback resumes it.
-        run.flowIssued = await issueFlow(oauthMachine.id, run.flowId!, replayStoreOf(options.config, options.logger))
-        return { type: "authorization.ready", checks: { ...checks, callbackUrl: options.callbackUrl, ...(startedBy !== undefined && { startedBy }) } }
+        const issued = await oauthFlow.issue(site, request.flowId)
+        return { type: "authorization.ready", checks: { ...checks, callbackUrl: options.callbackUrl, ...(startedBy !== undefined && { startedBy }) }, url: url.href, issued }
       } catch (error) {
         return { type: "authorization.failed", error }
       }
-    },
-    readResponse: async ({ checks }) => {
-      const params = run.params!
+    }),
+    readResponse: needs(["checks"], async ({ checks }) => {
+      const params = callbackParams(options, provider)
+      let server: o.AuthorizationServer
       try {
-        run.server = await authorizationServer(provider)
+        server = await authorizationServer(provider)
       } catch (error) {
         return { type: "response.unreadable", error }
       }
       const received = { ...(params.get("state") !== null && { state: params.get("state")! }), ...(params.get("iss") !== null && { iss: params.get("iss")! }), ...(params.get("error") !== null && { error: params.get("error")! }) }
-      // oauth4webapi's own verdict, for the logs: the machine decides on the parameters themselves.
+      // oauth4webapi's own verdict: the machine's guards name what is wrong with the parameters
+      // first, and refuse a response it refused for any other reason.
       let error: unknown
       try {
-        run.validParams = validatedResponse(provider, run.server, params, checks!.state)
+        validatedResponse(provider, server, params, checks.state)
       } catch (caught) {
         error = caught instanceof o.AuthorizationResponseError ? providerRefusal(provider.id, caught) : caught
       }
-      return { type: "response.received", params: received, ...issuerExpectation(provider, run.server), ...(error !== undefined && { error }) }
-    },
-    exchangeCode: async ({ checks }) => {
+      return { type: "response.received", params: received, ...issuerExpectation(provider, server), server, ...(error !== undefined && { error }) }
+    }),
+    exchangeCode: needs(["checks", "server"], async ({ checks, server }) => {
       try {
-        if (!run.validParams) run.validParams = validatedResponse(provider, run.server!, run.params!, checks!.state)
-        const response = await requestTokens(provider, run.server!, run.validParams, checks!)
-        if (!response.ok) return { type: "code.refused", error: await tokenRefusal(provider, run.server!, response) }
-        run.tokenResponse = response
-        return { type: "code.exchanged" }
+        // The machine gets here only when oauth4webapi accepted the response (readResponse): validating it again gives the parameters it exchanges.
+        const response = await requestTokens(provider, server, validatedResponse(provider, server, callbackParams(options, provider), checks.state), checks)
+        if (!response.ok) return { type: "code.refused", error: await tokenRefusal(provider, server, response) }
+        return { type: "code.exchanged", response }
       } catch (error) {
         return { type: "exchange.failed", error }
       }
-    },
-    validateTokens: async ({ checks }) => {
+    }),
+    validateTokens: needs(["checks", "server", "tokenResponse"], async ({ checks, server, tokenResponse }) => {
+      let processed: ProcessedTokens
       try {
-        run.processed = await processTokens(provider, run.server!, run.tokenResponse!, checks!)
+        processed = await processTokens(provider, server, tokenResponse, checks)
       } catch (error) {
         return tokenProblem(error)
       }
       try {
-        run.exchange = await verifyIdTokenSignature(provider, run.processed)
-        return { type: "tokens.valid" }
+        return { type: "tokens.valid", tokens: await verifyIdTokenSignature(provider, processed), server: processed.server }
       } catch (error) {
         return { type: "idToken.badSignature", error }
       }
-    },
-    fetchProfile: async () => {
+    }),
+    fetchProfile: needs(["server", "tokens"], async ({ server, tokens }) => {
       try {
-        run.profile = await fetchProfile(provider, run.processed!.server, run.exchange!, run.params!)
-        ;({ user: run.user, account: run.account } = await mapProfile(provider, run.profile, run.exchange!.tokens))
-        return { type: "profile.received" }
+        const profile = await fetchProfile(provider, server, tokens, callbackParams(options, provider))
+        const { user, account } = await mapProfile(provider, profile, tokens.tokens)
+        return { type: "profile.received", profile, user, account }
       } catch (error) {
         return { type: "profile.failed", error }
       }
-    },
-    resolveAccount: async () => {
+    }),
+    resolveAccount: needs(["account"], async ({ account }) => {
       try {
-        const { event, lookup } = await findAccount(options, run.account!, run.user!.email)
-        run.lookup = lookup
-        return event
+        return await findAccount(options, account)
       } catch (error) {
         return { type: "lookup.failed", error }
       }
-    },
-    askSignIn: () => askSignIn(options, { user: run.lookup?.linked ?? run.user!, account: run.account!, profile: run.profile! }),
-    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
-    persistUser: async ({ plan }) => {
+    }),
+    findEmailOwner: needs(["user"], async ({ user }) => {
       try {
-        const resolved = await persistAccount(options, plan!, run.lookup ?? {}, {
-          user: run.user!,
-          account: run.account!,
-          profile: run.profile!,
-          stored: storedAccountFields(provider, run.exchange!.tokens),
-        }, (id) => (run.creatingUserId = id))
-        run.user = resolved.user
-        return { type: "user.persisted", isNewUser: resolved.isNewUser }
+        return await findEmailOwner(options, user.email)
       } catch (error) {
-        return { type: "persist.failed", error }
+        return { type: "lookup.failed", error }
       }
-    },
-    undoCreatedUser: async () => {
+    }),
+    askSignIn: needs(["user", "account", "profile"], ({ user, account, profile }) => askSignIn(options, { user, account, profile })),
+    resolveRedirect: needs(["requestedRedirect"], ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect)),
+    persistUser: needs(["plan", "user", "account", "profile", "tokens"], async ({ plan, linkTo, user, account, profile, tokens }) => {
+      let creatingUserId: string | undefined
       try {
-        if (run.creatingUserId !== undefined) await options.adapter!.deleteUser?.(run.creatingUserId)
+        const stored = storedAccountFields(provider, tokens.tokens)
+        const resolved = await persistAccount(options, { plan, ...(linkTo && { linkTo }), user, account, profile, stored }, (id) => (creatingUserId = id))
+        return { type: "user.persisted", isNewUser: resolved.isNewUser, user: resolved.user }
+      } catch (error) {
+        return { type: "persist.failed", error, ...(creatingUserId !== undefined && { creatingUserId }) }
+      }
+    }),
+    undoCreatedUser: async ({ creatingUserId }) => {
+      try {
+        if (creatingUserId !== undefined) await options.adapter?.deleteUser?.(creatingUserId)
         return { type: "user.undone" }
       } catch (error) {
         return { type: "undo.failed", error }
       }
     },
-    ...sessionEffects(options, cookies, signedIn),
+    ...sessionEffects(options, cookies, needs(["user", "account", "profile"], ({ user, account, profile, isNewUser }): SignInOutcome => ({ user, account, profile, isNewUser: isNewUser ?? false }))),
   }
 }
 
@@ -261,7 +225,7 @@ interface OAuthOutcomeInput {
   options: AuthOptions
   provider: InternalProvider<OAuthProviderConfig>
   snapshot: SnapshotFrom<typeof oauthMachine>
-  run: OAuthRun
+  limiter: RequestLimiter
   cookies: Cookie[]
   flowId: string
 }
@@ -276,15 +240,16 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
  * How each state the OAuth machine stops in answers the request that ends there: adding a state
  * without an answer breaks the build. A failed callback clears the flow cookies with its answer.
  */
-function oauthOutcomes({ options, provider, snapshot, run, cookies, flowId }: OAuthOutcomeInput): FlowOutcomes<typeof oauthMachine, Answer | Promise<Answer>> {
+function oauthOutcomes({ options, provider, snapshot, limiter, cookies, flowId }: OAuthOutcomeInput): FlowOutcomes<typeof oauthMachine, Answer | Promise<Answer>> {
   const callbackError = ({ error, failedCheck }: OAuthContext) =>
     errorAnswer(error instanceof AuthError ? error : new OAuthCallbackError(asError(error ?? `the ${failedCheck} check failed`), { cause: { provider: provider.id, check: failedCheck } }), cookies)
   const failedWith = (error: unknown) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies)
   const failed = ({ error }: OAuthContext) => failedWith(error)
   return {
-    awaitingCallback: async () => {
-      const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options, provider), flowId, run.flowIssued)
-      return { redirect: run.authorizationUrl!.href, cookies: [...cookies, ...sealed] }
+    awaitingCallback: async (context) => {
+      const { authorizationUrl, flowIssued } = assigned(context, ["authorizationUrl"])
+      const sealed = await oauthFlow.seal(oauthFlow.site(options, provider), snapshot, flowId, flowIssued === true)
+      return { redirect: authorizationUrl, cookies: [...cookies, ...sealed] }
     },
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signin")),
     signInFailed: ({ error }) => errorAnswer(error instanceof AuthError ? error : new OAuthSignInError(asError(error), { cause: { provider: provider.id } })),
@@ -301,7 +266,7 @@ function oauthOutcomes({ options, provider, snapshot, run, cookies, flowId }: OA
     accessDenied: failed,
     persistFailed: failed,
     sessionFailed: failed,
-    rateLimited: (context) => errorAnswer(rateLimitedError("oauth", context, run.limiter), cookies),
+    rateLimited: (context) => errorAnswer(rateLimitedError("oauth", context, limiter), cookies),
   }
 }
 
@@ -315,10 +280,9 @@ function oauthOutcomes({ options, provider, snapshot, run, cookies, flowId }: OA
  * ```
  */
 export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<Answer> {
-  const flowId = newFlowId()
-  const run: OAuthRun = { limiter: requestLimiter(options), flowId }
-  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
-  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, run, cookies, flowId }))
+  const request: OAuthRequest = { limiter: requestLimiter(options), flowId: newFlowId() }
+  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), { inspect: options.config.inspect, id: oauthFlow.actorId(request.flowId) })
+  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, cookies, ...request }))
 }
 
 function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): URLSearchParams {
@@ -370,23 +334,24 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
   const forwarded = await forwardFromProxy(options, provider, params)
   if (forwarded) return forwarded
 
-  const flowCookies = flowCookiesOf(options, provider)
-  cookies.push(...clearFlowCookies(flowCookies))
-  let restored: { snapshot: SnapshotFrom<typeof oauthMachine>; flowId: string }
+  const site = oauthFlow.site(options, provider)
+  cookies.push(...oauthFlow.clear(site))
+  let restored: OpenedFlow<typeof oauthMachine>
   try {
-    restored = await unsealFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies, replayStoreOf(options.config, options.logger))
+    restored = await oauthFlow.open(site, options.request.cookies)
+    if (!(await oauthFlow.claim(site, restored))) throw new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once")
   } catch (error) {
     // The replay store's database failing is a server fault, answered and logged as every adapter failure is.
     if (error instanceof AdapterError) return errorAnswer(error, cookies)
     return errorAnswer(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
   }
-  const run: OAuthRun = { params, limiter: requestLimiter(options) }
+  const request: OAuthRequest = { limiter: requestLimiter(options), flowId: restored.flowId }
   const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options) }
-  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), {
+  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), {
     inspect: options.config.inspect,
     snapshot: restored.snapshot,
     resume: { type: "callback.received", policy },
-    id: actorIdOf(restored.flowId),
+    id: oauthFlow.actorId(restored.flowId),
   })
-  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, run, cookies, flowId: restored.flowId }))
+  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, cookies, ...request }))
 }

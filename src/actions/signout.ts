@@ -1,6 +1,6 @@
 import { MissingCSRF, SignOutError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
-import { authorizationServer } from "../core/oauth/discovery.js"
+import { onFirstUse } from "../core/on-first-use.js"
 import { decodeSessionCookie, sessionStoreOf } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken } from "../core/session-lifetime.js"
 import { signOutMachine } from "../machines/sign-out.js"
@@ -9,6 +9,10 @@ import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, ResponseInternal } from "../types.js"
+
+// The provider's discovery (and the OAuth client under it) is loaded by the first sign-out that
+// ends a session at its provider.
+const discovery = onFirstUse(() => import("../core/oauth/discovery.js"))
 
 /**
  * POST `/signout`: runs the sign-out machine. The session ends (the JWT is read for
@@ -61,7 +65,7 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
       const provider = options.providers.find((candidate) => candidate.id === ended?.provider)
       try {
         if (provider?.type !== "oidc" && provider?.type !== "oauth") return { type: "endSession.missing" }
-        const server = await authorizationServer(provider)
+        const server = await (await discovery()).authorizationServer(provider)
         if (typeof server.end_session_endpoint !== "string") return { type: "endSession.missing" }
         const url = new URL(server.end_session_endpoint)
         if (ended?.idToken) url.searchParams.set("id_token_hint", ended.idToken)

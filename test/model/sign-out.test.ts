@@ -5,15 +5,15 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { decode as defaultDecode, encode } from "../../src/jwt.js"
 import { databaseToken } from "../../src/core/session-lifetime.js"
-import { opProvider, standInOP } from "./oauth-stand-in.js"
+import { opProvider, standInOP } from "../support/oauth-stand-in.js"
 import type { Adapter } from "../../src/adapters.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import type { AuthConfig } from "../../src/types.js"
 
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: SignOutEvent[] = [

@@ -1,7 +1,7 @@
 /**
  * Installing authflow as a user does: `npm pack` on a fresh copy of the repository (no `dist`), the
  * tarball installed into a new app in a temporary directory (offline from the npm cache), and the
- * README's plain-Node quick start run there as it is written, with `node server.mjs`, signed in to
+ * plain-Node quick start (docs/getting-started/node.md, which the README repeats) run there as it is written, with `node server.mjs`, signed in to
  * over HTTP. It measures the tarball, the install footprint and the time from `npm install` to a
  * working sign-in, and prints them.
  *
@@ -16,16 +16,16 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import ts from "typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CookieJar } from "../helpers.js"
+import { CookieJar, buildRequest, cookieNames, type RequestOptions } from "../helpers.js"
 
 const root = new URL("../..", import.meta.url).pathname
 const work = mkdtempSync(join(tmpdir(), "authflow-install-"))
 
-/** The README's plain-Node quick start: the ```js block that starts with `// server.mjs`. */
+/** The plain-Node quick start: the ```js block of docs/getting-started/node.md that starts with `// server.mjs`. */
 function quickStart(): string {
-  const blocks = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!)
+  const blocks = [...readFileSync(join(root, "docs/getting-started/node.md"), "utf8").matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!)
   const block = blocks.find((text) => text.startsWith("// server.mjs"))
-  if (!block) throw new Error("README.md has no ```js block starting with `// server.mjs` (the plain-Node quick start)")
+  if (!block) throw new Error("docs/getting-started/node.md has no ```js block starting with `// server.mjs` (the plain-Node quick start)")
   return block
 }
 
@@ -97,21 +97,15 @@ async function stop(): Promise<void> {
   await exited
 }
 
-async function get(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (jar.cookies.size) headers.set("cookie", jar.header())
-  const response = await fetch(url, { ...init, headers, redirect: "manual" })
+async function get(jar: CookieJar, url: string, init: RequestOptions = {}): Promise<Response> {
+  const response = await fetch(buildRequest(url, init, jar), { redirect: "manual" })
   jar.take(response)
   return response
 }
 
 async function signIn(base: string, jar: CookieJar, password: string): Promise<Response> {
   const { csrfToken } = (await (await get(jar, `${base}/auth/csrf`)).json()) as { csrfToken: string }
-  return get(jar, `${base}/auth/callback/credentials`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrfToken, username: "ada", password, callbackUrl: `${base}/` }),
-  })
+  return get(jar, `${base}/auth/callback/credentials`, { form: { csrfToken, username: "ada", password, callbackUrl: `${base}/` } })
 }
 
 let tarball = ""
@@ -199,7 +193,7 @@ describe("the packed tarball, installed into a fresh app", () => {
     await stop()
   })
 
-  it("signs in over HTTP as the README says, and app pages forward the refreshed session cookie", async () => {
+  it("signs in over HTTP as the quick start says, and app pages forward the refreshed session cookie", async () => {
     const began = Date.now()
     const base = await start(app, { AUTH_SECRET: "a-long-random-secret-for-the-install-test" })
     const jar = new CookieJar()
@@ -217,11 +211,11 @@ describe("the packed tarball, installed into a fresh app", () => {
     expect(right.headers.get("location")).toBe(`${base}/`)
     // npm install, then starting the app and signing in (the other tests in between not counted).
     const signedInMs = installMs + (Date.now() - began)
-    expect(jar.cookies.has("authjs.session-token")).toBe(true)
+    expect(jar.cookies.has(cookieNames.http.sessionToken)).toBe(true)
 
     const home = await get(jar, `${base}/`)
     expect(await home.text()).toContain("Hello Ada Lovelace")
-    const forwarded = home.headers.getSetCookie().find((cookie) => cookie.startsWith("authjs.session-token="))
+    const forwarded = home.headers.getSetCookie().find((cookie) => cookie.startsWith(`${cookieNames.http.sessionToken}=`))
     expect(forwarded, "the page forwards the re-issued session cookie").toMatch(/Expires=/)
     console.log(`[install] from npm install to a working sign-in: ${signedInMs} ms (npm install ${installMs} ms)`)
     // A wrong password is one info line, not an error with a stack.
@@ -271,7 +265,7 @@ const failure = (error) => \`\${error.code}: \${error.message.split("\\n")[0]}\`
 })()
 `
 
-/** Entries that load only inside their framework's bundler (Qwik City imports the virtual `@qwik-city-plan`); test/package.test.ts says why. */
+/** Entries that load only inside their framework's bundler (Qwik City imports the virtual `@qwik-city-plan`); test/package/entries.test.ts says why. */
 const bundlerOnly = new Set(["authflow/qwik"])
 
 /** Exports by which each entry (other than a provider) shows it is itself. */
