@@ -1,6 +1,6 @@
 import * as o from "oauth4webapi"
 import { AdapterError, AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
-import { FlowCookieRefused, newFlowId, sealedFlow, type FlowCookies, type OpenedFlow } from "./flow-cookie.js"
+import { FlowCookieRefused, newFlowId, sealedFlow, type FlowCookies } from "./flow-cookie.js"
 import { isConfiguredOrigin } from "../core/origin.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "./issue-session.js"
@@ -336,15 +336,17 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
 
   const site = oauthFlow.site(options, provider)
   cookies.push(...oauthFlow.clear(site))
-  let restored: OpenedFlow<typeof oauthMachine>
+  const notResumed = (err: Error) => errorAnswer(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err, provider: provider.id } }), cookies)
+  const restored = await oauthFlow.open(site, options.request.cookies).catch(asError)
+  if (restored instanceof Error) return notResumed(restored)
+  let claimed: boolean
   try {
-    restored = await oauthFlow.open(site, options.request.cookies)
-    if (!(await oauthFlow.claim(site, restored))) throw new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once")
+    claimed = await oauthFlow.claim(site, restored)
   } catch (error) {
     // The replay store's database failing is a server fault, answered and logged as every adapter failure is.
-    if (error instanceof AdapterError) return errorAnswer(error, cookies)
-    return errorAnswer(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
+    return error instanceof AdapterError ? errorAnswer(error, cookies) : notResumed(asError(error))
   }
+  if (!claimed) return notResumed(new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once"))
   const request: OAuthRequest = { limiter: requestLimiter(options), flowId: restored.flowId }
   const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options) }
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), {

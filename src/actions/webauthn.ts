@@ -472,12 +472,8 @@ export async function webAuthnOptions(options: AuthOptions, provider: Provider, 
 export async function webAuthnCallback(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<Answer> {
   const site = webAuthnFlow.site(options, provider)
   cookies.push(...webAuthnFlow.clear(site))
-  let opened: OpenedFlow<typeof webAuthnMachine>
-  try {
-    opened = await webAuthnFlow.open(site, options.request.cookies)
-  } catch (error) {
-    return errorAnswer(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: asError(error), provider: provider.id } }), cookies)
-  }
+  const opened = await webAuthnFlow.open(site, options.request.cookies).catch(asError)
+  if (opened instanceof Error) return errorAnswer(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: opened, provider: provider.id } }), cookies)
   const request: WebAuthnRequest = { limiter: requestLimiter(options), flowId: opened.flowId, opened }
   const action = options.request.body?.action
   const resume: WebAuthnEvent = { type: "ceremony.received", ...(typeof action === "string" && { action }), policy: signInTailPolicy(options) }
