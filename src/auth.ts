@@ -154,7 +154,10 @@ async function answerError(
  * ```
  */
 export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
-  return (await accessToken()).getAccessToken(request, config, providerId)
+  const token = await (await accessToken()).accessTokenOf(request, config, providerId)
+  // The public boundary: a refusal, answered as a value below, is thrown to the caller here.
+  if (token instanceof Error) throw token
+  return token
 }
 
 async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
