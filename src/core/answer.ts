@@ -13,6 +13,11 @@ import type { Cookie, ResponseInternal } from "../types.js"
  * A request the flow refused or could not finish: the error (logged, told to `events`, named in
  * the redirect, rethrown in raw mode) and the cookies the answer sets whatever the outcome (a flow
  * cookie cleared).
+ *
+ * @example
+ * ```ts
+ * const refused: ErrorAnswer = { error: new WebAuthnVerificationError("The challenge was used before"), cookies: clearedChallengeCookies }
+ * ```
  */
 export interface ErrorAnswer {
   readonly error: Error
