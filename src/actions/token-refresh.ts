@@ -21,7 +21,7 @@ import { claimedRefreshToken, rowClaimMarker } from "../core/row-claim.js"
 import { tokenRefreshContext, tokenRefreshMachine, type ProviderTokens, type RefreshFailure, type RefreshLock, type RefreshResult, type TokenRefreshContext, type TokenRefreshEvent, type TokenRefreshInput } from "../machines/token-refresh.js"
 import { finalAtStart } from "../machines/eventless.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { OAuthProviderConfig, TokenEndpointConfig } from "../providers/oauth.js"
 import type { Adapter, AdapterAccount } from "../adapters.js"
 import type { AuthConfig, LoggerInstance, RefreshOptions } from "../types.js"
@@ -181,8 +181,6 @@ function outcomesFor(id: string): FlowOutcomes<typeof tokenRefreshMachine, Settl
   const tokens = (tokens: ProviderTokens | undefined, refreshed: boolean): RefreshOutcome => (tokens ? { provider: id, tokens, refreshed } : { provider: id, failure: "unavailable" })
   const failure = ({ failure, error }: TokenRefreshContext): RefreshOutcome => ({ provider: id, failure: failure ?? "unavailable", ...(error !== undefined && { error }) })
   return {
-    checkingExpiry: notAnOutcome,
-    loadingTokens: notAnOutcome,
     fresh: (context) => ({ outcome: tokens(context.tokens, false), announce: false }),
     absent: () => ({ outcome: undefined, announce: false }),
     joined: (context) => ({ outcome: tokens(context.refreshed, true), announce: false }),

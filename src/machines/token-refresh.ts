@@ -1,6 +1,7 @@
 import { and, assign, setup } from "xstate"
 import { parseRowClaim } from "../core/row-claim.js"
 import type { FlowMeta } from "./run-flow.js"
+import { flowMachine } from "./flow-machine.js"
 import type { ProviderTokens, RefreshFailure, RefreshResult } from "../core/refresh-store.js"
 export type { ProviderTokens, RefreshFailure, RefreshResult } from "../core/refresh-store.js"
 
@@ -158,7 +159,7 @@ const claimFailed = { target: "#token-refresh.failed", actions: "recordClaimFail
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-6
  * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.14.2 (refresh token rotation)
  */
-export const tokenRefreshMachine = setup({
+export const tokenRefreshMachine = flowMachine(setup({
   types: {
     context: {} as TokenRefreshContext,
     events: {} as TokenRefreshEvent,
@@ -237,7 +238,7 @@ export const tokenRefreshMachine = setup({
      */
     grantRevoked: ({ event }) => event.type === "grant.failed" && typeof event.error === "object" && event.error !== null && (event.error as { error?: unknown }).error === "invalid_grant",
   },
-}).createMachine({
+}).createMachine)({
   id: "token-refresh",
   context: ({ input }) => tokenRefreshContext(input),
   initial: "checkingExpiry",
