@@ -17,7 +17,10 @@ import { createServer as createHttpServer } from "node:http"
 import { createServer } from "node:net"
 import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { root } from "./example-app.js"
+import type { Browser } from "playwright-core"
+import { afterAll, beforeAll } from "vitest"
+import { launchChromium } from "../support/chromium.js"
+import { root, screenshots } from "./example-app.js"
 
 /** A shell command of the page, split into words (the pages use no quoting in these). */
 function words(line: string): string[] {
@@ -159,7 +162,7 @@ export function packAuthflow(): string {
   const clone = join(work, "clone")
   for (const entry of packed) cpSync(join(root, entry), join(clone, entry), { recursive: true })
   symlinkSync(join(root, "node_modules"), join(clone, "node_modules"))
-  const [{ filename }] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: clone, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as { filename: string }[]
+  const [{ filename }] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: clone, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as [{ filename: string }]
   mkdirSync(dir, { recursive: true })
   // Renamed into place: a getting-started test packing at the same time never sees half a tarball.
   renameSync(join(work, filename!), `${tarball}.${process.pid}`)
@@ -295,4 +298,125 @@ export async function googleFontsStandIn(app: string, work: string): Promise<{ e
   const module = join(work, "google-fonts.cjs")
   writeFileSync(module, `module.exports = ${JSON.stringify(responses, null, 2)}\n`)
   return { env: { NEXT_FONT_GOOGLE_MOCKED_RESPONSES: module }, close: () => new Promise((resolve) => server.close(() => resolve())) }
+}
+
+/** What differs between the getting-started pages. */
+export interface GettingStartedPage {
+  /** The file under docs/getting-started/. */
+  page: string
+  /** How the framework is named in the report. */
+  framework: string
+  /**
+   * The create command to run: the page's words with the tool pinned (`create-next-app@16.4.3`),
+   * plus what a test needs (no git, no prompts).
+   */
+  create: (pinned: string, words: string[]) => string[]
+  /** Run once after creating, on the app that goes into the cache (the page's `npm install`). */
+  afterCreate?: (dir: string) => void
+  /** The build command, and what it needs from this process while it runs (a stand-in server). */
+  build: string[]
+  buildAid?: (dir: string, work: string) => Promise<{ env: Record<string, string>; close: () => Promise<void> }>
+  /** The production server for a port, and the environment the page says it needs at `url`. */
+  start: (port: number) => string[]
+  env: (url: string) => Record<string, string>
+  /** A path that answers 2xx once the server is ready. */
+  readyPath: string
+}
+
+/** The walked page once `beforeAll` has run. */
+export interface WalkedPage {
+  readonly created: CreatedApp
+  readonly pasted: string[]
+  readonly buildLog: string
+  readonly server: AppServer
+  readonly browser: Browser
+  /** Ends the timing at a signed-in page and prints the report. */
+  signedIn: () => void
+}
+
+/**
+ * Registers the `beforeAll` that walks the page up to a running server and a browser (create,
+ * install the tarball, paste, secret, build, start) and the `afterAll` that stops both; call it
+ * inside the suite's body.
+ */
+export function walkGettingStarted(spec: GettingStartedPage): WalkedPage {
+  const work = mkdtempSync(join(tmpdir(), `authflow-getting-started-${spec.page.replace(/\.md$/, "")}-`))
+  const seconds: [string, number][] = []
+  let lapStarted = 0
+  const lap = (name: string) => {
+    seconds.push([name, Math.round((Date.now() - lapStarted) / 100) / 10])
+    lapStarted = Date.now()
+  }
+  let state: Omit<WalkedPage, "signedIn"> | undefined
+  let server: AppServer | undefined
+  let browser: Browser | undefined
+
+  beforeAll(async () => {
+    mkdirSync(screenshots, { recursive: true })
+    const tarball = packAuthflow()
+    const { words, name, range } = createCommand(spec.page)
+    const version = resolvedVersion(name, range)
+    const command = spec.create(`${words[0] === "npm" ? name.replace(/^create-/, "") : name}@${version}`, words)
+    lapStarted = Date.now()
+    const created = createApp(`${name}-${version}`, command, work, spec.afterCreate)
+    lap("copy of the created app")
+    installAuthflow(created.dir, tarball)
+    lap("npm install authflow")
+    const pasted = pasteFiles(created.dir, spec.page)
+    runSecretStep(created.dir, spec.page)
+    lap("paste and secret")
+    const aid = await spec.buildAid?.(created.dir, work)
+    let buildLog: string
+    try {
+      buildLog = await build(created.dir, spec.build, aid?.env)
+    } finally {
+      await aid?.close()
+    }
+    lap(spec.build.join(" "))
+    const port = await freePort()
+    const url = `http://localhost:${port}`
+    server = await startApp(created.dir, spec.start(port), url, spec.readyPath, spec.env(url))
+    lap(spec.start(port).slice(0, 2).join(" "))
+    browser = await launchChromium()
+    state = { created, pasted, buildLog, server, browser }
+  }, 900_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    rmSync(work, { recursive: true, force: true })
+  })
+
+  const ready = () => {
+    if (!state) throw new Error(`docs/getting-started/${spec.page}: the walk did not reach a running app (beforeAll failed)`)
+    return state
+  }
+  return {
+    get created() {
+      return ready().created
+    },
+    get pasted() {
+      return ready().pasted
+    },
+    get buildLog() {
+      return ready().buildLog
+    },
+    get server() {
+      return ready().server
+    },
+    get browser() {
+      return ready().browser
+    },
+    signedIn() {
+      lap("sign in in Chromium")
+      const { created } = ready()
+      const create = Math.round(created.createMs / 100) / 10
+      // The copy stands for the create command on a cached run, and contains it on a fresh one.
+      const rest = seconds.filter(([name]) => name !== "copy of the created app").reduce((sum, [, value]) => sum + value, 0)
+      console.log(
+        `[getting-started] ${spec.framework}: ${created.command.join(" ")} ${create} s${created.cached ? " (when it was made; cached since)" : ""}, ` +
+          `${seconds.map(([name, value]) => `${name} ${value} s`).join(", ")}; from the create command to a signed-in page: ${(create + rest).toFixed(1)} s`,
+      )
+    },
+  }
 }
