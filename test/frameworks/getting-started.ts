@@ -272,9 +272,12 @@ export async function startApp(app: string, command: string[], url: string, read
   return { url, output: () => output, close }
 }
 
-/** Lines of a server log that report an error (authflow's `[auth][error]`, a framework's `Error:`/`⨯`). */
+/**
+ * Lines of a log that report an error: authflow's `[auth][error]`, an `Error:` or `TypeError:`,
+ * Next.js's `⨯`, a line that starts with `error` (not a file named `error.js` in a build's list).
+ */
 export function errorLines(log: string): string[] {
-  return log.split("\n").filter((line) => /\berror\b|⨯/i.test(line))
+  return log.split("\n").filter((line) => /\[auth\]\[error\]|\b[A-Za-z]*Error:|⨯/.test(line) || /^\W*error\b(?![-.\w])/i.test(line))
 }
 
 /**
@@ -376,7 +379,8 @@ export function walkGettingStarted(spec: GettingStartedPage): WalkedPage {
     const port = await freePort()
     const url = `http://localhost:${port}`
     server = await startApp(created.dir, spec.start(port), url, spec.readyPath, spec.env(url))
-    lap(spec.start(port).slice(0, 2).join(" "))
+    const started = spec.start(port)
+    lap(started.slice(0, started.includes("--") ? started.indexOf("--") : undefined).join(" "))
     browser = await launchChromium()
     state = { created, pasted, buildLog, server, browser }
   }, 900_000)
