@@ -184,6 +184,9 @@ describe("the packed tarball, installed into a fresh app", () => {
     const base = await start(app, {})
     const page = await fetch(`${base}/`)
     expect(page.status).toBe(500)
+    // Logged once: by authflow, not again by the quick start's own catch.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(output.match(/MissingSecret: /g)).toHaveLength(1)
     const route = await fetch(`${base}/auth/session`)
     expect(route.status).toBe(500)
     expect(await route.json()).toEqual({ message: expect.any(String) })
