@@ -153,6 +153,7 @@ const flowTimes = await compare([
   // A fresh store each round: the same sealed flow is resumed again and again here.
   const at = { ...site, replayStore: memoryReplayStore() }
   const opened = await benchFlow.open(at, flowJar)
+  if (opened instanceof Error) throw opened
   if (!(await benchFlow.claim(at, opened))) throw new Error("the flow was resumed before")
   const { snapshot } = opened
   const actor = createActor(flowMachine, { snapshot }).start()

@@ -3,7 +3,7 @@ import { adapterFailureLogged } from "./core/adapter-calls.js"
 import { emitEvent } from "./core/events.js"
 import { rateLimitedAnswer, rateLimitedMessage } from "./core/rate-limit/limiter.js"
 import { checkRequest, isValidHttpUrl } from "./core/assert.js"
-import { cookiesOf } from "./core/error-cookies.js"
+import { errorAnswer, isErrorAnswer, type Answer, type ErrorAnswer } from "./core/answer.js"
 import { serializeCookie } from "./core/cookies/serialize.js"
 import { resolveLogger } from "./core/logger.js"
 import { configFor, initOptions, type AuthOptions, type ResolvedConfig } from "./core/options.js"
@@ -84,27 +84,47 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     return answer(isRaw, request, await configurationError(authRequest, config, logger))
   }
 
+  let failed: ErrorAnswer
   try {
     const { options, cookies } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
-    return answer(isRaw, request, await dispatch(options, cookies))
+    const answered = await dispatch(options, cookies)
+    if (!isErrorAnswer(answered)) return answer(isRaw, request, answered)
+    failed = answered
   } catch (caught) {
-    const error = caught instanceof Error ? caught : new Error(String(caught))
-    // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
-    if (!adapterFailureLogged(error)) logger.error(error)
-    const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
-    if (error instanceof RateLimited) {
-      await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
-      if (!isRaw || wantsUrl) return answer(isRaw, request, rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, cookiesOf(caught)))
-    }
-    if (isRaw && error instanceof AuthError && !wantsUrl) throw error
-    if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
-    const url = errorRedirectUrl(error, authRequest, config)
-    const cookies = cookiesOf(caught)
-    if (isRaw) return cookies.length ? { redirect: url, cookies } : { redirect: url }
-    const headers = cookies.map((cookie): [string, string] => ["Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options)])
-    if (wantsUrl) return Response.json({ url }, { headers })
-    return new Response(null, { status: 302, headers: [...headers, ["Location", url]] })
+    // Thrown, not answered: a failure below the flows (resolving the options, an adapter outside a flow), answered the same way.
+    failed = errorAnswer(caught instanceof Error ? caught : new Error(String(caught)))
   }
+  return answerError(failed, isRaw, request, authRequest, config, logger)
+}
+
+/**
+ * The wire response of an error answer: 429 for `RateLimited`; in raw mode its AuthError thrown to
+ * the caller (the one place an outcome becomes a throw: Auth.js's contract with framework server
+ * actions); `null` with 400 for a session update; else a redirect to the sign-in or error page with
+ * `error=<type>` (as JSON `{ url }` for `X-Auth-Return-Redirect`), setting the answer's cookies.
+ */
+async function answerError(
+  { error, cookies }: ErrorAnswer,
+  isRaw: boolean,
+  request: Request,
+  authRequest: AuthRequest,
+  config: AuthConfig,
+  logger: LoggerInstance,
+): Promise<Response | ResponseInternal> {
+  // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
+  if (!adapterFailureLogged(error)) logger.error(error)
+  const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
+  if (error instanceof RateLimited) {
+    await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
+    if (!isRaw || wantsUrl) return answer(isRaw, request, rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, [...cookies]))
+  }
+  if (isRaw && error instanceof AuthError && !wantsUrl) throw error
+  if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
+  const url = errorRedirectUrl(error, authRequest, config)
+  if (isRaw) return cookies.length ? { redirect: url, cookies: [...cookies] } : { redirect: url }
+  const headers = cookies.map((cookie): [string, string] => ["Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options)])
+  if (wantsUrl) return Response.json({ url }, { headers })
+  return new Response(null, { status: 302, headers: [...headers, ["Location", url]] })
 }
 
 /**
@@ -134,10 +154,13 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
  * ```
  */
 export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
-  return (await accessToken()).getAccessToken(request, config, providerId)
+  const token = await (await accessToken()).accessTokenOf(request, config, providerId)
+  // The public boundary: a refusal, answered as a value below, is thrown to the caller here.
+  if (token instanceof Error) throw token
+  return token
 }
 
-async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
+async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const { action, method, providerId } = options.request
   if (method === "GET") {
     switch (action) {
@@ -148,7 +171,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
       case "csrf":
         return (await actions.csrf()).csrfAction(options, cookies)
       case "signin":
-        if (providerId !== undefined) throw new UnknownAction("Unsupported action")
+        if (providerId !== undefined) return errorAnswer(new UnknownAction("Unsupported action"))
         return (await actions.pages()).signInPage(options, cookies)
       case "signout":
         return (await actions.pages()).signOutPage(options, cookies)
@@ -160,14 +183,14 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         return (await actions.callback()).callbackAction(options, cookies)
       case "webauthn-options": {
         const provider = options.provider
-        if (provider?.type !== "webauthn") throw new InvalidProvider("Provider must be WebAuthn")
+        if (provider?.type !== "webauthn") return errorAnswer(new InvalidProvider("Provider must be WebAuthn"))
         return (await actions.webAuthn()).webAuthnOptions(options, provider, cookies)
       }
     }
   } else {
     switch (action) {
       case "session":
-        if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action session")
+        if (!options.csrfTokenVerified) return errorAnswer(new MissingCSRF("CSRF token was missing during an action session"))
         return (await actions.session()).sessionAction(options, cookies, { data: options.request.body?.data })
       case "signin": {
         // OAuth and email sign-ins check CSRF as the first step of their machines.
@@ -175,7 +198,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         if (provider?.type === "oauth" || provider?.type === "oidc") return (await actions.oauth()).oauthSignIn(options, provider, cookies)
         if (provider?.type === "email") return (await actions.email()).emailSignIn(options, provider, cookies)
         // No provider, or credentials (signed in through /callback): back to the sign-in page.
-        if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
+        if (!options.csrfTokenVerified) return errorAnswer(new MissingCSRF("CSRF token was missing during an action signin"))
         return { redirect: `${options.baseUrl}/signin`, cookies }
       }
       case "signout":
@@ -186,7 +209,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
     }
   }
-  throw new UnknownAction(`Cannot handle action: ${action}`)
+  return errorAnswer(new UnknownAction(`Cannot handle action: ${action}`))
 }
 
 /** The answer as the caller asked for it: the internal response (`raw`), or a web `Response`. */

@@ -40,24 +40,26 @@ export interface AccessToken {
 
 /**
  * The work of the public `getAccessToken` (src/auth.ts, which documents it), loaded on its first
- * call: the session in `request`'s cookies, its tokens for `providerId`, refreshed when due.
+ * call: the session in `request`'s cookies, its tokens for `providerId`, refreshed when due. A
+ * refusal is answered as the error the public function throws: `RefreshTokenError` when the
+ * refresh failed, a `TypeError` for a provider without refresh, the configuration's error.
  *
  * @example
  * ```ts
- * const token = await getAccessToken(request, config, "github") // AccessToken | null
+ * const token = await accessTokenOf(request, config, "github") // AccessToken | null | Error
  * ```
  */
-export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
+export async function accessTokenOf(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null | Error> {
   const logger = resolveLogger(config)
   const basePath = config.basePath ?? "/auth"
   const sessionRequest = new Request(new URL(`${basePath}/session`, request.url), { headers: { cookie: request.headers.get("cookie") ?? "" } })
   const authRequest = await toAuthRequest(sessionRequest, basePath)
   const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
-  if (!resolved.ok) throw resolved.error
+  if (!resolved.ok) return resolved.error
   const { options } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
   const found = options.providers.find((candidate) => candidate.id === providerId)
   if (!found || (found.type !== "oauth" && found.type !== "oidc") || !refreshEnabled(config, found)) {
-    throw new TypeError(`getAccessToken: "${providerId}" is not an OAuth/OIDC provider with token refresh on; set \`refresh: true\` on the provider or in the configuration`)
+    return new TypeError(`getAccessToken: "${providerId}" is not an OAuth/OIDC provider with token refresh on; set \`refresh: true\` on the provider or in the configuration`)
   }
   const provider = found as unknown as OAuthProviderConfig
   const policy = refreshPolicy(config)
@@ -89,7 +91,7 @@ export async function getAccessToken(request: Request, config: AuthConfig, provi
   }
   if (!outcome) return null
   if ("failure" in outcome) {
-    throw new RefreshTokenError(`The access token of provider "${providerId}" could not be refreshed (${outcome.failure})`, { cause: { provider: providerId, reason: outcome.failure } })
+    return new RefreshTokenError(`The access token of provider "${providerId}" could not be refreshed (${outcome.failure})`, { cause: { provider: providerId, reason: outcome.failure } })
   }
   const { tokens } = outcome
   if (!tokens.access_token) return null

@@ -159,9 +159,10 @@ export interface SealedFlow<TMachine extends AnyStateMachine, TProvider extends 
    * Opens the flow cookie among `requestCookies` after checking everything it is bound to
    * (machine, version, provider, issuer, the browser's binding cookie) and that its state is a
    * waiting state of this machine. It does not mark the flow used: {@link SealedFlow.claim} does.
-   * Anything wrong rejects with {@link FlowCookieRefused}.
+   * Anything wrong resolves with a {@link FlowCookieRefused} that says what (a refusal is an
+   * answer, not a throw).
    */
-  open(site: FlowSite, requestCookies: Record<string, string>): Promise<OpenedFlow<TMachine>>
+  open(site: FlowSite, requestCookies: Record<string, string>): Promise<OpenedFlow<TMachine> | FlowCookieRefused>
   /**
    * Marks an opened flow used in the replay store: `true` the first time, `false` when it was
    * resumed before (here, or on any instance sharing the store). A flow issued when it was sealed
@@ -184,7 +185,8 @@ export interface SealedFlow<TMachine extends AnyStateMachine, TProvider extends 
  * const [flow, binding] = await oauthFlow.seal(site, waiting, flowId, await oauthFlow.issue(site, flowId))
  * // the next request:
  * const opened = await oauthFlow.open(site, options.request.cookies)
- * if (!(await oauthFlow.claim(site, opened))) throw new FlowCookieRefused("replayed", "the flow was resumed before")
+ * if (opened instanceof FlowCookieRefused) return errorAnswer(opened, cookies)
+ * if (!(await oauthFlow.claim(site, opened))) return errorAnswer(new FlowCookieRefused("replayed", "the flow was resumed before"), cookies)
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc7516
  */
@@ -246,40 +248,45 @@ async function seal<TMachine extends AnyStateMachine>(
   ]
 }
 
-async function open<TMachine extends AnyStateMachine>(machine: TMachine, version: number, site: FlowSite, requestCookies: Record<string, string>): Promise<OpenedFlow<TMachine>> {
+async function open<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  version: number,
+  site: FlowSite,
+  requestCookies: Record<string, string>,
+): Promise<OpenedFlow<TMachine> | FlowCookieRefused> {
   const { cookies, secret } = site
   const value = requestCookies[cookies.flow.name]
-  if (!value) throw new FlowCookieRefused("missing", "the flow cookie is missing (was the flow started in another browser?)")
+  if (!value) return new FlowCookieRefused("missing", "the flow cookie is missing (was the flow started in another browser?)")
   let payload: SealedPayload | null
   try {
     payload = (await decode({ token: value, secret, salt: cookies.flow.name })) as SealedPayload | null
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new FlowCookieRefused("expired", "the flow has expired", error)
-    throw new FlowCookieRefused("undecodable", "the flow cookie could not be decrypted", error instanceof Error ? error : undefined)
+    if (error instanceof joseErrors.JWTExpired) return new FlowCookieRefused("expired", "the flow has expired", error)
+    return new FlowCookieRefused("undecodable", "the flow cookie could not be decrypted", error instanceof Error ? error : undefined)
   }
-  if (!payload || typeof payload !== "object") throw new FlowCookieRefused("undecodable", "the flow cookie is empty")
-  if (payload.m !== machine.id) throw new FlowCookieRefused("foreign-machine", `the flow belongs to ${String(payload.m)}`)
-  if (payload.v !== version) throw new FlowCookieRefused("old-version", `the flow was started by version ${String(payload.v)}`)
-  if (payload.p !== site.providerId) throw new FlowCookieRefused("foreign-provider", `the flow was started for provider ${String(payload.p)}`)
-  if (payload.i !== site.issuer) throw new FlowCookieRefused("foreign-issuer", `the flow was started with issuer ${String(payload.i)}`)
+  if (!payload || typeof payload !== "object") return new FlowCookieRefused("undecodable", "the flow cookie is empty")
+  if (payload.m !== machine.id) return new FlowCookieRefused("foreign-machine", `the flow belongs to ${String(payload.m)}`)
+  if (payload.v !== version) return new FlowCookieRefused("old-version", `the flow was started by version ${String(payload.v)}`)
+  if (payload.p !== site.providerId) return new FlowCookieRefused("foreign-provider", `the flow was started for provider ${String(payload.p)}`)
+  if (payload.i !== site.issuer) return new FlowCookieRefused("foreign-issuer", `the flow was started with issuer ${String(payload.i)}`)
   const browserValue = requestCookies[cookies.binding.name]
   if (!browserValue || typeof payload.b !== "string" || bindingHash(browserValue) !== payload.b) {
-    throw new FlowCookieRefused("foreign-browser", "the flow was started in another browser (its binding cookie is missing or different)")
+    return new FlowCookieRefused("foreign-browser", "the flow was started in another browser (its binding cookie is missing or different)")
   }
 
   const persisted = payload.s as { status?: unknown; value?: unknown; context?: unknown } | undefined
-  if (!persisted || persisted.status !== "active") throw new FlowCookieRefused("invalid-state", "the flow snapshot is not active")
+  if (!persisted || persisted.status !== "active") return new FlowCookieRefused("invalid-state", "the flow snapshot is not active")
   let resolved: { status: string; getMeta(): Record<string, unknown> }
   try {
     // Resolving throws synchronously for a state the machine does not have; restoring would not.
     resolved = machine.resolveState({ value: persisted.value as never, context: persisted.context as never }) as never
   } catch (error) {
-    throw new FlowCookieRefused("invalid-state", "the flow's state does not exist in this machine", error instanceof Error ? error : undefined)
+    return new FlowCookieRefused("invalid-state", "the flow's state does not exist in this machine", error instanceof Error ? error : undefined)
   }
   if (resolved.status !== "active" || effectOf(resolved) !== undefined) {
-    throw new FlowCookieRefused("invalid-state", "the flow's state is not one that waits for a request")
+    return new FlowCookieRefused("invalid-state", "the flow's state is not one that waits for a request")
   }
-  if (typeof payload.j !== "string") throw new FlowCookieRefused("undecodable", "the flow has no id")
+  if (typeof payload.j !== "string") return new FlowCookieRefused("undecodable", "the flow has no id")
   const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + FLOW_MAX_AGE * 1000
   return { snapshot: persisted as SnapshotFrom<TMachine>, flowId: payload.j, replayKey: flowReplayKey(payload.m, payload.j), expiresAt, issued: payload.r === 1 }
 }

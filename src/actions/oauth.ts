@@ -1,7 +1,6 @@
 import * as o from "oauth4webapi"
 import { AdapterError, AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
-import { withCookies } from "../core/error-cookies.js"
-import { FlowCookieRefused, newFlowId, sealedFlow, type FlowCookies, type OpenedFlow } from "./flow-cookie.js"
+import { FlowCookieRefused, newFlowId, sealedFlow, type FlowCookies } from "./flow-cookie.js"
 import { isConfiguredOrigin } from "../core/origin.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "./issue-session.js"
@@ -25,12 +24,13 @@ import {
 import { encode, decode } from "../core/jwt/index.js"
 import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
 import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { errorAnswer, type Answer } from "../core/answer.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import type { RequestLimiter } from "../core/rate-limit/limiter.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
-import type { Cookie, InternalProvider, ResponseInternal } from "../types.js"
+import type { Cookie, InternalProvider } from "../types.js"
 import type { SnapshotFrom } from "xstate"
 
 /** Bump when the sign-in machine's waiting state or context change shape: older flow cookies are then refused. */
@@ -220,29 +220,14 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
   }
 }
 
-type OAuthState = Extract<SnapshotFrom<typeof oauthMachine>["value"], string>
-
-/** The request a flow is answering, and what its outcome needs to build the answer. */
+/** The request a flow is answering, and what its outcomes need to build the answer. */
 interface OAuthOutcomeInput {
   options: AuthOptions
   provider: InternalProvider<OAuthProviderConfig>
-  context: OAuthContext
   snapshot: SnapshotFrom<typeof oauthMachine>
   limiter: RequestLimiter
   cookies: Cookie[]
   flowId: string
-}
-
-function callbackError(input: OAuthOutcomeInput): never {
-  const { context, provider, cookies } = input
-  const error = context.error instanceof AuthError
-    ? context.error
-    : new OAuthCallbackError(asError(context.error ?? `the ${context.failedCheck} check failed`), { cause: { provider: provider.id, check: context.failedCheck } })
-  throw withCookies(error, cookies)
-}
-
-function failedWith(input: OAuthOutcomeInput, error: unknown): never {
-  throw withCookies(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: input.provider.id } }), input.cookies)
 }
 
 const notLinkedMessages: Record<NotLinkedReason, string> = {
@@ -251,49 +236,38 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
   "email-taken": "Another account already exists with the same e-mail address",
 }
 
-
-/** How each state of the OAuth machine answers the request that ends there: adding a state without an answer breaks the build. */
-const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<ResponseInternal> | ResponseInternal> = {
-  undoingCreatedUser: notAnOutcome,
-  awaitingCallback: async ({ options, provider, snapshot, context, cookies, flowId }) => {
-    const { authorizationUrl, flowIssued } = assigned(context, ["authorizationUrl"])
-    const sealed = await oauthFlow.seal(oauthFlow.site(options, provider), snapshot, flowId, flowIssued === true)
-    return { redirect: authorizationUrl, cookies: [...cookies, ...sealed] }
-  },
-  csrfRejected: () => {
-    throw new MissingCSRF("CSRF token was missing during an action signin")
-  },
-  signInFailed: ({ context, provider }) => {
-    throw context.error instanceof AuthError ? context.error : new OAuthSignInError(asError(context.error), { cause: { provider: provider.id } })
-  },
-  signedIn: ({ snapshot, cookies }) => ({ redirect: snapshot.context.checks!.callbackUrl, cookies }),
-  signedInNewUser: ({ options, snapshot, cookies }) => ({ redirect: newUserRedirect(options, snapshot.context.checks!.callbackUrl), cookies }),
-  redirected: ({ context, cookies }) => ({ redirect: context.redirectTo!, cookies }),
-  providerRejected: callbackError,
-  responseRejected: callbackError,
-  tokensRejected: callbackError,
-  idTokenRejected: callbackError,
-  // A userinfo answer that fails validation is the provider's response refused; a throwing `profile()` keeps its own error.
-  profileFailed: callbackError,
-  accountNotLinked: (input) => failedWith(input, new OAuthAccountNotLinked(notLinkedMessages[input.context.notLinked!], { cause: { provider: input.provider.id } })),
-  accessDenied: (input) => failedWith(input, input.context.error),
-  persistFailed: (input) => failedWith(input, input.context.error),
-  sessionFailed: (input) => failedWith(input, input.context.error),
-  rateLimited: ({ context, limiter, cookies }) => {
-    throw withCookies(rateLimitedError("oauth", context, limiter), cookies)
-  },
-  validatingInput: notAnOutcome,
-  checkingRateLimit: notAnOutcome,
-  checkingCallbackRateLimit: notAnOutcome,
-  discovering: notAnOutcome,
-  authorizing: notAnOutcome,
-  checkingResponse: notAnOutcome,
-  exchangingCode: notAnOutcome,
-  validatingTokens: notAnOutcome,
-  fetchingProfile: notAnOutcome,
-  resolvingAccount: notAnOutcome,
-  findingEmailOwner: notAnOutcome,
-  ...signInTailInFlight,
+/**
+ * How each state the OAuth machine stops in answers the request that ends there: adding a state
+ * without an answer breaks the build. A failed callback clears the flow cookies with its answer.
+ */
+function oauthOutcomes({ options, provider, snapshot, limiter, cookies, flowId }: OAuthOutcomeInput): FlowOutcomes<typeof oauthMachine, Answer | Promise<Answer>> {
+  const callbackError = ({ error, failedCheck }: OAuthContext) =>
+    errorAnswer(error instanceof AuthError ? error : new OAuthCallbackError(asError(error ?? `the ${failedCheck} check failed`), { cause: { provider: provider.id, check: failedCheck } }), cookies)
+  const failedWith = (error: unknown) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies)
+  const failed = ({ error }: OAuthContext) => failedWith(error)
+  return {
+    awaitingCallback: async (context) => {
+      const { authorizationUrl, flowIssued } = assigned(context, ["authorizationUrl"])
+      const sealed = await oauthFlow.seal(oauthFlow.site(options, provider), snapshot, flowId, flowIssued === true)
+      return { redirect: authorizationUrl, cookies: [...cookies, ...sealed] }
+    },
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signin")),
+    signInFailed: ({ error }) => errorAnswer(error instanceof AuthError ? error : new OAuthSignInError(asError(error), { cause: { provider: provider.id } })),
+    signedIn: ({ checks }) => ({ redirect: checks!.callbackUrl, cookies }),
+    signedInNewUser: ({ checks }) => ({ redirect: newUserRedirect(options, checks!.callbackUrl), cookies }),
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
+    providerRejected: callbackError,
+    responseRejected: callbackError,
+    tokensRejected: callbackError,
+    idTokenRejected: callbackError,
+    // A userinfo answer that fails validation is the provider's response refused; a throwing `profile()` keeps its own error.
+    profileFailed: callbackError,
+    accountNotLinked: ({ notLinked }) => failedWith(new OAuthAccountNotLinked(notLinkedMessages[notLinked!], { cause: { provider: provider.id } })),
+    accessDenied: failed,
+    persistFailed: failed,
+    sessionFailed: failed,
+    rateLimited: (context) => errorAnswer(rateLimitedError("oauth", context, limiter), cookies),
+  }
 }
 
 /**
@@ -305,10 +279,10 @@ const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<Respons
  * // POST /auth/signin/github (csrfToken) → 302 https://github.com/login/oauth/authorize?…&state=…&code_challenge=…
  * ```
  */
-export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<Answer> {
   const request: OAuthRequest = { limiter: requestLimiter(options), flowId: newFlowId() }
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), { inspect: options.config.inspect, id: oauthFlow.actorId(request.flowId) })
-  return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, cookies, ...request })
+  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, cookies, ...request }))
 }
 
 function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): URLSearchParams {
@@ -327,7 +301,7 @@ function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): UR
  * origin the configuration names (`origin`, `trustedOrigins`) receives it: a code forwarded to any
  * other origin could be replayed by whoever started the sign-in there.
  */
-async function forwardFromProxy(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, params: URLSearchParams): Promise<ResponseInternal | undefined> {
+async function forwardFromProxy(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, params: URLSearchParams): Promise<Answer | undefined> {
   const proxy = redirectProxyOf(options, provider)
   const state = params.get("state")
   if (!proxy || !state || new URL(proxy).origin !== options.origin) return undefined
@@ -335,12 +309,12 @@ async function forwardFromProxy(options: AuthOptions, provider: InternalProvider
   try {
     payload = (await decode({ token: state, secret: options.secret, salt: stateSalt })) as { origin?: unknown } | null
   } catch (error) {
-    throw new InvalidCheck("State could not be decoded", { cause: { err: asError(error) } })
+    return errorAnswer(new InvalidCheck("State could not be decoded", { cause: { err: asError(error) } }))
   }
   const target = typeof payload?.origin === "string" ? parsedUrl(payload.origin) : undefined
   if (!target || target.origin === options.origin) return undefined
   if (!isConfiguredOrigin(target.origin, options.config)) {
-    throw new InvalidCheck(`The redirect proxy does not forward to ${target.origin}: list that origin in \`trustedOrigins\` to allow it`)
+    return errorAnswer(new InvalidCheck(`The redirect proxy does not forward to ${target.origin}: list that origin in \`trustedOrigins\` to allow it`))
   }
   return { redirect: `${target.origin}${target.pathname}?${params}` }
 }
@@ -355,22 +329,24 @@ async function forwardFromProxy(options: AuthOptions, provider: InternalProvider
  * // GET /auth/callback/github?code=…&state=… → 302 to the callback URL with the session cookie
  * ```
  */
-export async function oauthCallback(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function oauthCallback(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<Answer> {
   const params = callbackParams(options, provider)
   const forwarded = await forwardFromProxy(options, provider, params)
   if (forwarded) return forwarded
 
   const site = oauthFlow.site(options, provider)
   cookies.push(...oauthFlow.clear(site))
-  let restored: OpenedFlow<typeof oauthMachine>
+  const notResumed = (err: Error) => errorAnswer(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err, provider: provider.id } }), cookies)
+  const restored = await oauthFlow.open(site, options.request.cookies).catch(asError)
+  if (restored instanceof Error) return notResumed(restored)
+  let claimed: boolean
   try {
-    restored = await oauthFlow.open(site, options.request.cookies)
-    if (!(await oauthFlow.claim(site, restored))) throw new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once")
+    claimed = await oauthFlow.claim(site, restored)
   } catch (error) {
     // The replay store's database failing is a server fault, answered and logged as every adapter failure is.
-    if (error instanceof AdapterError) throw withCookies(error, cookies)
-    throw withCookies(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
+    return error instanceof AdapterError ? errorAnswer(error, cookies) : notResumed(asError(error))
   }
+  if (!claimed) return notResumed(new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once"))
   const request: OAuthRequest = { limiter: requestLimiter(options), flowId: restored.flowId }
   const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options) }
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), {
@@ -379,5 +355,5 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
     resume: { type: "callback.received", policy },
     id: oauthFlow.actorId(restored.flowId),
   })
-  return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, cookies, ...request })
+  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, cookies, ...request }))
 }

@@ -1,7 +1,8 @@
 import { JWTSessionError, SessionTokenError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { noCacheHeaders } from "../core/response.js"
-import { admitSessionUpdate } from "./rate-limit.js"
+import { refuseSessionUpdate } from "./rate-limit.js"
+import { errorAnswer, type ErrorAnswer } from "../core/answer.js"
 import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken, sessionLife, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
 import { revocationKeys, revocationStoreOf } from "../core/revocation-store.js"
@@ -31,7 +32,7 @@ async function withRefreshError(session: Session, refresh: SessionRefresh | unde
 
 /**
  * GET `/session` reads the session; POST `/session` (CSRF-checked by the caller) updates it with
- * the client's `data`, within the `session` rate limit (over it throws `RateLimited`). A valid session is re-issued with a fresh expiry (sliding); an invalid one
+ * the client's `data`, within the `session` rate limit (over it, the answer is the `RateLimited` error). A valid session is re-issued with a fresh expiry (sliding); an invalid one
  * reads as `null` and its cookies are cleared.
  *
  * @example
@@ -43,8 +44,9 @@ export async function sessionAction(
   options: AuthOptions,
   cookies: Cookie[],
   update?: { data: unknown },
-): Promise<ResponseInternal<Session | null>> {
-  if (update) await admitSessionUpdate(options)
+): Promise<ResponseInternal<Session | null> | ErrorAnswer> {
+  const limited = update && (await refuseSessionUpdate(options))
+  if (limited) return errorAnswer(limited)
   const response: ResponseInternal<Session | null> = {
     status: 200,
     headers: update ? updateHeaders : readHeaders,

@@ -5,7 +5,8 @@ import { decodeSessionCookie, sessionStoreOf } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken } from "../core/session-lifetime.js"
 import { signOutMachine } from "../machines/sign-out.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { errorAnswer, type Answer } from "../core/answer.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 
@@ -26,7 +27,7 @@ const discovery = onFirstUse(() => import("../core/oauth/discovery.js"))
  * // POST /auth/signout  (csrfToken, callbackUrl) → 302 to the callback URL, session cookie emptied
  * ```
  */
-export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const store = sessionStoreOf(options)
   const effects: FlowEffects<typeof signOutMachine> = {
     checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
@@ -77,16 +78,8 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
     },
   }
   const signedOut = (): ResponseInternal => ({ redirect: options.callbackUrl, cookies: [...cookies, ...store.clear()] })
-  const outcomes: FlowOutcomes<typeof signOutMachine, ResponseInternal> = {
-    validatingInput: notAnOutcome,
-    findingSession: notAnOutcome,
-    decodingToken: notAnOutcome,
-    deletingSession: notAnOutcome,
-    findingIdToken: notAnOutcome,
-    findingEndSession: notAnOutcome,
-    csrfRejected: () => {
-      throw new MissingCSRF("CSRF token was missing during an action signout")
-    },
+  const outcomes: FlowOutcomes<typeof signOutMachine, Answer> = {
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signout")),
     signedOut,
     signedOutAtProvider: ({ endSessionUrl }) => ({ redirect: endSessionUrl!, cookies: [...cookies, ...store.clear()] }),
     signedOutLocally: ({ ended, error }) => {

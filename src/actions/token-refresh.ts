@@ -18,7 +18,7 @@ import { randomHex } from "../core/crypto.js"
 import { refreshEnabled } from "../core/refresh-options.js"
 import { tokenRefreshMachine, tokensFresh, type ProviderTokens, type RefreshFailure, type RefreshResult, type TokenRefreshEvent } from "../machines/token-refresh.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { OAuthProviderConfig, TokenEndpointConfig } from "../providers/oauth.js"
 import type { Adapter, AdapterAccount } from "../adapters.js"
 import type { AuthConfig, LoggerInstance, RefreshOptions } from "../types.js"
@@ -175,8 +175,6 @@ async function runRefresh(subject: RefreshSubject, strategy: StrategyEffects): P
   }
   const id = provider.id
   const outcomes: FlowOutcomes<typeof tokenRefreshMachine, RefreshOutcome | undefined> = {
-    loadingTokens: notAnOutcome,
-    checkingExpiry: notAnOutcome,
     fresh: ({ tokens }) => ({ provider: id, tokens: tokens!, refreshed: false }),
     joined: ({ refreshed }) => ({ provider: id, tokens: refreshed!, refreshed: true }),
     persisted: ({ refreshed }) => ({ provider: id, tokens: refreshed!, refreshed: true }),

@@ -1,5 +1,4 @@
 import { AccountNotLinked, AuthError, CallbackRouteError, MissingCSRF, WebAuthnVerificationError } from "../core/errors.js"
-import { withCookies } from "../core/error-cookies.js"
 import { newFlowId, sealedFlow, type FlowCookies, type OpenedFlow } from "./flow-cookie.js"
 import { randomUUID } from "../core/crypto.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
@@ -21,14 +20,15 @@ import {
 } from "../core/webauthn/response.js"
 import { webAuthnMachine, type CeremonyFindings, type NewAuthenticator, type RegistrationUndo, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
 import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
-import type { FlowOutcomes } from "./flow-outcomes.js"
-import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { errorAnswer, type Answer } from "../core/answer.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import type { RequestLimiter } from "../core/rate-limit/limiter.js"
 import { defaultGetUserInfo, relayingPartyOf, type WebAuthnConfig, type WebAuthnLibrary, type WebAuthnProviderContext, type WebAuthnRequestInfo } from "../providers/webauthn-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
+import type { SnapshotFrom } from "xstate"
 
 /** Bump when the WebAuthn machine's waiting state or context change shape: older challenge cookies are then refused. */
 export const WEBAUTHN_FLOW_VERSION = 1
@@ -373,91 +373,68 @@ const refusals = {
   badSignature: "The response's signature or attestation did not verify",
 } as const
 
+/** The request a flow is answering, and what its outcomes need to build the answer. */
 interface OutcomeInput {
   options: AuthOptions
   provider: Provider
   limiter: RequestLimiter
   cookies: Cookie[]
   flowId: string
-  snapshot: Awaited<ReturnType<typeof runFlow<typeof webAuthnMachine>>>
+  snapshot: SnapshotFrom<typeof webAuthnMachine>
 }
 
-function refused(state: keyof typeof refusals) {
-  return ({ context }: { context: WebAuthnContext }, input: OutcomeInput): never => {
-    const { findings, failedCheck, error } = context
-    const cause = {
-      provider: input.provider.id,
-      check: failedCheck ?? state,
-      ...(error !== undefined && { err: asError(error) }),
-      ...(findings && { origin: findings.origin, type: findings.type }),
+/**
+ * How each state the WebAuthn machine stops in answers the request that ends there: adding a state
+ * without an answer breaks the build. A refused ceremony clears the challenge cookies with its answer.
+ */
+function webAuthnOutcomes({ options, provider, limiter, cookies, flowId, snapshot }: OutcomeInput): FlowOutcomes<typeof webAuthnMachine, Answer | Promise<Answer>> {
+  const refused =
+    (state: keyof typeof refusals) =>
+    ({ findings, failedCheck, error }: WebAuthnContext) => {
+      const cause = {
+        provider: provider.id,
+        check: failedCheck ?? state,
+        ...(error !== undefined && { err: asError(error) }),
+        ...(findings && { origin: findings.origin, type: findings.type }),
+      }
+      return errorAnswer(new WebAuthnVerificationError(refusals[state], { cause }), cookies)
     }
-    throw withCookies(new WebAuthnVerificationError(refusals[state], { cause }), input.cookies)
+  const failedWith = (error: unknown) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies)
+  const failed = ({ error }: WebAuthnContext) => failedWith(error)
+  return {
+    awaitingCeremony: async (context) => {
+      const { flow, options: generated, flowIssued } = assigned(context, ["flow"])
+      const sealed = await webAuthnFlow.seal(webAuthnFlow.site(options, provider), snapshot, flowId, flowIssued === true)
+      return json(200, { action: flow.ceremony, options: generated }, [...cookies, ...sealed])
+    },
+    invalidAction: () => json(400, { error: "Invalid action" }, cookies),
+    invalidRequest: () => json(400, { error: "Invalid request" }, cookies),
+    optionsFailed: failed,
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action callback"), cookies),
+    challengeReplayed: refused("challengeReplayed"),
+    wrongCeremony: refused("wrongCeremony"),
+    responseMalformed: refused("responseMalformed"),
+    unknownCredential: refused("unknownCredential"),
+    challengeMismatch: refused("challengeMismatch"),
+    wrongOrigin: refused("wrongOrigin"),
+    wrongRpId: refused("wrongRpId"),
+    userVerificationMissing: refused("userVerificationMissing"),
+    counterRegressed: refused("counterRegressed"),
+    badSignature: refused("badSignature"),
+    accountNotLinked: ({ failedCheck }) =>
+      failedWith(
+        new AccountNotLinked(failedCheck === "credential-taken" ? "The credential is already registered" : "The account is already associated with another user", {
+          cause: { provider: provider.id, check: failedCheck ?? "signed-in-user" },
+        }),
+      ),
+    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
+    signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
+    accessDenied: failed,
+    persistFailed: failed,
+    sessionFailed: failed,
+    rateLimited: (context) => errorAnswer(rateLimitedError("webauthn", context, limiter), cookies),
   }
-}
-
-function failedWith(input: OutcomeInput, error: unknown): never {
-  throw withCookies(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: input.provider.id } }), input.cookies)
-}
-
-type Outcome = (flow: { context: WebAuthnContext }, input: OutcomeInput) => Promise<ResponseInternal> | ResponseInternal
-type WebAuthnOutcomes = FlowOutcomes<typeof webAuthnMachine, never> extends Record<infer K, unknown> ? Record<K, Outcome> : never
-
-/** How each state of the WebAuthn machine answers the request that ends there. */
-const outcomes: WebAuthnOutcomes = {
-  awaitingCeremony: async ({ context }, { options, snapshot, cookies, flowId, provider }) => {
-    const { flow, options: generated, flowIssued } = assigned(context, ["flow"])
-    const sealed = await webAuthnFlow.seal(webAuthnFlow.site(options, provider), snapshot, flowId, flowIssued === true)
-    return json(200, { action: flow.ceremony, options: generated }, [...cookies, ...sealed])
-  },
-  invalidAction: (_, { cookies }) => json(400, { error: "Invalid action" }, cookies),
-  invalidRequest: (_, { cookies }) => json(400, { error: "Invalid request" }, cookies),
-  optionsFailed: ({ context }, input) => failedWith(input, context.error),
-  csrfRejected: (_, { cookies }) => {
-    throw withCookies(new MissingCSRF("CSRF token was missing during an action callback"), cookies)
-  },
-  challengeReplayed: refused("challengeReplayed"),
-  wrongCeremony: refused("wrongCeremony"),
-  responseMalformed: refused("responseMalformed"),
-  unknownCredential: refused("unknownCredential"),
-  challengeMismatch: refused("challengeMismatch"),
-  wrongOrigin: refused("wrongOrigin"),
-  wrongRpId: refused("wrongRpId"),
-  userVerificationMissing: refused("userVerificationMissing"),
-  counterRegressed: refused("counterRegressed"),
-  badSignature: refused("badSignature"),
-  accountNotLinked: ({ context }, input) =>
-    failedWith(
-      input,
-      new AccountNotLinked(context.failedCheck === "credential-taken" ? "The credential is already registered" : "The account is already associated with another user", {
-        cause: { provider: input.provider.id, check: context.failedCheck ?? "signed-in-user" },
-      }),
-    ),
-  signedIn: (_, { options, cookies }) => ({ redirect: options.callbackUrl, cookies }),
-  signedInNewUser: (_, { options, cookies }) => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
-  redirected: ({ context }, { cookies }) => ({ redirect: context.redirectTo!, cookies }),
-  accessDenied: ({ context }, input) => failedWith(input, context.error),
-  persistFailed: ({ context }, input) => failedWith(input, context.error),
-  sessionFailed: ({ context }, input) => failedWith(input, context.error),
-  rateLimited: ({ context }, { limiter, cookies }) => {
-    throw withCookies(rateLimitedError("webauthn", context, limiter), cookies)
-  },
-  readingRequest: notAnOutcome,
-  undoingRegistration: notAnOutcome,
-  checkingRateLimit: notAnOutcome,
-  checkingCallbackRateLimit: notAnOutcome,
-  findingUser: notAnOutcome,
-  preparingRegistration: notAnOutcome,
-  preparingAuthentication: notAnOutcome,
-  validatingInput: notAnOutcome,
-  claimingChallenge: notAnOutcome,
-  verifyingRegistration: notAnOutcome,
-  verifyingAuthentication: notAnOutcome,
-  recordingCounter: notAnOutcome,
-  ...signInTailInFlight,
-}
-
-function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "snapshot">) {
-  return outcomes[snapshot.value as keyof WebAuthnOutcomes]({ context: snapshot.context }, { ...input, snapshot })
 }
 
 /**
@@ -474,10 +451,10 @@ function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "s
  * // → 200 { action: "register", options: { challenge, rp, user, … } } + the challenge cookie
  * ```
  */
-export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<Answer> {
   const request: WebAuthnRequest = { limiter: requestLimiter(options), flowId: newFlowId() }
   const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, request, cookies), { inspect: options.config.inspect, id: webAuthnFlow.actorId(request.flowId) })
-  return answer(snapshot, { options, provider, cookies, limiter: request.limiter, flowId: request.flowId })
+  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, cookies, limiter: request.limiter, flowId: request.flowId, snapshot }))
 }
 
 /**
@@ -492,15 +469,11 @@ export async function webAuthnOptions(options: AuthOptions, provider: Provider, 
  * // POST /auth/callback/passkey  action=authenticate&data={…}&csrfToken=…  → 302 to the callback URL
  * ```
  */
-export async function webAuthnCallback(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function webAuthnCallback(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<Answer> {
   const site = webAuthnFlow.site(options, provider)
   cookies.push(...webAuthnFlow.clear(site))
-  let opened: OpenedFlow<typeof webAuthnMachine>
-  try {
-    opened = await webAuthnFlow.open(site, options.request.cookies)
-  } catch (error) {
-    throw withCookies(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: asError(error), provider: provider.id } }), cookies)
-  }
+  const opened = await webAuthnFlow.open(site, options.request.cookies).catch(asError)
+  if (opened instanceof Error) return errorAnswer(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: opened, provider: provider.id } }), cookies)
   const request: WebAuthnRequest = { limiter: requestLimiter(options), flowId: opened.flowId, opened }
   const action = options.request.body?.action
   const resume: WebAuthnEvent = { type: "ceremony.received", ...(typeof action === "string" && { action }), policy: signInTailPolicy(options) }
@@ -510,5 +483,5 @@ export async function webAuthnCallback(options: AuthOptions, provider: Provider,
     resume,
     id: webAuthnFlow.actorId(opened.flowId),
   })
-  return answer(snapshot, { options, provider, cookies, limiter: request.limiter, flowId: opened.flowId })
+  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, cookies, limiter: request.limiter, flowId: opened.flowId, snapshot }))
 }

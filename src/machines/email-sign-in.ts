@@ -3,6 +3,7 @@ import { parseEmailAddress, type EmailAddressProblem } from "../core/email-addre
 import { checkingSignInStates, flowActions, signInTailGuards, type SignInCallbackEffect, type SignInCallbackEvent, type SignInOutcomeContext } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { flowMachine } from "./flow-machine.js"
 import type { AdapterUser } from "../adapters.js"
 
 /**
@@ -56,7 +57,7 @@ export type EmailSignInEffect = "checkCsrf" | "normalizeEmail" | RateLimitEffect
  * done.value // "linkSent"
  * ```
  */
-export const emailSignInMachine = setup({
+export const emailSignInMachine = flowMachine(setup({
   types: {
     context: {} as EmailSignInContext,
     events: {} as EmailSignInEvent,
@@ -83,7 +84,7 @@ export const emailSignInMachine = setup({
     /** Someone already has this address. */
     userExists: ({ event }) => event.type === "user.lookedUp" && event.user !== null,
   },
-}).createMachine({
+}).createMachine)({
   id: "email-sign-in",
   context: {},
   initial: "validatingInput",

@@ -4,6 +4,7 @@ import { accountLinkingActions, accountLinkingGuards, resolvingAccountStates, ty
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { flowMachine } from "./flow-machine.js"
 import type { ExchangeResult } from "../core/oauth/callback.js"
 import type { AdapterUser } from "../adapters.js"
 import type { Account, Profile, User } from "../base-types.js"
@@ -146,7 +147,7 @@ const rejected = (check: OAuthFailedCheck) => [{ type: "recordFailedCheck", para
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc9700 (OAuth 2.0 Security Best Current Practice)
  */
-export const oauthMachine = setup({
+export const oauthMachine = flowMachine(setup({
   types: {
     context: {} as OAuthContext,
     events: {} as OAuthEvent,
@@ -187,7 +188,7 @@ export const oauthMachine = setup({
     /** The write that failed was to create a user (and link the account to it): the user may exist. */
     planCreatesUser: ({ context }) => context.plan === "createUser",
   },
-}).createMachine({
+}).createMachine)({
   id: "oauth",
   context: {},
   initial: "validatingInput",

@@ -2,6 +2,7 @@ import { assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { flowMachine } from "./flow-machine.js"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { Account, User } from "../base-types.js"
 
@@ -206,7 +207,7 @@ const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCer
  * ```
  * @see https://www.w3.org/TR/webauthn-3/#sctn-rp-operations
  */
-export const webAuthnMachine = setup({
+export const webAuthnMachine = flowMachine(setup({
   types: {
     context: {} as WebAuthnContext,
     events: {} as WebAuthnEvent,
@@ -277,7 +278,7 @@ export const webAuthnMachine = setup({
       return found?.signedInAs !== undefined && found.signedInAs !== found.credentialOwner
     },
   },
-}).createMachine({
+}).createMachine)({
   id: "webauthn",
   context: {},
   initial: "readingRequest",

@@ -40,7 +40,13 @@ const otherMachine = setup({}).createMachine({ id: "other", initial: "a", states
 const flowOf = ({ machine, version }: { machine?: typeof otherMachine; version?: number }) =>
   machine ? sealedFlow({ machine, version: 1, seals: [], cookies: () => cookies }) : sealedFlow({ machine: waitingMachine, version: version ?? 1, seals: ["verifier", "code"], cookies: () => cookies })
 const sealFlow = (snapshot: Parameters<typeof waitingFlow.seal>[1], on: Partial<FlowSite> = {}, flowId = "flow-id") => waitingFlow.seal({ ...site, ...on }, snapshot, flowId)
-const openFlow = (jar: Record<string, string>, on: Partial<FlowSite> = {}) => waitingFlow.open({ ...site, ...on }, jar)
+/** The flow `open` resolves with, or the refusal it resolves with thrown, for {@link refusal} to read. */
+async function asRejection<TFlow>(result: Promise<TFlow | FlowCookieRefused>): Promise<TFlow> {
+  const flow = await result
+  if (flow instanceof FlowCookieRefused) throw flow
+  return flow
+}
+const openFlow = (jar: Record<string, string>, on: Partial<FlowSite> = {}) => asRejection(waitingFlow.open({ ...site, ...on }, jar))
 
 async function startedFlow() {
   const begin = vi.fn(() => ({ type: "started" as const, verifier: "v".repeat(43) }))
@@ -66,14 +72,14 @@ function open(
   if (value !== undefined) jar[flowName] = value
   if (browser !== undefined) jar[cookies.binding.name] = browser
   const at: FlowSite = { ...site, ...options.on, secret: options.secret ?? secret, cookies: { flow: { ...cookie, name: flowName }, binding: cookies.binding } }
-  return flowOf(options).open(at, jar)
+  return asRejection(flowOf(options).open(at, jar))
 }
 
 /** Opens a flow and claims it in `store`, as a flow is resumed: a replay is refused. */
 async function resume(value: string, browser: string, store: FlowSite["replayStore"]) {
-  const opened = await waitingFlow.open({ ...site, replayStore: store }, { [cookie.name]: value, [cookies.binding.name]: browser })
-  if (!(await waitingFlow.claim({ ...site, replayStore: store }, opened))) throw new FlowCookieRefused("replayed", "claimed before")
-  return opened
+  const flow = await asRejection(waitingFlow.open({ ...site, replayStore: store }, { [cookie.name]: value, [cookies.binding.name]: browser }))
+  if (!(await waitingFlow.claim({ ...site, replayStore: store }, flow))) throw new FlowCookieRefused("replayed", "claimed before")
+  return flow
 }
 
 async function refusal(promise: Promise<unknown>): Promise<FlowCookieRefused> {
@@ -186,14 +192,14 @@ describe("flow cookie", () => {
     const at = { ...site, replayStore: issuing }
     expect(await waitingFlow.issue(at, "issued-1")).toBe(true)
     const [flow, bindingCookie] = await waitingFlow.seal(at, snapshot, "issued-1", true)
-    const opened = await waitingFlow.open(at, { [flow.name]: flow.value, [bindingCookie.name]: bindingCookie.value })
-    expect(opened.issued).toBe(true)
-    expect(await waitingFlow.claim(at, opened)).toBe(true)
-    expect(await waitingFlow.claim(at, opened)).toBe(false)
+    const issued = await asRejection(waitingFlow.open(at, { [flow.name]: flow.value, [bindingCookie.name]: bindingCookie.value }))
+    expect(issued.issued).toBe(true)
+    expect(await waitingFlow.claim(at, issued)).toBe(true)
+    expect(await waitingFlow.claim(at, issued)).toBe(false)
     // A store that cannot issue: the flow is not issued, and is claimed with markUsed.
     expect(await waitingFlow.issue(site, "plain-1")).toBe(false)
     const [plain, plainBinding] = await waitingFlow.seal(at, snapshot, "plain-1")
-    const openedPlain = await waitingFlow.open(at, { [plain.name]: plain.value, [plainBinding.name]: plainBinding.value })
+    const openedPlain = await asRejection(waitingFlow.open(at, { [plain.name]: plain.value, [plainBinding.name]: plainBinding.value }))
     expect(openedPlain.issued).toBe(false)
     expect(await waitingFlow.claim(at, openedPlain)).toBe(true)
     expect(calls.filter((call) => !call.endsWith("done"))).toEqual(["issue waiting-flow:issued-1", "claim waiting-flow:issued-1", "claim waiting-flow:issued-1", "markUsed waiting-flow:plain-1"])
@@ -203,8 +209,8 @@ describe("flow cookie", () => {
     const { snapshot } = await startedFlow()
     const onlyState = sealedFlow({ machine: waitingMachine, version: 1, seals: [], cookies: () => cookies })
     const [flow, bindingCookie] = await onlyState.seal(site, snapshot, "flow-id")
-    const opened = await onlyState.open(site, { [flow.name]: flow.value, [bindingCookie.name]: bindingCookie.value })
-    expect(opened.snapshot.context).toEqual({})
+    const withState = await asRejection(onlyState.open(site, { [flow.name]: flow.value, [bindingCookie.name]: bindingCookie.value }))
+    expect(withState.snapshot.context).toEqual({})
     const [withVerifier, withBinding] = await sealFlow(snapshot)
     expect((await openFlow({ [withVerifier.name]: withVerifier.value, [withBinding.name]: withBinding.value })).snapshot.context).toEqual({ verifier: "v".repeat(43) })
     expect(waitingFlow.clear(site)).toEqual([
@@ -266,6 +272,8 @@ describe("flow cookie refusals, in detail", () => {
       [open(await forge({ s: undefined }), browser), "Flow cookie refused (invalid-state): the flow snapshot is not active"],
       [open(await forge({ j: undefined }), browser), "Flow cookie refused (undecodable): the flow has no id"],
     ]
+    // Refused, open resolves with the refusal: it is an answer, not a throw.
+    expect(await waitingFlow.open(site, {})).toBeInstanceOf(FlowCookieRefused)
     for (const [promise, message] of cases) {
       const error = await refusal(promise)
       expect(error.message).toBe(message)
@@ -314,8 +322,7 @@ describe("flow cookie refusals, in detail", () => {
       expect(sealed.options.expires).toEqual(new Date(Date.UTC(2030, 0, 1, 12, 15)))
       expect(sealed.options.maxAge).toBe(900)
     }
-    const opened = await waitingFlow.open(withoutIssuer, { [cookies.flow.name]: flow.value, [cookies.binding.name]: bindingCookie.value })
-    expect(opened).toMatchObject({ flowId: "flow-id-1", replayKey: "waiting-flow:flow-id-1", expiresAt: Date.UTC(2030, 0, 1, 12, 15) })
+    expect(await asRejection(waitingFlow.open(withoutIssuer, { [cookies.flow.name]: flow.value, [cookies.binding.name]: bindingCookie.value }))).toMatchObject({ flowId: "flow-id-1", replayKey: "waiting-flow:flow-id-1", expiresAt: Date.UTC(2030, 0, 1, 12, 15) })
     // Sealed without an issuer, it does not open for a binding that names one.
     expect((await refusal(openFlow({ [cookies.flow.name]: flow.value, [cookies.binding.name]: bindingCookie.value }))).reason).toBe("foreign-issuer")
   })
