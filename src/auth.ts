@@ -62,7 +62,9 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   try {
     authRequest = await toAuthRequest(request, config.basePath ?? "/auth")
   } catch (error) {
-    logger.error(error instanceof Error ? error : new UnknownAction(String(error)))
+    // A stray path (`/favicon.ico` reaching a catch-all mount) is routine: debug, not an error.
+    if (error instanceof UnknownAction && error.cause?.stray === true) logger.debug(error.message)
+    else logger.error(error instanceof Error ? error : new UnknownAction(String(error)))
     logger.debug("request", { method: request.method, url: request.url })
     return answer(isRaw, request, { status: 400, headers: { "Content-Type": "application/json" }, body: "Bad request." })
   }

@@ -217,7 +217,8 @@ describe("README.md and docs code blocks", () => {
       for (const match of block.code.matchAll(/(?:import|export)\s+(?:type\s+)?\{([^}]+)\}\s+from\s+"(\.{1,2}\/[^"]+)"/g)) {
         const target = join(dirname(path), match[2]!)
         const section = path.split("/")[0]!
-        if (sectionFiles.get(section)?.has(relative(section, target))) continue
+        // `./auth.config.mjs` names the block `// auth.config.mjs` as much as `./auth.config` does.
+        if (sectionFiles.get(section)?.has(relative(section, target).replace(/\.(ts|tsx|mjs|js)$/, ""))) continue
         const names = match[1]!.split(",").map((name) => name.trim().split(/\s+as\s+/)[0]!).filter(Boolean)
         const stub = ['import type { AuthConfig } from "authflow"', ...names.map((name) => `export declare const ${name}: ${name === "config" ? "AuthConfig" : "any"}`)].join("\n")
         mkdirSync(dirname(join(dir, target)), { recursive: true })
@@ -410,8 +411,15 @@ describe("README.md", () => {
   })
 
   it("gives the plain-Node quick start exactly as docs/getting-started/node.md does", () => {
-    const quickStart = (markdown: string) => blocksOf(markdown).find((block) => block.code.startsWith("// server.mjs"))?.code
-    expect(quickStart(readme)).toBeDefined()
-    expect(quickStart(readme)).toBe(quickStart(read("docs/getting-started/node.md")))
+    // Its two files, whether in one block (split at their path comments) or in one block each.
+    const quickStart = (markdown: string) =>
+      Object.fromEntries(
+        blocksOf(markdown)
+          .flatMap(filesOf)
+          .filter((file) => file.name === "auth.config.mjs" || file.name === "server.mjs")
+          .map((file) => [file.name, `${file.code.trimEnd()}\n`]),
+      )
+    expect(Object.keys(quickStart(read("docs/getting-started/node.md"))).sort()).toEqual(["auth.config.mjs", "server.mjs"])
+    expect(quickStart(readme)).toEqual(quickStart(read("docs/getting-started/node.md")))
   })
 })

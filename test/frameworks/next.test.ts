@@ -1,7 +1,9 @@
 /**
  * `authflow/next` without a Next.js server: the route handlers, `auth` in its four forms, the
  * server-side actions and the environment rules. `next/headers` and `next/navigation` are replaced
- * by stand-ins holding one incoming request's headers and cookie store; `next/server` is the real one.
+ * by stand-ins holding one incoming request's headers and cookie store; `next/server` is the real one
+ * but for `connection()`, which outside a Next.js request throws: a stand-in records when it is
+ * awaited (and can be taken away, as in Next.js before 15).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -19,8 +21,13 @@ const next = vi.hoisted(() => {
     }
   }
   const store = new Map<string, { value: string; options: Record<string, unknown> }>()
+  /** What happened, in order: `connection` when it was awaited, `headers` when they were read. */
+  const calls: string[] = []
   return {
     Redirect,
+    calls,
+    /** `next/server`'s `connection()`; `undefined` is a Next.js that has none. */
+    connection: (async () => void calls.push("connection")) as (() => Promise<void>) | undefined,
     headers: new Headers(),
     store,
     cookieStore: {
@@ -36,7 +43,13 @@ const next = vi.hoisted(() => {
   }
 })
 
-vi.mock("next/headers", () => ({ headers: async () => next.headers, cookies: async () => next.cookieStore }))
+vi.mock("next/headers", () => ({ headers: async () => (next.calls.push("headers"), next.headers), cookies: async () => next.cookieStore }))
+vi.mock("next/server", async (original) => ({
+  ...(await original<object>()),
+  get connection() {
+    return next.connection
+  },
+}))
 vi.mock("next/navigation", () => ({
   redirect: (url: string) => {
     throw new next.Redirect(url)
@@ -304,6 +317,25 @@ describe("auth()", () => {
     const custom = NextAuth(baseConfig({ callbacks: { session: ({ session }) => ({ expires: session.expires, role: "admin" }) } }))
     const server = await custom.auth()
     expect(server).toMatchObject({ role: "admin", user: { name: "Ada Lovelace", sub: "1" } })
+  })
+
+  it("waits for connection() before reading anything (no clock read while Next.js prerenders), and works without it (Next.js before 15)", async () => {
+    const { handlers, auth } = NextAuth(baseConfig())
+    const jar = await signedInJar(handlers)
+    useIncoming("/protected", jar)
+    next.calls.length = 0
+    expect((await auth())?.user?.name).toBe("Ada Lovelace")
+    expect(next.calls).toEqual(["connection", "headers"])
+
+    const withConnection = next.connection
+    next.connection = undefined
+    try {
+      next.calls.length = 0
+      expect((await auth())?.user?.name).toBe("Ada Lovelace")
+      expect(next.calls).toEqual(["headers"])
+    } finally {
+      next.connection = withConnection
+    }
   })
 
   it("fails closed: an error answer of the session route is no session", async () => {
