@@ -14,8 +14,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
 import { browserSuite } from "../support/chromium.js"
-import { screenshots } from "./example-app.js"
-import { createCommand, errorLines, walkGettingStarted } from "./getting-started.js"
+import { createCommand, errorLines, expectSignedOut, signInOnBuiltInPage, walkGettingStarted } from "./getting-started.js"
 
 browserSuite("docs/getting-started/qwik.md, from npm create qwik to a signed-in page in Chromium", () => {
   const walked = walkGettingStarted({
@@ -43,35 +42,9 @@ browserSuite("docs/getting-started/qwik.md, from npm create qwik to a signed-in 
   })
 
   it("signs in and out as the page says, and the server logs no error while the signed-in page renders", async () => {
-    const { server, browser } = walked
-    const base = server.url
-    const context = await browser.newContext()
-    const tab = await context.newPage()
-    const pageErrors: string[] = []
-    tab.on("pageerror", (error) => pageErrors.push(error.message))
-
-    await tab.goto(`${base}/`)
-    await expect.poll(() => tab.locator("body").innerText()).toContain("Not signed in.")
-    await tab.getByRole("link", { name: "Sign in" }).click()
-    await tab.waitForURL((url) => url.pathname === "/auth/signin")
-    const logBefore = server.output().length
-    await tab.getByLabel("Username").fill("ada")
-    await tab.getByLabel("Password").fill("lovelace")
-    await tab.getByRole("button", { name: /Sign in/ }).click()
-    await tab.waitForURL(`${base}/`)
-    await expect.poll(() => tab.locator("body").innerText()).toContain("Hello Ada Lovelace.")
-    walked.signedIn()
-    await tab.reload()
-    await expect.poll(() => tab.locator("body").innerText()).toContain("Hello Ada Lovelace.")
-    await tab.screenshot({ path: `${screenshots}qwik-getting-started-signed-in.png` })
-    const signedInLog = server.output().slice(logBefore)
-    expect(errorLines(signedInLog), signedInLog).toEqual([])
-
-    await tab.getByRole("button", { name: "Sign out" }).click()
-    await expect.poll(() => tab.locator("body").innerText()).toContain("Not signed in.")
-    expect((await (await context.request.get(`${base}/auth/session`)).json()) as unknown).toBeNull()
-    expect(pageErrors).toEqual([])
-    expect(errorLines(server.output())).toEqual([])
-    await context.close()
+    const visit = await signInOnBuiltInPage(walked, "qwik-getting-started-signed-in")
+    // The page's own sign-out: a <Form> posting to useSignOut(), back to "/".
+    await visit.tab.getByRole("button", { name: "Sign out" }).click()
+    await expectSignedOut(walked, visit, "/auth/session")
   })
 })
