@@ -5,6 +5,7 @@ import { sessionEffects } from "./session-effects.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { rateLimitedError, readCredentials, requestLimiter } from "./rate-limit.js"
 import type { AuthOptions } from "../core/options.js"
@@ -54,7 +55,7 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
   const limiter = requestLimiter(options)
   const signedIn = (user: User): SignInOutcome => ({ user, account: run.account! })
   const effects: FlowEffects<typeof credentialsSignInMachine> = {
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     readCredentials: () => readCredentials(options, provider, credentials),
     checkRateLimit: ({ rateLimitIdentity }) => limiter.count("credentials", rateLimitIdentity),
     refundAttempt: async () => {

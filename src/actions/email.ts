@@ -7,6 +7,7 @@ import { sessionEffects } from "./session-effects.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
 import { emailSignInMachine, type EmailSignInContext } from "../machines/email-sign-in.js"
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes, type TopStateOf, signInTailInFlight } from "./flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
@@ -66,7 +67,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
   const run: EmailSignInRun = {}
   const limiter = requestLimiter(options)
   const effects: FlowEffects<typeof emailSignInMachine> = {
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     normalizeEmail: () => {
       try {
         const normalized = (provider.normalizeIdentifier ?? defaultNormalizer)(typeof typed === "string" ? typed : "")

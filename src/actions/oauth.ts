@@ -27,6 +27,7 @@ import {
 } from "../core/oauth/callback.js"
 import { encode, decode } from "../core/jwt/index.js"
 import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
@@ -143,7 +144,7 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
   })
   const proxyRedirectUri = redirectProxyOf(options, provider)
   return {
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     checkRateLimit: () => run.limiter.count("oauth"),
     discover: async () => {
       try {

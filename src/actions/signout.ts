@@ -4,6 +4,7 @@ import { authorizationServer } from "../core/oauth/discovery.js"
 import { decodeSessionCookie, sessionStoreOf } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken } from "../core/session-lifetime.js"
 import { signOutMachine } from "../machines/sign-out.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { AuthOptions } from "../core/options.js"
@@ -25,7 +26,7 @@ import type { Cookie, ResponseInternal } from "../types.js"
 export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   const store = sessionStoreOf(options)
   const effects: FlowEffects<typeof signOutMachine> = {
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     findSession: () => (store.value ? { type: "session.found", strategy: options.session.strategy } : { type: "session.none" }),
     decodeToken: async () => {
       try {

@@ -21,6 +21,7 @@ import {
   toBase64,
 } from "../core/webauthn/response.js"
 import { webAuthnMachine, type CeremonyFindings, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import type { FlowOutcomes } from "./flow-outcomes.js"
 import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
@@ -212,7 +213,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         return { type: "options.failed", error }
       }
     },
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     claimChallenge: async () => {
       try {
         return (await claimFlow(run.opened!, replayStoreOf(options.config, options.logger))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }

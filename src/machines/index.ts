@@ -30,3 +30,5 @@ export { checkingSignInStates, contextFromInput, flowActions, issuingSessionStat
 export type { SignInCallbackEffect, SignInCallbackEvent, SignInOutcomeContext, SignInTailEffect, SignInTailEvent, SignInTailPolicy } from "./sign-in-tail.js"
 export { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards } from "./rate-limit.js"
 export type { RateLimitContext, RateLimitEffect, RateLimitEvent, RateLimitHit } from "./rate-limit.js"
+export { csrfCheckEffect, csrfCheckingState, csrfRejectedState } from "./csrf-check.js"
+export type { CsrfEffect, CsrfEvent } from "./csrf-check.js"

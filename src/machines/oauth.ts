@@ -2,6 +2,7 @@ import { assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 
 /**
  * What a waiting OAuth flow keeps for its callback: the PKCE verifier, `state`, `nonce`, the
@@ -44,8 +45,7 @@ export type AccountPlan = "signInLinkedUser" | "linkToSignedInUser" | "linkToEma
 
 /** Events of the OAuth machine, each the outcome of the effect its state names (or the callback arriving). */
 export type OAuthEvent =
-  | { type: "csrf.valid" }
-  | { type: "csrf.invalid" }
+  | CsrfEvent
   | { type: "discovery.done" }
   | { type: "discovery.failed"; error: unknown }
   | { type: "authorization.ready"; checks: OAuthFlowChecks }
@@ -78,7 +78,7 @@ export type OAuthEvent =
 
 /** The effects the OAuth machine names. */
 export type OAuthEffect =
-  | "checkCsrf"
+  | CsrfEffect
   | RateLimitEffect
   | "discover"
   | "authorize"
@@ -167,10 +167,7 @@ export const oauthMachine = setup({
   context: {},
   initial: "validatingInput",
   states: {
-    validatingInput: {
-      meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "checkingRateLimit", "csrf.invalid": "csrfRejected" },
-    },
+    validatingInput: csrfCheckingState("checkingRateLimit"),
     checkingRateLimit: limitingState("discovering"),
     discovering: {
       meta: { effect: "discover" },
@@ -273,7 +270,7 @@ export const oauthMachine = setup({
       },
     },
     ...issuingSessionStates(true),
-    csrfRejected: { type: "final" },
+    ...csrfRejectedState,
     signInFailed: { type: "final" },
     providerRejected: { type: "final" },
     responseRejected: { type: "final" },

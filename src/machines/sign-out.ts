@@ -1,5 +1,6 @@
 import { and, assign, setup } from "xstate"
 import type { FlowMeta } from "./run-flow.js"
+import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 
 /** How sessions are kept: a JWT in the cookie, or a database row the cookie names. */
 export type SessionStrategy = "jwt" | "database"
@@ -20,8 +21,7 @@ export interface EndedSession {
  * carried, what decoding the JWT or deleting the row gave, what the provider's metadata said.
  */
 export type SignOutEvent =
-  | { type: "csrf.valid" }
-  | { type: "csrf.invalid" }
+  | CsrfEvent
   | { type: "session.found"; strategy: SessionStrategy }
   | { type: "session.none" }
   | ({ type: "token.decoded" } & EndedSession)
@@ -55,7 +55,7 @@ export interface SignOutContext {
 }
 
 /** Effects the sign-out machine names. */
-export type SignOutEffect = "checkCsrf" | "findSession" | "decodeToken" | "deleteSession" | "findIdToken" | "findEndSession"
+export type SignOutEffect = CsrfEffect | "findSession" | "decodeToken" | "deleteSession" | "findIdToken" | "findEndSession"
 
 /**
  * The sign-out flow, POST `/signout`: check CSRF, find the session cookie, then end the session
@@ -116,10 +116,7 @@ export const signOutMachine = setup({
   context: ({ input }) => ({ policy: input?.policy ?? { providersEndingSession: [], listsAccounts: false } }),
   initial: "validatingInput",
   states: {
-    validatingInput: {
-      meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "findingSession", "csrf.invalid": "csrfRejected" },
-    },
+    validatingInput: csrfCheckingState("findingSession"),
     findingSession: {
       meta: { effect: "findSession" },
       on: {
@@ -168,6 +165,6 @@ export const signOutMachine = setup({
     signedOutAtProvider: { type: "final" },
     signedOutLocally: { type: "final" },
     endFailed: { type: "final" },
-    csrfRejected: { type: "final" },
+    ...csrfRejectedState,
   },
 })
