@@ -12,6 +12,7 @@ import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, CredentialsConfig, InternalProvider, ResponseInternal, User } from "../types.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
+import { asError } from "../core/as-error.js"
 
 /**
  * `/callback/<id>`: finishes a sign-in. Credentials providers are served on POST, through the
@@ -114,8 +115,4 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     },
   }
   return outcomeOf(await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
 }

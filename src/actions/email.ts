@@ -15,6 +15,7 @@ import { defaultNormalizer, type EmailConfig } from "../providers/email-config.j
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
 import type { AdapterUser } from "../adapters.js"
+import { asError } from "../core/as-error.js"
 
 const oneDay = 24 * 60 * 60
 
@@ -32,10 +33,6 @@ function emailAccount(provider: EmailConfig, email: string, userId: string | und
 function problemOf(error: unknown): { problem?: unknown } {
   const cause = error instanceof Error ? error.cause : undefined
   return typeof cause === "object" && cause !== null && "problem" in cause ? { problem: cause.problem } : {}
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
 }
 
 /** The web `Request` handed to `sendVerificationRequest`, rebuilt from what the engine parsed. */

@@ -7,6 +7,7 @@ import { keptTokens, refreshEnabled, tokensClaim } from "./token-refresh.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, Profile, User } from "../types.js"
 import type { AdapterSession } from "../adapters.js"
+import { asError } from "../core/as-error.js"
 
 /** Who signed in, how, and whether the user is new (unknown for credentials: no database is involved). */
 export interface SignInOutcome {
@@ -67,7 +68,7 @@ async function renewStoredTokens(options: AuthOptions, account: Account): Promis
     const tokens = { ...fresh, ...(typeof account.id_token === "string" && { id_token: account.id_token }) } as Parameters<NonNullable<typeof adapter.updateAccountTokens>>[2]
     await adapter.updateAccountTokens({ provider: account.provider, providerAccountId: account.providerAccountId }, row.refresh_token, tokens)
   } catch (error) {
-    options.logger.error(error instanceof Error ? error : new Error(String(error)))
+    options.logger.error(asError(error))
   }
 }
 

@@ -36,6 +36,7 @@ import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { Account, Cookie, InternalProvider, Profile, ResponseInternal, User } from "../types.js"
 import type { SnapshotFrom } from "xstate"
+import { asError } from "../core/as-error.js"
 
 /** Bump when the sign-in machine's waiting state or context change shape: older flow cookies are then refused. */
 export const OAUTH_FLOW_VERSION = 2
@@ -76,10 +77,6 @@ function parsedUrl(value: string): URL | undefined {
   } catch {
     return undefined
   }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
 }
 
 

@@ -9,6 +9,7 @@ import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, ResponseInternal } from "../types.js"
+import { asError } from "../core/as-error.js"
 
 /**
  * POST `/signout`: runs the sign-out machine. The session ends (the JWT is read for
@@ -92,7 +93,7 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
       return signedOut()
     },
     endFailed: ({ error }) => {
-      options.logger.error(new SignOutError(error instanceof Error ? error : new Error(String(error))))
+      options.logger.error(new SignOutError(asError(error)))
       return signedOut()
     },
   }

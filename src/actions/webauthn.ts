@@ -31,6 +31,7 @@ import { defaultGetUserInfo, relayingPartyOf, type WebAuthnConfig, type WebAuthn
 import type { AuthOptions } from "../core/options.js"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
+import { asError } from "../core/as-error.js"
 
 /** Bump when the WebAuthn machine's waiting state or context change shape: older challenge cookies are then refused. */
 export const WEBAUTHN_FLOW_VERSION = 1
@@ -57,10 +58,6 @@ function clearFlowCookies(cookies: FlowCookies): Cookie[] {
 
 function actorIdOf(flowId: string): string {
   return `webauthn-${sha256Hex(`actor:${flowId}`).slice(0, 16)}`
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
 }
 
 function libraryOf(provider: Provider): WebAuthnLibrary {

@@ -23,6 +23,7 @@ import {
   type MigrationResult,
 } from "kysely"
 import type { AuthflowDatabase } from "./schema.js"
+import { asError } from "../../core/as-error.js"
 
 /** The dialect, and the column types that differ between the dialects (see schema.ts for why these). */
 interface DialectTypes {
@@ -194,7 +195,7 @@ export async function migrateToLatest(db: Kysely<AuthflowDatabase>): Promise<Mig
       await new Promise((resolve) => setTimeout(resolve, 25 * attempt))
       continue
     }
-    throw error instanceof Error ? error : new Error(String(error))
+    throw asError(error)
   }
 }
 
