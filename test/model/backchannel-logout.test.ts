@@ -9,7 +9,7 @@
  */
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { backchannelLogoutEvent, backchannelLogoutMachine, type BackchannelLogoutEvent, type BackchannelLogoutPolicy, type LogoutTokenClaims } from "../../src/machines/backchannel-logout.js"
-import type { LogoutTokenRefusal, LogoutTokenRefused } from "../../src/actions/backchannel-logout.js"
+import type { LogoutTokenRefusal, LogoutTokenRefused } from "../../src/core/errors.js"
 import { customFetch } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { memoryReplayStore, type ReplayStore } from "../../src/core/replay-store.js"
