@@ -9,9 +9,7 @@ import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { rateLimitedError, readCredentials, requestLimiter } from "./rate-limit.js"
 import type { AuthOptions } from "../core/options.js"
-import type { Account, Cookie, CredentialsConfig, InternalProvider, ResponseInternal, User } from "../types.js"
-import type { OAuthProviderConfig } from "../providers/oauth.js"
-import type { EmailConfig } from "../providers/email-config.js"
+import type { Account, Cookie, CredentialsConfig, ResponseInternal, User } from "../types.js"
 import { asError } from "../core/as-error.js"
 
 /**
@@ -28,11 +26,11 @@ import { asError } from "../core/as-error.js"
 export async function callbackAction(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   const provider = options.provider!
   if (provider.type === "credentials" && options.request.method === "POST") {
-    return credentialsCallback(options, provider as unknown as CredentialsConfig, cookies)
+    return credentialsCallback(options, provider, cookies)
   }
   // OAuth, email and WebAuthn are loaded when their first callback arrives: a credentials sign-in never loads them.
-  if (provider.type === "oauth" || provider.type === "oidc") return (await import("./oauth.js")).oauthCallback(options, provider as unknown as InternalProvider<OAuthProviderConfig>, cookies)
-  if (provider.type === "email") return (await import("./email.js")).emailCallback(options, provider as unknown as InternalProvider<EmailConfig>, cookies)
+  if (provider.type === "oauth" || provider.type === "oidc") return (await import("./oauth.js")).oauthCallback(options, provider, cookies)
+  if (provider.type === "email") return (await import("./email.js")).emailCallback(options, provider, cookies)
   if (provider.type === "webauthn" && options.request.method === "POST") return (await import("./webauthn.js")).webAuthnCallback(options, provider, cookies)
   throw new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`)
 }

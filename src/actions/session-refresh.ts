@@ -27,7 +27,7 @@ export const refreshErrorValue = "RefreshTokenError"
 
 function oauthProvider(options: AuthOptions, id: string): OAuthProviderConfig | undefined {
   const provider = options.providers.find((candidate) => candidate.id === id)
-  return provider && (provider.type === "oauth" || provider.type === "oidc") ? (provider as unknown as OAuthProviderConfig) : undefined
+  return provider && (provider.type === "oauth" || provider.type === "oidc") ? provider : undefined
 }
 
 /** The tokens kept in the JWT: no ID token (it is large, and verified only at sign-in). */

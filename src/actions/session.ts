@@ -126,6 +126,7 @@ async function databaseSession(
       // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
       session: { ...session, user } as unknown as Session,
       user,
+      // Needed, like the row's cast: the public type says `token: JWT` (as Auth.js's does), and a database session has none.
       token: undefined as unknown as JWT,
       ...(update && { newSession: update.data, trigger: "update" as const }),
     })) as Session, refresh)

@@ -196,6 +196,7 @@ let elkInstance: Promise<{ layout(graph: ElkNode): Promise<ElkNode> }> | undefin
 async function elk() {
   elkInstance ??= import("elkjs/lib/elk.bundled.js").then(
     (module) => {
+      // Needed: elkjs's types describe its ESM default, but Node hands a CommonJS module's exports as `default` (and bundlers nest it once more).
       const exported = module as unknown as { default: ElkConstructor & { default?: ElkConstructor } }
       const Elk = exported.default.default ?? exported.default
       return new Elk()

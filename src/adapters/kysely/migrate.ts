@@ -179,14 +179,13 @@ export const authflowMigrationTable = "authflow_migration"
  * ```
  */
 export async function migrateToLatest(db: Kysely<AuthflowDatabase>): Promise<MigrationResult[]> {
-  const anyDb = db as unknown as Kysely<any>
-  const types = dialectTypes(anyDb)
+  const types = dialectTypes(db)
   const migrator = new Migrator({
-    db: anyDb,
+    db: db,
     provider: { getMigrations: async () => migrations(types) },
     migrationTableName: authflowMigrationTable,
     migrationLockTableName: `${authflowMigrationTable}_lock`,
-    migrationTableSchema: types.dialect === "postgres" ? await currentSchema(anyDb) : undefined,
+    migrationTableSchema: types.dialect === "postgres" ? await currentSchema(db) : undefined,
   })
   for (let attempt = 1; ; attempt++) {
     const { error, results = [] } = await migrator.migrateToLatest()

@@ -206,7 +206,7 @@ export async function verifyIdTokenSignature(provider: OAuthProviderConfig, { pr
     }
     claims = o.getValidatedIdTokenClaims(processed)
   }
-  const tokens: TokenSet = { ...(processed as unknown as TokenSet) }
+  const tokens: TokenSet = { ...processed }
   if (unvalidatedIdToken) tokens.id_token = unvalidatedIdToken
   if (tokens.expires_in) tokens.expires_at = Math.floor(Date.now() / 1000) + Number(tokens.expires_in)
   return claims ? { tokens, claims } : { tokens }
