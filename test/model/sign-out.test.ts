@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { signOutMachine, type SignOutEvent, type SignOutPolicy } from "../../src/machines/sign-out.js"
 import Credentials from "../../src/providers/credentials.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
@@ -12,6 +12,12 @@ import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import type { AuthConfig } from "../../src/types.js"
+import { loadMachinesPerTest } from "./machines-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see machines-per-test.ts).
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./machines-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/sign-out.js", async (load) => (await import("./machines-per-test.js")).perTestExports("sign-out", await load()))
+loadMachinesPerTest("csrf-check", "sign-out")
 
 const sessionCookie = "__Secure-authjs.session-token"
 
