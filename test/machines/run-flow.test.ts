@@ -51,7 +51,7 @@ describe("runFlow", () => {
   })
 
   it("ends at a final state reached by an effect's outcome, without waiting", async () => {
-    const refused = await runFlow(flow, { ...effects, check: () => ({ type: "checked", ok: false }) })
+    const refused = await runFlow(flow, { ...effects, check: () => ({ type: "checked" as const, ok: false }) })
     expect([refused.status, refused.value]).toEqual(["done", "refused"])
   })
 
@@ -78,7 +78,7 @@ describe("runFlow", () => {
     const snapshots = seen.flatMap((event) => (event.type === "@xstate.snapshot" ? [event.snapshot as { value?: unknown; status?: string }] : []))
     // The last snapshot is the actor stopping as runFlow returns: nothing is left running.
     expect(snapshots.map(({ value, status }) => `${String(value)} ${status}`)).toEqual(["checking active", "waiting active", "waiting stopped"])
-    expect(new Set(seen.map((event) => event.actorRef.id))).toEqual(new Set(["flow-1"]))
+    expect(new Set(seen.map((event) => (event.actorRef as { id?: string }).id))).toEqual(new Set(["flow-1"]))
     expect(waiting.value).toBe("waiting")
   })
 })

@@ -1,12 +1,13 @@
 import { afterAll, describe, expect, it, vi } from "vitest"
+import type { InspectionEvent } from "xstate"
 import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
-import { CredentialsSignin } from "../../src/errors.js"
+import { CredentialsSignin, type AuthError } from "../../src/errors.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { modelClientHeaders, policyOf, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
+import { FlowEndings, modelClientHeaders, policyOf, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import type { AuthConfig, User } from "../../src/types.js"
@@ -108,6 +109,7 @@ function oneUnreadIdentityPath<TPath extends { events: readonly CredentialsSignI
 }
 
 const recorder = new TransitionRecorder([credentialsSignInMachine])
+const endings = new FlowEndings("credentials-sign-in")
 const paths = oneUnreadIdentityPath(modelPaths(credentialsSignInMachine, events, { inputs: tailInputs }))
 
 describe("credentials sign-in machine, driven through Auth()", () => {
@@ -123,16 +125,19 @@ describe("credentials sign-in machine, driven through Auth()", () => {
       const { config, csrfValid, signInEvents, rejectedWithCode, username } = scenario(path.events, policyOf(path))
       const { logger, errors } = recordingLogger()
       recorder.reset()
+      endings.reset()
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
       const fields = { callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) }
-      const response = await send({ ...config, logger, inspect: recorder.inspect }, jar, "/callback/credentials", {
+      const inspect = (event: InspectionEvent) => (recorder.inspect(event), endings.inspect(event))
+      const response = await send({ ...config, logger, inspect }, jar, "/callback/credentials", {
         ...("json" in username ? { json: { ...fields, username: username.json } } : { form: { ...fields, ...(username.form !== undefined && { username: username.form }) } }),
         headers: modelClientHeaders,
       })
 
-      // The real run walked exactly the model's path.
+      // The real run walked exactly the model's path, and ended there: every way the flow ends is a final state.
       expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
 
       const location = response.headers.get("location")
       const sessionCookie = jar.get("__Secure-authjs.session-token")
@@ -165,6 +170,9 @@ describe("credentials sign-in machine, driven through Auth()", () => {
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
           // A failing database is logged as the adapter's error; anything else as the callback route's.
           expect(new Set(errors.map((e) => e.name).filter((name) => name !== "RateLimitStoreError"))).toEqual(new Set([byTypeOf(path.events).has("session.failed") ? "AdapterError" : "CallbackRouteError"]))
+          // The log names what failed: what authorize, the adapter or the jwt callback threw.
+          const thrown = path.finalState === "authorizeFailed" ? "database down" : byTypeOf(path.events).has("session.failed") ? "createSession threw" : "jwt callback threw"
+          expect(errors.filter((e) => e.name !== "RateLimitStoreError").map((e) => ((e as AuthError).cause?.err as Error | undefined)?.message)).toEqual([thrown])
           break
         case "accessDenied":
           expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
