@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it, vi } from "vitest"
-import type { InspectionEvent } from "xstate"
 import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
 import { CredentialsSignin, type AuthError } from "../../src/errors.js"
 import Credentials from "../../src/providers/credentials.js"
@@ -109,7 +108,7 @@ function oneUnreadIdentityPath<TPath extends { events: readonly CredentialsSignI
 }
 
 const recorder = new TransitionRecorder([credentialsSignInMachine])
-const endings = new FlowEndings("credentials-sign-in")
+const endings = new FlowEndings(recorder, "credentials-sign-in")
 const paths = oneUnreadIdentityPath(modelPaths(credentialsSignInMachine, events, { inputs: tailInputs }))
 
 describe("credentials sign-in machine, driven through Auth()", () => {
@@ -124,13 +123,11 @@ describe("credentials sign-in machine, driven through Auth()", () => {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
       const { config, csrfValid, signInEvents, rejectedWithCode, username } = scenario(path.events, policyOf(path))
       const { logger, errors } = recordingLogger()
-      recorder.reset()
       endings.reset()
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
       const fields = { callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) }
-      const inspect = (event: InspectionEvent) => (recorder.inspect(event), endings.inspect(event))
-      const response = await send({ ...config, logger, inspect }, jar, "/callback/credentials", {
+      const response = await send({ ...config, logger, inspect: endings.inspect }, jar, "/callback/credentials", {
         ...("json" in username ? { json: { ...fields, username: username.json } } : { form: { ...fields, ...(username.form !== undefined && { username: username.form }) } }),
         headers: modelClientHeaders,
       })
