@@ -4,9 +4,14 @@
  * for the next effect.
  */
 import { createActor } from "xstate"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { backchannelLogoutEvent, backchannelLogoutMachine, type BackchannelLogoutEvent, type BackchannelLogoutPolicy, type LogoutTokenClaims } from "../../src/machines/backchannel-logout.js"
 import { jwksRefetchCooldown } from "../../src/core/oauth/jwks.js"
+import { loadMachinesPerTest } from "./load-per-test.js"
+
+// Each test drives the machine, loaded afresh (see load-per-test.ts).
+vi.mock("../../src/machines/backchannel-logout.js", async (load) => (await import("./load-per-test.js")).perTestExports("backchannel-logout", await load()))
+loadMachinesPerTest("backchannel-logout")
 
 const jwtSessions: BackchannelLogoutPolicy = { linksUsers: false, databaseSessions: false, deletesUserSessions: false }
 

@@ -4,10 +4,18 @@
  * effects never give but a JavaScript one can.
  */
 import { createActor } from "xstate"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
 import { sharedIdentity } from "../../src/core/rate-limit/limiter.js"
 import { CredentialsSignin } from "../../src/errors.js"
+import { loadMachinesPerTest } from "./load-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("./load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("./load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/credentials-sign-in.js", async (load) => (await import("./load-per-test.js")).perTestExports("credentials-sign-in", await load()))
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "credentials-sign-in")
 
 /** The machine after these events, from its start. */
 function after(...events: CredentialsSignInEvent[]) {

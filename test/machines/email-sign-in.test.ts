@@ -4,9 +4,17 @@
  * user it found.
  */
 import { createActor } from "xstate"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { emailSignInMachine, type EmailSignInEvent } from "../../src/machines/email-sign-in.js"
 import type { AdapterUser } from "../../src/adapters.js"
+import { loadMachinesPerTest } from "./load-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("./load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("./load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/email-sign-in.js", async (load) => (await import("./load-per-test.js")).perTestExports("email-sign-in", await load()))
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "email-sign-in")
 
 function after(...events: EmailSignInEvent[]) {
   const actor = createActor(emailSignInMachine).start()

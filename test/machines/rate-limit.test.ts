@@ -3,9 +3,14 @@
  * state, its guards and actions, and the final state of a refused request.
  */
 import { createActor, setup } from "xstate"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEvent, type RateLimitHit } from "../../src/machines/rate-limit.js"
 import { effectOf } from "../../src/machines/run-flow.js"
+import { loadMachinesPerTest } from "./load-per-test.js"
+
+// Each test makes its machine from the shared piece loaded afresh (see load-per-test.ts).
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("./load-per-test.js")).perTestExports("rate-limit", await load()))
+loadMachinesPerTest("rate-limit")
 
 /** A machine that counts the request, then admits it (`admitted`) or refuses it (`rateLimited`); made in each test, as a flow machine is made when its module loads. */
 function limitedMachine() {

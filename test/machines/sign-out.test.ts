@@ -4,8 +4,14 @@
  * how the policy it is given decides whether the provider's session ends too.
  */
 import { createActor } from "xstate"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { signOutMachine, type SignOutEvent, type SignOutPolicy } from "../../src/machines/sign-out.js"
+import { loadMachinesPerTest } from "./load-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/sign-out.js", async (load) => (await import("./load-per-test.js")).perTestExports("sign-out", await load()))
+loadMachinesPerTest("csrf-check", "sign-out")
 
 const endsAtOp: SignOutPolicy = { providersEndingSession: ["op"], listsAccounts: true }
 

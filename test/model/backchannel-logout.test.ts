@@ -26,10 +26,10 @@ import { clientId, clientSecret, opProvider } from "./oauth-stand-in.js"
 import { CookieJar, recordingLogger, send } from "../helpers.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
-import { loadMachinesPerTest } from "./machines-per-test.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
-// Each test drives the machine, loaded afresh (see machines-per-test.ts).
-vi.mock("../../src/machines/backchannel-logout.js", async (load) => (await import("./machines-per-test.js")).perTestExports("backchannel-logout", await load()))
+// Each test drives the machine, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/backchannel-logout.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("backchannel-logout", await load()))
 loadMachinesPerTest("backchannel-logout")
 
 const logoutEvent = { [backchannelLogoutEvent]: {} }

@@ -10,13 +10,13 @@ import { FlowEndings, modelClientHeaders, policyOf, rateLimitOf, rateLimitOutcom
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import type { AuthConfig, User } from "../../src/types.js"
-import { loadMachinesPerTest } from "./machines-per-test.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
-// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see machines-per-test.ts).
-vi.mock("../../src/machines/credentials-sign-in.js", async (load) => (await import("./machines-per-test.js")).perTestExports("credentials-sign-in", await load()))
-vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("./machines-per-test.js")).perTestExports("sign-in-tail", await load()))
-vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("./machines-per-test.js")).perTestExports("rate-limit", await load()))
-vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./machines-per-test.js")).perTestExports("csrf-check", await load()))
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/credentials-sign-in.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("credentials-sign-in", await load()))
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
 loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "credentials-sign-in")
 
 class InvalidLogin extends CredentialsSignin {

@@ -11,13 +11,13 @@ import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { FlowEndings, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions } from "./harness.js"
-import { loadMachinesPerTest } from "./machines-per-test.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
-// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see machines-per-test.ts).
-vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("./machines-per-test.js")).perTestExports("sign-in-tail", await load()))
-vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("./machines-per-test.js")).perTestExports("rate-limit", await load()))
-vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./machines-per-test.js")).perTestExports("csrf-check", await load()))
-vi.mock("../../src/machines/email-sign-in.js", async (load) => (await import("./machines-per-test.js")).perTestExports("email-sign-in", await load()))
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/email-sign-in.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("email-sign-in", await load()))
 loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "email-sign-in")
 
 const ada = "ada@example.test"

@@ -14,11 +14,11 @@ import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import type { AuthConfig } from "../../src/types.js"
 import type { AuthError } from "../../src/errors.js"
-import { loadMachinesPerTest } from "./machines-per-test.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
-// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see machines-per-test.ts).
-vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./machines-per-test.js")).perTestExports("csrf-check", await load()))
-vi.mock("../../src/machines/sign-out.js", async (load) => (await import("./machines-per-test.js")).perTestExports("sign-out", await load()))
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/sign-out.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-out", await load()))
 loadMachinesPerTest("csrf-check", "sign-out")
 
 const sessionCookie = "__Secure-authjs.session-token"

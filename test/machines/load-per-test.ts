@@ -15,7 +15,7 @@
  *
  * @example
  * ```ts
- * vi.mock("../../src/machines/sign-out.js", async (load) => (await import("./machines-per-test.js")).perTestExports("sign-out", await load()))
+ * vi.mock("../../src/machines/sign-out.js", async (load) => (await import("./load-per-test.js")).perTestExports("sign-out", await load()))
  * loadMachinesPerTest("sign-out")
  * ```
  */
