@@ -16,7 +16,7 @@ const scopes: Record<string, string[]> = {
     "test/core/origin.test.ts",
     "test/core/crypto.test.ts",
     "test/core/cookies.test.ts",
-    "test/jwt/*.test.ts",
+    "test/core/jwt/*.test.ts",
     "test/security/cookies.test.ts",
     "test/wire/cookies.test.ts",
   ],

@@ -16,7 +16,9 @@ import { Redis } from "ioredis"
 import { KyselyAdapter, createPostgresDatabase, createSqliteDatabase, migrateToLatest } from "../src/adapters/kysely/index.js"
 import { MemoryAdapter } from "../src/adapters/memory.js"
 import { adapterReplayStore, memoryReplayStore, redisReplayStore, type ReplayStore } from "../src/core/replay-store.js"
-import { CookieJar, SoftCredential, authenticate, passkeyConfig, register } from "../test/webauthn/flow.js"
+import { authenticate, passkeyConfig, register } from "../test/support/passkey-flow.js"
+import { CookieJar } from "../test/helpers.js"
+import { SoftCredential } from "../src/testing/authenticator.js"
 import { compare, pairedRatio, row, type Contender } from "./measure.js"
 
 const dir = mkdtempSync(join(tmpdir(), "authflow-bench-replay-"))

@@ -11,7 +11,7 @@ import { Auth as authflow } from "../src/index.js"
 import { encode } from "../src/jwt.js"
 import { Auth as authjs } from "@auth/core"
 import { assign, setup } from "xstate"
-import { sealFlow, unsealFlow } from "../src/actions/flow-cookie.js"
+import { sealedFlow } from "../src/actions/flow-cookie.js"
 import { memoryReplayStore } from "../src/core/replay-store.js"
 import { defaultCookies } from "../src/core/cookies/defaults.js"
 import { runFlow } from "../src/machines/run-flow.js"
@@ -140,17 +140,22 @@ const flowMachine = setup({
   },
 })
 const flowCookies = { flow: defaultCookies(true).flow, binding: defaultCookies(true).flowBinding }
-const binding = { machine: flowMachine, version: 1, providerId: "oidc", issuer: "https://issuer.test" }
+const benchFlow = sealedFlow({ machine: flowMachine, version: 1, seals: ["verifier", "state", "nonce", "callbackUrl"], cookies: () => flowCookies })
+const site = { providerId: "oidc", issuer: "https://issuer.test", secret, cookies: flowCookies, replayStore: memoryReplayStore() }
 const waiting = await runFlow(flowMachine, {
   begin: () => ({ type: "started" as const, verifier: randomBytes(32).toString("base64url"), state: randomBytes(32).toString("base64url"), nonce: randomBytes(32).toString("base64url"), callbackUrl: `${origin}/dashboard` }),
 })
-const [sealed, browser] = await sealFlow(waiting, binding, secret, flowCookies)
+const [sealed, browser] = await benchFlow.seal(site, waiting, "bench-flow-id")
 const flowJar = { [sealed.name]: sealed.value, [browser.name]: browser.value }
 const flowTimes = await compare([
-  { name: "seal", run: () => sealFlow(waiting, binding, secret, flowCookies) },
+  { name: "seal", run: () => benchFlow.seal(site, waiting, "bench-flow-id") },
   { name: "resume", run: async () => {
   // A fresh store each round: the same sealed flow is resumed again and again here.
-  const { snapshot } = await unsealFlow(flowJar, binding, secret, flowCookies, memoryReplayStore())
+  const at = { ...site, replayStore: memoryReplayStore() }
+  const opened = await benchFlow.open(at, flowJar)
+  if (opened instanceof Error) throw opened
+  if (!(await benchFlow.claim(at, opened))) throw new Error("the flow was resumed before")
+  const { snapshot } = opened
   const actor = createActor(flowMachine, { snapshot }).start()
   actor.send({ type: "callback", code: "code" })
   return runFlow(flowMachine, { finish: () => ({ type: "finished" as const }) }, { snapshot: actor.getPersistedSnapshot() as never })

@@ -2,6 +2,11 @@
  * A real, certified OpenID Provider (`oidc-provider`) on loopback for tests and the demo: listens
  * on a random port, registers clients, and signs users in through its development login, which
  * {@link loginAtProvider} drives like a browser would.
+ *
+ * oidc-provider 8.x, the line that supports Node 20 (package.json `engines`): 9.x prints
+ * "Unsupported runtime. Use Node.js v22.x LTS" below Node 22, to everyone running the demo there.
+ * 8.x sends back-channel logouts to apps on loopback as they are; 9.x needs a `fetch` option that
+ * leaves out its SSRF guard's dispatcher.
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -60,11 +65,9 @@ export async function startOidcProvider(options: {
     pkce: { required: () => true },
     cookies: { keys: ["oidc-provider-test-key"] },
     jwks: { keys: [privateJwk] },
-    // The provider's own calls (back-channel logouts) go to apps on loopback, which its SSRF guard refuses.
-    fetch: (url, init) => {
-      const { dispatcher: _loopbackRefused, ...rest } = init as RequestInit & { dispatcher?: unknown }
-      return globalThis.fetch(url, rest)
-    },
+    // oidc-provider's own default lifetimes, as values: its default functions print a notice each
+    // ("you SHOULD change it") on the first sign-in, which the demo's user cannot act on.
+    ttl: { Interaction: 60 * 60, Session: 14 * 24 * 60 * 60, Grant: 14 * 24 * 60 * 60, AccessToken: 60 * 60, IdToken: 60 * 60 },
     ...options.configuration,
   })
   provider.on("server_error", (_ctx, error) => console.error("oidc-provider server_error", error))

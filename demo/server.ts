@@ -279,7 +279,7 @@ function homePage(session: Session | null, context: { origin: string; enabled: s
 if (import.meta.url === `file://${process.argv[1]}`) {
   const demo = await startDemo({ port: Number(process.env.PORT ?? 3000), host: process.env.HOST ?? "127.0.0.1" })
   console.log(`authflow demo on ${demo.url}${process.env.HOST ? ` (listening on ${process.env.HOST})` : " (listening on 127.0.0.1 only; HOST=0.0.0.0 opens it to the network)"}`)
-  console.log(`  OpenID Provider: ${demo.identityProvider.issuer}`)
+  console.log(`  OpenID Provider: ${demo.identityProvider.issuer} (a stand-in: its warnings above, in-memory adapter and devInteractions, are about it, not about your app)`)
   if (!process.env.AUTH_SECRET) console.log("  (no AUTH_SECRET set: a random one is used, so sessions end when the demo restarts)")
   const stop = () => void demo.close().then(() => process.exit(0))
   process.on("SIGINT", stop)

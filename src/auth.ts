@@ -3,34 +3,24 @@ import { adapterFailureLogged } from "./core/adapter-calls.js"
 import { emitEvent } from "./core/events.js"
 import { rateLimitedAnswer, rateLimitedMessage } from "./core/rate-limit/limiter.js"
 import { checkRequest, isValidHttpUrl } from "./core/assert.js"
-import { cookiesOf } from "./core/error-cookies.js"
+import { errorAnswer, isErrorAnswer, type Answer, type ErrorAnswer } from "./core/answer.js"
+import { asError } from "./core/as-error.js"
 import { serializeCookie } from "./core/cookies/serialize.js"
 import { resolveLogger } from "./core/logger.js"
 import { configFor, initOptions, type AuthOptions, type ResolvedConfig } from "./core/options.js"
 import { servedOrigin } from "./core/origin.js"
 import { toAuthRequest, type AuthRequest } from "./core/request.js"
 import { toResponse } from "./core/response.js"
+import { onFirstUse } from "./core/on-first-use.js"
 import { raw } from "./core/symbols.js"
+import type { AccessToken } from "./actions/access-token.js"
 import type { AuthConfig, Cookie, LoggerInstance, ResponseInternal, WarningCode } from "./types.js"
 
 const configurationErrorMessage = "There was a problem with the server configuration. Check the server logs for more information."
 const pageActions: ReadonlySet<string> = new Set(["signin", "signout", "error", "verify-request"])
 const warned = new WeakMap<AuthConfig, Set<WarningCode>>()
 
-/**
- * A module loaded when it is first asked for, then kept. Each flow's action module is loaded this way,
- * when its route is first hit, so a bundler splits the flows and an app carries only those it serves.
- * A failed load is not kept: the next request tries again.
- */
-function onFirstUse<Module>(load: () => Promise<Module>): () => Promise<Module> {
-  let loading: Promise<Module> | undefined
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined
-      throw error
-    }))
-}
-
+// Each flow's action module is loaded when its route is first hit.
 const actions = {
   backchannelLogout: onFirstUse(() => import("./actions/backchannel-logout.js")),
   callback: onFirstUse(() => import("./actions/callback.js")),
@@ -43,6 +33,8 @@ const actions = {
   signOut: onFirstUse(() => import("./actions/signout.js")),
   webAuthn: onFirstUse(() => import("./actions/webauthn.js")),
 }
+// Loaded on the first call of `getAccessToken`, with the refresh of provider tokens it may run.
+const accessToken = onFirstUse(() => import("./actions/access-token.js"))
 
 /**
  * Handles one request under `basePath` and answers it: sign-in, callback, session, CSRF, sign-out
@@ -71,7 +63,9 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   try {
     authRequest = await toAuthRequest(request, config.basePath ?? "/auth")
   } catch (error) {
-    logger.error(error instanceof Error ? error : new UnknownAction(String(error)))
+    // A stray path (`/favicon.ico` reaching a catch-all mount) is routine: debug, not an error.
+    if (error instanceof UnknownAction && error.cause?.stray === true) logger.debug(error.message)
+    else logger.error(error instanceof Error ? error : new UnknownAction(String(error)))
     logger.debug("request", { method: request.method, url: request.url })
     return answer(isRaw, request, { status: 400, headers: { "Content-Type": "application/json" }, body: "Bad request." })
   }
@@ -93,30 +87,83 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     return answer(isRaw, request, await configurationError(authRequest, config, logger))
   }
 
+  let failed: ErrorAnswer
   try {
     const { options, cookies } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
-    return answer(isRaw, request, await dispatch(options, cookies))
+    const answered = await dispatch(options, cookies)
+    if (!isErrorAnswer(answered)) return answer(isRaw, request, answered)
+    failed = answered
   } catch (caught) {
-    const error = caught instanceof Error ? caught : new Error(String(caught))
-    // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
-    if (!adapterFailureLogged(error)) logger.error(error)
-    const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
-    if (error instanceof RateLimited) {
-      await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
-      if (!isRaw || wantsUrl) return answer(isRaw, request, rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, cookiesOf(caught)))
-    }
-    if (isRaw && error instanceof AuthError && !wantsUrl) throw error
-    if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
-    const url = errorRedirectUrl(error, authRequest, config)
-    const cookies = cookiesOf(caught)
-    if (isRaw) return cookies.length ? { redirect: url, cookies } : { redirect: url }
-    const headers = cookies.map((cookie): [string, string] => ["Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options)])
-    if (wantsUrl) return Response.json({ url }, { headers })
-    return new Response(null, { status: 302, headers: [...headers, ["Location", url]] })
+    // Thrown, not answered: a failure below the flows (resolving the options, an adapter outside a flow), answered the same way.
+    failed = errorAnswer(asError(caught))
   }
+  return answerError(failed, isRaw, request, authRequest, config, logger)
 }
 
-async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
+/**
+ * The wire response of an error answer: 429 for `RateLimited`; in raw mode its AuthError thrown to
+ * the caller (the one place an outcome becomes a throw: Auth.js's contract with framework server
+ * actions); `null` with 400 for a session update; else a redirect to the sign-in or error page with
+ * `error=<type>` (as JSON `{ url }` for `X-Auth-Return-Redirect`), setting the answer's cookies.
+ */
+async function answerError(
+  { error, cookies }: ErrorAnswer,
+  isRaw: boolean,
+  request: Request,
+  authRequest: AuthRequest,
+  config: AuthConfig,
+  logger: LoggerInstance,
+): Promise<Response | ResponseInternal> {
+  // An adapter failure that ends the request as it is was logged, with its cause, where it happened.
+  if (!adapterFailureLogged(error)) logger.error(error)
+  const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
+  if (error instanceof RateLimited) {
+    await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
+    if (!isRaw || wantsUrl) return answer(isRaw, request, rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, [...cookies]))
+  }
+  if (isRaw && error instanceof AuthError && !wantsUrl) throw error
+  if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })
+  const url = errorRedirectUrl(error, authRequest, config)
+  if (isRaw) return cookies.length ? { redirect: url, cookies: [...cookies] } : { redirect: url }
+  const headers = cookies.map((cookie): [string, string] => ["Set-Cookie", serializeCookie(cookie.name, cookie.value, cookie.options)])
+  if (wantsUrl) return Response.json({ url }, { headers })
+  return new Response(null, { status: 302, headers: [...headers, ["Location", url]] })
+}
+
+/**
+ * The access token of the signed-in user (the session in `request`'s cookies) for an OAuth/OIDC
+ * provider, refreshed first when it expires within the skew (one refresh grant however many
+ * requests ask at once). `null` when nobody is signed in or the user has no tokens for that
+ * provider. Throws `RefreshTokenError` when the refresh failed (the provider refused the refresh
+ * token, or could not be reached), and a `TypeError` for a provider that is not an OAuth/OIDC
+ * provider with refresh on. The refresh code is loaded on the first call, not by the import.
+ *
+ * @param request - The incoming request; only its URL and `cookie` header are read.
+ * @param config - The same configuration `Auth()` serves.
+ * @param providerId - The provider's `id`.
+ *
+ * @example
+ * ```ts
+ * import { getAccessToken } from "authflow"
+ *
+ * export async function GET(request: Request) {
+ *   const token = await getAccessToken(request, config, "github")
+ *   if (!token) return new Response("Sign in first", { status: 401 })
+ *   const repos = await fetch("https://api.github.com/user/repos", { headers: { Authorization: `Bearer ${token.accessToken}` } })
+ *   const headers = new Headers({ "Content-Type": "application/json" })
+ *   for (const cookie of token.setCookie) headers.append("Set-Cookie", cookie)
+ *   return new Response(repos.body, { headers })
+ * }
+ * ```
+ */
+export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
+  const token = await (await accessToken()).accessTokenOf(request, config, providerId)
+  // The public boundary: a refusal, answered as a value below, is thrown to the caller here.
+  if (token instanceof Error) throw token
+  return token
+}
+
+async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const { action, method, providerId } = options.request
   if (method === "GET") {
     switch (action) {
@@ -127,7 +174,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
       case "csrf":
         return (await actions.csrf()).csrfAction(options, cookies)
       case "signin":
-        if (providerId !== undefined) throw new UnknownAction("Unsupported action")
+        if (providerId !== undefined) return errorAnswer(new UnknownAction("Unsupported action"))
         return (await actions.pages()).signInPage(options, cookies)
       case "signout":
         return (await actions.pages()).signOutPage(options, cookies)
@@ -139,14 +186,14 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         return (await actions.callback()).callbackAction(options, cookies)
       case "webauthn-options": {
         const provider = options.provider
-        if (provider?.type !== "webauthn") throw new InvalidProvider("Provider must be WebAuthn")
+        if (provider?.type !== "webauthn") return errorAnswer(new InvalidProvider("Provider must be WebAuthn"))
         return (await actions.webAuthn()).webAuthnOptions(options, provider, cookies)
       }
     }
   } else {
     switch (action) {
       case "session":
-        if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action session")
+        if (!options.csrfTokenVerified) return errorAnswer(new MissingCSRF("CSRF token was missing during an action session"))
         return (await actions.session()).sessionAction(options, cookies, { data: options.request.body?.data })
       case "signin": {
         // OAuth and email sign-ins check CSRF as the first step of their machines.
@@ -154,7 +201,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         if (provider?.type === "oauth" || provider?.type === "oidc") return (await actions.oauth()).oauthSignIn(options, provider, cookies)
         if (provider?.type === "email") return (await actions.email()).emailSignIn(options, provider, cookies)
         // No provider, or credentials (signed in through /callback): back to the sign-in page.
-        if (!options.csrfTokenVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
+        if (!options.csrfTokenVerified) return errorAnswer(new MissingCSRF("CSRF token was missing during an action signin"))
         return { redirect: `${options.baseUrl}/signin`, cookies }
       }
       case "signout":
@@ -165,7 +212,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Respon
         return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
     }
   }
-  throw new UnknownAction(`Cannot handle action: ${action}`)
+  return errorAnswer(new UnknownAction(`Cannot handle action: ${action}`))
 }
 
 /** The answer as the caller asked for it: the internal response (`raw`), or a web `Response`. */
@@ -200,7 +247,7 @@ async function configurationError(request: AuthRequest, config: AuthConfig, logg
   }
   const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
   const origin = request.url.origin
-  const page = (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
+  const page = await (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html }
 }
 
@@ -223,7 +270,7 @@ async function invalidCallbackUrl(request: AuthRequest, config: AuthConfig, cook
     }
     const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
     const origin = request.url.origin
-    const page = (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
+    const page = await (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
     return { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies: cleared }
   }
   return { status: 400, headers: { "Content-Type": "application/json" }, body: { message: invalidCallbackUrlMessage }, cookies: cleared }

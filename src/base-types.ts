@@ -111,11 +111,20 @@ export interface JWTDecodeParams {
 
 /** Session JWT options. */
 export interface JWTOptions {
-  /** Lifetime in seconds; defaults to `session.maxAge`. */
+  /**
+   * Lifetime of the session JWT in seconds.
+   * @default `session.maxAge`
+   */
   maxAge?: number
-  /** Replace the built-in JWE encoder. */
+  /**
+   * Replace the built-in JWE encoder.
+   * @default the built-in encoder: `dir` + `A256CBC-HS512`, the key derived with HKDF-SHA256 from the secret, salted with the cookie's name (Auth.js v5's format)
+   */
   encode?: (params: JWTEncodeParams) => Awaitable<string>
-  /** Replace the built-in JWE decoder. */
+  /**
+   * Replace the built-in JWE decoder.
+   * @default the built-in decoder, which reads what the built-in encoder (and Auth.js v5) writes
+   */
   decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>
 }
 
@@ -164,30 +173,79 @@ export type CookiesOverrides = {
 
 /** Custom pages: each a path or URL that replaces the built-in page. */
 export interface PagesOptions {
+  /**
+   * The sign-in page: `GET {basePath}/signin` redirects there, and failed sign-ins come back to it with `?error=`.
+   * @default the built-in sign-in page, one form per provider
+   */
   signIn?: string
+  /**
+   * The sign-out confirmation page.
+   * @default the built-in sign-out page
+   */
   signOut?: string
+  /**
+   * The error page, shown with `?error=<type>`; it must not require a session (`ErrorPageLoop`).
+   * @default the built-in error page
+   */
   error?: string
+  /**
+   * The "check your email" page after an email sign-in link was sent.
+   * @default the built-in verify-request page
+   */
   verifyRequest?: string
+  /**
+   * Where a user who was just created is sent after the first sign-in.
+   * @default none: new users go where the sign-in was going
+   */
   newUser?: string
 }
 
 /** Look of the built-in pages. */
 export interface Theme {
+  /**
+   * Light, dark, or following the browser.
+   * @default "auto"
+   */
   colorScheme?: "auto" | "dark" | "light"
+  /**
+   * URL of a logo shown above the forms.
+   * @default none
+   */
   logo?: string
+  /**
+   * Accent colour of the built-in pages (any CSS colour).
+   * @default the built-in pages' own accent
+   */
   brandColor?: string
+  /**
+   * Text colour of buttons drawn in `brandColor`.
+   * @default the built-in pages' own button text colour
+   */
   buttonText?: string
 }
 
 /** Session options. */
 export interface SessionOptions {
-  /** `jwt` (default without an adapter) or `database` (default with one). */
+  /**
+   * An encrypted JWT in the cookie, or a session row through the adapter.
+   * @default `"jwt"` without an adapter, `"database"` with one
+   */
   strategy?: "jwt" | "database"
-  /** Seconds until the session expires. Default 30 days. */
+  /**
+   * Seconds until an idle session expires; every session read extends it.
+   * @default 2592000 (30 days)
+   */
   maxAge?: number
-  /** Seconds between database session writes. Default 1 day; 0 writes on every request. */
+  /**
+   * Database sessions: seconds between writes of the new expiry (`0` writes on every read). JWT
+   * sessions behind a framework proxy: how old an unchanged session gets before it is re-issued.
+   * @default 86400 (1 day)
+   */
   updateAge?: number
-  /** Token of a database session. Default a random UUID. */
+  /**
+   * Makes the token of a database session.
+   * @default `crypto.randomUUID()`
+   */
   generateSessionToken?: () => string
   /**
    * A hard cap on a session's life, in seconds since sign-in, on top of the sliding `maxAge`:

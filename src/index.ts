@@ -9,7 +9,7 @@
  * ```
  * @module
  */
-export { Auth } from "./auth.js"
+export { Auth, getAccessToken } from "./auth.js"
 export { raw, skipCSRFCheck, customFetch } from "./core/symbols.js"
 export { setEnvDefaults, createActionURL, isAuthAction } from "./core/env.js"
 export { AuthError, CredentialsSignin } from "./core/errors.js"
@@ -20,5 +20,4 @@ export { memoryRevocationStore, redisRevocationStore } from "./core/revocation-s
 export type { RevocationStore, RedisRevocationClient } from "./core/revocation-store.js"
 export { memoryRefreshStore, redisRefreshStore } from "./core/refresh-store.js"
 export type { RefreshStore, RefreshClaim, RedisRefreshClient } from "./core/refresh-store.js"
-export { getAccessToken } from "./actions/access-token.js"
 export type { AccessToken } from "./actions/access-token.js"

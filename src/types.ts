@@ -62,13 +62,25 @@ export interface SessionCallbackParams {
 
 /** Callbacks: they decide outcomes. Each given one replaces the default. */
 export interface CallbacksOptions {
-  /** Allow (`true`), refuse (`false`) or redirect (a URL) a sign-in. */
+  /**
+   * Allow (`true`), refuse (`false`: `AccessDenied`) or redirect (a URL) a sign-in.
+   * @default allow every sign-in
+   */
   signIn: (params: SignInCallbackParams) => Awaitable<boolean | string>
-  /** Where to send the user; default: relative or same-origin URLs only. */
+  /**
+   * Where to send the user after sign-in and sign-out.
+   * @default relative or same-origin URLs only, resolved as a browser would; anything else goes to the site's root
+   */
   redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>
-  /** Shape the session returned to clients. */
+  /**
+   * Shape the session returned to clients (`GET /session`, `auth()`).
+   * @default the user's name, email and image, and the expiry
+   */
   session: (params: SessionCallbackParams) => Awaitable<Session | DefaultSession>
-  /** Shape the session JWT; `null` ends the session. */
+  /**
+   * Shape the session JWT; `trigger` is `signIn`, `signUp` or `update`. Returning `null` ends the session.
+   * @default the token unchanged
+   */
   jwt: (params: JWTCallbackParams) => Awaitable<JWT | null>
 }
 
@@ -181,7 +193,13 @@ export type InternalProvider<P = ProviderConfig> = P & {
  * ```
  */
 export interface AuthConfig {
+  /** Provider objects or factories, in any order (required). */
   providers: Provider[]
+  /**
+   * Users, accounts, sessions, verification tokens and passkeys in your database (`authflow/adapters`).
+   * Needed by email sign-in, database sessions and passkeys.
+   * @default none: JWT sessions, nothing stored
+   */
   adapter?: Adapter
   /**
    * Milliseconds an adapter method may take before the request gives up on it with an
@@ -196,15 +214,55 @@ export interface AuthConfig {
    * ```
    */
   adapterTimeout?: number
+  /**
+   * Where the routes live.
+   * @default `"/auth"`, or the path of `AUTH_URL` through `setEnvDefaults`; `"/api/auth"` in `authflow/next` and `authflow/solid-start`
+   */
   basePath?: string
+  /**
+   * Callbacks that decide outcomes; each one given replaces its default (see {@link CallbacksOptions}).
+   * @default each callback's own default
+   */
   callbacks?: Partial<CallbacksOptions>
+  /**
+   * Per-cookie overrides of name and options; options left out keep their defaults.
+   * @default Auth.js v5's cookie names and options (`authjs.session-token`, …)
+   */
   cookies?: CookiesOverrides
+  /**
+   * Built-in debug output. It does not apply to a `debug` level supplied in `logger`.
+   * @default false
+   */
   debug?: boolean
+  /**
+   * Observers of what happened (`signIn`, `signOut`, `session`, …). An event that throws is logged as `EventError` and the flow goes on.
+   * @default none
+   */
   events?: Partial<EventCallbacks>
+  /**
+   * Features that may change in any release: `enableWebAuthn` turns on the WebAuthn and Passkey providers.
+   * @default `{ enableWebAuthn: false }`
+   */
   experimental?: { enableWebAuthn?: boolean }
+  /**
+   * The session JWT's lifetime and format (see {@link JWTOptions}).
+   * @default the built-in JWE, living `session.maxAge`
+   */
   jwt?: JWTOptions
+  /**
+   * `error`, `warn`, `debug`: each level given replaces the built-in one, which writes to the console.
+   * @default the console, redacted
+   */
   logger?: Partial<LoggerInstance>
+  /**
+   * Your own pages instead of the built-in ones (see {@link PagesOptions}).
+   * @default the built-in pages
+   */
   pages?: PagesOptions
+  /**
+   * For framework authors: the exported `raw` symbol makes `Auth()` return its internal answer instead of a `Response`.
+   * @default undefined: `Auth()` returns a `Response`
+   */
   raw?: symbol
   /**
    * The exported `reissueWhenDue` symbol makes a read of an unchanged JWT session skip re-issuing
@@ -213,6 +271,12 @@ export interface AuthConfig {
    * @default undefined
    */
   reissueWhenDue?: symbol
+  /**
+   * One stable deployment through which OAuth callbacks pass (preview deployments): the `state`
+   * carries the origin, and the proxy forwards the callback there, but only to `origin` or an
+   * origin `trustedOrigins` names.
+   * @default `AUTH_REDIRECT_PROXY_URL` through `setEnvDefaults`; else none
+   */
   redirectProxyUrl?: string
   /**
    * The app's public origin. Every URL that leaves the server (the OAuth `redirect_uri`, magic
@@ -312,14 +376,38 @@ export interface AuthConfig {
    * ```
    */
   secret?: string | string[]
+  /**
+   * The session's strategy and lifetime (see {@link SessionOptions}).
+   * @default JWT sessions (database sessions with an adapter) of 30 days, extended on every read
+   */
   session?: SessionOptions
+  /**
+   * For framework authors whose framework checks the origin of form posts itself: the exported
+   * `skipCSRFCheck` symbol turns authflow's CSRF check off.
+   * @default undefined: the CSRF check runs
+   */
   skipCSRFCheck?: symbol
+  /**
+   * Look of the built-in pages (see {@link Theme}).
+   * @default `{ colorScheme: "auto" }`
+   */
   theme?: Theme
+  /**
+   * Only matters without `origin` and `trustedOrigins`: `true` builds the URLs that leave the
+   * server from the request's `Host`/`X-Forwarded-Host`, right only where the platform or a proxy
+   * sets that header; `false` refuses such requests with `UntrustedHost`.
+   * @default `false` in plain `Auth()`. `setEnvDefaults` (which every framework wrapper calls) sets it from the environment: `true` with `AUTH_URL`, a true `AUTH_TRUST_HOST`, `VERCEL` or `CF_PAGES`, else whenever `NODE_ENV` is not `"production"`
+   */
   trustHost?: boolean
+  /**
+   * `__Secure-`/`__Host-` cookie prefixes and the `Secure` attribute.
+   * @default from the scheme of the served origin: `true` on `https:`
+   */
   useSecureCookies?: boolean
   /**
    * An xstate inspection observer given to every flow actor: `@statelyai/inspect`'s `inspector.inspect`,
    * or any function of inspection events.
+   * @default none: flows run without an observer
    */
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void)
 }

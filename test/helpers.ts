@@ -1,51 +1,34 @@
 import { Auth } from "../src/index.js"
+import Credentials from "../src/providers/credentials.js"
+import { defaultCookies } from "../src/core/cookies/defaults.js"
+import { CookieJar, buildRequest, type RequestOptions } from "../src/testing/cookie-jar.js"
 import type { AuthConfig } from "../src/types.js"
+import type { CookiesOptions } from "../src/base-types.js"
+
+/** The one cookie jar and request builder of every test: the kit's own (src/testing/cookie-jar.ts). */
+export { CookieJar, buildRequest, type RequestOptions }
 
 export const origin = "https://app.test"
 export const basePath = "/auth"
 
-/** A tiny cookie jar: what a browser would send back after each response. */
-export class CookieJar {
-  readonly cookies = new Map<string, string>()
-  take(response: Response): this {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = header.split(";")
-      const name = pair!.slice(0, pair!.indexOf("="))
-      const value = pair!.slice(pair!.indexOf("=") + 1)
-      const cleared = attributes.some((a) => a.trim().toLowerCase() === "max-age=0")
-      if (cleared || value === "") this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
-    return this
-  }
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
-  }
-  get(name: string): string | undefined {
-    const value = this.cookies.get(name)
-    return value === undefined ? undefined : decodeURIComponent(value)
-  }
-}
+/** The default cookies' names, by the engine's key, as `defaultCookies` names them. */
+export type CookieNames = Record<keyof CookiesOptions, string>
+
+const namesOf = (secure: boolean): CookieNames =>
+  Object.fromEntries(Object.entries(defaultCookies(secure)).map(([key, cookie]) => [key, cookie.name])) as CookieNames
+
+/**
+ * The names of the engine's cookies, read from src/core/cookies/defaults.ts so that a rename is one
+ * edit there: `https` as an app served over HTTPS names them (`__Secure-` and `__Host-` prefixes),
+ * `http` without the prefixes. `test/core/cookies.test.ts` and `test/wire/cookies.test.ts` write the
+ * wire names out, to pin them to Auth.js's.
+ */
+export const cookieNames = { https: namesOf(true), http: namesOf(false) } as const
 
 /** Sends a request through `Auth()` as a browser with `jar` would, and stores the cookies it sets. */
-export async function send(
-  config: AuthConfig,
-  jar: CookieJar,
-  path: string,
-  init: { method?: "GET" | "POST"; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
-): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (jar.cookies.size) headers.set("cookie", jar.header())
-  let body: string | undefined
-  if (init.form) {
-    headers.set("content-type", "application/x-www-form-urlencoded")
-    body = new URLSearchParams(init.form).toString()
-  } else if (init.json !== undefined) {
-    headers.set("content-type", "application/json")
-    body = JSON.stringify(init.json)
-  }
+export async function send(config: AuthConfig, jar: CookieJar, path: string, init: RequestOptions & { method?: "GET" | "POST" } = {}): Promise<Response> {
   const url = path.startsWith("http") ? path : `${origin}${basePath}${path}`
-  const response = await Auth(new Request(url, { method: init.method ?? (body ? "POST" : "GET"), headers, body }), config)
+  const response = await Auth(buildRequest(url, init, jar), config)
   jar.take(response)
   return response
 }
@@ -55,6 +38,17 @@ export async function csrfTokenFor(config: AuthConfig, jar: CookieJar): Promise<
   const response = await send(config, jar, "/csrf")
   const { csrfToken } = (await response.json()) as { csrfToken: string }
   return csrfToken
+}
+
+/** Ada Lovelace, as the credentials provider of {@link adaCredentials} signs her in. */
+export const ada = { id: "1", name: "Ada Lovelace", email: "ada@example.test" }
+
+/** A credentials provider that signs in `ada` with the password `lovelace`, and no one else. */
+export function adaCredentials() {
+  return Credentials({
+    credentials: { username: {}, password: {} },
+    authorize: ({ username, password }) => (username === "ada" && password === "lovelace" ? ada : null),
+  })
 }
 
 /** A logger that records instead of printing. */

@@ -1,33 +1,56 @@
 /**
- * Every TypeScript and JavaScript block of README.md is type-checked, so that a snippet cannot rot:
- * each ```ts, ```tsx, ```js or ```mjs block is written to a file in a temporary directory inside the
- * repository, where `authflow` and `authflow/*` resolve to `src` (following package.json `exports`),
- * and `tsc` checks them all at once.
+ * Every TypeScript and JavaScript block of README.md and of every page under docs/ is type-checked,
+ * so that a snippet cannot rot: each ```ts, ```tsx, ```js or ```mjs block is written
+ * to a file in a temporary directory inside the repository, where `authflow` and `authflow/*`
+ * resolve to `src` (following package.json `exports`), and `tsc` checks them all at once.
  *
  * - **Files.** A block whose first line is a path comment (`// auth.ts`, `// src/hooks.server.ts`,
  *   `// server.mjs: run with …`) is written to that path; others to `snippet-<n>.ts`. A block is
- *   split at each further path-comment line (`// proxy.ts …`) into several files. Blocks under
- *   the same heading share a directory, so `./auth` and `@/auth` find the `auth.ts` block beside
- *   them. A relative import no block of the section provides (your own `./auth`) gets a stub.
+ *   split at each further path-comment line (`// proxy.ts …`) into several files. Blocks of one
+ *   page under the same heading share a directory, and so do all the blocks of a getting-started
+ *   page (one app, step by step), so `./auth` and `@/auth` find the `auth.ts` block beside them. A
+ *   relative import no block of the section provides (your own `./auth`) gets a stub.
+ * - **JSX.** A ```tsx block is React unless it imports Solid (`solid-js`) or Qwik
+ *   (`@builder.io/qwik`): each file gets its framework's `@jsxImportSource`.
  * - **Placeholders.** Names a snippet uses without defining them (`adapter`, `request`, `config`, …)
  *   are declared once, with their real types, in `placeholders` below.
- * - **Fragments.** A block that cannot compile on its own is marked in the README by
+ * - **Fragments.** A block that cannot compile on its own is marked in its page by
  *   `<!-- readme-check: skip <reason> -->` on the line before it. Keep them rare.
  *
- * The provider table of the README is also checked against `src/providers`.
+ * The provider table (docs/guides/providers.md) is also checked against `src/providers`, the
+ * troubleshooting page against the configuration errors `src` raises, every internal link of the
+ * README, CONTRIBUTING.md and the docs against the files and headings it points at, and the README's
+ * size (at most 15 KB: a map, the rest is in docs/).
  */
 import { createHash } from "node:crypto"
 import { execFileSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
-import { dirname, join, relative } from "node:path"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { providerEnvVariable } from "../src/core/env.js"
 
 const root = new URL("..", import.meta.url).pathname
 const readme = readFileSync(join(root, "README.md"), "utf8")
 
-/** One fenced code block of the README. */
+/** The docs' Markdown files, relative to the repository: docs/ without the generated API reference. */
+function docsPages(dir = "docs"): string[] {
+  const pages: string[] = []
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`
+    if (entry.isDirectory()) {
+      if (path !== "docs/reference/api" && !entry.name.startsWith(".")) pages.push(...docsPages(path))
+    } else if (entry.name.endsWith(".md")) pages.push(path)
+  }
+  return pages.sort()
+}
+
+/** Every Markdown file whose blocks are checked: the README and the docs. */
+const checkedFiles = ["README.md", ...docsPages()]
+const read = (file: string) => readFileSync(join(root, file), "utf8")
+
+/** One fenced code block of the README or a docs page. */
 interface Block {
+  file: string
   index: number
   line: number
   lang: string
@@ -37,13 +60,15 @@ interface Block {
 }
 
 /** The fenced blocks, with the heading they sit under and their skip marker, if any. */
-function blocksOf(markdown: string): Block[] {
+function blocksOf(markdown: string, file = "README.md"): Block[] {
   const blocks: Block[] = []
   let section = "top"
+  // A getting-started page builds one app step by step: all its blocks are files of that app.
+  const oneApp = file.startsWith("docs/getting-started/")
   const lines = markdown.split("\n")
   for (let i = 0; i < lines.length; i++) {
     const heading = /^(#{2,3}) (.+)/.exec(lines[i]!)
-    if (heading) section = heading[2]!
+    if (heading && !oneApp) section = heading[2]!
     const fence = /^```(\w*)\s*$/.exec(lines[i]!)
     if (!fence) continue
     const start = i
@@ -52,7 +77,7 @@ function blocksOf(markdown: string): Block[] {
     let before = start - 1
     while (before >= 0 && lines[before]!.trim() === "") before--
     const marker = /^<!-- readme-check: skip (.*?)\s*-->$/.exec(lines[before]?.trim() ?? "")
-    blocks.push({ index: blocks.length, line: start + 1, lang: fence[1]!, code: body.join("\n") + "\n", section, ...(marker && { skip: marker[1] }) })
+    blocks.push({ file, index: blocks.length, line: start + 1, lang: fence[1]!, code: body.join("\n") + "\n", section, ...(marker && { skip: marker[1] }) })
   }
   return blocks
 }
@@ -133,8 +158,15 @@ function filesOf(block: Block): { name?: string; code: string; offset: number }[
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "section"
 
-describe("README.md code blocks", () => {
-  const blocks = blocksOf(readme).filter((block) => checked.has(block.lang))
+/** The JSX runtime of a ```tsx block: the framework it imports, else React. */
+function jsxSourceOf(code: string): string {
+  if (/from "(solid-js|@solidjs\/[^"]+)"/.test(code)) return "solid-js"
+  if (/from "@builder\.io\/qwik/.test(code)) return "@builder.io/qwik"
+  return "react"
+}
+
+describe("README.md and docs code blocks", () => {
+  const blocks = checkedFiles.flatMap((file) => blocksOf(read(file), file)).filter((block) => checked.has(block.lang))
   const work = join(root, "test-output")
   mkdirSync(work, { recursive: true })
   const dir = mkdtempSync(join(work, "readme-check-"))
@@ -142,7 +174,7 @@ describe("README.md code blocks", () => {
 
   it("marks every skipped block with a reason, and skips few", () => {
     const skipped = blocks.filter((block) => block.skip !== undefined)
-    for (const block of skipped) expect(block.skip!.length, `README.md:${block.line}: say why the block is skipped`).toBeGreaterThan(10)
+    for (const block of skipped) expect(block.skip!.length, `${block.file}:${block.line}: say why the block is skipped`).toBeGreaterThan(10)
     expect(skipped.length, "skipped blocks: keep the list tiny").toBeLessThanOrEqual(3)
   })
 
@@ -151,7 +183,7 @@ describe("README.md code blocks", () => {
     const sectionFiles = new Map<string, Set<string>>()
     for (const block of blocks) {
       if (block.skip !== undefined || fixedElsewhere.has(hashOf(block.code))) continue
-      const section = slug(block.section)
+      const section = `${slug(block.file.replace(/\.md$/, ""))}--${slug(block.section)}`
       const ext = block.lang === "js" || block.lang === "javascript" ? "mjs" : block.lang === "tsx" ? "tsx" : "ts"
       for (const part of filesOf(block)) {
         const name = part.name ?? `snippet-${block.index}.${ext}`
@@ -162,6 +194,13 @@ describe("README.md code blocks", () => {
           const to = relative(dirname(path), join(section, target))
           return `from "${to.startsWith(".") ? to : `./${to}`}"`
         })
+        // `~/x` is `src/x` in a SolidStart project.
+        code = code.replace(/from "~\/([^"]+)"/g, (_, target: string) => {
+          const to = relative(dirname(path), join(section, "src", target))
+          return `from "${to.startsWith(".") ? to : `./${to}`}"`
+        })
+        // On the first line, so that line numbers keep matching the page.
+        if (name.endsWith(".tsx")) code = `/** @jsxImportSource ${jsxSourceOf(code)} */ ${code}`
         // Each file is a module of its own, so their top-level names never collide.
         if (!/^\s*(import|export)\s/m.test(code)) code += "\nexport {}\n"
         files.set(path, { ...block, line: block.line + part.offset, code })
@@ -178,7 +217,8 @@ describe("README.md code blocks", () => {
       for (const match of block.code.matchAll(/(?:import|export)\s+(?:type\s+)?\{([^}]+)\}\s+from\s+"(\.{1,2}\/[^"]+)"/g)) {
         const target = join(dirname(path), match[2]!)
         const section = path.split("/")[0]!
-        if (sectionFiles.get(section)?.has(relative(section, target))) continue
+        // `./auth.config.mjs` names the block `// auth.config.mjs` as much as `./auth.config` does.
+        if (sectionFiles.get(section)?.has(relative(section, target).replace(/\.(ts|tsx|mjs|js)$/, ""))) continue
         const names = match[1]!.split(",").map((name) => name.trim().split(/\s+as\s+/)[0]!).filter(Boolean)
         const stub = ['import type { AuthConfig } from "authflow"', ...names.map((name) => `export declare const ${name}: ${name === "config" ? "AuthConfig" : "any"}`)].join("\n")
         mkdirSync(dirname(join(dir, target)), { recursive: true })
@@ -219,7 +259,7 @@ describe("README.md code blocks", () => {
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error)
     }
-    // Point each error at its README line.
+    // Point each error at its line in the README or the docs page.
     // Plain JavaScript has no annotations: an implicit any is no error there (TS7006, TS7031).
     const located = output
       .split("\n")
@@ -229,22 +269,22 @@ describe("README.md code blocks", () => {
         if (!match) return line
         const file = relative(dir, join(dir, match[1]!))
         const block = files.get(file)
-        return block ? `README.md:${block.line + Number(match[2])} (${file}): ${match[4]}` : `${file}:${match[2]}: ${match[4]}`
+        return block ? `${block.file}:${block.line + Number(match[2])} (${file}): ${match[4]}` : `${file}:${match[2]}: ${match[4]}`
       })
-    expect(located, "README blocks that do not type-check").toEqual([])
+    expect(located, "README and docs blocks that do not type-check").toEqual([])
     expect(files.size).toBeGreaterThan(10)
   }, 180_000)
 
   it("reports the blocks left to another change, while their text is unchanged", () => {
-    const pending = blocks.filter((block) => fixedElsewhere.has(hashOf(block.code))).map((block) => `README.md:${block.line}: ${fixedElsewhere.get(hashOf(block.code))}`)
+    const pending = blocks.filter((block) => fixedElsewhere.has(hashOf(block.code))).map((block) => `${block.file}:${block.line}: ${fixedElsewhere.get(hashOf(block.code))}`)
     if (pending.length) console.log(`[readme] not checked yet:\n  ${pending.join("\n  ")}`)
     expect(pending.length).toBeLessThanOrEqual(fixedElsewhere.size)
   })
 })
 
-describe("README.md provider table", () => {
+describe("the provider table (docs/guides/providers.md)", () => {
   it("lists every OAuth/OIDC provider in src/providers with the variables setEnvDefaults reads", async () => {
-    const table = /<!-- provider-env-table -->\n([\s\S]*?)<!-- \/provider-env-table -->/.exec(readme)
+    const table = /<!-- provider-env-table -->\n([\s\S]*?)<!-- \/provider-env-table -->/.exec(read("docs/guides/providers.md"))
     expect(table, "the table between <!-- provider-env-table --> markers").not.toBeNull()
     const rows = table![1]!.split("\n").filter((line) => line.startsWith("| `"))
     const expected: string[] = []
@@ -266,13 +306,120 @@ describe("README.md provider table", () => {
   })
 })
 
-describe("README.md Troubleshooting", () => {
+describe("Troubleshooting (docs/guides/troubleshooting.md)", () => {
   it("gives the cause and fix of every configuration error the checks raise", async () => {
     const errors = (await import("../src/errors.js")) as Record<string, unknown>
     const sources = ["src/core/assert.ts", "src/core/origin.ts"].map((file) => readFileSync(join(root, file), "utf8")).join("\n")
     const raised = [...new Set([...sources.matchAll(/new ([A-Z]\w+)\(/g)].map((match) => match[1]!))].filter((name) => typeof errors[name] === "function").sort()
-    const section = /## Troubleshooting\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? ""
+    const section = read("docs/guides/troubleshooting.md")
     expect(raised.length).toBeGreaterThan(8)
     expect(raised.filter((name) => !section.includes(`\`${name}\``)), "configuration errors without a Troubleshooting entry").toEqual([])
+  })
+})
+
+/** A heading's anchor on the docs site (VitePress's slugify, from @mdit-vue/shared). */
+function siteAnchor(heading: string): string {
+  return heading
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036F]/g, "")
+    .replace(/[\u0000-\u001f]/g, "")
+    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, "-")
+    .replace(/-{2,}/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .replace(/^(\d)/, "_$1")
+    .toLowerCase()
+}
+
+/** The same heading's anchor when the file is read on GitHub. */
+function githubAnchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-")
+}
+
+/** The text of each heading of a Markdown file, as rendered (links and code marks taken out). */
+function headingsOf(markdown: string): string[] {
+  const headings: string[] = []
+  let fenced = false
+  for (const line of markdown.split("\n")) {
+    if (/^```/.test(line)) fenced = !fenced
+    const heading = !fenced && /^#{1,6} (.+?)\s*$/.exec(line)
+    if (heading) headings.push(heading[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/`/g, ""))
+  }
+  return headings
+}
+
+/** The links of a Markdown file outside code: `[text](target)`, with their line. */
+function linksOf(markdown: string): { target: string; line: number }[] {
+  const links: { target: string; line: number }[] = []
+  let fenced = false
+  markdown.split("\n").forEach((text, index) => {
+    if (/^```/.test(text)) fenced = !fenced
+    if (fenced) return
+    for (const match of text.replace(/`[^`]*`/g, "").matchAll(/\]\(([^)\s]+)\)/g)) links.push({ target: match[1]!, line: index + 1 })
+  })
+  return links
+}
+
+/** Files the docs build generates, which a link may point at before they exist. */
+const generated = new Set(["docs/reference/api/index.md"])
+
+describe("links of the README, CONTRIBUTING.md and the docs", () => {
+  const files = ["README.md", "CONTRIBUTING.md", ...docsPages()]
+
+  it("point at files that exist, and at headings those files have (on the site and on GitHub)", () => {
+    const broken: string[] = []
+    let checkedLinks = 0
+    for (const file of files) {
+      for (const { target, line } of linksOf(read(file))) {
+        if (/^[a-z]+:/i.test(target)) continue
+        checkedLinks++
+        const [path, anchor] = target.split("#") as [string, string | undefined]
+        const resolved = path ? relative(root, resolve(root, dirname(file), path)) : file
+        const where = `${file}:${line}: ${target}`
+        if (generated.has(resolved)) continue
+        if (!existsSync(join(root, resolved))) {
+          broken.push(`${where}: no file ${resolved}`)
+          continue
+        }
+        if (path && file.startsWith("docs/") && !/\.(md|png|svg)$/.test(path)) broken.push(`${where}: link to the page's .md file, so that it works on the site and in the repository`)
+        if (anchor === undefined) continue
+        if (!resolved.endsWith(".md")) {
+          broken.push(`${where}: an anchor into a file that is not Markdown`)
+          continue
+        }
+        const headings = headingsOf(read(resolved))
+        const onSite = headings.some((heading) => siteAnchor(heading) === anchor)
+        const onGitHub = headings.some((heading) => githubAnchor(heading) === anchor)
+        if (!onSite || !onGitHub) broken.push(`${where}: no heading with that anchor ${!onSite && !onGitHub ? "" : onSite ? "on GitHub" : "on the site"} in ${resolved}`)
+      }
+    }
+    expect(broken).toEqual([])
+    expect(checkedLinks).toBeGreaterThan(100)
+  })
+
+  it("stay inside the repository, relative: no absolute path to a page", () => {
+    const absolute = files.flatMap((file) => linksOf(read(file)).filter(({ target }) => target.startsWith("/")).map(({ target, line }) => `${file}:${line}: ${target}`))
+    expect(absolute).toEqual([])
+  })
+})
+
+describe("README.md", () => {
+  it("is a map of at most 15 KB: the rest is in docs/", () => {
+    expect(statSync(join(root, "README.md")).size).toBeLessThanOrEqual(15 * 1024)
+  })
+
+  it("gives the plain-Node quick start exactly as docs/getting-started/node.md does", () => {
+    // Its two files, whether in one block (split at their path comments) or in one block each.
+    const quickStart = (markdown: string) =>
+      Object.fromEntries(
+        blocksOf(markdown)
+          .flatMap(filesOf)
+          .filter((file) => file.name === "auth.config.mjs" || file.name === "server.mjs")
+          .map((file) => [file.name, `${file.code.trimEnd()}\n`]),
+      )
+    expect(Object.keys(quickStart(read("docs/getting-started/node.md"))).sort()).toEqual(["auth.config.mjs", "server.mjs"])
+    expect(quickStart(readme)).toEqual(quickStart(read("docs/getting-started/node.md")))
   })
 })

@@ -2,6 +2,7 @@
 import { Redis } from "ioredis"
 import { createConnection } from "mysql2/promise"
 import pg from "pg"
+import { afterAll } from "vitest"
 
 /** True when `CI` is set: tests needing a service then fail instead of skipping. */
 export const ci = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase())
@@ -73,5 +74,44 @@ export async function redisProbe(): Promise<string | null> {
     return reasonOf(error)
   } finally {
     client.disconnect()
+  }
+}
+
+/** What a test needing a service does about it: skip it, or (CI set) fail it, when the service did not answer. */
+export interface ServiceGate {
+  /** True when the service did not answer and CI is not set: the tests are skipped (`describe.skipIf(gate.skip)`). */
+  readonly skip: boolean
+  /** Throws when the service did not answer: CI is set, so the test fails instead of being skipped. */
+  require(): void
+}
+
+/**
+ * The gate of the tests needing a service whose probe answered `unreachable` (null: it answered);
+ * `skipTitle` says which service and how to start it. When they are skipped it says why, once.
+ *
+ * @example
+ * ```ts
+ * const redis = serviceGate(await redisProbe(), "Redis not reachable at 127.0.0.1:6379: start it to run these tests")
+ * describe.skipIf(redis.skip)("…", () => it("…", () => { redis.require(); … }))
+ * ```
+ */
+export function serviceGate(unreachable: string | null, skipTitle: string): ServiceGate {
+  if (unreachable && !ci) console.warn(`${skipTitle} (probe error: ${unreachable})`)
+  return {
+    skip: unreachable !== null && !ci,
+    require() {
+      if (unreachable) throw new Error(`${skipTitle}. CI is set, so this fails instead of being skipped. Probe error: ${unreachable}`)
+    },
+  }
+}
+
+/** Opens Redis clients for one suite (each call of the function returned, one more) and disconnects them all after it. */
+export function redisClients(): () => Redis {
+  const clients: Redis[] = []
+  afterAll(() => void clients.forEach((redis) => redis.disconnect()))
+  return () => {
+    const redis = redisClient()
+    clients.push(redis)
+    return redis
   }
 }

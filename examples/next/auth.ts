@@ -12,10 +12,11 @@ const shared = globalThis as { demoAdapter?: ReturnType<typeof MemoryAdapter> }
 const adapter = (shared.demoAdapter ??= MemoryAdapter())
 
 export const { handlers, auth, signIn, signInAction, signOut, unstable_update } = NextAuth({
-  // AUTH_SECRET and AUTH_TRUST_HOST (or AUTH_URL) come from the environment (see README.md).
+  // AUTH_SECRET and AUTH_URL come from the environment (see README.md).
   pages: { signIn: "/signin" },
   adapter,
-  // With an adapter the default would be database sessions; credentials sign-ins need JWTs.
+  // With an adapter the default would be database sessions (credentials sign-ins work with those
+  // too); JWTs let the edge route (edge-auth.ts, no adapter) read the same sessions.
   session: { strategy: "jwt" },
   // Passkeys are experimental: this prints the "experimental-webauthn" warning once.
   experimental: { enableWebAuthn: true },

@@ -38,42 +38,27 @@ export interface AccessToken {
 }
 
 /**
- * The access token of the signed-in user (the session in `request`'s cookies) for an OAuth/OIDC
- * provider, refreshed first when it expires within the skew (one refresh grant however many
- * requests ask at once). `null` when nobody is signed in or the user has no tokens for that
- * provider. Throws `RefreshTokenError` when the refresh failed (the provider refused the refresh
- * token, or could not be reached), and a `TypeError` for a provider that is not an OAuth/OIDC
- * provider with refresh on.
- *
- * @param request - The incoming request; only its URL and `cookie` header are read.
- * @param config - The same configuration `Auth()` serves.
- * @param providerId - The provider's `id`.
+ * The work of the public `getAccessToken` (src/auth.ts, which documents it), loaded on its first
+ * call: the session in `request`'s cookies, its tokens for `providerId`, refreshed when due. A
+ * refusal is answered as the error the public function throws: `RefreshTokenError` when the
+ * refresh failed, a `TypeError` for a provider without refresh, the configuration's error.
  *
  * @example
  * ```ts
- * import { getAccessToken } from "authflow"
- *
- * export async function GET(request: Request) {
- *   const token = await getAccessToken(request, config, "github")
- *   if (!token) return new Response("Sign in first", { status: 401 })
- *   const repos = await fetch("https://api.github.com/user/repos", { headers: { Authorization: `Bearer ${token.accessToken}` } })
- *   const headers = new Headers({ "Content-Type": "application/json" })
- *   for (const cookie of token.setCookie) headers.append("Set-Cookie", cookie)
- *   return new Response(repos.body, { headers })
- * }
+ * const token = await accessTokenOf(request, config, "github") // AccessToken | null | Error
  * ```
  */
-export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
+export async function accessTokenOf(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null | Error> {
   const logger = resolveLogger(config)
   const basePath = config.basePath ?? "/auth"
   const sessionRequest = new Request(new URL(`${basePath}/session`, request.url), { headers: { cookie: request.headers.get("cookie") ?? "" } })
   const authRequest = await toAuthRequest(sessionRequest, basePath)
   const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
-  if (!resolved.ok) throw resolved.error
+  if (!resolved.ok) return resolved.error
   const { options } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
   const found = options.providers.find((candidate) => candidate.id === providerId)
   if (!found || (found.type !== "oauth" && found.type !== "oidc") || !refreshEnabled(config, found)) {
-    throw new TypeError(`getAccessToken: "${providerId}" is not an OAuth/OIDC provider with token refresh on; set \`refresh: true\` on the provider or in the configuration`)
+    return new TypeError(`getAccessToken: "${providerId}" is not an OAuth/OIDC provider with token refresh on; set \`refresh: true\` on the provider or in the configuration`)
   }
   const provider = found
   const policy = refreshPolicy(config)
@@ -105,7 +90,7 @@ export async function getAccessToken(request: Request, config: AuthConfig, provi
   }
   if (!outcome) return null
   if ("failure" in outcome) {
-    throw new RefreshTokenError(`The access token of provider "${providerId}" could not be refreshed (${outcome.failure})`, { cause: { provider: providerId, reason: outcome.failure } })
+    return new RefreshTokenError(`The access token of provider "${providerId}" could not be refreshed (${outcome.failure})`, { cause: { provider: providerId, reason: outcome.failure } })
   }
   const { tokens } = outcome
   if (!tokens.access_token) return null

@@ -4,8 +4,8 @@ import { emitEvent } from "../core/events.js"
 import { decodeSessionCookie, sessionStoreOf } from "../core/session-cookie.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Profile, User } from "../types.js"
-import type { AdapterAccount, AdapterUser } from "../adapters.js"
-import type { AccountPlan } from "../machines/oauth.js"
+import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
+import type { AccountLinkingEvent, AccountPlan } from "../machines/account-linking.js"
 
 /**
  * The user this browser is already signed in as, read through the adapter (the JWT's `sub`, or the
@@ -36,60 +36,48 @@ export async function signedInUser(options: AuthOptions, { adapterFailures = "si
   }
 }
 
-/** What the database says about an OAuth account, as the event the OAuth machine receives. */
-export type AccountCase =
-  | { type: "account.linkedToUser" }
-  | { type: "account.linkedToOther" }
-  | { type: "account.new.signedIn"; userId: string }
-  | { type: "account.new.emailTaken" }
-  | { type: "account.new.noUser" }
-
-/** The users the lookup found, kept by the flow for the writes that follow the `signIn` callback. */
-export interface AccountLookup {
-  /** The user the provider account is linked to. */
-  linked?: AdapterUser
-  /** The user this browser is signed in as. */
-  signedIn?: AdapterUser
-  /** The user who owns the profile's email address. */
-  emailOwner?: AdapterUser
+function adapterOf(options: AuthOptions): Adapter {
+  if (!options.adapter) throw new TypeError("Account linking looks users up through an adapter, and none is configured")
+  return options.adapter
 }
 
 /**
- * Looks an OAuth account up and reports which case holds, without deciding anything: the account
- * is linked to the signed-in user (or nobody is signed in), linked to someone else, new while a
- * user is signed in, new with its email taken, or new altogether. Without an adapter every
- * account is new and nobody is found.
+ * Looks up who a provider account is linked to and who this browser is signed in as, and reports
+ * it, deciding nothing (the account-linking states of the machine decide). Only an adapter that
+ * fails rejects; the machine's effect reports that as `lookup.failed`.
  *
  * @example
  * ```ts
- * const { event, lookup } = await findAccount(options, { provider: "github", providerAccountId: "42" }, "ada@example.test")
- * event.type // "account.new.noUser"
+ * await findAccount(options, { provider: "github", providerAccountId: "42" })
+ * // { type: "account.linked", user: ada, signedInAs: "u-bob" } or { type: "account.new" }
  * ```
  */
 export async function findAccount(
   options: AuthOptions,
   account: Pick<Account, "provider" | "providerAccountId">,
-  email: string | null | undefined,
-): Promise<{ event: AccountCase; lookup: AccountLookup }> {
-  const adapter = options.adapter
-  if (!adapter) return { event: { type: "account.new.noUser" }, lookup: {} }
+): Promise<Extract<AccountLinkingEvent, { type: "account.linked" | "account.new" }>> {
+  const adapter = adapterOf(options)
   const [linked, signedIn] = await Promise.all([
     adapter.getUserByAccount ? adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId }) : null,
     signedInUser(options, { adapterFailures: "throw" }),
   ])
-  const lookup: AccountLookup = {}
-  if (signedIn) lookup.signedIn = signedIn
-  if (linked) {
-    lookup.linked = linked
-    return { event: { type: signedIn && signedIn.id !== linked.id ? "account.linkedToOther" : "account.linkedToUser" }, lookup }
-  }
-  if (signedIn) return { event: { type: "account.new.signedIn", userId: signedIn.id }, lookup }
-  const emailOwner = email && adapter.getUserByEmail ? await adapter.getUserByEmail(email) : null
-  if (emailOwner) {
-    lookup.emailOwner = emailOwner
-    return { event: { type: "account.new.emailTaken" }, lookup }
-  }
-  return { event: { type: "account.new.noUser" }, lookup }
+  if (linked) return { type: "account.linked", user: linked, ...(signedIn && { signedInAs: signedIn.id }) }
+  return { type: "account.new", ...(signedIn && { signedIn }) }
+}
+
+/**
+ * Looks up who owns an email address and reports it: an account without an email, or an adapter
+ * that cannot look users up by email, has no owner.
+ *
+ * @example
+ * ```ts
+ * await findEmailOwner(options, "ada@example.test") // { type: "emailOwner.found", user: ada }
+ * ```
+ */
+export async function findEmailOwner(options: AuthOptions, email: string | null | undefined): Promise<Extract<AccountLinkingEvent, { type: "emailOwner.found" | "emailOwner.none" }>> {
+  const adapter = adapterOf(options)
+  const owner = email && adapter.getUserByEmail ? await adapter.getUserByEmail(email) : null
+  return owner ? { type: "emailOwner.found", user: owner } : { type: "emailOwner.none" }
 }
 
 /** The user a sign-in ends with, and whether it was created by it. */
@@ -99,45 +87,45 @@ export interface ResolvedUser {
 }
 
 /**
- * Carries out what the OAuth machine decided for an account: sign in its linked user, link it to
- * the signed-in user or to the owner of its email, create a user and link it, or (without a
- * database) use the provider's user as it is. `onCreating` learns the id of a user about to be
- * created: if creating or linking fails, the machine deletes that user (`undoingCreatedUser`).
+ * Carries out what the machine decided for an account: sign in its linked user (`user`, as it
+ * is), link it to `linkTo` (the signed-in user or the owner of its email), create a user and link
+ * it, or (without a database) use the provider's user as it is. `onCreating` learns the id of a
+ * user about to be created: if creating or linking fails, the machine deletes that user
+ * (`undoingCreatedUser`).
  *
  * @example
  * ```ts
- * const { user, isNewUser } = await persistAccount(options, "createUser", lookup, { user, account, profile, stored }, (id) => (run.creatingUserId = id))
+ * const { user, isNewUser } = await persistAccount(options, { plan: "createUser", user, account, profile, stored }, (id) => (creating = id))
  * ```
  */
 export async function persistAccount(
   options: AuthOptions,
-  plan: AccountPlan,
-  lookup: AccountLookup,
-  sign: { user: User; account: Account; profile: Profile; stored: Partial<Account> },
+  sign: { plan: AccountPlan; linkTo?: AdapterUser; user: User | AdapterUser; account: Account; profile: Profile; stored: Partial<Account> },
   onCreating?: (userId: string) => void,
 ): Promise<ResolvedUser> {
   const adapter = options.adapter
   const link = async (user: AdapterUser) => {
+    if (!adapter?.linkAccount) throw new TypeError("Linking an account needs an adapter with linkAccount")
     const account = { ...sign.stored, providerAccountId: sign.account.providerAccountId, provider: sign.account.provider, type: sign.account.type, userId: user.id } as AdapterAccount
-    await adapter!.linkAccount!(account)
+    await adapter.linkAccount(account)
     await emitEvent(options.config, options.logger, "linkAccount", { user, account, profile: sign.profile as User })
     return { user, isNewUser: false }
   }
-  switch (plan) {
+  switch (sign.plan) {
     case "noDatabase":
-      return { user: sign.user, isNewUser: false }
     case "signInLinkedUser":
-      return { user: lookup.linked!, isNewUser: false }
+      return { user: sign.user, isNewUser: false }
     case "linkToSignedInUser":
-      return link(lookup.signedIn!)
     case "linkToEmailOwner":
-      return link(lookup.emailOwner!)
+      if (!sign.linkTo) throw new TypeError(`The plan ${sign.plan} names no user to link the account to`)
+      return link(sign.linkTo)
     case "createUser": {
+      if (!adapter?.createUser) throw new TypeError("Creating a user needs an adapter with createUser")
       // The id is chosen here and reported before the write, so a failed sign-in can delete the user
       // by it (the OAuth machine's undoingCreatedUser), even when the write landed and its answer did not.
       const id = sign.user.id ?? randomUUID()
       onCreating?.(id)
-      const created = await adapter!.createUser!({ ...sign.user, id, email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
+      const created = await adapter.createUser({ ...sign.user, id, email: sign.user.email ?? "", emailVerified: null } as AdapterUser)
       await link(created)
       await emitEvent(options.config, options.logger, "createUser", { user: created })
       return { user: created, isNewUser: true }

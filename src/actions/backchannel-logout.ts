@@ -13,7 +13,7 @@ import { replayStoreOf } from "../core/replay-store.js"
 import { revocationStoreOf } from "../core/revocation-store.js"
 import { backchannelLogoutMachine, type LogoutTokenClaims, type LogoutTokenVerifyFailure } from "../machines/backchannel-logout.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { Cookie, ResponseInternal } from "../types.js"
@@ -148,15 +148,6 @@ export async function backchannelLogout(options: AuthOptions, cookies: Cookie[])
     return { status: 400, headers, body: { error: "invalid_request", error_description: reason }, cookies }
   }
   const outcomes: FlowOutcomes<typeof backchannelLogoutMachine, ResponseInternal> = {
-    readingRequest: notAnOutcome,
-    discoveringIssuer: notAnOutcome,
-    checkingClaims: notAnOutcome,
-    markingJti: notAnOutcome,
-    revokingSession: notAnOutcome,
-    revokingSubject: notAnOutcome,
-    lookingUpUser: notAnOutcome,
-    revokingUser: notAnOutcome,
-    deletingSessions: notAnOutcome,
     loggedOut: () => ({ status: 200, headers, body: {}, cookies }),
     providerNotAccepting: () => refused("provider", "the provider does not accept back-channel logouts"),
     tokenMissing: () => refused("missing"),

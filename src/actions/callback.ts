@@ -4,12 +4,13 @@ import { signInTailPolicy, type SignInOutcome } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { errorAnswer, type Answer } from "../core/answer.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { rateLimitedError, readCredentials, requestLimiter } from "./rate-limit.js"
 import type { AuthOptions } from "../core/options.js"
-import type { Account, Cookie, CredentialsConfig, ResponseInternal, User } from "../types.js"
+import type { Account, Cookie, CredentialsConfig, User } from "../types.js"
 import { asError } from "../core/as-error.js"
 
 /**
@@ -23,7 +24,7 @@ import { asError } from "../core/as-error.js"
  * // POST /auth/callback/credentials  (csrfToken, username, password) → 302 to the callback URL
  * ```
  */
-export async function callbackAction(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function callbackAction(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const provider = options.provider!
   if (provider.type === "credentials" && options.request.method === "POST") {
     return credentialsCallback(options, provider, cookies)
@@ -32,7 +33,7 @@ export async function callbackAction(options: AuthOptions, cookies: Cookie[]): P
   if (provider.type === "oauth" || provider.type === "oidc") return (await import("./oauth.js")).oauthCallback(options, provider, cookies)
   if (provider.type === "email") return (await import("./email.js")).emailCallback(options, provider, cookies)
   if (provider.type === "webauthn" && options.request.method === "POST") return (await import("./webauthn.js")).webAuthnCallback(options, provider, cookies)
-  throw new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`)
+  return errorAnswer(new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`))
 }
 
 function authorizeRequest(options: AuthOptions, credentials: Record<string, unknown>): Request {
@@ -48,7 +49,7 @@ interface CredentialsRun {
   account?: Account
 }
 
-async function credentialsCallback(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
+async function credentialsCallback(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<Answer> {
   const credentials = options.request.body ?? {}
   const run: CredentialsRun = {}
   const limiter = requestLimiter(options)
@@ -78,39 +79,19 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
     ...sessionEffects(options, cookies, ({ user }: CredentialsSignInContext) => signedIn(user!)),
   }
-  const failed = ({ error }: CredentialsSignInContext): never => {
-    throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
-  }
-  const outcomes: FlowOutcomes<typeof credentialsSignInMachine, ResponseInternal> = {
-    validatingInput: notAnOutcome,
-    readingCredentials: notAnOutcome,
-    checkingRateLimit: notAnOutcome,
-    authorizing: notAnOutcome,
-    refundingAttempt: notAnOutcome,
-    checkingSignIn: notAnOutcome,
-    resolvingRedirect: notAnOutcome,
-    issuingSession: notAnOutcome,
-    creatingSession: notAnOutcome,
-    encodingToken: notAnOutcome,
+  const failed = ({ error }: CredentialsSignInContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
+  // A refused sign-in sets no cookie: the error page or the sign-in form answers it.
+  const outcomes: FlowOutcomes<typeof credentialsSignInMachine, Answer> = {
     signedIn: () => ({ redirect: options.callbackUrl, cookies }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
-    csrfRejected: () => {
-      throw new MissingCSRF("CSRF token was missing during an action callback")
-    },
-    credentialsMalformed: ({ nonStringFields }) => {
-      throw new CredentialsSignin(`Credentials field(s) ${nonStringFields!.join(", ")} of provider "${provider.id}" must be strings`, { cause: { provider: provider.id, fields: nonStringFields } })
-    },
-    credentialsRejected: ({ error }) => {
-      throw error instanceof CredentialsSignin ? error : new CredentialsSignin()
-    },
-    accessDenied: ({ error }) => {
-      throw error
-    },
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action callback")),
+    credentialsMalformed: ({ nonStringFields }) =>
+      errorAnswer(new CredentialsSignin(`Credentials field(s) ${nonStringFields!.join(", ")} of provider "${provider.id}" must be strings`, { cause: { provider: provider.id, fields: nonStringFields } })),
+    credentialsRejected: ({ error }) => errorAnswer(error instanceof CredentialsSignin ? error : new CredentialsSignin()),
+    accessDenied: ({ error }) => errorAnswer(asError(error)),
     authorizeFailed: failed,
     sessionFailed: failed,
-    rateLimited: (context) => {
-      throw rateLimitedError("credentials", context, limiter)
-    },
+    rateLimited: (context) => errorAnswer(rateLimitedError("credentials", context, limiter)),
   }
   return outcomeOf(await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
 }

@@ -9,7 +9,9 @@ import { emailSignInMachine, type EmailSignInContext } from "../machines/email-s
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes, type TopStateOf, signInTailInFlight } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { errorAnswer, type Answer } from "../core/answer.js"
+import type { StopStateOf } from "../machines/flow-machine.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
@@ -59,7 +61,7 @@ interface EmailSignInRun {
  * // POST /auth/signin/email (csrfToken, email) → 302 /auth/verify-request?provider=email&type=email
  * ```
  */
-export async function emailSignIn(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function emailSignIn(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<Answer> {
   const typed = options.request.body?.email
   const run: EmailSignInRun = {}
   const limiter = requestLimiter(options)
@@ -125,20 +127,9 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     options.logger.error(new EmailSignInError(asError(error), { cause: { provider: provider.id } }))
     return { redirect: back({ error: "EmailSignin" }), cookies }
   }
-  const outcomes: FlowOutcomes<typeof emailSignInMachine, ResponseInternal> = {
-    validatingInput: notAnOutcome,
-    normalizing: notAnOutcome,
-    checkingRateLimit: notAnOutcome,
-    lookingUpUser: notAnOutcome,
-    checkingSignIn: notAnOutcome,
-    resolvingRedirect: notAnOutcome,
-    storingToken: notAnOutcome,
-    sendingLink: notAnOutcome,
-    revokingToken: notAnOutcome,
+  const outcomes: FlowOutcomes<typeof emailSignInMachine, Answer> = {
     linkSent: () => ({ redirect: `${options.baseUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email" })}`, cookies }),
-    csrfRejected: () => {
-      throw new MissingCSRF("CSRF token was missing during an action signin")
-    },
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signin")),
     emailRejected: ({ error, problem }) => {
       // Refused by the grammar (the machine's guard), or by the normaliser (which may say why).
       const reason = problem !== undefined ? { reason: "Invalid email address format.", problem } : { reason: asError(error).message, ...problemOf(error) }
@@ -146,18 +137,12 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
       return { redirect: back({ error: "InvalidEmail", ...(typeof typed === "string" && { email: typed.slice(0, 320) }) }), cookies }
     },
     // The adapter failed before the callback could decide: AdapterError (logged), Configuration.
-    lookupFailed: ({ error }) => {
-      throw error
-    },
-    accessDenied: ({ error }) => {
-      throw error
-    },
+    lookupFailed: ({ error }) => errorAnswer(asError(error)),
+    accessDenied: ({ error }) => errorAnswer(asError(error)),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     storeFailed: mailFailed,
     sendFailed: mailFailed,
-    rateLimited: (context) => {
-      throw rateLimitedError("email", context, limiter)
-    },
+    rateLimited: (context) => errorAnswer(rateLimitedError("email", context, limiter)),
   }
   return outcomeOf(await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect }), outcomes)
 }
@@ -179,7 +164,7 @@ interface EmailVerificationRun {
  * // GET /auth/callback/email?callbackUrl=…&token=…&email=… → 302 to the callback URL with the session cookie
  * ```
  */
-export async function emailCallback(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function emailCallback(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<Answer> {
   const { token, email } = options.request.query
   const adapter = options.adapter!
   const run: EmailVerificationRun = {}
@@ -244,18 +229,9 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     ...sessionEffects(options, cookies, signedIn),
   }
   /** A refused link: the Verification page, with the machine's state as the cause the logs show. */
-  const refused = (refusal: TopStateOf<typeof emailVerificationMachine>, message: string) => (): never => {
-    throw new Verification(message, { cause: { refusal, provider: provider.id } })
-  }
-  const failed = ({ error }: EmailVerificationContext): never => {
-    throw error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } })
-  }
-  const outcomes: FlowOutcomes<typeof emailVerificationMachine, ResponseInternal> = {
-    readingLink: notAnOutcome,
-    usingToken: notAnOutcome,
-    lookingUpUser: notAnOutcome,
-    restoringToken: notAnOutcome,
-    ...signInTailInFlight,
+  const refused = (refusal: StopStateOf<typeof emailVerificationMachine>, message: string) => () => errorAnswer(new Verification(message, { cause: { refusal, provider: provider.id } }))
+  const failed = ({ error }: EmailVerificationContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
+  const outcomes: FlowOutcomes<typeof emailVerificationMachine, Answer> = {
     signedIn: () => ({ redirect: options.callbackUrl, cookies }),
     signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
@@ -265,9 +241,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     identifierMismatch: refused("identifierMismatch", "The link is for another address"),
     identifierInvalid: refused("identifierInvalid", "The link is for an address outside the email grammar"),
     // A failing database is a server problem (Configuration), not an invalid link.
-    tokenLookupFailed: ({ error }) => {
-      throw error instanceof AuthError ? error : new Verification(asError(error))
-    },
+    tokenLookupFailed: ({ error }) => errorAnswer(error instanceof AuthError ? error : new Verification(asError(error))),
     accessDenied: failed,
     lookupFailed: failed,
     persistFailed: failed,

@@ -1,77 +1,43 @@
 /**
- * How an action turns the state a flow stopped in into its response: one entry per top-level
- * state of the machine, so a state added to a machine without an outcome is a compile error.
+ * How an action turns the state a flow stopped in into its answer: one entry per state the flow
+ * can stop in (each final state and each waiting state, {@link StopStateOf}), so a state added to a
+ * machine without an outcome is a compile error, and a state that names an effect needs none.
  *
  * @module
  */
 import type { AnyStateMachine, ContextFrom, SnapshotFrom } from "xstate"
+import type { StopStateOf } from "../machines/flow-machine.js"
 
 /**
- * The names of a machine's top-level states, as its definition declares them.
+ * What an action answers for every state a flow machine can stop in, given the flow's context
+ * there. The one typing of every outcome table: an action builds its table for the request it
+ * answers, so each entry sees the request's options and cookies.
  *
  * @example
  * ```ts
- * type SignOutState = TopStateOf<typeof signOutMachine> // "validatingInput" | "findingSession" | … | "signedOut"
- * ```
- */
-export type TopStateOf<TMachine extends AnyStateMachine> = Extract<SnapshotFrom<TMachine>["value"], string>
-
-/**
- * What an action answers for every top-level state of a machine, given the flow's final context.
- * A state the flow runner never stops in (it names an effect) maps to {@link notAnOutcome}.
- *
- * @example
- * ```ts
- * const outcomes: FlowOutcomes<typeof signOutMachine, ResponseInternal> = {
- *   validatingInput: notAnOutcome,
- *   signedOut: () => ({ redirect: options.callbackUrl }),
- *   // …every other state: leaving one out does not compile
+ * const outcomes: FlowOutcomes<typeof signOutMachine, Answer> = {
+ *   signedOut: () => ({ redirect: options.callbackUrl, cookies }),
+ *   csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signout")),
+ *   // …every other final state: leaving one out does not compile
  * }
  * ```
  */
-export type FlowOutcomes<TMachine extends AnyStateMachine, TResult> = Record<TopStateOf<TMachine>, (context: ContextFrom<TMachine>) => TResult>
+export type FlowOutcomes<TMachine extends AnyStateMachine, TAnswer> = { readonly [TState in StopStateOf<TMachine>]: (context: ContextFrom<TMachine>) => TAnswer }
 
 /**
- * The outcome of a flow that stopped: the entry of `outcomes` for its state, called with its
- * context.
+ * The answer of a flow that stopped: the entry of `outcomes` for the state it stopped in (its
+ * top-level state), called with its context.
  *
  * @example
  * ```ts
  * return outcomeOf(await runFlow(signOutMachine, effects), outcomes)
  * ```
  */
-export function outcomeOf<TMachine extends AnyStateMachine, TResult>(flow: SnapshotFrom<TMachine>, outcomes: FlowOutcomes<TMachine, TResult>): TResult {
-  const { value, context } = flow as { value: unknown; context: ContextFrom<TMachine> }
-  return outcomes[value as TopStateOf<TMachine>](context)
+export function outcomeOf<TMachine extends AnyStateMachine, TAnswer>(flow: SnapshotFrom<TMachine>, outcomes: FlowOutcomes<TMachine, TAnswer>): TAnswer {
+  const { value, context } = flow as { value: string | Record<string, unknown>; context: ContextFrom<TMachine> }
+  const state = typeof value === "string" ? value : Object.keys(value)[0]!
+  const outcome = Object.hasOwn(outcomes, state) ? (outcomes as Record<string, (context: ContextFrom<TMachine>) => TAnswer>)[state] : undefined
+  // runFlow stops only where a flow waits or ends: anywhere else is a bug in the engine.
+  if (!outcome) throw new Error(`The flow stopped in state ${JSON.stringify(value)}, which has no outcome`)
+  return outcome(context)
 }
-
-/**
- * The outcome of a state that names an effect: the flow runner never stops there, so reaching it
- * is a bug in the engine.
- *
- * @example
- * ```ts
- * const outcomes: FlowOutcomes<typeof signOutMachine, ResponseInternal> = { findingSession: notAnOutcome, … }
- * ```
- */
-export function notAnOutcome(): never {
-  throw new Error("The flow stopped in a state that names an effect")
-}
-
-/**
- * The states of the shared sign-in tail that name an effect (the flow runner never stops there),
- * for the machines that write a user: spread into their outcomes.
- *
- * @example
- * ```ts
- * const outcomes: FlowOutcomes<typeof oauthMachine, ResponseInternal> = { ...signInTailInFlight, signedIn: … }
- * ```
- */
-export const signInTailInFlight = {
-  checkingSignIn: notAnOutcome,
-  resolvingRedirect: notAnOutcome,
-  persistingUser: notAnOutcome,
-  issuingSession: notAnOutcome,
-  creatingSession: notAnOutcome,
-  encodingToken: notAnOutcome,
-} as const

@@ -1,14 +1,11 @@
 import * as o from "oauth4webapi"
 import { AdapterError, AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
-import { withCookies } from "../core/error-cookies.js"
-import { issueFlow, newFlowId, sealFlow, unsealFlow, type FlowBinding, type FlowCookies } from "./flow-cookie.js"
+import { FlowCookieRefused, newFlowId, sealedFlow, type FlowCookies } from "./flow-cookie.js"
 import { isConfiguredOrigin } from "../core/origin.js"
-import { sha256Hex } from "../core/crypto.js"
-import { replayStoreOf } from "../core/replay-store.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
-import { findAccount, persistAccount, signedInUser, type AccountLookup } from "./account-linking.js"
+import { findAccount, findEmailOwner, persistAccount, signedInUser } from "./account-linking.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { authorizationRequest, usesFormPost } from "../core/oauth/client.js"
 import {
@@ -22,19 +19,19 @@ import {
   tokenRefusal,
   validatedResponse,
   verifyIdTokenSignature,
-  type ExchangeResult,
   type ProcessedTokens,
 } from "../core/oauth/callback.js"
 import { encode, decode } from "../core/jwt/index.js"
 import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
+import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { errorAnswer, type Answer } from "../core/answer.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import type { RequestLimiter } from "../core/rate-limit/limiter.js"
 import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
-import type { Account, Cookie, InternalProvider, Profile, ResponseInternal, User } from "../types.js"
+import type { Cookie, InternalProvider } from "../types.js"
 import type { SnapshotFrom } from "xstate"
 import { asError } from "../core/as-error.js"
 
@@ -44,16 +41,10 @@ export const OAUTH_FLOW_VERSION = 2
 const stateSalt = "encodedState"
 const fifteenMinutes = 15 * 60
 
-function bindingOf(provider: OAuthProviderConfig): FlowBinding & { machine: typeof oauthMachine } {
-  const binding: FlowBinding & { machine: typeof oauthMachine } = { machine: oauthMachine, version: OAUTH_FLOW_VERSION, providerId: provider.id }
-  if (provider.issuer) binding.issuer = provider.issuer
-  return binding
-}
-
+/** The flow cookie and its binding: a form_post callback is a cross-site POST, which only SameSite=None cookies come along with. */
 function flowCookiesOf(options: AuthOptions, provider: OAuthProviderConfig): FlowCookies {
   const { flow, flowBinding } = options.cookies
   if (!usesFormPost(provider)) return { flow, binding: flowBinding }
-  // A form_post callback is a cross-site POST: only SameSite=None cookies come along with it.
   const crossSite = { sameSite: "none", secure: true } as const
   return {
     flow: { name: flow.name, options: { ...flow.options, ...crossSite } },
@@ -61,9 +52,8 @@ function flowCookiesOf(options: AuthOptions, provider: OAuthProviderConfig): Flo
   }
 }
 
-function clearFlowCookies(cookies: FlowCookies): Cookie[] {
-  return [cookies.flow, cookies.binding].map(({ name, options }) => ({ name, value: "", options: { ...options, maxAge: 0 } }))
-}
+/** The OAuth flow, sealed between the sign-in and the callback: only its checks travel in the cookie, bound to the provider and its issuer. */
+const oauthFlow = sealedFlow({ machine: oauthMachine, version: OAUTH_FLOW_VERSION, seals: ["checks"], cookies: flowCookiesOf })
 
 function redirectProxyOf(options: AuthOptions, provider: OAuthProviderConfig): string | undefined {
   const proxy = provider.redirectProxyUrl ?? options.config.redirectProxyUrl
@@ -80,34 +70,11 @@ function parsedUrl(value: string): URL | undefined {
 }
 
 
-/**
- * The flow's actor id in both of its requests, so observers join them: derived from the flow id,
- * which stays a secret between the cookie and the replay store.
- */
-function actorIdOf(flowId: string): string {
-  return `oauth-${sha256Hex(`actor:${flowId}`).slice(0, 16)}`
-}
-
-/** What one request's effects find and pass on to the next effect, typed once instead of loose `let`s. */
-interface OAuthRun {
+/** What one request's effects are given besides the flow's context: its limiter, and the flow's id. */
+interface OAuthRequest {
   limiter: RequestLimiter
-  /** A new flow's id (sign-in only), recorded in the replay store before it is sealed. */
-  flowId?: string
-  /** Whether the replay store issued the flow: it is then claimed there when it resumes. */
-  flowIssued?: boolean
-  server?: o.AuthorizationServer
-  authorizationUrl?: URL
-  params?: URLSearchParams
-  validParams?: URLSearchParams
-  tokenResponse?: Response
-  processed?: ProcessedTokens
-  exchange?: ExchangeResult
-  profile?: Profile
-  user?: User
-  account?: Account
-  lookup?: AccountLookup
-  /** The id of the user the sign-in is creating, reported before the write (for `undoCreatedUser`). */
-  creatingUserId?: string
+  /** The flow's id: recorded in the replay store before the flow is sealed, and the inspector's actor id in both requests. */
+  flowId: string
 }
 
 /** The events an ID token refusal reports, by the claim oauth4webapi names in `cause.claim`. */
@@ -129,154 +96,136 @@ function tokenProblem(error: unknown): OAuthEvent {
 }
 
 /**
- * The effects of the OAuth machine for one request. The sign-in request meets the first three; the
- * callback request the rest. Each reports what it found; the machine decides.
+ * The effects of the OAuth machine for one request. The sign-in request meets the first four; the
+ * callback request the rest. Each reports what it found, in its event; the machine decides, and
+ * assigns what the effects after it read (each names what it reads).
  */
-function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, run: OAuthRun, cookies: Cookie[]): FlowEffects<typeof oauthMachine> {
-  const signedIn = ({ isNewUser, plan }: OAuthContext): SignInOutcome => ({
-    user: plan === "signInLinkedUser" ? run.lookup!.linked! : run.user!,
-    account: run.account!,
-    profile: run.profile!,
-    isNewUser: isNewUser ?? false,
-  })
+function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, request: OAuthRequest, cookies: Cookie[]): FlowEffects<typeof oauthMachine> {
+  const needs = effectsReading<OAuthContext>()
   const proxyRedirectUri = redirectProxyOf(options, provider)
+  const site = oauthFlow.site(options, provider)
   return {
     ...csrfCheckEffect(options),
-    checkRateLimit: () => run.limiter.count("oauth"),
+    checkRateLimit: () => request.limiter.count("oauth"),
     discover: async () => {
       try {
-        run.server = await authorizationServer(provider)
-        return { type: "discovery.done" }
+        return { type: "discovery.done", server: await authorizationServer(provider) }
       } catch (error) {
         return { type: "discovery.failed", error }
       }
     },
-    authorize: async () => {
+    authorize: needs(["server"], async ({ server }) => {
       try {
         // Behind a redirect proxy, the state carries this deployment's callback URL, for the proxy to forward to.
         const state = proxyRedirectUri
           ? await encode({ token: { origin: provider.callbackUrl, random: o.generateRandomState() } as never, secret: options.secret, salt: stateSalt, maxAge: fifteenMinutes })
           : undefined
-        const { url, checks } = await authorizationRequest(provider, run.server!, proxyRedirectUri ?? provider.callbackUrl, options.request.query, state)
-        run.authorizationUrl = url
+        const { url, checks } = await authorizationRequest(provider, server, proxyRedirectUri ?? provider.callbackUrl, options.request.query, state)
         const startedBy = (await signedInUser(options))?.id
         // Last: the flow's one-time entry, claimed once when the callback resumes it.
-        run.flowIssued = await issueFlow(oauthMachine.id, run.flowId!, replayStoreOf(options.config, options.logger))
-        return { type: "authorization.ready", checks: { ...checks, callbackUrl: options.callbackUrl, ...(startedBy !== undefined && { startedBy }) } }
+        const issued = await oauthFlow.issue(site, request.flowId)
+        return { type: "authorization.ready", checks: { ...checks, callbackUrl: options.callbackUrl, ...(startedBy !== undefined && { startedBy }) }, url: url.href, issued }
       } catch (error) {
         return { type: "authorization.failed", error }
       }
-    },
-    readResponse: async ({ checks }) => {
-      const params = run.params!
+    }),
+    readResponse: needs(["checks"], async ({ checks }) => {
+      const params = callbackParams(options, provider)
+      let server: o.AuthorizationServer
       try {
-        run.server = await authorizationServer(provider)
+        server = await authorizationServer(provider)
       } catch (error) {
         return { type: "response.unreadable", error }
       }
       const received = { ...(params.get("state") !== null && { state: params.get("state")! }), ...(params.get("iss") !== null && { iss: params.get("iss")! }), ...(params.get("error") !== null && { error: params.get("error")! }) }
-      // oauth4webapi's own verdict, for the logs: the machine decides on the parameters themselves.
+      // oauth4webapi's own verdict: the machine's guards name what is wrong with the parameters
+      // first, and refuse a response it refused for any other reason.
       let error: unknown
       try {
-        run.validParams = validatedResponse(provider, run.server, params, checks!.state)
+        validatedResponse(provider, server, params, checks.state)
       } catch (caught) {
         error = caught instanceof o.AuthorizationResponseError ? providerRefusal(provider.id, caught) : caught
       }
-      return { type: "response.received", params: received, ...issuerExpectation(provider, run.server), ...(error !== undefined && { error }) }
-    },
-    exchangeCode: async ({ checks }) => {
+      return { type: "response.received", params: received, ...issuerExpectation(provider, server), server, ...(error !== undefined && { error }) }
+    }),
+    exchangeCode: needs(["checks", "server"], async ({ checks, server }) => {
       try {
-        if (!run.validParams) run.validParams = validatedResponse(provider, run.server!, run.params!, checks!.state)
-        const response = await requestTokens(provider, run.server!, run.validParams, checks!)
-        if (!response.ok) return { type: "code.refused", error: await tokenRefusal(provider, run.server!, response) }
-        run.tokenResponse = response
-        return { type: "code.exchanged" }
+        // The machine gets here only when oauth4webapi accepted the response (readResponse): validating it again gives the parameters it exchanges.
+        const response = await requestTokens(provider, server, validatedResponse(provider, server, callbackParams(options, provider), checks.state), checks)
+        if (!response.ok) return { type: "code.refused", error: await tokenRefusal(provider, server, response) }
+        return { type: "code.exchanged", response }
       } catch (error) {
         return { type: "exchange.failed", error }
       }
-    },
-    validateTokens: async ({ checks }) => {
+    }),
+    validateTokens: needs(["checks", "server", "tokenResponse"], async ({ checks, server, tokenResponse }) => {
+      let processed: ProcessedTokens
       try {
-        run.processed = await processTokens(provider, run.server!, run.tokenResponse!, checks!)
+        processed = await processTokens(provider, server, tokenResponse, checks)
       } catch (error) {
         return tokenProblem(error)
       }
       try {
-        run.exchange = await verifyIdTokenSignature(provider, run.processed)
-        return { type: "tokens.valid" }
+        return { type: "tokens.valid", tokens: await verifyIdTokenSignature(provider, processed), server: processed.server }
       } catch (error) {
         return { type: "idToken.badSignature", error }
       }
-    },
-    fetchProfile: async () => {
+    }),
+    fetchProfile: needs(["server", "tokens"], async ({ server, tokens }) => {
       try {
-        run.profile = await fetchProfile(provider, run.processed!.server, run.exchange!, run.params!)
-        ;({ user: run.user, account: run.account } = await mapProfile(provider, run.profile, run.exchange!.tokens))
-        return { type: "profile.received" }
+        const profile = await fetchProfile(provider, server, tokens, callbackParams(options, provider))
+        const { user, account } = await mapProfile(provider, profile, tokens.tokens)
+        return { type: "profile.received", profile, user, account }
       } catch (error) {
         return { type: "profile.failed", error }
       }
-    },
-    resolveAccount: async () => {
+    }),
+    resolveAccount: needs(["account"], async ({ account }) => {
       try {
-        const { event, lookup } = await findAccount(options, run.account!, run.user!.email)
-        run.lookup = lookup
-        return event
+        return await findAccount(options, account)
       } catch (error) {
         return { type: "lookup.failed", error }
       }
-    },
-    askSignIn: () => askSignIn(options, { user: run.lookup?.linked ?? run.user!, account: run.account!, profile: run.profile! }),
-    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
-    persistUser: async ({ plan }) => {
+    }),
+    findEmailOwner: needs(["user"], async ({ user }) => {
       try {
-        const resolved = await persistAccount(options, plan!, run.lookup ?? {}, {
-          user: run.user!,
-          account: run.account!,
-          profile: run.profile!,
-          stored: storedAccountFields(provider, run.exchange!.tokens),
-        }, (id) => (run.creatingUserId = id))
-        run.user = resolved.user
-        return { type: "user.persisted", isNewUser: resolved.isNewUser }
+        return await findEmailOwner(options, user.email)
       } catch (error) {
-        return { type: "persist.failed", error }
+        return { type: "lookup.failed", error }
       }
-    },
-    undoCreatedUser: async () => {
+    }),
+    askSignIn: needs(["user", "account", "profile"], ({ user, account, profile }) => askSignIn(options, { user, account, profile })),
+    resolveRedirect: needs(["requestedRedirect"], ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect)),
+    persistUser: needs(["plan", "user", "account", "profile", "tokens"], async ({ plan, linkTo, user, account, profile, tokens }) => {
+      let creatingUserId: string | undefined
       try {
-        if (run.creatingUserId !== undefined) await options.adapter!.deleteUser?.(run.creatingUserId)
+        const stored = storedAccountFields(provider, tokens.tokens)
+        const resolved = await persistAccount(options, { plan, ...(linkTo && { linkTo }), user, account, profile, stored }, (id) => (creatingUserId = id))
+        return { type: "user.persisted", isNewUser: resolved.isNewUser, user: resolved.user }
+      } catch (error) {
+        return { type: "persist.failed", error, ...(creatingUserId !== undefined && { creatingUserId }) }
+      }
+    }),
+    undoCreatedUser: async ({ creatingUserId }) => {
+      try {
+        if (creatingUserId !== undefined) await options.adapter?.deleteUser?.(creatingUserId)
         return { type: "user.undone" }
       } catch (error) {
         return { type: "undo.failed", error }
       }
     },
-    ...sessionEffects(options, cookies, signedIn),
+    ...sessionEffects(options, cookies, needs(["user", "account", "profile"], ({ user, account, profile, isNewUser }): SignInOutcome => ({ user, account, profile, isNewUser: isNewUser ?? false }))),
   }
 }
 
-type OAuthState = Extract<SnapshotFrom<typeof oauthMachine>["value"], string>
-
-/** The request a flow is answering, and what its outcome needs to build the answer. */
+/** The request a flow is answering, and what its outcomes need to build the answer. */
 interface OAuthOutcomeInput {
   options: AuthOptions
   provider: InternalProvider<OAuthProviderConfig>
-  context: OAuthContext
   snapshot: SnapshotFrom<typeof oauthMachine>
-  run: OAuthRun
+  limiter: RequestLimiter
   cookies: Cookie[]
   flowId: string
-}
-
-function callbackError(input: OAuthOutcomeInput): never {
-  const { context, provider, cookies } = input
-  const error = context.error instanceof AuthError
-    ? context.error
-    : new OAuthCallbackError(asError(context.error ?? `the ${context.failedCheck} check failed`), { cause: { provider: provider.id, check: context.failedCheck } })
-  throw withCookies(error, cookies)
-}
-
-function failedWith(input: OAuthOutcomeInput, error: unknown): never {
-  throw withCookies(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: input.provider.id } }), input.cookies)
 }
 
 const notLinkedMessages: Record<NotLinkedReason, string> = {
@@ -285,47 +234,38 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
   "email-taken": "Another account already exists with the same e-mail address",
 }
 
-
-/** How each state of the OAuth machine answers the request that ends there: adding a state without an answer breaks the build. */
-const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<ResponseInternal> | ResponseInternal> = {
-  undoingCreatedUser: notAnOutcome,
-  awaitingCallback: async ({ options, provider, snapshot, run, cookies, flowId }) => {
-    const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options, provider), flowId, run.flowIssued)
-    return { redirect: run.authorizationUrl!.href, cookies: [...cookies, ...sealed] }
-  },
-  csrfRejected: () => {
-    throw new MissingCSRF("CSRF token was missing during an action signin")
-  },
-  signInFailed: ({ context, provider }) => {
-    throw context.error instanceof AuthError ? context.error : new OAuthSignInError(asError(context.error), { cause: { provider: provider.id } })
-  },
-  signedIn: ({ snapshot, cookies }) => ({ redirect: snapshot.context.checks!.callbackUrl, cookies }),
-  signedInNewUser: ({ options, snapshot, cookies }) => ({ redirect: newUserRedirect(options, snapshot.context.checks!.callbackUrl), cookies }),
-  redirected: ({ context, cookies }) => ({ redirect: context.redirectTo!, cookies }),
-  providerRejected: callbackError,
-  responseRejected: callbackError,
-  tokensRejected: callbackError,
-  idTokenRejected: callbackError,
-  // A userinfo answer that fails validation is the provider's response refused; a throwing `profile()` keeps its own error.
-  profileFailed: callbackError,
-  accountNotLinked: (input) => failedWith(input, new OAuthAccountNotLinked(notLinkedMessages[input.context.notLinked!], { cause: { provider: input.provider.id } })),
-  accessDenied: (input) => failedWith(input, input.context.error),
-  persistFailed: (input) => failedWith(input, input.context.error),
-  sessionFailed: (input) => failedWith(input, input.context.error),
-  rateLimited: ({ context, run, cookies }) => {
-    throw withCookies(rateLimitedError("oauth", context, run.limiter), cookies)
-  },
-  validatingInput: notAnOutcome,
-  checkingRateLimit: notAnOutcome,
-  checkingCallbackRateLimit: notAnOutcome,
-  discovering: notAnOutcome,
-  authorizing: notAnOutcome,
-  checkingResponse: notAnOutcome,
-  exchangingCode: notAnOutcome,
-  validatingTokens: notAnOutcome,
-  fetchingProfile: notAnOutcome,
-  resolvingAccount: notAnOutcome,
-  ...signInTailInFlight,
+/**
+ * How each state the OAuth machine stops in answers the request that ends there: adding a state
+ * without an answer breaks the build. A failed callback clears the flow cookies with its answer.
+ */
+function oauthOutcomes({ options, provider, snapshot, limiter, cookies, flowId }: OAuthOutcomeInput): FlowOutcomes<typeof oauthMachine, Answer | Promise<Answer>> {
+  const callbackError = ({ error, failedCheck }: OAuthContext) =>
+    errorAnswer(error instanceof AuthError ? error : new OAuthCallbackError(asError(error ?? `the ${failedCheck} check failed`), { cause: { provider: provider.id, check: failedCheck } }), cookies)
+  const failedWith = (error: unknown) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies)
+  const failed = ({ error }: OAuthContext) => failedWith(error)
+  return {
+    awaitingCallback: async (context) => {
+      const { authorizationUrl, flowIssued } = assigned(context, ["authorizationUrl"])
+      const sealed = await oauthFlow.seal(oauthFlow.site(options, provider), snapshot, flowId, flowIssued === true)
+      return { redirect: authorizationUrl, cookies: [...cookies, ...sealed] }
+    },
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signin")),
+    signInFailed: ({ error }) => errorAnswer(error instanceof AuthError ? error : new OAuthSignInError(asError(error), { cause: { provider: provider.id } })),
+    signedIn: ({ checks }) => ({ redirect: checks!.callbackUrl, cookies }),
+    signedInNewUser: ({ checks }) => ({ redirect: newUserRedirect(options, checks!.callbackUrl), cookies }),
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
+    providerRejected: callbackError,
+    responseRejected: callbackError,
+    tokensRejected: callbackError,
+    idTokenRejected: callbackError,
+    // A userinfo answer that fails validation is the provider's response refused; a throwing `profile()` keeps its own error.
+    profileFailed: callbackError,
+    accountNotLinked: ({ notLinked }) => failedWith(new OAuthAccountNotLinked(notLinkedMessages[notLinked!], { cause: { provider: provider.id } })),
+    accessDenied: failed,
+    persistFailed: failed,
+    sessionFailed: failed,
+    rateLimited: (context) => errorAnswer(rateLimitedError("oauth", context, limiter), cookies),
+  }
 }
 
 /**
@@ -337,11 +277,10 @@ const outcomes: Record<OAuthState, (input: OAuthOutcomeInput) => Promise<Respons
  * // POST /auth/signin/github (csrfToken) → 302 https://github.com/login/oauth/authorize?…&state=…&code_challenge=…
  * ```
  */
-export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
-  const flowId = newFlowId()
-  const run: OAuthRun = { limiter: requestLimiter(options), flowId }
-  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
-  return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, run, cookies, flowId })
+export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<Answer> {
+  const request: OAuthRequest = { limiter: requestLimiter(options), flowId: newFlowId() }
+  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), { inspect: options.config.inspect, id: oauthFlow.actorId(request.flowId) })
+  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, cookies, ...request }))
 }
 
 function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): URLSearchParams {
@@ -360,7 +299,7 @@ function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): UR
  * origin the configuration names (`origin`, `trustedOrigins`) receives it: a code forwarded to any
  * other origin could be replayed by whoever started the sign-in there.
  */
-async function forwardFromProxy(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, params: URLSearchParams): Promise<ResponseInternal | undefined> {
+async function forwardFromProxy(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, params: URLSearchParams): Promise<Answer | undefined> {
   const proxy = redirectProxyOf(options, provider)
   const state = params.get("state")
   if (!proxy || !state || new URL(proxy).origin !== options.origin) return undefined
@@ -368,12 +307,12 @@ async function forwardFromProxy(options: AuthOptions, provider: InternalProvider
   try {
     payload = (await decode({ token: state, secret: options.secret, salt: stateSalt })) as { origin?: unknown } | null
   } catch (error) {
-    throw new InvalidCheck("State could not be decoded", { cause: { err: asError(error) } })
+    return errorAnswer(new InvalidCheck("State could not be decoded", { cause: { err: asError(error) } }))
   }
   const target = typeof payload?.origin === "string" ? parsedUrl(payload.origin) : undefined
   if (!target || target.origin === options.origin) return undefined
   if (!isConfiguredOrigin(target.origin, options.config)) {
-    throw new InvalidCheck(`The redirect proxy does not forward to ${target.origin}: list that origin in \`trustedOrigins\` to allow it`)
+    return errorAnswer(new InvalidCheck(`The redirect proxy does not forward to ${target.origin}: list that origin in \`trustedOrigins\` to allow it`))
   }
   return { redirect: `${target.origin}${target.pathname}?${params}` }
 }
@@ -388,28 +327,31 @@ async function forwardFromProxy(options: AuthOptions, provider: InternalProvider
  * // GET /auth/callback/github?code=…&state=… → 302 to the callback URL with the session cookie
  * ```
  */
-export async function oauthCallback(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function oauthCallback(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<Answer> {
   const params = callbackParams(options, provider)
   const forwarded = await forwardFromProxy(options, provider, params)
   if (forwarded) return forwarded
 
-  const flowCookies = flowCookiesOf(options, provider)
-  cookies.push(...clearFlowCookies(flowCookies))
-  let restored: { snapshot: SnapshotFrom<typeof oauthMachine>; flowId: string }
+  const site = oauthFlow.site(options, provider)
+  cookies.push(...oauthFlow.clear(site))
+  const notResumed = (err: Error) => errorAnswer(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err, provider: provider.id } }), cookies)
+  const restored = await oauthFlow.open(site, options.request.cookies).catch(asError)
+  if (restored instanceof Error) return notResumed(restored)
+  let claimed: boolean
   try {
-    restored = await unsealFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies, replayStoreOf(options.config, options.logger))
+    claimed = await oauthFlow.claim(site, restored)
   } catch (error) {
     // The replay store's database failing is a server fault, answered and logged as every adapter failure is.
-    if (error instanceof AdapterError) throw withCookies(error, cookies)
-    throw withCookies(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err: asError(error), provider: provider.id } }), cookies)
+    return error instanceof AdapterError ? errorAnswer(error, cookies) : notResumed(asError(error))
   }
-  const run: OAuthRun = { params, limiter: requestLimiter(options) }
+  if (!claimed) return notResumed(new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once"))
+  const request: OAuthRequest = { limiter: requestLimiter(options), flowId: restored.flowId }
   const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options) }
-  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, run, cookies), {
+  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), {
     inspect: options.config.inspect,
     snapshot: restored.snapshot,
     resume: { type: "callback.received", policy },
-    id: actorIdOf(restored.flowId),
+    id: oauthFlow.actorId(restored.flowId),
   })
-  return outcomes[flow.value as OAuthState]({ options, provider, context: flow.context, snapshot: flow, run, cookies, flowId: restored.flowId })
+  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, cookies, ...request }))
 }

@@ -1,6 +1,18 @@
-import { renderErrorPage, renderSignInPage, renderSignOutPage, renderVerifyRequestPage, type PageProvider, type RenderedPage } from "../pages/index.js"
+import type { PageProvider, RenderedPage } from "../pages/index.js"
+import { onFirstUse } from "../core/on-first-use.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, ResponseInternal } from "../types.js"
+
+// Each page (and Preact with it) is loaded when it is first rendered: a redirect to the app's own
+// page loads none.
+const pages = {
+  signIn: onFirstUse(() => import("../pages/signin.js")),
+  // The passkey form, with @simplewebauthn/browser inlined: only for a page with a WebAuthn provider.
+  passkeys: onFirstUse(() => import("../pages/webauthn-form.js")),
+  signOut: onFirstUse(() => import("../pages/signout.js")),
+  error: onFirstUse(() => import("../pages/error.js")),
+  verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
+}
 
 function withQuery(page: string, params: Record<string, string | undefined>): string {
   const query = new URLSearchParams()
@@ -27,22 +39,15 @@ function pageProviders(options: AuthOptions): PageProvider[] {
  * // GET /auth/signin?error=CredentialsSignin → page with "Sign in failed. Check the details you provided are correct."
  * ```
  */
-export function signInPage(options: AuthOptions, cookies: Cookie[]): ResponseInternal {
+export async function signInPage(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   const { query } = options.request
   if (options.pages.signIn) {
     return { redirect: withQuery(options.pages.signIn, { callbackUrl: options.callbackUrl, error: query.error }), cookies }
   }
-  return html(
-    renderSignInPage({
-      providers: pageProviders(options),
-      csrfToken: options.csrfToken,
-      callbackUrl: options.callbackUrl,
-      email: query.email,
-      error: query.error,
-      theme: options.theme,
-    }),
-    cookies,
-  )
+  const providers = pageProviders(options)
+  const passkeys = providers.some((provider) => provider.type === "webauthn") ? await pages.passkeys() : undefined
+  const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, theme: options.theme }
+  return html((await pages.signIn()).renderSignInPage(props, passkeys), cookies)
 }
 
 /**
@@ -53,9 +58,9 @@ export function signInPage(options: AuthOptions, cookies: Cookie[]): ResponseInt
  * // GET /auth/signout → "Are you sure you want to sign out?"
  * ```
  */
-export function signOutPage(options: AuthOptions, cookies: Cookie[]): ResponseInternal {
+export async function signOutPage(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   if (options.pages.signOut) return { redirect: options.pages.signOut, cookies }
-  return html(renderSignOutPage({ url: options.request.url.href, csrfToken: options.csrfToken, cancelUrl: options.callbackUrl, theme: options.theme }), cookies)
+  return html((await pages.signOut()).renderSignOutPage({ url: options.request.url.href, csrfToken: options.csrfToken, cancelUrl: options.callbackUrl, theme: options.theme }), cookies)
 }
 
 /**
@@ -67,11 +72,11 @@ export function signOutPage(options: AuthOptions, cookies: Cookie[]): ResponseIn
  * // GET /auth/error?error=AccessDenied → 403 "Access Denied"
  * ```
  */
-export function errorPage(options: AuthOptions, cookies: Cookie[], error = options.request.query.error): ResponseInternal {
+export async function errorPage(options: AuthOptions, cookies: Cookie[], error = options.request.query.error): Promise<ResponseInternal> {
   if (options.pages.error) {
     return { redirect: withQuery(options.pages.error, { error }), cookies }
   }
-  return html(builtInErrorPage(options.origin, options.baseUrl, options.theme, error), cookies)
+  return html(await builtInErrorPage(options.origin, options.baseUrl, options.theme, error), cookies)
 }
 
 /**
@@ -79,11 +84,11 @@ export function errorPage(options: AuthOptions, cookies: Cookie[], error = optio
  *
  * @example
  * ```ts
- * builtInErrorPage("https://app.test", "https://app.test/auth", theme, "Configuration").status // 500
+ * (await builtInErrorPage("https://app.test", "https://app.test/auth", theme, "Configuration")).status // 500
  * ```
  */
-export function builtInErrorPage(origin: string, baseUrl: string, theme: AuthOptions["theme"], error: string | undefined): RenderedPage {
-  return renderErrorPage({ error, url: `${baseUrl}/error`, signinUrl: `${baseUrl}/signin`, host: origin, theme })
+export async function builtInErrorPage(origin: string, baseUrl: string, theme: AuthOptions["theme"], error: string | undefined): Promise<RenderedPage> {
+  return (await pages.error()).renderErrorPage({ error, url: `${baseUrl}/error`, signinUrl: `${baseUrl}/signin`, host: origin, theme })
 }
 
 /**
@@ -94,7 +99,7 @@ export function builtInErrorPage(origin: string, baseUrl: string, theme: AuthOpt
  * // GET /auth/verify-request?provider=email&type=email
  * ```
  */
-export function verifyRequestPage(options: AuthOptions, cookies: Cookie[]): ResponseInternal {
+export async function verifyRequestPage(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return { redirect: `${options.pages.verifyRequest}${options.request.url.search}`, cookies }
-  return html(renderVerifyRequestPage({ url: options.origin, theme: options.theme }), cookies)
+  return html((await pages.verifyRequest()).renderVerifyRequestPage({ url: options.origin, theme: options.theme }), cookies)
 }

@@ -55,7 +55,7 @@ export function readCredentials(options: AuthOptions, provider: CredentialsConfi
  *
  * @example
  * ```ts
- * rateLimited: (context) => { throw rateLimitedError("credentials", context, limiter) }
+ * rateLimited: (context) => errorAnswer(rateLimitedError("credentials", context, limiter))
  * ```
  */
 export function rateLimitedError(route: RateLimitRoute, context: RateLimitContext, limiter: RequestLimiter): RateLimited {
@@ -70,22 +70,21 @@ export function rateLimitedError(route: RateLimitRoute, context: RateLimitContex
 }
 
 /**
- * Counts a session update (POST `/session`) against the `session` budget and throws `RateLimited`
- * when it is over it, or when the store failed and the limiter fails closed. No flow machine runs
- * for a session update, so the rule is applied here, the same as the machines' guards apply it.
+ * Counts a session update (POST `/session`) against the `session` budget: the `RateLimited` error
+ * the update is answered with when it is over it, or when the store failed and the limiter fails
+ * closed; none when it may go on. No flow machine runs for a session update, so the rule is
+ * applied here, the same as the machines' guards apply it.
  *
  * @example
  * ```ts
- * if (update) await admitSessionUpdate(options)
+ * const limited = update && (await refuseSessionUpdate(options))
+ * if (limited) return errorAnswer(limited)
  * ```
  */
-export async function admitSessionUpdate(options: AuthOptions): Promise<void> {
+export async function refuseSessionUpdate(options: AuthOptions): Promise<RateLimited | undefined> {
   const limiter = requestLimiter(options)
   const event = await limiter.count("session")
-  if (event.type === "rateLimit.failed") {
-    if (!event.failOpen) throw rateLimitedError("session", { limiterFailed: true, error: event.error }, limiter)
-    return
-  }
+  if (event.type === "rateLimit.failed") return event.failOpen ? undefined : rateLimitedError("session", { limiterFailed: true, error: event.error }, limiter)
   const exceeded = event.hits.filter((hit) => hit.count > hit.max)
-  if (exceeded.length) throw rateLimitedError("session", { exceeded }, limiter)
+  return exceeded.length ? rateLimitedError("session", { exceeded }, limiter) : undefined
 }

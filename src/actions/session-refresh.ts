@@ -19,9 +19,6 @@ export interface SessionRefresh {
   failed: boolean
 }
 
-/** The refresh step of a session that keeps no provider tokens. */
-export const noRefresh: SessionRefresh = Object.freeze({ outcomes: [], failed: false })
-
 /** The session value a failed refresh sets, as the Auth.js refresh guide names it. */
 export const refreshErrorValue = "RefreshTokenError"
 

@@ -1,12 +1,15 @@
 import { JWTSessionError, SessionTokenError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { noCacheHeaders } from "../core/response.js"
-import { admitSessionUpdate } from "./rate-limit.js"
+import { refuseSessionUpdate } from "./rate-limit.js"
+import { errorAnswer, type ErrorAnswer } from "../core/answer.js"
 import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken, sessionLife, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
 import { revocationKeys, revocationStoreOf } from "../core/revocation-store.js"
-import { noRefresh, refreshSessionTokens, sessionRefreshError } from "./session-refresh.js"
-import { refreshEnabled, takeTokensClaim, tokensClaim } from "./token-refresh.js"
+import type { SessionRefresh } from "./session-refresh.js"
+import { onFirstUse } from "../core/on-first-use.js"
+import { refreshEnabled } from "../core/refresh-options.js"
+import { takeTokensClaim, tokensClaim } from "../core/tokens-claim.js"
 import type { AuthOptions } from "../core/options.js"
 import { reissueWhenDue } from "../core/symbols.js"
 import type { SessionStore } from "../core/cookies/session-store.js"
@@ -17,9 +20,20 @@ import { asError } from "../core/as-error.js"
 const readHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json", ...noCacheHeaders })
 const updateHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json" })
 
+// The refresh of provider tokens (and the OAuth client it talks with) is loaded by the first
+// session read whose configuration refreshes a provider: a configuration that refreshes none never
+// loads it.
+const sessionRefresh = onFirstUse(() => import("./session-refresh.js"))
+const refreshesAny = (options: AuthOptions) => options.providers.some((provider) => refreshEnabled(options.config, provider))
+
+/** The session as the `session` callback answered it, marked when a refresh of its tokens failed. */
+async function withRefreshError(session: Session, refresh: SessionRefresh | undefined): Promise<Session> {
+  return refresh?.failed ? (await sessionRefresh()).sessionRefreshError(session, refresh) : session
+}
+
 /**
  * GET `/session` reads the session; POST `/session` (CSRF-checked by the caller) updates it with
- * the client's `data`, within the `session` rate limit (over it throws `RateLimited`). A valid session is re-issued with a fresh expiry (sliding); an invalid one
+ * the client's `data`, within the `session` rate limit (over it, the answer is the `RateLimited` error). A valid session is re-issued with a fresh expiry (sliding); an invalid one
  * reads as `null` and its cookies are cleared.
  *
  * @example
@@ -31,8 +45,9 @@ export async function sessionAction(
   options: AuthOptions,
   cookies: Cookie[],
   update?: { data: unknown },
-): Promise<ResponseInternal<Session | null>> {
-  if (update) await admitSessionUpdate(options)
+): Promise<ResponseInternal<Session | null> | ErrorAnswer> {
+  const limited = update && (await refuseSessionUpdate(options))
+  if (limited) return errorAnswer(limited)
   const response: ResponseInternal<Session | null> = {
     status: 200,
     headers: update ? updateHeaders : readHeaders,
@@ -57,7 +72,7 @@ export async function sessionAction(
       }
       // The provider tokens ride outside the callbacks: they see the token Auth.js would give them.
       const claim = takeTokensClaim(payload)
-      const refresh = claim ? await refreshSessionTokens(options, { jwtClaim: claim, sub: payload.sub }) : noRefresh
+      const refresh = claim && refreshesAny(options) ? await (await sessionRefresh()).refreshSessionTokens(options, { jwtClaim: claim, sub: payload.sub }) : undefined
       const token = await callbacks.jwt(update ? { token: payload, trigger: "update", session: update.data } : { token: payload })
       if (token === null) {
         cookies.push(...store.clear())
@@ -67,7 +82,9 @@ export async function sessionAction(
       if (options.session.recordsSignIn && options.session.absoluteMaxAge === undefined && !recorded) {
         token[sessionMetaClaim] = { signedInAt: now } satisfies SessionMeta
       } else if (recorded) token[sessionMetaClaim] = recorded
-      const stored = refresh.claim ? { ...token, [tokensClaim]: refresh.claim } : token
+      // Without a refresh, the tokens go back as they came.
+      const keptClaim = refresh ? refresh.claim : claim
+      const stored = keptClaim ? { ...token, [tokensClaim]: keptClaim } : token
       const reissue = claimsBefore === undefined || update !== undefined || dueForReissue(payload, options.session.updateAge, now) || claimsOf(stored) !== claimsBefore
       // Not re-issued: the cookie keeps the expiry it has.
       const expires = reissue || typeof payload.exp !== "number" ? life.expires : new Date(Math.min(life.expires.valueOf(), payload.exp * 1000))
@@ -75,7 +92,7 @@ export async function sessionAction(
         user: { name: token.name, email: token.email, image: token.picture },
         expires: expires.toISOString(),
       }
-      const session = sessionRefreshError((await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session, refresh)
+      const session = await withRefreshError((await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session, refresh)
       response.body = session
       const capped = options.session.absoluteMaxAge !== undefined
       if (reissue) cookies.push(...(await writeJwtSession(options, store, stored, expires, capped ? Math.max(1, Math.ceil((expires.valueOf() - now) / 1000)) : undefined)))
@@ -121,8 +138,8 @@ async function databaseSession(
     if (session.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= now) {
       await adapter.updateSession!({ sessionToken, expires: newExpires })
     }
-    const refresh = options.providers.some((provider) => refreshEnabled(options.config, provider)) ? await refreshSessionTokens(options, { userId: user.id }) : noRefresh
-    const body = sessionRefreshError((await options.callbacks.session({
+    const refresh = refreshesAny(options) ? await (await sessionRefresh()).refreshSessionTokens(options, { userId: user.id }) : undefined
+    const body = await withRefreshError((await options.callbacks.session({
       // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
       session: { ...session, user } as unknown as Session,
       user,

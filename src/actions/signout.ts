@@ -1,15 +1,20 @@
 import { MissingCSRF, SignOutError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
-import { authorizationServer } from "../core/oauth/discovery.js"
+import { onFirstUse } from "../core/on-first-use.js"
 import { decodeSessionCookie, sessionStoreOf } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken } from "../core/session-lifetime.js"
 import { signOutMachine } from "../machines/sign-out.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { errorAnswer, type Answer } from "../core/answer.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 import { asError } from "../core/as-error.js"
+
+// The provider's discovery (and the OAuth client under it) is loaded by the first sign-out that
+// ends a session at its provider.
+const discovery = onFirstUse(() => import("../core/oauth/discovery.js"))
 
 /**
  * POST `/signout`: runs the sign-out machine. The session ends (the JWT is read for
@@ -24,7 +29,7 @@ import { asError } from "../core/as-error.js"
  * // POST /auth/signout  (csrfToken, callbackUrl) → 302 to the callback URL, session cookie emptied
  * ```
  */
-export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
+export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const store = sessionStoreOf(options)
   const effects: FlowEffects<typeof signOutMachine> = {
     ...csrfCheckEffect(options),
@@ -62,7 +67,7 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
       const provider = options.providers.find((candidate) => candidate.id === ended?.provider)
       try {
         if (provider?.type !== "oidc" && provider?.type !== "oauth") return { type: "endSession.missing" }
-        const server = await authorizationServer(provider)
+        const server = await (await discovery()).authorizationServer(provider)
         if (typeof server.end_session_endpoint !== "string") return { type: "endSession.missing" }
         const url = new URL(server.end_session_endpoint)
         if (ended?.idToken) url.searchParams.set("id_token_hint", ended.idToken)
@@ -75,16 +80,8 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
     },
   }
   const signedOut = (): ResponseInternal => ({ redirect: options.callbackUrl, cookies: [...cookies, ...store.clear()] })
-  const outcomes: FlowOutcomes<typeof signOutMachine, ResponseInternal> = {
-    validatingInput: notAnOutcome,
-    findingSession: notAnOutcome,
-    decodingToken: notAnOutcome,
-    deletingSession: notAnOutcome,
-    findingIdToken: notAnOutcome,
-    findingEndSession: notAnOutcome,
-    csrfRejected: () => {
-      throw new MissingCSRF("CSRF token was missing during an action signout")
-    },
+  const outcomes: FlowOutcomes<typeof signOutMachine, Answer> = {
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signout")),
     signedOut,
     signedOutAtProvider: ({ endSessionUrl }) => ({ redirect: endSessionUrl!, cookies: [...cookies, ...store.clear()] }),
     signedOutLocally: ({ ended, error }) => {

@@ -18,22 +18,13 @@ import { randomHex } from "../core/crypto.js"
 import { refreshEnabled } from "../core/refresh-options.js"
 import { tokenRefreshMachine, tokensFresh, type ProviderTokens, type RefreshFailure, type RefreshResult, type TokenRefreshEvent } from "../machines/token-refresh.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import { notAnOutcome, outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { OAuthProviderConfig, TokenEndpointConfig } from "../providers/oauth.js"
 import type { Adapter, AdapterAccount } from "../adapters.js"
-import type { AuthConfig, JWT, LoggerInstance, RefreshOptions } from "../types.js"
-
-/**
- * The claim of the session JWT that holds the provider tokens, by provider id. Namespaced, so an
- * Auth.js app reading the same cookie ignores it; authflow takes it out before the `jwt` and
- * `session` callbacks and puts it back after, so callbacks see the token Auth.js would give them.
- */
-export const tokensClaim = "authflow:tokens"
+import type { AuthConfig, LoggerInstance, RefreshOptions } from "../types.js"
 
 export { refreshEnabled }
-
-/** The provider tokens of a session JWT, by provider id. */
-export type TokensClaim = Record<string, ProviderTokens>
+export { keptTokens, takeTokensClaim, tokensClaim, type TokensClaim } from "../core/tokens-claim.js"
 
 /** What a refresh gave for one provider: the tokens to use (`refreshed` when they are new), or why there are none. */
 export type RefreshOutcome =
@@ -71,24 +62,6 @@ export function refreshPolicy(config: Pick<AuthConfig, "refresh">): RefreshPolic
     resultMs: (options.resultLifetime ?? defaults.resultLifetime) * 1000,
     failureMs: defaults.failureLifetime * 1000,
   }
-}
-
-/**
- * The provider tokens worth keeping from a sign-in's account: only when the provider gave a refresh
- * token and an expiry (nothing could be refreshed otherwise).
- *
- * @example
- * ```ts
- * keptTokens({ access_token: "a", refresh_token: "r", expires_at: 1700000000, provider: "corp", … }) // { access_token, refresh_token, expires_at }
- * ```
- */
-export function keptTokens(account: Partial<ProviderTokens> & Record<string, unknown>): ProviderTokens | undefined {
-  if (typeof account.refresh_token !== "string" || typeof account.expires_at !== "number") return undefined
-  const kept: ProviderTokens = { refresh_token: account.refresh_token, expires_at: account.expires_at }
-  if (typeof account.access_token === "string") kept.access_token = account.access_token
-  if (typeof account.token_type === "string") kept.token_type = account.token_type
-  if (typeof account.scope === "string") kept.scope = account.scope
-  return kept
 }
 
 // Concurrent reads in one process join one run. One map per configuration: two `Auth()`
@@ -202,8 +175,6 @@ async function runRefresh(subject: RefreshSubject, strategy: StrategyEffects): P
   }
   const id = provider.id
   const outcomes: FlowOutcomes<typeof tokenRefreshMachine, RefreshOutcome | undefined> = {
-    loadingTokens: notAnOutcome,
-    checkingExpiry: notAnOutcome,
     fresh: ({ tokens }) => ({ provider: id, tokens: tokens!, refreshed: false }),
     joined: ({ refreshed }) => ({ provider: id, tokens: refreshed!, refreshed: true }),
     persisted: ({ refreshed }) => ({ provider: id, tokens: refreshed!, refreshed: true }),
@@ -418,20 +389,4 @@ export async function refreshAccountTokens(
 export function isManagedAccount(config: AuthConfig, providers: readonly { id: string; type: string; refresh?: boolean }[], account: AdapterAccount): boolean {
   const provider = providers.find((candidate) => candidate.id === account.provider)
   return Boolean(provider && refreshEnabled(config, provider) && typeof account.refresh_token === "string" && typeof account.expires_at === "number")
-}
-
-/**
- * Takes the provider tokens out of a decoded session JWT (so callbacks see the token without
- * them) and returns them.
- *
- * @example
- * ```ts
- * const claim = takeTokensClaim(payload) // payload no longer has "authflow:tokens"
- * ```
- */
-export function takeTokensClaim(payload: JWT): TokensClaim | undefined {
-  if (!(tokensClaim in payload)) return undefined
-  const claim = payload[tokensClaim]
-  delete payload[tokensClaim]
-  return claim && typeof claim === "object" && !Array.isArray(claim) ? (claim as TokensClaim) : undefined
 }

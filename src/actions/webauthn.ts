@@ -1,8 +1,6 @@
 import { AccountNotLinked, AuthError, CallbackRouteError, MissingCSRF, WebAuthnVerificationError } from "../core/errors.js"
-import { withCookies } from "../core/error-cookies.js"
-import { claimFlow, issueFlow, newFlowId, openFlow, sealFlow, type FlowBinding, type FlowCookies, type OpenedFlow } from "./flow-cookie.js"
-import { randomUUID, sha256Hex } from "../core/crypto.js"
-import { replayStoreOf } from "../core/replay-store.js"
+import { newFlowId, sealedFlow, type FlowCookies, type OpenedFlow } from "./flow-cookie.js"
+import { randomUUID } from "../core/crypto.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { newUserRedirect, signInTailPolicy } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
@@ -20,27 +18,24 @@ import {
   storedCredentialId,
   toBase64,
 } from "../core/webauthn/response.js"
-import { webAuthnMachine, type CeremonyFindings, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../machines/run-flow.js"
-import type { FlowOutcomes } from "./flow-outcomes.js"
-import { notAnOutcome, signInTailInFlight } from "./flow-outcomes.js"
+import { webAuthnMachine, type CeremonyFindings, type NewAuthenticator, type RegistrationUndo, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
+import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
+import { errorAnswer, type Answer } from "../core/answer.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import type { RequestLimiter } from "../core/rate-limit/limiter.js"
 import { defaultGetUserInfo, relayingPartyOf, type WebAuthnConfig, type WebAuthnLibrary, type WebAuthnProviderContext, type WebAuthnRequestInfo } from "../providers/webauthn-config.js"
 import type { AuthOptions } from "../core/options.js"
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
+import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
 import { asError } from "../core/as-error.js"
+import type { SnapshotFrom } from "xstate"
 
 /** Bump when the WebAuthn machine's waiting state or context change shape: older challenge cookies are then refused. */
 export const WEBAUTHN_FLOW_VERSION = 1
 
 type Provider = InternalProvider<WebAuthnConfig>
-
-function bindingOf(provider: Provider): FlowBinding & { machine: typeof webAuthnMachine } {
-  return { machine: webAuthnMachine, version: WEBAUTHN_FLOW_VERSION, providerId: provider.id }
-}
 
 /**
  * The challenge cookie (Auth.js's `webauthnChallenge`, holding the sealed flow) and its browser
@@ -52,13 +47,8 @@ function flowCookiesOf(options: AuthOptions): FlowCookies {
   return { flow: webauthnChallenge, binding: { name: `${flowBinding.name}.webauthn`, options: flowBinding.options } }
 }
 
-function clearFlowCookies(cookies: FlowCookies): Cookie[] {
-  return [cookies.flow, cookies.binding].map(({ name, options }) => ({ name, value: "", options: { ...options, maxAge: 0 } }))
-}
-
-function actorIdOf(flowId: string): string {
-  return `webauthn-${sha256Hex(`actor:${flowId}`).slice(0, 16)}`
-}
+/** The WebAuthn flow, sealed between the options and the answer: only its `flow` (ceremony, challenge, the user registering) travels in the cookie. */
+const webAuthnFlow = sealedFlow({ machine: webAuthnMachine, version: WEBAUTHN_FLOW_VERSION, seals: ["flow"], cookies: flowCookiesOf })
 
 function libraryOf(provider: Provider): WebAuthnLibrary {
   if (!provider.simpleWebAuthn) throw new TypeError(`Provider "${provider.id}" has no simpleWebAuthn functions: build it with WebAuthn() or Passkey()`)
@@ -118,25 +108,18 @@ function transportsOf(value: string | null | undefined): string[] | undefined {
   return value ? value.split(",") : undefined
 }
 
-/** What the effects of one request find and pass on. */
-interface WebAuthnRun {
+/** What one request's effects are given besides the flow's context: its limiter, the flow's id, and (answering) the challenge cookie opened. */
+interface WebAuthnRequest {
   limiter: RequestLimiter
-  /** A new flow's id (options only), recorded in the replay store before it is sealed. */
-  flowId?: string
-  /** Whether the replay store issued the flow: it is then claimed there when it resumes. */
-  flowIssued?: boolean
-  /** The generated options, answered to the browser. */
-  optionsJson?: unknown
-  user?: AdapterUser
-  account?: Account
-  authenticator?: AdapterAuthenticator
-  /** A registration's new authenticator, without its user. */
-  registered?: Omit<AdapterAuthenticator, "userId">
+  /** The flow's id: recorded in the replay store before the flow is sealed, and the inspector's actor id in both requests. */
+  flowId: string
+  /** The answer request's challenge cookie, opened (every check but the replay check, which `claimChallenge` makes). */
   opened?: OpenedFlow<typeof webAuthnMachine>
-  /** The id of the user a registration is creating, recorded before the write (for `undoRegistration`). */
-  creatingUserId?: string
-  /** The passkey account a registration is linking, recorded before the write (for `undoRegistration`). */
-  linkingAccount?: AdapterAccount
+}
+
+/** The passkey account a registration links: the credential, for this provider. */
+function passkeyAccount(provider: Provider, registered: NewAuthenticator): Account {
+  return { providerAccountId: registered.providerAccountId, provider: provider.id, type: "webauthn" }
 }
 
 function responseOf(options: AuthOptions): Record<string, unknown> {
@@ -148,14 +131,16 @@ function responseOf(options: AuthOptions): Record<string, unknown> {
   return parsed as Record<string, unknown>
 }
 
-function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthnRun, cookies: Cookie[]): FlowEffects<typeof webAuthnMachine> {
+function webAuthnEffects(options: AuthOptions, provider: Provider, request: WebAuthnRequest, cookies: Cookie[]): FlowEffects<typeof webAuthnMachine> {
   const adapter = options.adapter!
+  const needs = effectsReading<WebAuthnContext>()
+  const site = webAuthnFlow.site(options, provider)
   return {
     readRequest: () => {
       const action = options.request.query.action
       return { type: "options.requested", ...(action !== undefined && { action }) }
     },
-    checkRateLimit: () => run.limiter.count("webauthn", options.request.method === "GET" ? options.request.query.email : undefined),
+    checkRateLimit: () => request.limiter.count("webauthn", options.request.method === "GET" ? options.request.query.email : undefined),
     findUser: async () => {
       try {
         const signedIn = await signedInUser(options)
@@ -169,7 +154,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         return { type: "lookup.failed", error }
       }
     },
-    prepareRegistration: async ({ user }) => {
+    prepareRegistration: needs(["user"], async ({ user }) => {
       try {
         const existing = user?.id ? await adapter.listAuthenticatorsByUserId!(user.id) : []
         const { party } = relyingParty(options, provider)
@@ -180,19 +165,18 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
           rpName: party.name,
           rpID: party.id,
           userID,
-          userName: user!.email,
+          userName: user.email,
           // As Auth.js on simplewebauthn 9: the display name defaults to the email (14 would send "").
-          userDisplayName: user!.name ?? user!.email,
+          userDisplayName: user.name ?? user.email,
           excludeCredentials: existing.map((a) => ({ id: credentialIdForBrowser(a.credentialID), ...(a.transports && { transports: transportsOf(a.transports) }) })),
         })
-        run.optionsJson = generated
         // Last: the challenge's one-time entry, claimed once when the answer resumes the flow.
-        run.flowIssued = await issueFlow(webAuthnMachine.id, run.flowId!, replayStoreOf(options.config, options.logger))
-        return { type: "options.ready", challenge: generated.challenge }
+        const issued = await webAuthnFlow.issue(site, request.flowId)
+        return { type: "options.ready", challenge: generated.challenge, options: generated, issued }
       } catch (error) {
         return { type: "options.failed", error }
       }
-    },
+    }),
     prepareAuthentication: async ({ user }) => {
       try {
         const existing = user?.id ? await adapter.listAuthenticatorsByUserId!(user.id) : undefined
@@ -202,10 +186,9 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
           rpID: party.id,
           ...(existing && { allowCredentials: existing.map((a) => ({ id: credentialIdForBrowser(a.credentialID), ...(a.transports && { transports: transportsOf(a.transports) }) })) }),
         })
-        run.optionsJson = generated
         // Last: the challenge's one-time entry, claimed once when the answer resumes the flow.
-        run.flowIssued = await issueFlow(webAuthnMachine.id, run.flowId!, replayStoreOf(options.config, options.logger))
-        return { type: "options.ready", challenge: generated.challenge }
+        const issued = await webAuthnFlow.issue(site, request.flowId)
+        return { type: "options.ready", challenge: generated.challenge, options: generated, issued }
       } catch (error) {
         return { type: "options.failed", error }
       }
@@ -213,13 +196,15 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
     ...csrfCheckEffect(options),
     claimChallenge: async () => {
       try {
-        return (await claimFlow(run.opened!, replayStoreOf(options.config, options.logger))) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
+        // Only the answer request opens a challenge cookie: without one there is nothing to claim.
+        if (!request.opened) throw new TypeError("No challenge cookie was opened in this request")
+        return (await webAuthnFlow.claim(site, request.opened)) ? { type: "challenge.fresh" } : { type: "challenge.replayed" }
       } catch (error) {
         // A replay store that cannot answer: the machine refuses the flow (fail closed).
         return { type: "challenge.failed", error }
       }
     },
-    verifyRegistration: async ({ flow }) => {
+    verifyRegistration: needs(["flow"], async ({ flow }) => {
       let response: Record<string, unknown>
       let findings: CeremonyFindings
       try {
@@ -241,7 +226,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         const verification = await libraryOf(provider).verifyRegistrationResponse({
           ...provider.verifyRegistrationOptions,
           response,
-          expectedChallenge: flow!.challenge,
+          expectedChallenge: flow.challenge,
           expectedOrigin: origins,
           expectedRPID: ids,
         })
@@ -249,7 +234,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         if (verification.verified && info) {
           const credentialID = storedCredentialId(info.credential.id)
           const transports = (response.response as { transports?: unknown }).transports
-          run.registered = {
+          const registered: NewAuthenticator = {
             providerAccountId: credentialID,
             credentialID,
             credentialPublicKey: toBase64(info.credential.publicKey),
@@ -258,14 +243,16 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
             credentialDeviceType: info.credentialDeviceType,
             transports: Array.isArray(transports) && transports.length ? transports.join(",") : null,
           }
-          return { type: "response.checked", findings: { ...findings, verified: true } }
+          // The signIn callback is asked about the user the registration was started for, with the new passkey account.
+          const signIn = flow.user ? { signIn: { user: flow.user, account: passkeyAccount(provider, registered) } } : {}
+          return { type: "response.checked", findings: { ...findings, verified: true }, registered, ...signIn }
         }
         return { type: "response.checked", findings }
       } catch (error) {
         return { type: "response.checked", findings, error }
       }
-    },
-    verifyAuthentication: async ({ flow }) => {
+    }),
+    verifyAuthentication: needs(["flow"], async ({ flow }) => {
       let response: Record<string, unknown>
       let inner: { clientDataJSON?: unknown; authenticatorData?: unknown }
       try {
@@ -283,9 +270,6 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         const missing = !authenticator ? "authenticator" : !account ? "account" : "user"
         return { type: "credential.unknown", error: new Error(`No ${missing} for credential ${credentialID}`) }
       }
-      run.authenticator = authenticator
-      run.account = account
-      run.user = user
       let findings: CeremonyFindings
       try {
         const clientData = readClientData(inner.clientDataJSON)
@@ -304,7 +288,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
         const verification = await libraryOf(provider).verifyAuthenticationResponse({
           ...provider.verifyAuthenticationOptions,
           response,
-          expectedChallenge: flow!.challenge,
+          expectedChallenge: flow.challenge,
           expectedOrigin: origins,
           expectedRPID: ids,
           credential: {
@@ -314,64 +298,60 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, run: WebAuthn
             ...(authenticator.transports && { transports: transportsOf(authenticator.transports)! }),
           },
         })
-        return { type: "response.checked", findings: { ...findings, verified: verification.verified } }
+        return { type: "response.checked", findings: { ...findings, verified: verification.verified }, signIn: { user, account }, authenticator }
       } catch (error) {
-        return { type: "response.checked", findings, error }
+        return { type: "response.checked", findings, error, signIn: { user, account }, authenticator }
       }
-    },
-    updateCounter: async ({ findings }) => {
+    }),
+    updateCounter: needs(["authenticator", "findings"], async ({ authenticator, findings }) => {
       try {
-        await adapter.updateAuthenticatorCounter!(run.authenticator!.credentialID, findings!.counter)
+        await adapter.updateAuthenticatorCounter!(authenticator.credentialID, findings.counter)
         return { type: "counter.updated" }
       } catch (error) {
         return { type: "counter.failed", error }
       }
-    },
-    askSignIn: ({ flow }) => {
-      if (flow!.ceremony === "authenticate") return askSignIn(options, { user: run.user!, account: run.account! })
-      const registered = run.registered!
-      run.account = { providerAccountId: registered.providerAccountId, provider: provider.id, type: "webauthn" }
-      return askSignIn(options, { user: flow!.user!, account: run.account })
-    },
-    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
-    persistUser: async ({ flow }) => {
-      const candidate = flow!.user!
+    }),
+    askSignIn: needs(["signIn"], ({ signIn }) => askSignIn(options, signIn)),
+    resolveRedirect: needs(["requestedRedirect"], ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect)),
+    persistUser: needs(["flow", "signIn", "registered"], async ({ flow, signIn, registered }) => {
+      const candidate = flow.user
+      // What the registration writes is reported when it fails, for undoRegistration.
+      let undo: RegistrationUndo | undefined
       let created: AdapterUser | undefined
       try {
-        // What the registration is about to write is recorded first, for undoRegistration.
-        const newUserId = candidate.id ? undefined : randomUUID()
-        if (newUserId) run.creatingUserId = newUserId
-        const user = candidate.id
-          ? await adapter.getUser!(candidate.id)
-          : (created = await adapter.createUser!({ id: newUserId!, email: candidate.email, emailVerified: null, ...(candidate.name != null && { name: candidate.name }) }))
+        if (!candidate) throw new TypeError("The registration names no user")
+        let user: AdapterUser | null
+        if (candidate.id) user = await adapter.getUser!(candidate.id)
+        else {
+          const id = randomUUID()
+          undo = { userId: id }
+          user = created = await adapter.createUser!({ id, email: candidate.email, emailVerified: null, ...(candidate.name != null && { name: candidate.name }) })
+        }
         if (!user) throw new Error(`The user ${candidate.id} the registration was started for no longer exists`)
-        const account: AdapterAccount = { ...(run.account as AdapterAccount), userId: user.id }
-        run.linkingAccount = account
+        const account: AdapterAccount = { ...signIn.account, userId: user.id } as AdapterAccount
+        undo ??= { account }
         await adapter.linkAccount!(account)
-        await adapter.createAuthenticator!({ ...run.registered!, userId: user.id })
-        run.user = user
-        run.account = account
+        await adapter.createAuthenticator!({ ...registered, userId: user.id })
         if (created) await emitEvent(options.config, options.logger, "createUser", { user: created })
         await emitEvent(options.config, options.logger, "linkAccount", { user, account, profile: user })
-        return { type: "user.persisted", isNewUser: created !== undefined }
+        return { type: "user.persisted", isNewUser: created !== undefined, user, account }
       } catch (error) {
-        return { type: "persist.failed", error }
+        return { type: "persist.failed", error, ...(undo && { undo }) }
       }
-    },
-    undoRegistration: async () => {
+    }),
+    undoRegistration: async ({ undo }) => {
       // A user created for this registration goes with everything linked to it (by the id it was
       // given: the row may exist though its answer was lost); for an existing user, the passkey
       // account linked for it.
-      const { creatingUserId, linkingAccount } = run
       try {
-        if (creatingUserId) await adapter.deleteUser?.(creatingUserId)
-        else if (linkingAccount) await adapter.unlinkAccount?.({ provider: linkingAccount.provider, providerAccountId: linkingAccount.providerAccountId })
+        if (undo && "userId" in undo) await adapter.deleteUser?.(undo.userId)
+        else if (undo) await adapter.unlinkAccount?.({ provider: undo.account.provider, providerAccountId: undo.account.providerAccountId })
         return { type: "registration.undone" }
       } catch (error) {
         return { type: "undo.failed", error }
       }
     },
-    ...sessionEffects(options, cookies, ({ isNewUser }: WebAuthnContext) => ({ user: run.user!, account: run.account!, isNewUser: isNewUser ?? false })),
+    ...sessionEffects(options, cookies, needs(["signIn"], ({ signIn, isNewUser }) => ({ ...signIn, isNewUser: isNewUser ?? false }))),
   }
 }
 
@@ -391,90 +371,68 @@ const refusals = {
   badSignature: "The response's signature or attestation did not verify",
 } as const
 
+/** The request a flow is answering, and what its outcomes need to build the answer. */
 interface OutcomeInput {
   options: AuthOptions
   provider: Provider
-  run: WebAuthnRun
+  limiter: RequestLimiter
   cookies: Cookie[]
   flowId: string
-  snapshot: Awaited<ReturnType<typeof runFlow<typeof webAuthnMachine>>>
+  snapshot: SnapshotFrom<typeof webAuthnMachine>
 }
 
-function refused(state: keyof typeof refusals) {
-  return ({ context }: { context: WebAuthnContext }, input: OutcomeInput): never => {
-    const { findings, failedCheck, error } = context
-    const cause = {
-      provider: input.provider.id,
-      check: failedCheck ?? state,
-      ...(error !== undefined && { err: asError(error) }),
-      ...(findings && { origin: findings.origin, type: findings.type }),
+/**
+ * How each state the WebAuthn machine stops in answers the request that ends there: adding a state
+ * without an answer breaks the build. A refused ceremony clears the challenge cookies with its answer.
+ */
+function webAuthnOutcomes({ options, provider, limiter, cookies, flowId, snapshot }: OutcomeInput): FlowOutcomes<typeof webAuthnMachine, Answer | Promise<Answer>> {
+  const refused =
+    (state: keyof typeof refusals) =>
+    ({ findings, failedCheck, error }: WebAuthnContext) => {
+      const cause = {
+        provider: provider.id,
+        check: failedCheck ?? state,
+        ...(error !== undefined && { err: asError(error) }),
+        ...(findings && { origin: findings.origin, type: findings.type }),
+      }
+      return errorAnswer(new WebAuthnVerificationError(refusals[state], { cause }), cookies)
     }
-    throw withCookies(new WebAuthnVerificationError(refusals[state], { cause }), input.cookies)
+  const failedWith = (error: unknown) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies)
+  const failed = ({ error }: WebAuthnContext) => failedWith(error)
+  return {
+    awaitingCeremony: async (context) => {
+      const { flow, options: generated, flowIssued } = assigned(context, ["flow"])
+      const sealed = await webAuthnFlow.seal(webAuthnFlow.site(options, provider), snapshot, flowId, flowIssued === true)
+      return json(200, { action: flow.ceremony, options: generated }, [...cookies, ...sealed])
+    },
+    invalidAction: () => json(400, { error: "Invalid action" }, cookies),
+    invalidRequest: () => json(400, { error: "Invalid request" }, cookies),
+    optionsFailed: failed,
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action callback"), cookies),
+    challengeReplayed: refused("challengeReplayed"),
+    wrongCeremony: refused("wrongCeremony"),
+    responseMalformed: refused("responseMalformed"),
+    unknownCredential: refused("unknownCredential"),
+    challengeMismatch: refused("challengeMismatch"),
+    wrongOrigin: refused("wrongOrigin"),
+    wrongRpId: refused("wrongRpId"),
+    userVerificationMissing: refused("userVerificationMissing"),
+    counterRegressed: refused("counterRegressed"),
+    badSignature: refused("badSignature"),
+    accountNotLinked: ({ failedCheck }) =>
+      failedWith(
+        new AccountNotLinked(failedCheck === "credential-taken" ? "The credential is already registered" : "The account is already associated with another user", {
+          cause: { provider: provider.id, check: failedCheck ?? "signed-in-user" },
+        }),
+      ),
+    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
+    signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
+    accessDenied: failed,
+    persistFailed: failed,
+    sessionFailed: failed,
+    rateLimited: (context) => errorAnswer(rateLimitedError("webauthn", context, limiter), cookies),
   }
-}
-
-function failedWith(input: OutcomeInput, error: unknown): never {
-  throw withCookies(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: input.provider.id } }), input.cookies)
-}
-
-type Outcome = (flow: { context: WebAuthnContext }, input: OutcomeInput) => Promise<ResponseInternal> | ResponseInternal
-type WebAuthnOutcomes = FlowOutcomes<typeof webAuthnMachine, never> extends Record<infer K, unknown> ? Record<K, Outcome> : never
-
-/** How each state of the WebAuthn machine answers the request that ends there. */
-const outcomes: WebAuthnOutcomes = {
-  awaitingCeremony: async ({ context }, { options, snapshot, run, cookies, flowId, provider }) => {
-    const sealed = await sealFlow(snapshot, bindingOf(provider), options.secret, flowCookiesOf(options), flowId, run.flowIssued)
-    return json(200, { action: context.flow!.ceremony, options: run.optionsJson }, [...cookies, ...sealed])
-  },
-  invalidAction: (_, { cookies }) => json(400, { error: "Invalid action" }, cookies),
-  invalidRequest: (_, { cookies }) => json(400, { error: "Invalid request" }, cookies),
-  optionsFailed: ({ context }, input) => failedWith(input, context.error),
-  csrfRejected: (_, { cookies }) => {
-    throw withCookies(new MissingCSRF("CSRF token was missing during an action callback"), cookies)
-  },
-  challengeReplayed: refused("challengeReplayed"),
-  wrongCeremony: refused("wrongCeremony"),
-  responseMalformed: refused("responseMalformed"),
-  unknownCredential: refused("unknownCredential"),
-  challengeMismatch: refused("challengeMismatch"),
-  wrongOrigin: refused("wrongOrigin"),
-  wrongRpId: refused("wrongRpId"),
-  userVerificationMissing: refused("userVerificationMissing"),
-  counterRegressed: refused("counterRegressed"),
-  badSignature: refused("badSignature"),
-  accountNotLinked: ({ context }, input) =>
-    failedWith(
-      input,
-      new AccountNotLinked(context.failedCheck === "credential-taken" ? "The credential is already registered" : "The account is already associated with another user", {
-        cause: { provider: input.provider.id, check: context.failedCheck ?? "signed-in-user" },
-      }),
-    ),
-  signedIn: (_, { options, cookies }) => ({ redirect: options.callbackUrl, cookies }),
-  signedInNewUser: (_, { options, cookies }) => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
-  redirected: ({ context }, { cookies }) => ({ redirect: context.redirectTo!, cookies }),
-  accessDenied: ({ context }, input) => failedWith(input, context.error),
-  persistFailed: ({ context }, input) => failedWith(input, context.error),
-  sessionFailed: ({ context }, input) => failedWith(input, context.error),
-  rateLimited: ({ context }, { run, cookies }) => {
-    throw withCookies(rateLimitedError("webauthn", context, run.limiter), cookies)
-  },
-  readingRequest: notAnOutcome,
-  undoingRegistration: notAnOutcome,
-  checkingRateLimit: notAnOutcome,
-  checkingCallbackRateLimit: notAnOutcome,
-  findingUser: notAnOutcome,
-  preparingRegistration: notAnOutcome,
-  preparingAuthentication: notAnOutcome,
-  validatingInput: notAnOutcome,
-  claimingChallenge: notAnOutcome,
-  verifyingRegistration: notAnOutcome,
-  verifyingAuthentication: notAnOutcome,
-  recordingCounter: notAnOutcome,
-  ...signInTailInFlight,
-}
-
-function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "snapshot">) {
-  return outcomes[snapshot.value as keyof WebAuthnOutcomes]({ context: snapshot.context }, { ...input, snapshot })
 }
 
 /**
@@ -491,11 +449,10 @@ function answer(snapshot: OutcomeInput["snapshot"], input: Omit<OutcomeInput, "s
  * // → 200 { action: "register", options: { challenge, rp, user, … } } + the challenge cookie
  * ```
  */
-export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
-  const flowId = newFlowId()
-  const run: WebAuthnRun = { limiter: requestLimiter(options), flowId }
-  const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), { inspect: options.config.inspect, id: actorIdOf(flowId) })
-  return answer(snapshot, { options, provider, run, cookies, flowId })
+export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<Answer> {
+  const request: WebAuthnRequest = { limiter: requestLimiter(options), flowId: newFlowId() }
+  const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, request, cookies), { inspect: options.config.inspect, id: webAuthnFlow.actorId(request.flowId) })
+  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, cookies, limiter: request.limiter, flowId: request.flowId, snapshot }))
 }
 
 /**
@@ -510,23 +467,19 @@ export async function webAuthnOptions(options: AuthOptions, provider: Provider, 
  * // POST /auth/callback/passkey  action=authenticate&data={…}&csrfToken=…  → 302 to the callback URL
  * ```
  */
-export async function webAuthnCallback(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<ResponseInternal> {
-  const flowCookies = flowCookiesOf(options)
-  cookies.push(...clearFlowCookies(flowCookies))
-  let opened: OpenedFlow<typeof webAuthnMachine>
-  try {
-    opened = await openFlow(options.request.cookies, bindingOf(provider), options.secret, flowCookies)
-  } catch (error) {
-    throw withCookies(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: asError(error), provider: provider.id } }), cookies)
-  }
-  const run: WebAuthnRun = { opened, limiter: requestLimiter(options) }
+export async function webAuthnCallback(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<Answer> {
+  const site = webAuthnFlow.site(options, provider)
+  cookies.push(...webAuthnFlow.clear(site))
+  const opened = await webAuthnFlow.open(site, options.request.cookies).catch(asError)
+  if (opened instanceof Error) return errorAnswer(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: opened, provider: provider.id } }), cookies)
+  const request: WebAuthnRequest = { limiter: requestLimiter(options), flowId: opened.flowId, opened }
   const action = options.request.body?.action
   const resume: WebAuthnEvent = { type: "ceremony.received", ...(typeof action === "string" && { action }), policy: signInTailPolicy(options) }
-  const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, run, cookies), {
+  const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, request, cookies), {
     inspect: options.config.inspect,
     snapshot: opened.snapshot,
     resume,
-    id: actorIdOf(opened.flowId),
+    id: webAuthnFlow.actorId(opened.flowId),
   })
-  return answer(snapshot, { options, provider, run, cookies, flowId: opened.flowId })
+  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, cookies, limiter: request.limiter, flowId: opened.flowId, snapshot }))
 }

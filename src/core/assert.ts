@@ -14,7 +14,7 @@ import {
   WeakSecret,
   type AuthError,
 } from "./errors.js"
-import { processEnv, providerEnvVariable, runtimeMode } from "./env.js"
+import { processEnv, providerEnvVariable, readsEnvironment, runtimeMode } from "./env.js"
 import { refreshEnabled } from "./refresh-options.js"
 import type { AuthRequest } from "./request.js"
 import type { AuthConfig, CookiesOptions, CredentialsConfig, InternalProvider, Provider, ProviderConfig, WarningCode } from "../types.js"
@@ -111,23 +111,28 @@ function hasClientId<P extends { clientId?: string }>(provider: P): provider is 
 }
 
 /**
- * The `MissingClientId` error of a provider, saying how to give it its client id: the env variable
- * `setEnvDefaults` reads, or the option (of the factory, when the provider was given as one).
+ * The `MissingClientId` error of a provider, saying how to give it its client id on the path the app
+ * took: the env variable when `setEnvDefaults` completed the configuration (the framework
+ * wrappers call it), else the option (of the factory, when the provider was given as one) and how
+ * to read the variable, since plain `Auth()` reads no environment.
  *
  * @param source - The provider as configured: a factory gives its name to the message.
+ * @param readsEnv - Whether `setEnvDefaults` completed the configuration.
  *
  * @example
  * ```ts
- * missingClientId("github", GitHub).message
+ * missingClientId("github", GitHub, true).message
  * // 'Provider "github" has no clientId: set AUTH_GITHUB_ID (or pass clientId to GitHub())'
+ * missingClientId("github", GitHub, false).message
+ * // 'Provider "github" has no clientId: pass clientId to GitHub(), or call setEnvDefaults(process.env, config) before Auth() to read AUTH_GITHUB_ID'
  * ```
  */
-export function missingClientId(id: string, source?: Provider): MissingClientId {
+export function missingClientId(id: string, source?: Provider, readsEnv = false): MissingClientId {
   const factory = typeof source === "function" && /^[A-Za-z_$][\w$]*$/.test(source.name) ? source.name : undefined
-  const instead = factory ? `pass clientId to ${factory}()` : "give the provider a clientId"
-  return new MissingClientId(`Provider "${id}" has no clientId: set ${providerEnvVariable(id, "clientId")} (or ${instead})`, {
-    cause: { provider: id },
-  })
+  const option = factory ? `pass clientId to ${factory}()` : "give the provider a clientId"
+  const variable = providerEnvVariable(id, "clientId")
+  const fix = readsEnv ? `set ${variable} (or ${option})` : `${option}, or call setEnvDefaults(process.env, config) before Auth() to read ${variable}`
+  return new MissingClientId(`Provider "${id}" has no clientId: ${fix}`, { cause: { provider: id } })
 }
 
 /**
@@ -217,7 +222,7 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
           }
         }
         // Only the id: public clients (PKCE, token_endpoint_auth_method "none") have no secret.
-        if (!hasClientId(provider)) return refuse(missingClientId(provider.id, config.providers[index]))
+        if (!hasClientId(provider)) return refuse(missingClientId(provider.id, config.providers[index], readsEnvironment(config)))
         checked.push(provider)
         break
       case "credentials":

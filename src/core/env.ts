@@ -123,6 +123,7 @@ const falseLike: ReadonlySet<string> = new Set(["", "false", "0", "no", "off"])
  * ```
  */
 export function setEnvDefaults(envObject: EnvObject, config: AuthConfig, suppressBasePathWarning = false): void {
+  completedFromEnvironment.add(config)
   const authUrl = envObject.AUTH_URL
   if (authUrl) {
     if (config.basePath) {
@@ -154,6 +155,21 @@ export function setEnvDefaults(envObject: EnvObject, config: AuthConfig, suppres
   config.trustHost ??= inferTrustHost(envObject)
 
   config.providers = config.providers.map((provider) => withEnvCredentials(provider, envObject))
+}
+
+const completedFromEnvironment = new WeakSet<object>()
+
+/**
+ * Whether {@link setEnvDefaults} completed this configuration object (the framework wrappers do;
+ * plain `Auth()` reads no environment). Error messages use it to say where a missing value goes.
+ *
+ * @example
+ * ```ts
+ * readsEnvironment(config) ? "set AUTH_GITHUB_ID" : "pass clientId to GitHub()"
+ * ```
+ */
+export function readsEnvironment(config: object): boolean {
+  return completedFromEnvironment.has(config)
 }
 
 function inferTrustHost(env: EnvObject): boolean {

@@ -314,7 +314,7 @@ export class MissingAuthorize extends AuthError {
  * @example
  * ```ts
  * providers: [GitHub] // without AUTH_GITHUB_ID
- * // logged: Provider "github" has no clientId: set AUTH_GITHUB_ID (or pass clientId to GitHub())
+ * // logged: Provider "github" has no clientId: pass clientId to GitHub(), or call setEnvDefaults(process.env, config) before Auth() to read AUTH_GITHUB_ID
  * ```
  */
 export class MissingClientId extends AuthError {

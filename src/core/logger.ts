@@ -83,15 +83,27 @@ function logError(error: Error): void {
   }
 }
 
-/** What the built-in logger adds to a warning's code, where the code alone does not say what to do. */
-const warningText: Partial<Record<WarningCode, string>> = {
+/**
+ * What the built-in logger prints after each warning's code: what happened and what to do. A
+ * `Record` over every code, so a new warning without its text does not compile.
+ */
+const warningText: Record<WarningCode, string> = {
+  "debug-enabled": "debug is on: the log shows request details (secrets redacted). Turn it off in production",
+  "csrf-disabled": "GET /csrf answered without a token because skipCSRFCheck is set: only for frameworks that check CSRF themselves",
+  "env-url-basepath-redundant": "AUTH_URL has a path and basePath is set too: basePath wins. Keep one of them",
+  "env-url-basepath-mismatch": "AUTH_URL's path differs from basePath: actions are served at basePath. Make them the same",
+  "experimental-webauthn": "WebAuthn (passkeys) is experimental: its routes, pages and stored shapes may change between minor versions",
+  "provider-logout-unavailable":
+    "the provider's logout could not be reached (no end_session_endpoint, or discovery failed): the session ended here only. Debug logging has the reason",
+  "rate-limit-client-unknown":
+    "rate limiting cannot tell clients apart (no client address): only the per-identifier budgets apply. Behind a proxy set rateLimit.trustedProxies; with your own server call withClientAddress(request, address) from authflow/rate-limit before Auth()",
   "replay-store-per-process":
     "the adapter's createVerificationToken overwrites a duplicate, so a logout token's jti is remembered in this process only: pass replayStore: redisReplayStore(client) to share it between instances",
   "weak-secret": "A secret is shorter than 32 characters: accepted in development, refused in production. Generate one with `npx authflow secret`",
 }
 
 function logWarning(code: WarningCode): void {
-  const text = warningText[code]
+  const text = warningText[code] as string | undefined
   console.warn(paint(yellow, `[auth][warn][${code}]`, "stderr") + (text ? ` ${text}` : ""))
 }
 

@@ -33,23 +33,40 @@ const actionsWithProvider: ReadonlySet<AuthAction> = new Set<AuthAction>(["signi
  */
 export function parseActionPath(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
   const base = basePath.endsWith("/") ? basePath.slice(0, -1) : basePath
-  if (!pathname.startsWith(base) || pathname.length === base.length || (base && pathname[base.length] !== "/")) {
-    throw new UnknownAction(`Cannot parse action at ${pathname}`)
-  }
+  if (pathname === base) throw new UnknownAction(`Cannot parse action at ${pathname}: the path names no action under basePath "${base || "/"}"`)
+  if (!pathname.startsWith(base) || (base && pathname[base.length] !== "/")) throw outsideBasePath(pathname, base)
   // The common shape, `<basePath>/<action>`, needs no split.
   const single = pathname.slice(base.length + 1)
   if (single !== "" && single.indexOf("/") === -1) {
-    if (!isAuthAction(single)) throw new UnknownAction(`Cannot parse action at ${pathname}`)
+    if (!isAuthAction(single)) throw new UnknownAction(`Cannot parse action at ${pathname}: "${single}" is not an action under basePath "${base || "/"}"`)
     return { action: single }
   }
   const segments = pathname.slice(base.length).split("/").filter(Boolean)
   if (segments.length < 1 || segments.length > 2) throw new UnknownAction(`Cannot parse action at ${pathname}`)
   const [action, providerId] = segments as [string, string | undefined]
-  if (!isAuthAction(action)) throw new UnknownAction(`Cannot parse action at ${pathname}`)
+  if (!isAuthAction(action)) throw new UnknownAction(`Cannot parse action at ${pathname}: "${action}" is not an action under basePath "${base || "/"}"`)
   if (providerId !== undefined && !actionsWithProvider.has(action)) {
     throw new UnknownAction(`Cannot parse action at ${pathname}`)
   }
   return providerId === undefined || providerId === "undefined" ? { action } : { action, providerId: decodeSegment(providerId) }
+}
+
+/**
+ * The `UnknownAction` of a path outside `basePath`. A path that would be an action under another
+ * base (`/api/auth/session` when basePath is `/auth`) names the basePath that would serve it: the
+ * app mounted `Auth()` elsewhere than its configuration says. Anything else (`/`, `/favicon.ico`
+ * reaching a catch-all mount) is a stray request, marked `stray` so the router logs it at debug.
+ */
+function outsideBasePath(pathname: string, base: string): UnknownAction {
+  const segments = pathname.split("/").filter(Boolean)
+  const last = segments.length - 1
+  // `<mount>/<action>`, or `<mount>/<action>/<provider>` for the actions that take one.
+  const actionAt = isAuthAction(segments[last] ?? "") ? last : actionsWithProvider.has(segments[last - 1] as AuthAction) ? last - 1 : -1
+  const mountedAt = actionAt < 0 ? undefined : `/${segments.slice(0, actionAt).join("/")}`
+  if (mountedAt === undefined) {
+    return new UnknownAction(`${pathname} is not under basePath "${base || "/"}": not an authflow route`, { cause: { stray: true } })
+  }
+  return new UnknownAction(`${pathname} is outside basePath "${base || "/"}": Auth() looks mounted at "${mountedAt}", so set basePath: "${mountedAt}" (or AUTH_URL's path)`)
 }
 
 function decodeSegment(segment: string): string {

@@ -111,7 +111,17 @@ interface GuardFunction {
   stateValue?: unknown
 }
 
-function guardName(guard: unknown): string | undefined {
+/**
+ * A transition's guard as the descriptions name it: its type, `and(a, b)` for a combination, or
+ * undefined when there is none.
+ *
+ * @example
+ * ```ts
+ * guardName("answeredTrue") // "answeredTrue"
+ * guardName(and(["providerEndsSession", "accountsReadable"])) // "and(providerEndsSession, accountsReadable)"
+ * ```
+ */
+export function guardName(guard: unknown): string | undefined {
   if (guard === undefined || guard === null) return undefined
   if (typeof guard === "string") return guard
   if (typeof guard === "function") {

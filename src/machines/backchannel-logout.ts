@@ -1,6 +1,7 @@
 import { assign, setup } from "xstate"
 import { mayRefetchKeys } from "../core/oauth/jwks.js"
 import type { FlowMeta } from "./run-flow.js"
+import { flowMachine } from "./flow-machine.js"
 
 /** The event member a logout token's `events` claim must hold. */
 export const backchannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
@@ -118,7 +119,7 @@ const failure = (event: BackchannelLogoutEvent) => (event.type === "verify.faile
  * ```
  * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
  */
-export const backchannelLogoutMachine = setup({
+export const backchannelLogoutMachine = flowMachine(setup({
   types: {
     context: {} as BackchannelLogoutContext,
     events: {} as BackchannelLogoutEvent,
@@ -172,7 +173,7 @@ export const backchannelLogoutMachine = setup({
     /** Sessions are database rows and the adapter can delete every row of a user. */
     deletesDatabaseSessions: ({ context }) => context.policy.databaseSessions && context.policy.deletesUserSessions,
   },
-}).createMachine({
+}).createMachine)({
   id: "backchannel-logout",
   context: ({ input }) => ({ policy: input?.policy ?? { linksUsers: false, databaseSessions: false, deletesUserSessions: false } }),
   initial: "readingRequest",

@@ -4,6 +4,7 @@ import { checkingSignInStates, contextFromInput, flowActions, issuingSessionStat
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
+import { flowMachine } from "./flow-machine.js"
 import { sharedIdentity, type SharedIdentity } from "../core/rate-limit/limiter.js"
 import type { User } from "../types.js"
 
@@ -64,7 +65,7 @@ export type CredentialsSignInEffect = CsrfEffect | "readCredentials" | RateLimit
  * actor.getSnapshot().value // "checkingSignIn"
  * ```
  */
-export const credentialsSignInMachine = setup({
+export const credentialsSignInMachine = flowMachine(setup({
   types: {
     context: {} as CredentialsSignInContext,
     events: {} as CredentialsSignInEvent,
@@ -83,7 +84,7 @@ export const credentialsSignInMachine = setup({
     /** `authorize` threw a `CredentialsSignin`: the credentials are refused, with the app's code. */
     threwCredentialsSignin: ({ event }) => event.type === "authorize.threw" && event.error instanceof CredentialsSignin,
   },
-}).createMachine({
+}).createMachine)({
   id: "credentials-sign-in",
   context: ({ input }) => contextFromInput(input),
   initial: "validatingInput",

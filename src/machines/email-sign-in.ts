@@ -4,6 +4,7 @@ import { checkingSignInStates, flowActions, signInTailGuards, type SignInCallbac
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
+import { flowMachine } from "./flow-machine.js"
 import type { AdapterUser } from "../adapters.js"
 
 /**
@@ -56,7 +57,7 @@ export type EmailSignInEffect = CsrfEffect | "normalizeEmail" | RateLimitEffect 
  * done.value // "linkSent"
  * ```
  */
-export const emailSignInMachine = setup({
+export const emailSignInMachine = flowMachine(setup({
   types: {
     context: {} as EmailSignInContext,
     events: {} as EmailSignInEvent,
@@ -83,7 +84,7 @@ export const emailSignInMachine = setup({
     /** Someone already has this address. */
     userExists: ({ event }) => event.type === "user.lookedUp" && event.user !== null,
   },
-}).createMachine({
+}).createMachine)({
   id: "email-sign-in",
   context: {},
   initial: "validatingInput",

@@ -2,6 +2,7 @@ import { assign, setup } from "xstate"
 import { parseEmailAddress } from "../core/email-address.js"
 import { checkingSignInStates, contextFromInput, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
 import type { FlowMeta } from "./run-flow.js"
+import { flowMachine } from "./flow-machine.js"
 import type { AdapterUser } from "../adapters.js"
 
 /**
@@ -74,7 +75,7 @@ export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | "
  * done.value // "signedIn"
  * ```
  */
-export const emailVerificationMachine = setup({
+export const emailVerificationMachine = flowMachine(setup({
   types: {
     context: {} as EmailVerificationContext,
     events: {} as EmailVerificationEvent,
@@ -116,7 +117,7 @@ export const emailVerificationMachine = setup({
     /** The failure the token was put back for happened writing the user. */
     failedPersisting: ({ context }) => context.failure === "persistFailed",
   },
-}).createMachine({
+}).createMachine)({
   id: "email-verification",
   context: ({ input }) => contextFromInput(input),
   initial: "readingLink",

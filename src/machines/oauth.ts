@@ -1,8 +1,16 @@
 import { assign, setup } from "xstate"
+import type { AuthorizationServer } from "oauth4webapi"
+import { accountLinkingActions, accountLinkingGuards, resolvingAccountStates, type AccountLinkingContext, type AccountLinkingEffect, type AccountLinkingEvent, type AccountLinkingPolicy } from "./account-linking.js"
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
+import { flowMachine } from "./flow-machine.js"
+import type { ExchangeResult } from "../core/oauth/callback.js"
+import type { AdapterUser } from "../adapters.js"
+import type { Account, Profile, User } from "../base-types.js"
+
+export type { AccountPlan, NotLinkedReason } from "./account-linking.js"
 
 /**
  * What a waiting OAuth flow keeps for its callback: the PKCE verifier, `state`, `nonce`, the
@@ -26,55 +34,51 @@ export interface AuthorizationResponseParams {
   error?: string
 }
 
-/** What the callback's configuration allows, given with `callback.received`. */
-export interface OAuthCallbackPolicy extends SignInTailPolicy {
-  /** An adapter is configured: users and accounts are stored. */
-  adapter: boolean
-  /** The provider's `allowDangerousEmailAccountLinking`. */
-  emailLinking: boolean
-}
+/** What the callback's configuration allows, given with `callback.received`: an adapter, email linking, the tail's policy. */
+export interface OAuthCallbackPolicy extends SignInTailPolicy, AccountLinkingPolicy {}
 
-/** Which check refused the callback, for the logs and the inspector. */
+/**
+ * Which check refused the callback, for the logs and the inspector: `state`, `iss`,
+ * `provider-error` (the provider answered an `error`), `response` (the redirect back could not be
+ * checked, or oauth4webapi refused it although every named check passed: its error says why),
+ * `code` (the token endpoint refused the code, or could not be reached), then the token response's
+ * checks (`signature`, `id-token-iss`, `aud`, `exp`, `nonce`, `tokens`).
+ */
 export type OAuthFailedCheck = "state" | "iss" | "provider-error" | "response" | "code" | "signature" | "id-token-iss" | "aud" | "exp" | "nonce" | "tokens"
 
-/** Why an account is not linked. */
-export type NotLinkedReason = "linked-to-other-user" | "not-started-by-signed-in-user" | "email-taken"
-
-/** What the sign-in will write once the `signIn` callback allows it. */
-export type AccountPlan = "signInLinkedUser" | "linkToSignedInUser" | "linkToEmailOwner" | "createUser" | "noDatabase"
 
 /** Events of the OAuth machine, each the outcome of the effect its state names (or the callback arriving). */
 export type OAuthEvent =
   | CsrfEvent
-  | { type: "discovery.done" }
+  | { type: "discovery.done"; server: AuthorizationServer }
   | { type: "discovery.failed"; error: unknown }
-  | { type: "authorization.ready"; checks: OAuthFlowChecks }
+  | { type: "authorization.ready"; checks: OAuthFlowChecks; url: string; issued: boolean }
   | { type: "authorization.failed"; error: unknown }
   | { type: "callback.received"; policy: OAuthCallbackPolicy }
-  | { type: "response.received"; params: AuthorizationResponseParams; expectedIssuer?: string; issuerRequired: boolean; error?: unknown }
+  | { type: "response.received"; params: AuthorizationResponseParams; expectedIssuer?: string; issuerRequired: boolean; server: AuthorizationServer; error?: unknown }
   | { type: "response.unreadable"; error: unknown }
-  | { type: "code.exchanged" }
+  | { type: "code.exchanged"; response: Response }
   | { type: "code.refused"; error: unknown }
   | { type: "exchange.failed"; error: unknown }
-  | { type: "tokens.valid" }
+  | { type: "tokens.valid"; tokens: ExchangeResult; server: AuthorizationServer }
   | { type: "idToken.badSignature"; error: unknown }
   | { type: "idToken.wrongIssuer"; error: unknown }
   | { type: "idToken.wrongAudience"; error: unknown }
   | { type: "idToken.expired"; error: unknown }
   | { type: "idToken.nonceMismatch"; error: unknown }
   | { type: "tokens.invalid"; error: unknown }
-  | { type: "profile.received" }
+  /** The profile, the user it gives and the account holding the provider's tokens (as `mapProfile` makes them). */
+  | { type: "profile.received"; profile: Profile; user: User; account: Account }
   | { type: "profile.failed"; error: unknown }
-  | { type: "account.linkedToUser" }
-  | { type: "account.linkedToOther" }
-  | { type: "account.new.signedIn"; userId: string }
-  | { type: "account.new.emailTaken" }
-  | { type: "account.new.noUser" }
-  | { type: "lookup.failed"; error: unknown }
+  | AccountLinkingEvent
+  /** The user is stored (created, or the account linked to them), as the adapter answered. */
+  | { type: "user.persisted"; isNewUser: boolean; user: User | AdapterUser }
+  /** Writing failed; `creatingUserId` is the id of the user it was creating, who may exist (the write may have landed though its answer was lost). */
+  | { type: "persist.failed"; error: unknown; creatingUserId?: string }
   | { type: "user.undone" }
   | { type: "undo.failed"; error: unknown }
   | RateLimitEvent
-  | SignInTailEvent
+  | Exclude<SignInTailEvent, { type: "user.persisted" | "persist.failed" }>
 
 /** The effects the OAuth machine names. */
 export type OAuthEffect =
@@ -86,17 +90,33 @@ export type OAuthEffect =
   | "exchangeCode"
   | "validateTokens"
   | "fetchProfile"
-  | "resolveAccount"
+  | AccountLinkingEffect
   | "undoCreatedUser"
   | SignInTailEffect
 
-/** Context of the OAuth machine: the sealed checks, the callback's policy, and how the flow ended. */
-export interface OAuthContext extends SignInOutcomeContext, RateLimitContext {
+/**
+ * Context of the OAuth machine: the checks (the only part sealed into the flow cookie), the
+ * callback's policy, what this request's effects found (each assigned from the event that
+ * reported it, for the effects after it), and how the flow ended.
+ */
+export interface OAuthContext extends SignInOutcomeContext, RateLimitContext, AccountLinkingContext {
   checks?: OAuthFlowChecks
   policy?: OAuthCallbackPolicy
-  plan?: AccountPlan
   failedCheck?: OAuthFailedCheck
-  notLinked?: NotLinkedReason
+  /** The provider's endpoints and issuer (discovered, or configured). */
+  server?: AuthorizationServer
+  /** The sign-in request's answer: where the user goes, and whether the replay store issued the flow. */
+  authorizationUrl?: string
+  flowIssued?: boolean
+  /** The token endpoint's answer, not yet checked. */
+  tokenResponse?: Response
+  /** The checked tokens, with the ID token's claims. */
+  tokens?: ExchangeResult
+  profile?: Profile
+  /** The account the sign-in links or signs in with, holding the provider's tokens. */
+  account?: Account
+  /** The id of the user a failed write was creating (for `undoingCreatedUser`). */
+  creatingUserId?: string
 }
 
 const rejected = (check: OAuthFailedCheck) => [{ type: "recordFailedCheck", params: { check } }, "recordError"] as const
@@ -113,10 +133,12 @@ const rejected = (check: OAuthFailedCheck) => [{ type: "recordFailedCheck", para
  *    same budget (`rateLimited` again when over it). Guards check the provider's
  *    response (`iss` per RFC 9207, `state`, a provider error), the code is exchanged, the tokens
  *    validated (ID token signature, `iss`, `aud`, `exp`, `nonce`, each its own refusal), the
- *    profile fetched, and the account resolved: the effect reports which case holds and guards
- *    decide (a new account links to the signed-in user only when they started the sign-in; to
- *    an existing user with the same email only with `allowDangerousEmailAccountLinking`). Then
- *    the shared tail: the `signIn` callback, the writes, the session.
+ *    profile fetched, and, with an adapter, the account resolved (the account-linking states:
+ *    the effects look up, guards decide: a new account links to the signed-in user only when
+ *    they started the sign-in; to an existing user with the same email only with
+ *    `allowDangerousEmailAccountLinking`). Then the shared tail: the `signIn` callback, the
+ *    writes, the session. What each effect finds travels in the event reporting it, and the
+ *    machine assigns it for the effects after it.
  *
  * @example
  * ```ts
@@ -125,7 +147,7 @@ const rejected = (check: OAuthFailedCheck) => [{ type: "recordFailedCheck", para
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc9700 (OAuth 2.0 Security Best Current Practice)
  */
-export const oauthMachine = setup({
+export const oauthMachine = flowMachine(setup({
   types: {
     context: {} as OAuthContext,
     events: {} as OAuthEvent,
@@ -134,10 +156,17 @@ export const oauthMachine = setup({
   actions: {
     ...flowActions<OAuthContext, OAuthEvent>(),
     ...rateLimitActions<OAuthContext, OAuthEvent>(),
+    ...accountLinkingActions<OAuthContext, OAuthEvent>(),
     recordFailedCheck: assign((_, params: { check: OAuthFailedCheck }) => ({ failedCheck: params.check })),
     recordResponseError: assign(({ event }) => ({ error: event.type === "response.received" ? event.error : undefined })),
-    plan: assign((_, params: { plan: AccountPlan }) => ({ plan: params.plan })),
-    refuseLink: assign((_, params: { reason: NotLinkedReason }) => ({ notLinked: params.reason })),
+    recordServer: assign(({ event }) => (event.type === "discovery.done" || event.type === "response.received" ? { server: event.server } : {})),
+    // The endpoints are not needed once the user is sent to the provider: the callback discovers them again.
+    recordAuthorization: assign(({ event }) => (event.type === "authorization.ready" ? { checks: event.checks, authorizationUrl: event.url, flowIssued: event.issued, server: undefined } : {})),
+    recordTokenResponse: assign(({ event }) => (event.type === "code.exchanged" ? { tokenResponse: event.response } : {})),
+    recordTokens: assign(({ event }) => (event.type === "tokens.valid" ? { tokens: event.tokens, server: event.server } : {})),
+    recordProfile: assign(({ event }) => (event.type === "profile.received" ? { profile: event.profile, user: event.user, account: event.account } : {})),
+    recordStoredUser: assign(({ event }) => (event.type === "user.persisted" ? { user: event.user } : {})),
+    recordCreatingUser: assign(({ event }) => (event.type === "persist.failed" && event.creatingUserId !== undefined ? { creatingUserId: event.creatingUserId } : {})),
   },
   guards: {
     ...signInTailGuards<OAuthContext, OAuthEvent>(),
@@ -151,18 +180,15 @@ export const oauthMachine = setup({
     stateMismatch: ({ context, event }) => event.type === "response.received" && event.params.state !== context.checks?.state,
     /** The provider answered with an `error` instead of a code. */
     providerError: ({ event }) => event.type === "response.received" && event.params.error !== undefined,
-    /** The signed-in user is the one who started this sign-in. */
-    startedBySignedInUser: ({ context, event }) => event.type === "account.new.signedIn" && context.checks?.startedBy === event.userId,
-    /** The provider allows linking to an existing user with the same email. */
-    emailLinkingAllowed: ({ context }) => context.policy?.emailLinking === true,
-    /** Users and accounts are stored. */
-    adapterPresent: ({ context }) => context.policy?.adapter === true,
+    /** oauth4webapi refused the response although every check above passed (a hybrid or JARM answer, say): it is not exchanged. */
+    responseRefused: ({ event }) => event.type === "response.received" && event.error !== undefined,
+    ...accountLinkingGuards<OAuthContext, OAuthEvent>({ policy: (context) => context.policy, startedBy: (context) => context.checks?.startedBy }),
     /** The plan writes a user or an account. */
     planWrites: ({ context }) => context.plan !== "signInLinkedUser" && context.plan !== "noDatabase",
     /** The write that failed was to create a user (and link the account to it): the user may exist. */
     planCreatesUser: ({ context }) => context.plan === "createUser",
   },
-}).createMachine({
+}).createMachine)({
   id: "oauth",
   context: {},
   initial: "validatingInput",
@@ -172,14 +198,14 @@ export const oauthMachine = setup({
     discovering: {
       meta: { effect: "discover" },
       on: {
-        "discovery.done": "authorizing",
+        "discovery.done": { target: "authorizing", actions: "recordServer" },
         "discovery.failed": { target: "signInFailed", actions: "recordError" },
       },
     },
     authorizing: {
       meta: { effect: "authorize" },
       on: {
-        "authorization.ready": { target: "awaitingCallback", actions: assign({ checks: ({ event }) => event.checks }) },
+        "authorization.ready": { target: "awaitingCallback", actions: "recordAuthorization" },
         "authorization.failed": { target: "signInFailed", actions: "recordError" },
       },
     },
@@ -195,7 +221,8 @@ export const oauthMachine = setup({
           { guard: "issuerMismatch", target: "responseRejected", actions: [{ type: "recordFailedCheck", params: { check: "iss" } }, "recordResponseError"] },
           { guard: "stateMismatch", target: "responseRejected", actions: [{ type: "recordFailedCheck", params: { check: "state" } }, "recordResponseError"] },
           { guard: "providerError", target: "providerRejected", actions: [{ type: "recordFailedCheck", params: { check: "provider-error" } }, "recordResponseError"] },
-          { target: "exchangingCode" },
+          { guard: "responseRefused", target: "responseRejected", actions: [{ type: "recordFailedCheck", params: { check: "response" } }, "recordResponseError"] },
+          { target: "exchangingCode", actions: "recordServer" },
         ],
         "response.unreadable": { target: "responseRejected", actions: rejected("response") },
       },
@@ -203,7 +230,7 @@ export const oauthMachine = setup({
     exchangingCode: {
       meta: { effect: "exchangeCode" },
       on: {
-        "code.exchanged": "validatingTokens",
+        "code.exchanged": { target: "validatingTokens", actions: "recordTokenResponse" },
         "code.refused": { target: "tokensRejected", actions: rejected("code") },
         "exchange.failed": { target: "tokensRejected", actions: rejected("code") },
       },
@@ -211,7 +238,7 @@ export const oauthMachine = setup({
     validatingTokens: {
       meta: { effect: "validateTokens" },
       on: {
-        "tokens.valid": "fetchingProfile",
+        "tokens.valid": { target: "fetchingProfile", actions: "recordTokens" },
         "idToken.badSignature": { target: "idTokenRejected", actions: rejected("signature") },
         "idToken.wrongIssuer": { target: "idTokenRejected", actions: rejected("id-token-iss") },
         "idToken.wrongAudience": { target: "idTokenRejected", actions: rejected("aud") },
@@ -223,38 +250,22 @@ export const oauthMachine = setup({
     fetchingProfile: {
       meta: { effect: "fetchProfile" },
       on: {
-        "profile.received": "resolvingAccount",
+        "profile.received": [
+          { guard: "adapterPresent", target: "resolvingAccount", actions: "recordProfile" },
+          { target: "checkingSignIn", actions: ["recordProfile", { type: "plan", params: { plan: "noDatabase" } }] },
+        ],
         "profile.failed": { target: "profileFailed", actions: "recordError" },
       },
     },
-    resolvingAccount: {
-      meta: { effect: "resolveAccount" },
-      on: {
-        "account.linkedToUser": { target: "checkingSignIn", actions: { type: "plan", params: { plan: "signInLinkedUser" } } },
-        "account.linkedToOther": { target: "accountNotLinked", actions: { type: "refuseLink", params: { reason: "linked-to-other-user" } } },
-        "account.new.signedIn": [
-          { guard: "startedBySignedInUser", target: "checkingSignIn", actions: { type: "plan", params: { plan: "linkToSignedInUser" } } },
-          { target: "accountNotLinked", actions: { type: "refuseLink", params: { reason: "not-started-by-signed-in-user" } } },
-        ],
-        "account.new.emailTaken": [
-          { guard: "emailLinkingAllowed", target: "checkingSignIn", actions: { type: "plan", params: { plan: "linkToEmailOwner" } } },
-          { target: "accountNotLinked", actions: { type: "refuseLink", params: { reason: "email-taken" } } },
-        ],
-        "account.new.noUser": [
-          { guard: "adapterPresent", target: "checkingSignIn", actions: { type: "plan", params: { plan: "createUser" } } },
-          { target: "checkingSignIn", actions: { type: "plan", params: { plan: "noDatabase" } } },
-        ],
-        "lookup.failed": { target: "persistFailed", actions: "recordError" },
-      },
-    },
+    ...resolvingAccountStates("checkingSignIn", "persistFailed"),
     ...checkingSignInStates([{ guard: "planWrites", target: "persistingUser" }, { target: "issuingSession" }]),
     ...persistingUserStates,
     persistingUser: {
       ...persistingUserStates.persistingUser,
       on: {
-        ...persistingUserStates.persistingUser.on,
+        "user.persisted": { target: "issuingSession", actions: ["recordNewUser", "recordStoredUser"] },
         "persist.failed": [
-          { guard: "planCreatesUser", target: "undoingCreatedUser", actions: "recordError" },
+          { guard: "planCreatesUser", target: "undoingCreatedUser", actions: ["recordError", "recordCreatingUser"] },
           { target: "persistFailed", actions: "recordError" },
         ],
       },

@@ -36,6 +36,44 @@ export type FlowEffects<TMachine extends AnyStateMachine> = {
   [TEffect in EffectNameOf<TMachine>]: (context: ContextFrom<TMachine>) => Promise<EventFromLogic<TMachine>> | EventFromLogic<TMachine>
 }
 
+/** `TContext` with `TKeys` present: what an effect's state is entered with. */
+export type ContextWith<TContext, TKeys extends keyof TContext> = TContext & { [TKey in TKeys]-?: NonNullable<TContext[TKey]> }
+
+/**
+ * `context` with `keys` present: what a state is entered with, once the machine assigned those
+ * keys from the events that reported them. A key that is missing is a bug in the machine (a
+ * transition into the state that does not assign it): it throws, naming the key, instead of
+ * running on `undefined`. The model tests walk every transition into every state, so they find
+ * such a bug.
+ *
+ * @example
+ * ```ts
+ * const { authorizationUrl } = assigned(context, ["authorizationUrl"]) // string, not string | undefined
+ * ```
+ */
+export function assigned<TContext extends object, const TKeys extends keyof TContext & string>(context: TContext, keys: readonly TKeys[]): ContextWith<TContext, TKeys> {
+  for (const key of keys) {
+    if (context[key] === undefined || context[key] === null) throw new Error(`The flow needs context.${key} here, which no transition into this state assigned`)
+  }
+  return context as ContextWith<TContext, TKeys>
+}
+
+/**
+ * Effects that read what earlier effects found: each names the context keys its state is entered
+ * with and receives the context with them present (see {@link assigned}).
+ *
+ * @example
+ * ```ts
+ * const needs = effectsReading<OAuthContext>()
+ * const effects = { exchangeCode: needs(["checks", "server"], async ({ checks, server }) => …) }
+ * ```
+ */
+export function effectsReading<TContext extends object>() {
+  return <const TKeys extends keyof TContext & string, TResult>(keys: readonly TKeys[], effect: (context: ContextWith<TContext, TKeys>) => TResult) =>
+    (context: TContext): TResult =>
+      effect(assigned(context, keys))
+}
+
 /** Options of {@link runFlow}. */
 export interface FlowRunOptions<TMachine extends AnyStateMachine> {
   /** A persisted snapshot to resume from (already validated against the machine). */

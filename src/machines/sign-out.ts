@@ -1,6 +1,7 @@
 import { and, assign, setup } from "xstate"
 import type { FlowMeta } from "./run-flow.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
+import { flowMachine } from "./flow-machine.js"
 
 /** How sessions are kept: a JWT in the cookie, or a database row the cookie names. */
 export type SessionStrategy = "jwt" | "database"
@@ -78,7 +79,7 @@ export type SignOutEffect = CsrfEffect | "findSession" | "decodeToken" | "delete
  * actor.getSnapshot().value // "deletingSession"
  * ```
  */
-export const signOutMachine = setup({
+export const signOutMachine = flowMachine(setup({
   types: {
     context: {} as SignOutContext,
     events: {} as SignOutEvent,
@@ -111,7 +112,7 @@ export const signOutMachine = setup({
     /** Exactly one of the user's accounts at the provider holds an ID token: the hint names that sign-in and no other. */
     oneIdToken: ({ event }) => event.type === "accounts.listed" && event.idTokens.length === 1,
   },
-}).createMachine({
+}).createMachine)({
   id: "sign-out",
   context: ({ input }) => ({ policy: input?.policy ?? { providersEndingSession: [], listsAccounts: false } }),
   initial: "validatingInput",

@@ -1,5 +1,6 @@
 import { assign, setup } from "xstate"
 import type { FlowMeta } from "./run-flow.js"
+import { flowMachine } from "./flow-machine.js"
 import type { ProviderTokens, RefreshFailure, RefreshResult } from "../core/refresh-store.js"
 export type { ProviderTokens, RefreshFailure, RefreshResult } from "../core/refresh-store.js"
 
@@ -85,7 +86,7 @@ const resultFailure = (result: RefreshResult) => ("failure" in result ? result.f
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-6
  * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.14.2 (refresh token rotation)
  */
-export const tokenRefreshMachine = setup({
+export const tokenRefreshMachine = flowMachine(setup({
   types: {
     context: {} as TokenRefreshContext,
     events: {} as TokenRefreshEvent,
@@ -124,7 +125,7 @@ export const tokenRefreshMachine = setup({
      */
     grantRevoked: ({ event }) => event.type === "grant.failed" && typeof event.error === "object" && event.error !== null && (event.error as { error?: unknown }).error === "invalid_grant",
   },
-}).createMachine({
+}).createMachine)({
   id: "token-refresh",
   context: ({ input }) => ({ skew: input.skew, retries: input.retries ?? 1 }),
   initial: "loadingTokens",

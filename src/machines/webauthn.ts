@@ -3,6 +3,9 @@ import { checkingSignInStates, flowActions, issuingSessionStates, persistingUser
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
+import { flowMachine } from "./flow-machine.js"
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
+import type { Account, User } from "../base-types.js"
 
 /** The two WebAuthn ceremonies: create a credential, or prove possession of one. */
 export type WebAuthnCeremony = "register" | "authenticate"
@@ -62,6 +65,18 @@ export interface CeremonyFindings {
   credentialOwner?: string
 }
 
+/** Who a verified response signs in, and with which account: the credential's owner, or the user a registration is for with its new passkey account. */
+export interface WebAuthnSignIn {
+  user: User
+  account: Account
+}
+
+/** A registration's new authenticator, before it belongs to a user. */
+export type NewAuthenticator = Omit<AdapterAuthenticator, "userId">
+
+/** What a failed registration wrote, or was writing, to be undone: a user it created, or the passkey account it linked to an existing user. */
+export type RegistrationUndo = { userId: string } | { account: AdapterAccount }
+
 /** Which check refused the response, for the logs and the inspector. */
 export type WebAuthnFailedCheck = "action" | "type" | "user-presence" | "user-verification" | "credential-taken" | "signed-in-user"
 
@@ -70,7 +85,8 @@ export type WebAuthnEvent =
   | { type: "options.requested"; action?: string }
   | { type: "user.found"; signedIn: boolean; exists: boolean; user?: WebAuthnCandidate }
   | { type: "lookup.failed"; error: unknown }
-  | { type: "options.ready"; challenge: string }
+  /** The options are generated (`options`, answered to the browser) and the flow issued in the replay store (`issued`) or not. */
+  | { type: "options.ready"; challenge: string; options: unknown; issued: boolean }
   | { type: "options.failed"; error: unknown }
   | { type: "ceremony.received"; action?: string; policy: SignInTailPolicy }
   | CsrfEvent
@@ -79,13 +95,21 @@ export type WebAuthnEvent =
   | { type: "challenge.failed"; error: unknown }
   | { type: "response.malformed"; error: unknown }
   | { type: "credential.unknown"; error: unknown }
-  | { type: "response.checked"; findings: CeremonyFindings; error?: unknown }
+  /**
+   * The response as the verification read it: the findings the guards judge and, for a response
+   * the library verified, who it signs in (`signIn`) and the authenticator it creates
+   * (`registered`) or is checked against (`authenticator`).
+   */
+  | { type: "response.checked"; findings: CeremonyFindings; error?: unknown; signIn?: WebAuthnSignIn; registered?: NewAuthenticator; authenticator?: AdapterAuthenticator }
   | { type: "counter.updated" }
   | { type: "counter.failed"; error: unknown }
   | { type: "registration.undone" }
   | { type: "undo.failed"; error: unknown }
+  /** The registration is stored: the user (created or existing) and the passkey account linked to them. */
+  | { type: "user.persisted"; isNewUser: boolean; user: AdapterUser; account: AdapterAccount }
+  | { type: "persist.failed"; error: unknown; undo?: RegistrationUndo }
   | RateLimitEvent
-  | SignInTailEvent
+  | Exclude<SignInTailEvent, { type: "user.persisted" | "persist.failed" }>
 
 /** The effects the WebAuthn machine names. */
 export type WebAuthnEffect =
@@ -102,7 +126,11 @@ export type WebAuthnEffect =
   | "undoRegistration"
   | SignInTailEffect
 
-/** Context of the WebAuthn machine. `flow` is what the challenge cookie carries between the requests. */
+/**
+ * Context of the WebAuthn machine. `flow` is what the challenge cookie carries between the
+ * requests (the only part sealed); the rest is what this request's effects found, each assigned
+ * from the event that reported it.
+ */
 export interface WebAuthnContext extends SignInOutcomeContext, RateLimitContext {
   /** The action the options request asked for (`register`, `authenticate`, or none). */
   requested?: WebAuthnCeremony
@@ -113,6 +141,16 @@ export interface WebAuthnContext extends SignInOutcomeContext, RateLimitContext 
   postedAction?: string
   findings?: CeremonyFindings
   failedCheck?: WebAuthnFailedCheck
+  /** The options request's answer: the generated options, and whether the replay store issued the flow. */
+  options?: unknown
+  flowIssued?: boolean
+  /** Who the ceremony signs in, and with which account (the stored ones once a registration is written). */
+  signIn?: WebAuthnSignIn
+  registered?: NewAuthenticator
+  /** The stored authenticator an assertion was checked against. */
+  authenticator?: AdapterAuthenticator
+  /** What a failed registration wrote, for `undoingRegistration`. */
+  undo?: RegistrationUndo
 }
 
 const ceremonyTypes: Record<WebAuthnCeremony, string> = { register: "webauthn.create", authenticate: "webauthn.get" }
@@ -169,7 +207,7 @@ const responseChecks = <const TCeremony extends WebAuthnCeremony>(ceremony: TCer
  * ```
  * @see https://www.w3.org/TR/webauthn-3/#sctn-rp-operations
  */
-export const webAuthnMachine = setup({
+export const webAuthnMachine = flowMachine(setup({
   types: {
     context: {} as WebAuthnContext,
     events: {} as WebAuthnEvent,
@@ -179,11 +217,18 @@ export const webAuthnMachine = setup({
     ...flowActions<WebAuthnContext, WebAuthnEvent>(),
     ...rateLimitActions<WebAuthnContext, WebAuthnEvent>(),
     recordFailedCheck: assign((_, params: { check: WebAuthnFailedCheck }) => ({ failedCheck: params.check })),
-    recordFindings: assign(({ event }) => ({ findings: findingsOf(event) })),
+    recordFindings: assign(({ event }) => {
+      if (event.type !== "response.checked") return { findings: undefined }
+      const { findings, signIn, registered, authenticator } = event
+      return { findings, ...(signIn && { signIn }), ...(registered && { registered }), ...(authenticator && { authenticator }) }
+    }),
+    recordStored: assign(({ event }) => (event.type === "user.persisted" ? { signIn: { user: event.user, account: event.account } } : {})),
+    recordUndo: assign(({ event }) => (event.type === "persist.failed" && event.undo ? { undo: event.undo } : {})),
     issue: assign(({ context, event }, params: { ceremony: WebAuthnCeremony }) => {
-      const challenge = event.type === "options.ready" ? event.challenge : ""
+      if (event.type !== "options.ready") return {}
+      const { challenge, options, issued } = event
       const flow: WebAuthnFlow = params.ceremony === "register" && context.user ? { ceremony: "register", challenge, user: context.user } : { ceremony: params.ceremony, challenge }
-      return { flow, user: undefined, requested: undefined }
+      return { flow, user: undefined, requested: undefined, options, flowIssued: issued }
     }),
   },
   guards: {
@@ -233,7 +278,7 @@ export const webAuthnMachine = setup({
       return found?.signedInAs !== undefined && found.signedInAs !== found.credentialOwner
     },
   },
-}).createMachine({
+}).createMachine)({
   id: "webauthn",
   context: {},
   initial: "readingRequest",
@@ -321,8 +366,8 @@ export const webAuthnMachine = setup({
     persistingUser: {
       ...persistingUserStates.persistingUser,
       on: {
-        ...persistingUserStates.persistingUser.on,
-        "persist.failed": { target: "undoingRegistration", actions: "recordError" },
+        "user.persisted": { target: "issuingSession", actions: ["recordNewUser", "recordStored"] },
+        "persist.failed": { target: "undoingRegistration", actions: ["recordError", "recordUndo"] },
       },
     },
     // Writing the registration failed part-way: what it wrote goes again (a user created for it, or

@@ -9,13 +9,29 @@
  * ```
  * @module
  */
+import { renderSignInPage as renderSignInPageWith, type SignInPageProps } from "./signin.js"
+import * as passkeys from "./webauthn-form.js"
+import type { RenderedPage } from "./types.js"
+
 export type { PageProvider, RenderedPage } from "./types.js"
-export { renderSignInPage } from "./signin.js"
 export { signInErrorMessage, SIGNIN_ERROR_MESSAGES, DEFAULT_SIGNIN_ERROR } from "./signin-errors.js"
-export type { SignInPageProps } from "./signin.js"
+export type { SignInPageProps, PasskeyPart } from "./signin.js"
 export { renderSignOutPage } from "./signout.js"
 export type { SignOutPageProps } from "./signout.js"
 export { renderErrorPage } from "./error.js"
 export type { ErrorPageProps, ErrorPageCode } from "./error.js"
 export { renderVerifyRequestPage } from "./verify-request.js"
 export type { VerifyRequestPageProps } from "./verify-request.js"
+
+/**
+ * Render the sign-in page with every part, the WebAuthn one included (see `signin.tsx`). The sign-in
+ * action renders through `signin.tsx` itself, loading the WebAuthn part only for a WebAuthn provider.
+ *
+ * @example
+ * ```ts
+ * const { status, html } = renderSignInPage({ providers, csrfToken: "a1b2c3", theme: {} })
+ * ```
+ */
+export function renderSignInPage(props: SignInPageProps): RenderedPage {
+  return renderSignInPageWith(props, passkeys)
+}

@@ -15,7 +15,16 @@ import { renderDocument } from "./layout.js"
 import { signInErrorHint, signInErrorMessage } from "./signin-errors.js"
 import { CredentialsForm, EmailForm, ProviderButton, credentialsScript, signInErrorId } from "./signin-forms.js"
 import type { PageProvider, RenderedPage } from "./types.js"
-import { PasskeyForm, webauthnScripts } from "./webauthn-form.js"
+import type { PasskeyForm, webauthnScripts } from "./webauthn-form.js"
+
+/**
+ * The WebAuthn part of the sign-in page (`webauthn-form.tsx`, with `@simplewebauthn/browser`
+ * inlined): passed in by the caller, which loads it only for a page that shows a WebAuthn provider.
+ */
+export interface PasskeyPart {
+  PasskeyForm: typeof PasskeyForm
+  webauthnScripts: typeof webauthnScripts
+}
 
 /** Props of {@link renderSignInPage}. */
 export interface SignInPageProps {
@@ -67,8 +76,8 @@ function Separator() {
  * OAuth/OIDC providers get a "Sign in with <name>" button posting `csrfToken` and `callbackUrl` to
  * their `signinUrl`; an email provider gets a required Email field posting to its `signinUrl`; a
  * credentials provider gets one labelled field per credential posting to its `callbackUrl`; a WebAuthn
- * provider gets its `formFields` and a passkey button, with `@simplewebauthn/browser` inlined (see
- * `webauthn-form.tsx`).
+ * provider gets its `formFields` and a passkey button, with `@simplewebauthn/browser` inlined, from
+ * `passkeys` (see `webauthn-form.tsx`): a WebAuthn provider without it is a `TypeError`.
  * Separators sit between the button group and each form. A provider logo is shown only when
  * `style.logo` is set. `error` selects the alert text (see {@link signInErrorMessage}).
  *
@@ -85,7 +94,7 @@ function Separator() {
  * new Response(page.html, { status: page.status, headers: { "Content-Type": "text/html" } })
  * ```
  */
-export function renderSignInPage(props: SignInPageProps): RenderedPage {
+export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart): RenderedPage {
   const { providers, csrfToken, callbackUrl, email, error, theme } = props
   const message = signInErrorMessage(error)
   const hint = signInErrorHint(error)
@@ -104,7 +113,8 @@ export function renderSignInPage(props: SignInPageProps): RenderedPage {
     } else if (section.kind === "email") {
       body.push(<EmailForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} email={email} />)
     } else if (section.kind === "webauthn") {
-      body.push(<PasskeyForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} callbackUrl={callbackUrl} />)
+      if (!passkeys) throw new TypeError("renderSignInPage: a WebAuthn provider needs the passkey part of the page (webauthn-form.js)")
+      body.push(<passkeys.PasskeyForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} callbackUrl={callbackUrl} />)
     } else {
       body.push(<CredentialsForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} invalid={error === "CredentialsSignin"} />)
     }
@@ -127,7 +137,7 @@ export function renderSignInPage(props: SignInPageProps): RenderedPage {
           <p class="lead">Choose how you would like to sign in.</p>
         ) : null}
         <div class="heading-gap">{body}</div>
-        {sections.some((section) => section.kind === "webauthn") ? webauthnScripts() : null}
+        {passkeys && sections.some((section) => section.kind === "webauthn") ? passkeys.webauthnScripts() : null}
         {sections.some((section) => section.kind === "credentials") ? credentialsScript() : null}
       </>
     ),

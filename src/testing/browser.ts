@@ -7,6 +7,7 @@
 import { Auth } from "../auth.js"
 import type { AuthConfig } from "../types.js"
 import { withClientAddress } from "../core/rate-limit/ip.js"
+import { CookieJar, buildRequest } from "./cookie-jar.js"
 
 /** The address every request of the kit's browser comes from (a documentation address, RFC 5737). */
 const browserAddress = "203.0.113.10"
@@ -45,36 +46,29 @@ export interface SendInit {
  * await browser.send("/signin/github", { form: { csrfToken } })
  * ```
  */
-export class Browser {
-  readonly cookies = new Map<string, string>()
+export class Browser extends CookieJar {
   readonly responses: ResponseSummary[] = []
 
   constructor(
     readonly config: AuthConfig,
     readonly origin: string,
     readonly basePath: string,
-  ) {}
+  ) {
+    super()
+  }
 
   /** Sends a request (a path under the base path, or an absolute URL) and keeps the cookies it sets. */
   async send(path: string, init: SendInit = {}): Promise<Response> {
     const url = new URL(path.startsWith("http") ? path : `${this.origin}${this.basePath}${path}`)
-    const headers = new Headers()
-    if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "))
-    let body: string | undefined
-    if (init.form) {
-      headers.set("content-type", "application/x-www-form-urlencoded")
-      body = new URLSearchParams(init.form).toString()
-    }
-    const method = init.method ?? (body === undefined ? "GET" : "POST")
     // The browser's address, as a framework wrapper records it, for the rate limiter.
-    const request = withClientAddress(new Request(url, { method, headers, ...(body !== undefined && { body }) }), browserAddress)
+    const request = withClientAddress(buildRequest(url, init, this), browserAddress)
     const response = await Auth(request, this.config)
-    const { set, cleared } = this.#take(response)
+    const { set, cleared } = this.take(response).lastChanges
     if (init.record !== false) {
       const pathname = url.pathname.startsWith(this.basePath) ? url.pathname.slice(this.basePath.length) : url.pathname
       const location = response.headers.get("location")
       this.responses.push({
-        request: `${method} ${pathname}`,
+        request: `${request.method} ${pathname}`,
         status: response.status,
         ...(location !== null && { redirect: this.#relative(location) }),
         cookiesSet: set,
@@ -88,30 +82,6 @@ export class Browser {
   async csrfToken(): Promise<string> {
     const response = await this.send("/csrf", { record: false })
     return ((await response.json()) as { csrfToken: string }).csrfToken
-  }
-
-  #take(response: Response): { set: string[]; cleared: string[] } {
-    const set = new Set<string>()
-    const cleared = new Set<string>()
-    for (const header of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = header.split(";")
-      const name = pair!.slice(0, pair!.indexOf("=")).trim()
-      const value = pair!.slice(pair!.indexOf("=") + 1)
-      const expired = attributes.some((attribute) => {
-        const [key, val] = attribute.trim().split("=")
-        return (key?.toLowerCase() === "max-age" && Number(val) <= 0) || (key?.toLowerCase() === "expires" && Date.parse(val ?? "") < Date.now())
-      })
-      if (expired || value === "") {
-        this.cookies.delete(name)
-        cleared.add(name)
-        set.delete(name)
-      } else {
-        this.cookies.set(name, value)
-        set.add(name)
-        cleared.delete(name)
-      }
-    }
-    return { set: [...set].sort(), cleared: [...cleared].sort() }
   }
 
   #relative(location: string): string {

@@ -5,6 +5,7 @@
  * @module
  */
 import { declaredTransitions, machineShape, type TransitionKey } from "./transitions.js"
+import { transitionName } from "./transition-names.js"
 import type { TransitionRecorder } from "./recorder.js"
 import type { AnyStateMachine } from "xstate"
 
@@ -22,6 +23,8 @@ export interface MachineCoverage {
   missing: TransitionKey[]
   /** Transitions decided by your own code, which it never took (your `signIn` callback never redirected, say): not counted as reachable. */
   notTaken: { transition: TransitionKey; decidedBy: string }[]
+  /** The human name of each transition in `missing` and `notTaken` (`the signIn callback answered false (checkingSignIn → accessDenied)`), as the report prints it. */
+  names: Record<TransitionKey, string>
 }
 
 /** A path the configuration can reach: the transitions of each of its steps, and who decides each step (your own code), if anyone. */
@@ -50,14 +53,16 @@ export function machineCoverage(machine: AnyStateMachine, taken: ReadonlySet<Tra
     else for (const [key, by] of blocked) notTaken.set(key, by)
   }
   for (const key of reachable) notTaken.delete(key)
+  const missing = [...reachable].filter((key) => !taken.has(key))
   return {
     machine: machine.id,
     ...machineShape(machine),
     transitions: declared.size,
     reachable: reachable.size,
     covered: [...reachable].filter((key) => taken.has(key)).length,
-    missing: [...reachable].filter((key) => !taken.has(key)),
+    missing,
     notTaken: [...notTaken].map(([transition, decidedBy]) => ({ transition, decidedBy })),
+    names: Object.fromEntries([...missing, ...notTaken.keys()].map((key) => [key, transitionName(machine, key)])),
   }
 }
 

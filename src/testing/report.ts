@@ -8,8 +8,8 @@ import type { UnreachablePath } from "./suite.js"
 
 /**
  * One line per machine: `<machine>  <covered>/<reachable> reachable transitions (<transitions> declared, <guarded> guarded), <states> states`,
- * then the reachable transitions no path took, the ones your own code decides and never took,
- * and the unreachable paths grouped by why.
+ * then the reachable transitions no path took and the ones your own code decides and never took,
+ * each by its human name (see {@link MachineCoverage.names}), and the unreachable paths grouped by why.
  *
  * @example
  * ```ts
@@ -22,8 +22,9 @@ export function formatCoverage(coverage: readonly MachineCoverage[], unreachable
   const lines: string[] = []
   for (const entry of coverage) {
     lines.push(`${entry.machine.padEnd(width)}${entry.covered}/${entry.reachable} reachable transitions (${entry.transitions} declared, ${entry.guarded} guarded), ${entry.states} states`)
-    for (const key of entry.missing) lines.push(`${"".padEnd(width)}  not covered: ${key}`)
-    for (const { transition, decidedBy } of entry.notTaken) lines.push(`${"".padEnd(width)}  never taken by ${decidedBy}: ${transition}`)
+    const name = (key: string) => entry.names[key] ?? key
+    for (const key of entry.missing) lines.push(`${"".padEnd(width)}  not covered: ${name(key)}`)
+    for (const { transition, decidedBy } of entry.notTaken) lines.push(`${"".padEnd(width)}  never taken by ${decidedBy}: ${name(transition)}`)
   }
   const byWhy = new Map<string, string[]>()
   for (const { name, why } of unreachable) byWhy.set(why, [...(byWhy.get(why) ?? []), name])

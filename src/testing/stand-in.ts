@@ -100,6 +100,7 @@ export class StandInProvider {
     const state = options.state ?? authorizationUrl.searchParams.get("state")
     if (state !== null) params.set("state", state)
     if (options.iss !== "omit") params.set("iss", options.iss ?? this.issuer)
+    if (options.hybrid) params.set("id_token", "hybrid.answer.refused")
     return params
   }
 

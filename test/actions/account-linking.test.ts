@@ -1,10 +1,10 @@
 /**
- * Account linking, called directly: which case `findAccount` reports for each state of the
- * database and the browser, and what `persistAccount` writes for each plan the OAuth machine can
- * choose. The machine's choice itself is tested in test/model/oauth.test.ts.
+ * Account linking, called directly: what `findAccount` and `findEmailOwner` report for each state
+ * of the database and the browser (they decide nothing), and what `persistAccount` writes for each
+ * plan the machine can choose. The machine's choice itself is tested in test/model/oauth.test.ts.
  */
 import { describe, expect, it, vi } from "vitest"
-import { findAccount, persistAccount, signedInUser } from "../../src/actions/account-linking.js"
+import { findAccount, findEmailOwner, persistAccount, signedInUser } from "../../src/actions/account-linking.js"
 import { defaultCookies } from "../../src/core/cookies/defaults.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { AdapterError } from "../../src/errors.js"
@@ -12,6 +12,7 @@ import { decode, encode } from "../../src/jwt.js"
 import type { AuthOptions } from "../../src/core/options.js"
 import type { Adapter, AdapterUser } from "../../src/adapters.js"
 import type { Account, AuthConfig, Profile, User } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
 const secret = "linking-secret"
 const cookies = defaultCookies(true)
@@ -72,7 +73,7 @@ describe("signedInUser", () => {
 
   it("decodes the JWT with the session cookie's name as salt", async () => {
     const adapter = await adapterWith(ada)
-    const otherSalt = await encode({ token: { sub: ada.id }, secret, salt: "authjs.session-token" })
+    const otherSalt = await encode({ token: { sub: ada.id }, secret, salt: cookieNames.http.sessionToken })
     expect(await signedInUser(optionsFor({ adapter, session: otherSalt }))).toBeNull()
   })
 
@@ -108,62 +109,39 @@ describe("signedInUser", () => {
 })
 
 describe("findAccount", () => {
-  it("without an adapter every account is new and nobody is found", async () => {
-    expect(await findAccount(optionsFor({}), github, ada.email)).toEqual({ event: { type: "account.new.noUser" }, lookup: {} })
+  it("refuses to look anything up without an adapter", async () => {
+    await expect(findAccount(optionsFor({}), github)).rejects.toThrow(TypeError)
+    await expect(findEmailOwner(optionsFor({}), ada.email)).rejects.toThrow(TypeError)
   })
 
   it("a linked account, nobody signed in: its user", async () => {
     const adapter = await adapterWith(ada)
     await adapter.linkAccount({ ...github, type: "oauth", userId: ada.id })
-    const found = await findAccount(optionsFor({ adapter }), github, "someone@example.test")
-    expect(found.event).toEqual({ type: "account.linkedToUser" })
-    expect(found.lookup).toEqual({ linked: expect.objectContaining({ id: ada.id }) })
+    expect(await findAccount(optionsFor({ adapter }), github)).toEqual({ type: "account.linked", user: expect.objectContaining({ id: ada.id }) })
   })
 
-  it("a linked account, its own user signed in: its user", async () => {
+  it("a linked account, its own user signed in: its user, and who is signed in", async () => {
     const adapter = await adapterWith(ada)
     await adapter.linkAccount({ ...github, type: "oauth", userId: ada.id })
-    const found = await findAccount(optionsFor({ adapter, session: await jwtFor(ada.id) }), github, ada.email)
-    expect(found.event).toEqual({ type: "account.linkedToUser" })
-    expect(found.lookup).toEqual({ linked: expect.objectContaining({ id: ada.id }), signedIn: expect.objectContaining({ id: ada.id }) })
+    expect(await findAccount(optionsFor({ adapter, session: await jwtFor(ada.id) }), github)).toEqual({ type: "account.linked", user: expect.objectContaining({ id: ada.id }), signedInAs: ada.id })
   })
 
-  it("a linked account while another user is signed in: linked to someone else", async () => {
+  it("a linked account while another user is signed in: both, for the machine to compare", async () => {
     const adapter = await adapterWith(ada, bob)
     await adapter.linkAccount({ ...github, type: "oauth", userId: ada.id })
-    const found = await findAccount(optionsFor({ adapter, session: await jwtFor(bob.id) }), github, ada.email)
-    expect(found.event).toEqual({ type: "account.linkedToOther" })
-    expect(found.lookup).toEqual({ linked: expect.objectContaining({ id: ada.id }), signedIn: expect.objectContaining({ id: bob.id }) })
+    expect(await findAccount(optionsFor({ adapter, session: await jwtFor(bob.id) }), github)).toEqual({ type: "account.linked", user: expect.objectContaining({ id: ada.id }), signedInAs: bob.id })
   })
 
   it("looks the account up by provider and provider account id", async () => {
     const adapter = await adapterWith(ada)
     await adapter.linkAccount({ ...github, type: "oauth", userId: ada.id })
-    expect((await findAccount(optionsFor({ adapter }), { provider: "gitlab", providerAccountId: "42" }, null)).event.type).toBe("account.new.noUser")
-    expect((await findAccount(optionsFor({ adapter }), { provider: "github", providerAccountId: "43" }, null)).event.type).toBe("account.new.noUser")
+    expect(await findAccount(optionsFor({ adapter }), { provider: "gitlab", providerAccountId: "42" })).toEqual({ type: "account.new" })
+    expect(await findAccount(optionsFor({ adapter }), { provider: "github", providerAccountId: "43" })).toEqual({ type: "account.new" })
   })
 
-  it("a new account while a user is signed in: that user, whoever owns the email", async () => {
+  it("a new account while a user is signed in: new, with that user", async () => {
     const adapter = await adapterWith(ada, bob)
-    const found = await findAccount(optionsFor({ adapter, session: await jwtFor(bob.id) }), github, ada.email)
-    expect(found).toEqual({ event: { type: "account.new.signedIn", userId: bob.id }, lookup: { signedIn: expect.objectContaining({ id: bob.id }) } })
-  })
-
-  it("a new account whose email a user owns: email taken", async () => {
-    const adapter = await adapterWith(ada)
-    const found = await findAccount(optionsFor({ adapter }), github, ada.email)
-    expect(found).toEqual({ event: { type: "account.new.emailTaken" }, lookup: { emailOwner: expect.objectContaining({ id: ada.id }) } })
-  })
-
-  it("a new account without an email, or with an unknown one, or without getUserByEmail: new altogether", async () => {
-    const adapter = await adapterWith(ada)
-    const getUserByEmail = vi.fn(adapter.getUserByEmail)
-    for (const email of [null, undefined, ""]) {
-      expect(await findAccount(optionsFor({ adapter: { ...adapter, getUserByEmail } }), github, email)).toEqual({ event: { type: "account.new.noUser" }, lookup: {} })
-    }
-    expect(getUserByEmail).not.toHaveBeenCalled()
-    expect((await findAccount(optionsFor({ adapter }), github, "eve@example.test")).event.type).toBe("account.new.noUser")
-    expect((await findAccount(optionsFor({ adapter: { ...adapter, getUserByEmail: undefined } }), github, ada.email)).event.type).toBe("account.new.noUser")
+    expect(await findAccount(optionsFor({ adapter, session: await jwtFor(bob.id) }), github)).toEqual({ type: "account.new", signedIn: expect.objectContaining({ id: bob.id }) })
   })
 
   it("a failing database is not mistaken for a signed-out browser: the lookup fails instead", async () => {
@@ -171,7 +149,7 @@ describe("findAccount", () => {
     const failure = new AdapterError(new Error("database down"))
     const failing = { ...adapter, getUser: () => Promise.reject(failure) }
     const options = optionsFor({ adapter: failing, session: await jwtFor(ada.id) })
-    await expect(findAccount(options, github, ada.email)).rejects.toBe(failure)
+    await expect(findAccount(options, github)).rejects.toBe(failure)
     expect(await signedInUser(options)).toBeNull()
     expect(await signedInUser(options, { adapterFailures: "throw" }).catch((e: unknown) => e)).toBe(failure)
   })
@@ -179,7 +157,25 @@ describe("findAccount", () => {
   it("without getUserByAccount no account counts as linked", async () => {
     const adapter = await adapterWith(ada)
     await adapter.linkAccount({ ...github, type: "oauth", userId: ada.id })
-    expect((await findAccount(optionsFor({ adapter: { ...adapter, getUserByAccount: undefined } }), github, null)).event.type).toBe("account.new.noUser")
+    expect(await findAccount(optionsFor({ adapter: { ...adapter, getUserByAccount: undefined } }), github)).toEqual({ type: "account.new" })
+  })
+})
+
+describe("findEmailOwner", () => {
+  it("an email a user owns: that user", async () => {
+    const adapter = await adapterWith(ada)
+    expect(await findEmailOwner(optionsFor({ adapter }), ada.email)).toEqual({ type: "emailOwner.found", user: expect.objectContaining({ id: ada.id }) })
+  })
+
+  it("no email, an unknown one, or no getUserByEmail: nobody", async () => {
+    const adapter = await adapterWith(ada)
+    const getUserByEmail = vi.fn(adapter.getUserByEmail)
+    for (const email of [null, undefined, ""]) {
+      expect(await findEmailOwner(optionsFor({ adapter: { ...adapter, getUserByEmail } }), email)).toEqual({ type: "emailOwner.none" })
+    }
+    expect(getUserByEmail).not.toHaveBeenCalled()
+    expect(await findEmailOwner(optionsFor({ adapter }), "eve@example.test")).toEqual({ type: "emailOwner.none" })
+    expect(await findEmailOwner(optionsFor({ adapter: { ...adapter, getUserByEmail: undefined } }), ada.email)).toEqual({ type: "emailOwner.none" })
   })
 })
 
@@ -199,12 +195,12 @@ describe("persistAccount", () => {
 
   it("without a database: the provider's user, not new", async () => {
     const user: User = { id: "p-1", name: "P" }
-    expect(await persistAccount(optionsFor({}), "noDatabase", {}, { user, account, profile, stored: {} })).toEqual({ user, isNewUser: false })
+    expect(await persistAccount(optionsFor({}), { plan: "noDatabase", user, account, profile, stored: {} })).toEqual({ user, isNewUser: false })
   })
 
   it("signs in the linked user and writes nothing", async () => {
     const { options, linkAccount, events } = await setup()
-    const result = await persistAccount(options, "signInLinkedUser", { linked: ada, emailOwner: bob }, { user: { id: "x" }, account, profile, stored })
+    const result = await persistAccount(options, { plan: "signInLinkedUser", linkTo: bob, user: ada, account, profile, stored })
     expect(result).toEqual({ user: ada, isNewUser: false })
     expect(linkAccount).not.toHaveBeenCalled()
     expect(events.linkAccount).not.toHaveBeenCalled()
@@ -213,13 +209,18 @@ describe("persistAccount", () => {
   for (const plan of ["linkToSignedInUser", "linkToEmailOwner"] as const) {
     it(`${plan}: links the account to that user, with the provider's ids over the stored ones, and fires linkAccount`, async () => {
       const { options, linkAccount, events, adapter } = await setup()
-      const lookup = plan === "linkToSignedInUser" ? { signedIn: ada, emailOwner: bob } : { signedIn: bob, emailOwner: ada }
-      const result = await persistAccount(options, plan, lookup, { user: { id: "x" }, account, profile, stored })
+      const result = await persistAccount(options, { plan, linkTo: ada, user: { id: "x" }, account, profile, stored })
       expect(result).toEqual({ user: ada, isNewUser: false })
       const linked = { access_token: "at", provider: "github", providerAccountId: "42", type: "oauth", userId: ada.id }
       expect(linkAccount).toHaveBeenCalledExactlyOnceWith(linked)
       expect(events.linkAccount).toHaveBeenCalledExactlyOnceWith({ user: ada, account: linked, profile })
       expect(await adapter.getUserByAccount(github)).toMatchObject({ id: ada.id })
+    })
+
+    it(`${plan} without a user to link to: refused, nothing written`, async () => {
+      const { options, linkAccount } = await setup()
+      await expect(persistAccount(options, { plan, user: { id: "x" }, account, profile, stored })).rejects.toThrow(`The plan ${plan} names no user to link the account to`)
+      expect(linkAccount).not.toHaveBeenCalled()
     })
   }
 
@@ -229,7 +230,7 @@ describe("persistAccount", () => {
     events.linkAccount.mockImplementation(() => void order.push("linkAccount"))
     events.createUser.mockImplementation(() => void order.push("createUser"))
     const user: User = { name: "New", email: "new@example.test", image: "https://img.test/new.png" }
-    const result = await persistAccount(options, "createUser", {}, { user, account, profile, stored: {} })
+    const result = await persistAccount(options, { plan: "createUser", user, account, profile, stored: {} })
     expect(result.isNewUser).toBe(true)
     expect(result.user).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "New", email: "new@example.test", image: "https://img.test/new.png", emailVerified: null })
     expect(await adapter.getUser(result.user.id!)).toEqual(result.user)
@@ -240,7 +241,7 @@ describe("persistAccount", () => {
 
   it("createUser keeps the provider's user id and gives a user without an email an empty one", async () => {
     const { options } = await setup()
-    const result = await persistAccount(options, "createUser", {}, { user: { id: "given-id", name: "No mail", emailVerified: new Date() } as User, account, profile, stored: {} })
+    const result = await persistAccount(options, { plan: "createUser", user: { id: "given-id", name: "No mail", emailVerified: new Date() } as User, account, profile, stored: {} })
     expect(result.user).toMatchObject({ id: "given-id", email: "", emailVerified: null })
   })
 
@@ -249,7 +250,7 @@ describe("persistAccount", () => {
     const failure = new Error("link failed")
     const failing = { ...options, adapter: { ...options.adapter!, linkAccount: () => Promise.reject(failure) } }
     const creating = vi.fn()
-    await expect(persistAccount(failing, "createUser", {}, { user: { id: "doomed", email: "d@example.test" }, account, profile, stored: {} }, creating)).rejects.toBe(failure)
+    await expect(persistAccount(failing, { plan: "createUser", user: { id: "doomed", email: "d@example.test" }, account, profile, stored: {} }, creating)).rejects.toBe(failure)
     expect(creating).toHaveBeenCalledExactlyOnceWith("doomed")
     // The OAuth machine deletes it (undoingCreatedUser), by the id it was told.
     expect(deleteUser).not.toHaveBeenCalled()
@@ -260,7 +261,7 @@ describe("persistAccount", () => {
   it("createUser reports a generated id, the one the user is created with", async () => {
     const { options } = await setup()
     const creating = vi.fn()
-    const result = await persistAccount(options, "createUser", {}, { user: { email: "g@example.test" }, account, profile, stored: {} }, creating)
+    const result = await persistAccount(options, { plan: "createUser", user: { email: "g@example.test" }, account, profile, stored: {} }, creating)
     expect(creating).toHaveBeenCalledExactlyOnceWith(result.user.id)
   })
 })

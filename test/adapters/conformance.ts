@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto"
 import type { Kysely } from "kysely"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { AuthflowDatabase } from "../../src/adapters/kysely/index.js"
+import { ci } from "../services.js"
 import type {
   Adapter,
   AdapterAccount,
@@ -16,6 +17,29 @@ import type {
 } from "../../src/adapters.js"
 
 /** What a test file hands the suite: a ready adapter, a way to empty its store, and cleanup. */
+/** The tables `migrateToLatest` leaves in a fresh database, sorted: authflow's five and its migration bookkeeping. */
+export const migratedTables = ["accounts", "authenticators", "authflow_migration", "authflow_migration_lock", "sessions", "users", "verification_tokens"]
+
+/**
+ * Declares `suites` for a database server whose probe answered `unreachable` (null: it answered).
+ * When it did not: with CI set, one failing test under `service`; without, a skipped suite titled
+ * `skipTitle` (which says how to start the server), and the reason on the console.
+ */
+export function describeOnDatabase(service: string, unreachable: string | null, skipTitle: string, suites: () => void): void {
+  if (unreachable && ci) {
+    describe(service, () => {
+      it("is reachable (required when CI is set)", () => {
+        throw new Error(`${skipTitle}. CI is set, so they fail instead of being skipped. Probe error: ${unreachable}`)
+      })
+    })
+  } else if (unreachable) {
+    console.warn(`${skipTitle} (probe error: ${unreachable})`)
+    describe.skip(skipTitle, () => {
+      it("runs the adapter conformance suite and the migration tests", () => {})
+    })
+  } else suites()
+}
+
 export interface AdapterUnderTest {
   adapter: Required<Adapter>
   /** Deletes every row; runs before each test. */

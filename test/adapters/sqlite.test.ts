@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createSqliteDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
-import { describeAdapterConformance, sessionRowOf } from "./conformance.js"
+import { describeAdapterConformance, migratedTables, sessionRowOf } from "./conformance.js"
 
 const tables = ["sessions", "accounts", "authenticators", "verification_tokens", "users"] as const
 
@@ -48,15 +48,7 @@ describe("SQLite database and migrations", () => {
       expect(first.map((m) => [m.migrationName, m.status])).toEqual([["0001_initial", "Success"]])
       expect(await migrateToLatest(fresh)).toEqual([])
       const names = (await fresh.introspection.getTables()).map((t) => t.name).sort()
-      expect(names).toEqual([
-        "accounts",
-        "authenticators",
-        "authflow_migration",
-        "authflow_migration_lock",
-        "sessions",
-        "users",
-        "verification_tokens",
-      ])
+      expect(names).toEqual(migratedTables)
       const recorded = await sql<{ name: string }>`select name from authflow_migration`.execute(fresh)
       expect(recorded.rows).toEqual([{ name: "0001_initial" }])
     } finally {

@@ -46,7 +46,8 @@ describe("an OAuth provider without clientId is a configuration error", () => {
     }
     expect(errors.map((e) => (e as MissingClientId).type)).toEqual(["MissingClientId", "MissingClientId", "MissingClientId"])
     expect(errors[0]).toBeInstanceOf(MissingClientId)
-    expect(errors[0]!.message).toBe('Provider "github" has no clientId: set AUTH_GITHUB_ID (or pass clientId to GitHub())')
+    // Plain Auth() reads no environment: the message says so, and how to read it.
+    expect(errors[0]!.message).toBe('Provider "github" has no clientId: pass clientId to GitHub(), or call setEnvDefaults(process.env, config) before Auth() to read AUTH_GITHUB_ID')
   })
 
   it("POST /signin/github is refused before any redirect to GitHub with an empty client_id", async () => {
@@ -69,10 +70,17 @@ describe("an OAuth provider without clientId is a configuration error", () => {
     expect(redirect.headers.get("location")).toBe("https://app.test/oops?error=Configuration")
   })
 
+  it("after setEnvDefaults (as the framework wrappers call it), names the env variable to set", async () => {
+    const { config, errors } = configWith([GitHub])
+    setEnvDefaults({}, config)
+    await send(config, new CookieJar(), "/session")
+    expect(errors[0]!.message).toBe('Provider "github" has no clientId: set AUTH_GITHUB_ID (or give the provider a clientId)')
+  })
+
   it("names the env variable of ids with dashes, and says how to set a provider object's clientId", async () => {
     const { config, errors } = configWith([corp({ id: "corp-sso", clientId: "" })])
     await send(config, new CookieJar(), "/session")
-    expect(errors[0]!.message).toBe('Provider "corp-sso" has no clientId: set AUTH_CORP_SSO_ID (or give the provider a clientId)')
+    expect(errors[0]!.message).toBe('Provider "corp-sso" has no clientId: give the provider a clientId, or call setEnvDefaults(process.env, config) before Auth() to read AUTH_CORP_SSO_ID')
     expect(errors[0]!.cause).toEqual({ provider: "corp-sso" })
   })
 

@@ -4,14 +4,13 @@
  * the same across clients (20 parallel claims from two clients: one wins).
  */
 import { randomUUID } from "node:crypto"
-import type { Redis } from "ioredis"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { memoryRefreshStore, openResult, redisRefreshStore, refreshKey, sealResult, type RefreshStore } from "../../src/core/refresh-store.js"
 import { keptTokens, refreshEnabled, refreshPolicy } from "../../src/actions/token-refresh.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, recordingLogger, send } from "../helpers.js"
-import { ci, redisClient, redisProbe } from "../services.js"
+import { redisClients, redisProbe, serviceGate } from "../services.js"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -105,26 +104,18 @@ describe("refresh options", () => {
   })
 })
 
-const redisUnreachable = await redisProbe()
-const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it to run the Redis refresh-store tests"
-if (redisUnreachable && !ci) console.warn(`${redisSkip} (probe error: ${redisUnreachable})`)
+const redis = serviceGate(await redisProbe(), "Redis not reachable at 127.0.0.1:6379: start it to run the Redis refresh-store tests")
 
-describe.skipIf(redisUnreachable !== null && !ci)("the Redis refresh store", () => {
-  const clients: Redis[] = []
-  const client = () => {
-    const redis = redisClient()
-    clients.push(redis)
-    return redis
-  }
-  afterAll(() => void clients.forEach((redis) => redis.disconnect()))
+describe.skipIf(redis.skip)("the Redis refresh store", () => {
+  const client = redisClients()
 
   it("claims, publishes and expires", async () => {
-    if (redisUnreachable) throw new Error(`${redisSkip}. CI is set, so this fails instead of being skipped. Probe error: ${redisUnreachable}`)
+    redis.require()
     await behavesAsAStore(redisRefreshStore(client(), { prefix: `authflow:test:refresh-store:${randomUUID()}:` }))
   })
 
   it("of 20 parallel claims from two clients, one wins", async () => {
-    if (redisUnreachable) throw new Error(`${redisSkip}. Probe error: ${redisUnreachable}`)
+    redis.require()
     const prefix = `authflow:test:refresh-store:${randomUUID()}:`
     const stores = [redisRefreshStore(client(), { prefix }), redisRefreshStore(client(), { prefix })]
     const claims = await Promise.all(Array.from({ length: 20 }, (_, index) => stores[index % 2]!.claim("k", Date.now() + 60_000)))

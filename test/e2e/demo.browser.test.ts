@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url"
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it, vi } from "vitest"
 import { startDemo, type Demo } from "../../demo/server.js"
-import { browserSuite, launchChromium } from "./browser.js"
+import { browserSuite, launchChromium } from "../support/chromium.js"
 
 const output = fileURLToPath(new URL("../../test-output/e2e/", import.meta.url))
 

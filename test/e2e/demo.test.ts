@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { humanExpiry, startDemo, type Demo } from "../../demo/server.js"
+import { CookieJar, buildRequest } from "../helpers.js"
 
 describe("the demo (npm start)", () => {
   let demo: Demo
@@ -28,13 +29,8 @@ describe("the demo (npm start)", () => {
     // The GitHub sign-in goes to GitHub with the client id from the environment, never an empty one.
     const csrf = await fetch(`${demo.url}/auth/csrf`)
     const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-    const cookie = csrf.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ")
-    const start = await fetch(`${demo.url}/auth/signin/github`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken }),
-    })
+    const jar = new CookieJar().take(csrf)
+    const start = await fetch(buildRequest(`${demo.url}/auth/signin/github`, { form: { csrfToken } }, jar), { redirect: "manual" })
     expect(new URL(start.headers.get("location")!).searchParams.get("client_id")).toBe("gh-client")
   })
 

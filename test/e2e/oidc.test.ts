@@ -14,12 +14,12 @@ import { OAuthCallbackError } from "../../src/core/errors.js"
 import { FlowCookieRefused, type FlowRefusal } from "../../src/actions/flow-cookie.js"
 import { decode } from "../../src/core/jwt/index.js"
 import type { Account, AuthConfig, Profile, User } from "../../src/types.js"
-import { CookieJar, csrfTokenFor, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, recordingLogger, send } from "../helpers.js"
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
 
 const secret = "oidc-e2e-secret-0123456789abcdef"
-const flowCookie = "__Secure-authflow.flow"
-const sessionCookie = "__Secure-authjs.session-token"
+const flowCookie = cookieNames.https.flow
+const sessionCookie = cookieNames.https.sessionToken
 const refusedAt = "https://app.test/auth/signin?error=OAuthCallbackError"
 const callbackOf = (id: string) => `https://app.test/auth/callback/${id}`
 const alice = { sub: "alice", email: "alice@example.test", name: "Alice Liddell", email_verified: true }

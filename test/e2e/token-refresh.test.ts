@@ -6,7 +6,6 @@
  * configurations (separate in-flight maps) sharing only PostgreSQL or Redis.
  */
 import { randomUUID } from "node:crypto"
-import type { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { getAccessToken, redisRefreshStore } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -16,12 +15,12 @@ import { tokensClaim } from "../../src/actions/token-refresh.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, RefreshOptions, Session } from "../../src/types.js"
 import type { ProviderTokens } from "../../src/machines/token-refresh.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
-import { ci, postgresProbe, postgresServer, redisClient, redisProbe, withPostgres } from "../services.js"
+import { postgresProbe, postgresServer, redisClients, redisProbe, serviceGate, withPostgres } from "../services.js"
 
 const secret = "token-refresh-e2e-secret-0123456789"
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 /** Access tokens live this long at the provider: 30 s, except the short-lived ones a test signs in with. */
 let accessTokenSeconds = 30
 /** The refresh skew of every test app. */
@@ -293,13 +292,10 @@ describe("token refresh, database sessions (memory adapter)", () => {
 // Two instances: separate configurations (separate in-flight maps), sharing only PostgreSQL or Redis.
 
 const pgUnreachable = await postgresProbe()
-const redisUnreachable = await redisProbe()
-const pgSkip = "PostgreSQL not reachable at 127.0.0.1:5432: start it to run the two-instance database-session refresh test"
-const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it to run the two-instance JWT refresh test"
-if (pgUnreachable && !ci) console.warn(`${pgSkip} (probe error: ${pgUnreachable})`)
-if (redisUnreachable && !ci) console.warn(`${redisSkip} (probe error: ${redisUnreachable})`)
+const postgres = serviceGate(pgUnreachable, "PostgreSQL not reachable at 127.0.0.1:5432: start it to run the two-instance database-session refresh test")
+const redis = serviceGate(await redisProbe(), "Redis not reachable at 127.0.0.1:6379: start it to run the two-instance JWT refresh test")
 
-describe.skipIf(pgUnreachable !== null && !ci)("token refresh across two instances sharing PostgreSQL (database sessions)", () => {
+describe.skipIf(postgres.skip)("token refresh across two instances sharing PostgreSQL (database sessions)", () => {
   const schema = `authflow_refresh_${randomUUID().replaceAll("-", "")}`
   const databases: ReturnType<typeof createPostgresDatabase>[] = []
   const database = () => {
@@ -319,7 +315,7 @@ describe.skipIf(pgUnreachable !== null && !ci)("token refresh across two instanc
   })
 
   it("20 concurrent reads over two instances: 1 refresh grant, the rotation stored once", async () => {
-    if (pgUnreachable) throw new Error(`${pgSkip}. CI is set, so this fails instead of being skipped. Probe error: ${pgUnreachable}`)
+    postgres.require()
     const instances = [app({ adapter: KyselyAdapter(database()), session: { strategy: "database" } }), app({ adapter: KyselyAdapter(database()), session: { strategy: "database" } })]
     const adapter = instances[0]!.config.adapter as Required<Adapter>
     const jar = await signInAndWait(instances[0]!.config, "pg-user")
@@ -338,19 +334,14 @@ describe.skipIf(pgUnreachable !== null && !ci)("token refresh across two instanc
   })
 })
 
-describe.skipIf(redisUnreachable !== null && !ci)("token refresh across two instances sharing Redis (JWT sessions)", () => {
-  const clients: Redis[] = []
-  const client = () => {
-    const redis = redisClient()
-    clients.push(redis)
-    return redis
-  }
-  afterAll(() => void clients.forEach((redis) => redis.disconnect()))
+describe.skipIf(redis.skip)("token refresh across two instances sharing Redis (JWT sessions)", () => {
+  const client = redisClients()
 
   it("20 concurrent reads over two instances: 1 refresh grant, every read gets the rotated tokens", async () => {
-    if (redisUnreachable) throw new Error(`${redisSkip}. CI is set, so this fails instead of being skipped. Probe error: ${redisUnreachable}`)
+    redis.require()
     const prefix = `authflow:test:refresh:${randomUUID()}:`
-    const instances = [app({ refresh: { store: redisRefreshStore(client(), { prefix }) } }), app({ refresh: { store: redisRefreshStore(client(), { prefix }) } })]
+    const [one, two] = [client(), client()]
+    const instances = [app({ refresh: { store: redisRefreshStore(one, { prefix }) } }), app({ refresh: { store: redisRefreshStore(two, { prefix }) } })]
     const jar = await signInAndWait(instances[0]!.config)
     const before = await cookieTokens(jar)
 
@@ -363,9 +354,9 @@ describe.skipIf(redisUnreachable !== null && !ci)("token refresh across two inst
     expect(after[0]!.refresh_token).not.toBe(before!.refresh_token)
     expect(instances.flatMap((instance) => instance.refreshed)).toHaveLength(1)
     // What Redis holds is sealed: neither refresh token appears in it.
-    const keys = await clients[0]!.keys(`${prefix}*`)
+    const keys = await one.keys(`${prefix}*`)
     expect(keys).toHaveLength(1)
-    const stored = (await clients[0]!.get(keys[0]!))!
+    const stored = (await one.get(keys[0]!))!
     expect(stored).not.toContain(before!.refresh_token!)
     expect(stored).not.toContain(after[0]!.refresh_token!)
   })

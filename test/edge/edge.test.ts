@@ -5,9 +5,8 @@
  */
 import { EdgeRuntime } from "edge-runtime"
 import { describe, expect, it } from "vitest"
-import { Auth } from "../../src/index.js"
 import Credentials from "../../src/providers/credentials.js"
-import { CookieJar, csrfTokenFor, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, send } from "../helpers.js"
 import { bundleForEdge, edgeEntries } from "./bundle.js"
 import type { AuthConfig } from "../../src/types.js"
 
@@ -41,7 +40,7 @@ describe("Auth() inside the edge-runtime VM", () => {
     }
     const nodeJar = new CookieJar()
     await send(nodeConfig, nodeJar, "/callback/credentials", { form: { csrfToken: await csrfTokenFor(nodeConfig, nodeJar), username: "x" } })
-    const nodeCookie = nodeJar.cookies.get("__Secure-authjs.session-token")!
+    const nodeCookie = nodeJar.cookies.get(cookieNames.https.sessionToken)!
     expect(nodeCookie).toBeTruthy()
 
     const { code, nodeImports } = await bundleForEdge("test/edge/scenarios.ts", { format: "iife", globalName: "edgeScenarios" })
@@ -66,7 +65,7 @@ describe("Auth() inside the edge-runtime VM", () => {
 
     // …and the session the edge minted reads in Node.
     const fromEdge = new CookieJar()
-    fromEdge.cookies.set("__Secure-authjs.session-token", result.credentials.sessionCookie)
+    fromEdge.cookies.set(cookieNames.https.sessionToken, result.credentials.sessionCookie)
     const session = (await (await send(nodeConfig, fromEdge, "/session")).json()) as { user: unknown }
     expect(session.user).toEqual({ name: "Ada", email: "ada@example.test" })
   })

@@ -18,14 +18,14 @@ import { AdapterError, AdapterTimeout } from "../../src/core/errors.js"
 import Credentials from "../../src/providers/credentials.js"
 import Passkey from "../../src/providers/passkey.js"
 import { faultyAdapter, type FaultMode, type FaultyAdapter } from "../../src/testing/faulty-adapter.js"
-import { CookieJar, csrfTokenFor, origin, send } from "../helpers.js"
-import { opProvider, standInOP } from "../model/oauth-stand-in.js"
-import { SoftCredential } from "../webauthn/authenticator.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, send } from "../helpers.js"
+import { opProvider, standInOP } from "../support/oauth-stand-in.js"
+import { SoftCredential } from "../../src/testing/authenticator.js"
 import type { StandInProvider } from "../../src/testing/stand-in.js"
 import type { EmailConfig } from "../../src/providers/email-config.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
 
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 const adapterTimeout = 60
 
 /** One app on a fresh database, its adapter behind the fault injector, and everything it logged and mailed. */
@@ -129,37 +129,29 @@ async function registerPasskey(world: World, jar: CookieJar, email: string, cred
   return passkeyCallback(world, jar, "register", credential.register(body.options, origin))
 }
 
-async function signedInJar(world: World): Promise<CookieJar> {
+/** Ada's credentials sign-in, in the browser holding `jar`. */
+async function credentialsSignIn(world: World, jar: CookieJar): Promise<Response> {
+  const csrfToken = await csrfTokenFor(world.config, jar)
+  return send(world.config, jar, "/callback/credentials", { form: { csrfToken, username: "ada" } })
+}
+
+/** Asks for an email sign-in link for `email`, from a fresh browser. */
+async function askForLink(world: World, email: string): Promise<Response> {
   const jar = new CookieJar()
   const csrfToken = await csrfTokenFor(world.config, jar)
-  await send(world.config, jar, "/callback/credentials", { form: { csrfToken, username: "ada" } })
+  return send(world.config, jar, "/signin/email", { form: { csrfToken, email } })
+}
+
+async function signedInJar(world: World): Promise<CookieJar> {
+  const jar = new CookieJar()
+  await credentialsSignIn(world, jar)
   if (!jar.cookies.has(sessionCookie)) throw new Error("prepare: the credentials sign-in failed")
   return jar
 }
 
 const flows: Flow[] = [
-  {
-    name: "credentials sign-in, JWT session",
-    strategy: "jwt",
-    signsIn: true,
-    prepare: async () => ({}),
-    act: async (world) => {
-      const jar = new CookieJar()
-      const csrfToken = await csrfTokenFor(world.config, jar)
-      return send(world.config, jar, "/callback/credentials", { form: { csrfToken, username: "ada" } })
-    },
-  },
-  {
-    name: "credentials sign-in, database session",
-    strategy: "database",
-    signsIn: true,
-    prepare: async () => ({}),
-    act: async (world) => {
-      const jar = new CookieJar()
-      const csrfToken = await csrfTokenFor(world.config, jar)
-      return send(world.config, jar, "/callback/credentials", { form: { csrfToken, username: "ada" } })
-    },
-  },
+  { name: "credentials sign-in, JWT session", strategy: "jwt", signsIn: true, prepare: async () => ({}), act: (world) => credentialsSignIn(world, new CookieJar()) },
+  { name: "credentials sign-in, database session", strategy: "database", signsIn: true, prepare: async () => ({}), act: (world) => credentialsSignIn(world, new CookieJar()) },
   { name: "OAuth first sign-in (creates a user), database session", strategy: "database", signsIn: true, prepare: async () => ({}), act: (world) => oauthSignIn(world, new CookieJar(), "newcomer") },
   { name: "OAuth first sign-in (creates a user), JWT session", strategy: "jwt", signsIn: true, prepare: async () => ({}), act: (world) => oauthSignIn(world, new CookieJar(), "newcomer") },
   {
@@ -184,11 +176,7 @@ const flows: Flow[] = [
     strategy: "database",
     signsIn: false,
     prepare: async () => ({}),
-    act: async (world) => {
-      const jar = new CookieJar()
-      const csrfToken = await csrfTokenFor(world.config, jar)
-      return send(world.config, jar, "/signin/email", { form: { csrfToken, email: "grace@example.test" } })
-    },
+    act: (world) => askForLink(world, "grace@example.test"),
   },
   {
     name: "email sign-in: following the link (new user)",
@@ -196,9 +184,7 @@ const flows: Flow[] = [
     signsIn: true,
     usesToken: true,
     prepare: async (world) => {
-      const jar = new CookieJar()
-      const csrfToken = await csrfTokenFor(world.config, jar)
-      await send(world.config, jar, "/signin/email", { form: { csrfToken, email: "grace@example.test" } })
+      await askForLink(world, "grace@example.test")
       return { url: world.mails.at(-1)!.url }
     },
     act: (world, { url }) => send(world.config, new CookieJar(), url as string),
@@ -209,9 +195,7 @@ const flows: Flow[] = [
     signsIn: true,
     usesToken: true,
     prepare: async (world) => {
-      const jar = new CookieJar()
-      const csrfToken = await csrfTokenFor(world.config, jar)
-      await send(world.config, jar, "/signin/email", { form: { csrfToken, email: "ada@example.test" } })
+      await askForLink(world, "ada@example.test")
       return { url: world.mails.at(-1)!.url }
     },
     act: (world, { url }) => send(world.config, new CookieJar(), url as string),

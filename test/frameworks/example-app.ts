@@ -10,7 +10,7 @@ import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
-import { launchChromium } from "../e2e/browser.js"
+import { launchChromium } from "../support/chromium.js"
 
 export const root = fileURLToPath(new URL("../../", import.meta.url))
 /** Where the browser tests put their screenshots. */

@@ -4,6 +4,7 @@
  */
 import type { Browser, Request } from "playwright-core"
 import { submitDemoCredentials, type ExampleApp } from "./example-app.js"
+import { cookieNames } from "../helpers.js"
 
 /** examples/next: `next build`, then `next start` (authflow's routes under /api/auth). */
 export const nextExample: ExampleApp = {
@@ -79,7 +80,7 @@ export async function signOutThroughServerAction(browser: Browser, base: string,
       await page.waitForTimeout(50)
     }
     const session = await (await context.request.get(`${base}/api/auth/session`)).json()
-    const sessionCookie = (await context.cookies()).some((c) => c.name === "authjs.session-token")
+    const sessionCookie = (await context.cookies()).some((c) => c.name === cookieNames.http.sessionToken)
     await page.goto(`${base}/protected`)
     const protectedPage = page.url()
     await page.goto(`${base}/middleware-protected`)

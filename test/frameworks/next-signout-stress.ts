@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { existsSync } from "node:fs"
-import { launchChromium } from "../e2e/browser.js"
+import { launchChromium } from "../support/chromium.js"
 import { prepareExample, root, startExample } from "./example-app.js"
 import { nextExample, nextExampleSecret, signOutThroughServerAction, type ServerActionSignOut } from "./next-example.js"
 

@@ -9,9 +9,10 @@
 import { readFileSync } from "node:fs"
 import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
-import { browserSuite } from "../e2e/browser.js"
+import { browserSuite } from "../support/chromium.js"
 import { exampleInChromium, root, screenshots as output, startExample, submitDemoCredentials as signIn } from "./example-app.js"
 import { nextExample as next, nextExampleSecret as secret, signOutThroughServerAction } from "./next-example.js"
+import { cookieNames } from "../helpers.js"
 
 browserSuite("examples/next (Next.js 16) in Chromium", () => {
   const example = exampleInChromium(next, { AUTH_SECRET: secret, AUTH_TRUST_HOST: "true" })
@@ -31,7 +32,7 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     await page.screenshot({ path: `${output}next-protected.png` })
     expect(await sessionOf(context)).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } })
     const cookies = await context.cookies()
-    expect(cookies.find((c) => c.name === "authjs.session-token")).toMatchObject({ httpOnly: true, sameSite: "Lax" })
+    expect(cookies.find((c) => c.name === cookieNames.http.sessionToken)).toMatchObject({ httpOnly: true, sameSite: "Lax" })
     await context.close()
   })
 
@@ -148,9 +149,9 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     // From a context of its own, whose cookie header is only this one.
     const stranger = await example.browser.newContext()
     const clears = async (path: string) =>
-      (await stranger.request.get(`${example.base}${path}`, { headers: { cookie: "authjs.session-token=not-a-token" }, maxRedirects: 0 }))
+      (await stranger.request.get(`${example.base}${path}`, { headers: { cookie: `${cookieNames.http.sessionToken}=not-a-token` }, maxRedirects: 0 }))
         .headersArray()
-        .some((h) => h.name.toLowerCase() === "set-cookie" && h.value.startsWith("authjs.session-token=;"))
+        .some((h) => h.name.toLowerCase() === "set-cookie" && h.value.startsWith(`${cookieNames.http.sessionToken}=;`))
     expect(await clears("/middleware-protected")).toBe(true)
     expect(await clears("/api/auth/csrf")).toBe(false)
     expect(await clears("/api/auth/providers")).toBe(false)
@@ -158,7 +159,7 @@ browserSuite("examples/next (Next.js 16) in Chromium", () => {
     expect(await clears(script!)).toBe(false)
     // A fresh session is not re-issued on every page: a prefetch's answer cannot undo a sign-out.
     const sets = (await context.request.get(`${example.base}/middleware-protected`)).headersArray().filter((h) => h.name.toLowerCase() === "set-cookie")
-    expect(sets.filter((h) => h.value.startsWith("authjs.session-token="))).toEqual([])
+    expect(sets.filter((h) => h.value.startsWith(`${cookieNames.http.sessionToken}=`))).toEqual([])
     await stranger.close()
     await context.close()
   })

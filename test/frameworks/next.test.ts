@@ -1,16 +1,17 @@
 /**
  * `authflow/next` without a Next.js server: the route handlers, `auth` in its four forms, the
  * server-side actions and the environment rules. `next/headers` and `next/navigation` are replaced
- * by stand-ins holding one incoming request's headers and cookie store; `next/server` is the real one.
+ * by stand-ins holding one incoming request's headers and cookie store; `next/server` is the real one
+ * but for `connection()`, which outside a Next.js request throws: a stand-in records when it is
+ * awaited (and can be taken away, as in Next.js before 15).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { NextRequest } from "next/server.js"
 import { CredentialsSignin } from "../../src/core/errors.js"
 import NextAuth, { setNextEnvDefaults, type NextAuthConfig } from "../../src/frameworks/next/index.js"
-import Credentials from "../../src/providers/credentials.js"
 import GitHub from "../../src/providers/github.js"
-import { CookieJar, recordingLogger } from "../helpers.js"
+import { adaCredentials, buildRequest, CookieJar, cookieNames, recordingLogger } from "../helpers.js"
 
 /** What `next/headers` and `next/navigation` see: the incoming request of a Server Action. */
 const next = vi.hoisted(() => {
@@ -20,8 +21,13 @@ const next = vi.hoisted(() => {
     }
   }
   const store = new Map<string, { value: string; options: Record<string, unknown> }>()
+  /** What happened, in order: `connection` when it was awaited, `headers` when they were read. */
+  const calls: string[] = []
   return {
     Redirect,
+    calls,
+    /** `next/server`'s `connection()`; `undefined` is a Next.js that has none. */
+    connection: (async () => void calls.push("connection")) as (() => Promise<void>) | undefined,
     headers: new Headers(),
     store,
     cookieStore: {
@@ -37,7 +43,13 @@ const next = vi.hoisted(() => {
   }
 })
 
-vi.mock("next/headers", () => ({ headers: async () => next.headers, cookies: async () => next.cookieStore }))
+vi.mock("next/headers", () => ({ headers: async () => (next.calls.push("headers"), next.headers), cookies: async () => next.cookieStore }))
+vi.mock("next/server", async (original) => ({
+  ...(await original<object>()),
+  get connection() {
+    return next.connection
+  },
+}))
 vi.mock("next/navigation", () => ({
   redirect: (url: string) => {
     throw new next.Redirect(url)
@@ -45,6 +57,8 @@ vi.mock("next/navigation", () => ({
 }))
 
 const origin = "http://app.test"
+/** The session cookie on http://app.test. */
+const sessionCookie = cookieNames.http.sessionToken
 const secret = "next-test-secret-next-test-secret"
 
 function baseConfig(overrides: Partial<NextAuthConfig> = {}): NextAuthConfig {
@@ -53,11 +67,7 @@ function baseConfig(overrides: Partial<NextAuthConfig> = {}): NextAuthConfig {
     trustHost: true,
     logger: recordingLogger().logger,
     providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: ({ username, password }) =>
-          username === "ada" && password === "lovelace" ? { id: "1", name: "Ada Lovelace", email: "ada@example.test" } : null,
-      }),
+      adaCredentials(),
     ],
     ...overrides,
     callbacks: {
@@ -77,16 +87,11 @@ async function signedInJar(handlers: ReturnType<typeof NextAuth>["handlers"], ba
   const csrf = await handlers.GET(new NextRequest(`${origin}${basePath}/csrf`))
   jar.take(csrf)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  const response = await handlers.POST(
-    new NextRequest(`${origin}${basePath}/callback/credentials`, {
-      method: "POST",
-      headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken, username: "ada", password: "lovelace", callbackUrl: "/" }),
-    }),
-  )
+  const form = { csrfToken, username: "ada", password: "lovelace", callbackUrl: "/" }
+  const response = await handlers.POST(new NextRequest(buildRequest(`${origin}${basePath}/callback/credentials`, { form }, jar)))
   expect(response.status).toBe(302)
   jar.take(response)
-  expect(jar.get("authjs.session-token")).toBeTruthy()
+  expect(jar.get(sessionCookie)).toBeTruthy()
   return jar
 }
 
@@ -203,7 +208,7 @@ describe("configuration errors in production (next start) and the hosts inferred
     expect(failed).toBeInstanceOf(Error)
     expect(failed).not.toBeInstanceOf(next.Redirect)
     expect((failed as Error).message).toContain("configuration error")
-    expect(next.store.has("authjs.session-token")).toBe(false)
+    expect(next.store.has(sessionCookie)).toBe(false)
   })
 
   it("without a secret: the error names AUTH_SECRET and how to generate one", async () => {
@@ -247,12 +252,9 @@ describe("handlers", () => {
     const csrf = await handlers.GET(at("/api/auth/csrf"))
     jar.take(csrf)
     const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const form = (callbackUrl: string) => ({ csrfToken, username: "ada", password: "lovelace", callbackUrl })
     const signedIn = await handlers.POST(
-      at("/api/auth/callback/credentials", {
-        method: "POST",
-        headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ csrfToken, username: "ada", password: "lovelace", callbackUrl: "http://127.0.0.1:3917/protected" }),
-      }),
+      new NextRequest(buildRequest("http://127.0.0.1:3917/api/auth/callback/credentials", { headers: { host: "127.0.0.1:3917" }, form: form("http://127.0.0.1:3917/protected") }, jar)),
     )
     expect(signedIn.status).toBe(302)
     expect(signedIn.headers.get("location")).toBe("http://127.0.0.1:3917/protected")
@@ -260,11 +262,7 @@ describe("handlers", () => {
     // the body must still reach Auth() whole, whichever request the configuration was resolved with.
     const lazy = NextAuth(async () => baseConfig())
     const plain = await lazy.handlers.POST(
-      new Request("http://localhost:3917/api/auth/callback/credentials", {
-        method: "POST",
-        headers: { host: "127.0.0.1:3917", cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ csrfToken, username: "ada", password: "lovelace", callbackUrl: "http://127.0.0.1:3917/x" }),
-      }) as NextRequest,
+      buildRequest("http://localhost:3917/api/auth/callback/credentials", { headers: { host: "127.0.0.1:3917" }, form: form("http://127.0.0.1:3917/x") }, jar) as NextRequest,
     )
     expect(plain.headers.get("location")).toBe("http://127.0.0.1:3917/x")
 
@@ -321,6 +319,25 @@ describe("auth()", () => {
     expect(server).toMatchObject({ role: "admin", user: { name: "Ada Lovelace", sub: "1" } })
   })
 
+  it("waits for connection() before reading anything (no clock read while Next.js prerenders), and works without it (Next.js before 15)", async () => {
+    const { handlers, auth } = NextAuth(baseConfig())
+    const jar = await signedInJar(handlers)
+    useIncoming("/protected", jar)
+    next.calls.length = 0
+    expect((await auth())?.user?.name).toBe("Ada Lovelace")
+    expect(next.calls).toEqual(["connection", "headers"])
+
+    const withConnection = next.connection
+    next.connection = undefined
+    try {
+      next.calls.length = 0
+      expect((await auth())?.user?.name).toBe("Ada Lovelace")
+      expect(next.calls).toEqual(["headers"])
+    } finally {
+      next.connection = withConnection
+    }
+  })
+
   it("fails closed: an error answer of the session route is no session", async () => {
     const { handlers } = NextAuth(baseConfig())
     const jar = await signedInJar(handlers)
@@ -336,7 +353,7 @@ describe("auth()", () => {
   it("as the proxy: lets requests through, and re-issues an unchanged session only once it is older than updateAge", async () => {
     const { handlers, auth } = NextAuth(baseConfig())
     const jar = await signedInJar(handlers)
-    const setsSession = (response: Response) => response.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))
+    const setsSession = (response: Response) => response.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookie}=`))
     const response = await auth(new NextRequest(`${origin}/page`, { headers: { cookie: jar.header() } }))
     expect(response.headers.get("x-middleware-next")).toBe("1")
     expect(setsSession(response)).toBe(false)
@@ -369,10 +386,10 @@ describe("auth()", () => {
     const prefetch = auth(new NextRequest(`${origin}/protected`, { headers: { cookie: jar.header(), "next-router-prefetch": "1" } }))
     useIncoming("/protected", jar)
     expect(await redirectOf(signOut({ redirectTo: "/" }))).toBe(`${origin}/`)
-    expect(next.store.has("authjs.session-token")).toBe(false)
-    jar.cookies.delete("authjs.session-token")
+    expect(next.store.has(sessionCookie)).toBe(false)
+    jar.cookies.delete(sessionCookie)
     jar.take(await prefetch)
-    expect(jar.get("authjs.session-token")).toBeUndefined()
+    expect(jar.get(sessionCookie)).toBeUndefined()
     expect(await (await handlers.GET(new NextRequest(`${origin}/api/auth/session`, { headers: { cookie: jar.header() } }))).json()).toBeNull()
   })
 
@@ -445,7 +462,7 @@ describe("auth()", () => {
     const wrapped = auth(handler)
     const response = await wrapped(new NextRequest(`${origin}/private/data`, { headers: { cookie: jar.header() } }), { params: "p" })
     expect(await response.json()).toEqual({ name: "Ada Lovelace", params: "p" })
-    expect(response.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token="))).toBe(true)
+    expect(response.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookie}=`))).toBe(true)
 
     const anonymous = await wrapped(new NextRequest(`${origin}/public`), { params: "q" })
     expect(await anonymous.json()).toEqual({ name: null, params: "q" })
@@ -466,7 +483,7 @@ describe("auth()", () => {
     const res = { appendHeader: (_name: string, value: string) => void written.push(value) }
     const session = await auth(req as unknown as IncomingMessage, res as unknown as ServerResponse)
     expect(session?.user?.name).toBe("Ada Lovelace")
-    expect(written.some((c) => c.startsWith("authjs.session-token="))).toBe(true)
+    expect(written.some((c) => c.startsWith(`${sessionCookie}=`))).toBe(true)
     const fromContext = await auth({ req, res } as unknown as { req: IncomingMessage; res: ServerResponse })
     expect(fromContext?.user?.name).toBe("Ada Lovelace")
   })
@@ -482,7 +499,7 @@ describe("server actions", () => {
     form.set("redirectTo", "/protected")
     form.set("$ACTION_ID_abc", "")
     expect(await redirectOf(signIn("credentials", form))).toBe(`${origin}/protected`)
-    expect(next.store.get("authjs.session-token")?.options).toMatchObject({ httpOnly: true, path: "/", sameSite: "lax" })
+    expect(next.store.get(sessionCookie)?.options).toMatchObject({ httpOnly: true, path: "/", sameSite: "lax" })
     expect((await auth())?.user?.name).toBe("Ada Lovelace")
   })
 
@@ -490,14 +507,14 @@ describe("server actions", () => {
     const { signIn } = NextAuth(baseConfig())
     useIncoming("/here")
     expect(await signIn("credentials", { username: "ada", password: "lovelace", redirect: false })).toBe(`${origin}/here`)
-    expect(next.store.has("authjs.session-token")).toBe(true)
+    expect(next.store.has(sessionCookie)).toBe(true)
   })
 
   it("signIn throws CredentialsSignin to the caller on wrong credentials", async () => {
     const { signIn } = NextAuth(baseConfig())
     useIncoming("/signin")
     await expect(signIn("credentials", { username: "ada", password: "nope" })).rejects.toBeInstanceOf(CredentialsSignin)
-    expect(next.store.has("authjs.session-token")).toBe(false)
+    expect(next.store.has(sessionCookie)).toBe(false)
   })
 
   it("signInAction: a wrong password comes back as { error } for the form, a right one redirects, a configuration error throws", async () => {
@@ -508,11 +525,11 @@ describe("server actions", () => {
     form.set("password", "nope")
     form.set("$ACTION_KEY", "k")
     expect(await signInAction("credentials", form, { redirectTo: "/protected" })).toEqual({ error: "CredentialsSignin", code: "credentials" })
-    expect(next.store.has("authjs.session-token")).toBe(false)
+    expect(next.store.has(sessionCookie)).toBe(false)
 
     form.set("password", "lovelace")
     expect(await redirectOf(signInAction("credentials", form, { redirectTo: "/protected" }))).toBe(`${origin}/protected`)
-    expect(next.store.has("authjs.session-token")).toBe(true)
+    expect(next.store.has(sessionCookie)).toBe(true)
 
     useIncoming("/signin")
     expect(await signInAction("credentials", { username: "ada", password: "lovelace", redirect: false })).toBeNull()
@@ -537,7 +554,7 @@ describe("server actions", () => {
     const jar = await signedInJar(handlers)
     useIncoming("/protected", jar)
     expect(await redirectOf(signOut({ redirectTo: "/" }))).toBe(`${origin}/`)
-    expect(next.store.has("authjs.session-token")).toBe(false)
+    expect(next.store.has(sessionCookie)).toBe(false)
     expect(await auth()).toBeNull()
     useIncoming("/protected", jar)
     expect(await signOut({ redirect: false })).toBe(`${origin}/protected`)
@@ -547,10 +564,10 @@ describe("server actions", () => {
     const { handlers, unstable_update, auth } = NextAuth(baseConfig())
     const jar = await signedInJar(handlers)
     useIncoming("/protected", jar)
-    const before = next.store.get("authjs.session-token")?.value
+    const before = next.store.get(sessionCookie)?.value
     const session = await unstable_update({ name: "Ada King" } as never)
     expect(session?.user?.name).toBe("Ada King")
-    expect(next.store.get("authjs.session-token")?.value).not.toBe(before)
+    expect(next.store.get(sessionCookie)?.value).not.toBe(before)
     expect((await auth())?.user?.name).toBe("Ada King")
     useIncoming("/protected")
     expect(await unstable_update({ user: { name: "Nobody" } })).toBeNull()

@@ -10,7 +10,7 @@ import { getSession, type SessionResult } from "../../src/frameworks/node.js"
 import Credentials from "../../src/providers/credentials.js"
 import { AuthError } from "../../src/errors.js"
 import type { AuthConfig } from "../../src/types.js"
-import { CookieJar, csrfTokenFor, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, send } from "../helpers.js"
 
 const config: AuthConfig = {
   secret: "a-secret-for-the-node-session-tests",
@@ -39,7 +39,7 @@ async function signedInJar(): Promise<CookieJar> {
   const jar = new CookieJar()
   const csrfToken = await csrfTokenFor(config, jar)
   await send(config, jar, "/callback/credentials", { form: { csrfToken, username: "ada" } })
-  expect(jar.cookies.has("__Secure-authjs.session-token")).toBe(true)
+  expect(jar.cookies.has(cookieNames.https.sessionToken)).toBe(true)
   return jar
 }
 
@@ -48,7 +48,7 @@ describe("getSession (authflow/node)", () => {
     const { session, cookies } = await getSession(new Request("https://app.test/dashboard"), config)
     expect(session).toBe(null)
     // What `GET /session` sets for anyone (the CSRF and callback-URL cookies), as in Auth.js.
-    expect(cookies.map((cookie) => cookie.slice(0, cookie.indexOf("=")))).toEqual(["__Host-authjs.csrf-token", "__Secure-authjs.callback-url"])
+    expect(cookies.map((cookie) => cookie.slice(0, cookie.indexOf("=")))).toEqual([cookieNames.https.csrfToken, cookieNames.https.callbackUrl])
   })
 
   it("signed in, from a web Request: the session and the re-issued session cookie", async () => {
@@ -64,7 +64,7 @@ describe("getSession (authflow/node)", () => {
     const response = await fetch(`${base}/form`, { method: "POST", headers: { cookie: jar.header(), "content-type": "text/plain" }, body: "a body" })
     const { session, cookies } = (await response.json()) as SessionResult
     expect(session?.user?.name).toBe("Ada")
-    expect(cookies.filter((cookie) => cookie.startsWith("__Secure-authjs.session-token="))).toHaveLength(1)
+    expect(cookies.filter((cookie) => cookie.startsWith(`${cookieNames.https.sessionToken}=`))).toHaveLength(1)
   })
 
   it("no secret: throws MissingSecret saying to set AUTH_SECRET", async () => {

@@ -7,8 +7,9 @@
  */
 import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
-import { browserSuite } from "../e2e/browser.js"
+import { browserSuite } from "../support/chromium.js"
 import { exampleInChromium, screenshots as output, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
+import { cookieNames } from "../helpers.js"
 
 /** examples/qwik: `vite build` of the client, then of the Node server adapter, served by Node. */
 const qwik: ExampleApp = {
@@ -41,7 +42,7 @@ browserSuite("examples/qwik (Qwik City 1.20) in Chromium", () => {
     await page.screenshot({ path: `${output}qwik-protected.png` })
     expect(await sessionOf(context)).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } })
     const cookies = await context.cookies()
-    expect(cookies.find((c) => c.name === "authjs.session-token")).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" })
+    expect(cookies.find((c) => c.name === cookieNames.http.sessionToken)).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" })
     await page.goto(`${example.base}/`)
     expect(await page.getByTestId("status").innerText()).toBe("Signed in as Ada Lovelace")
     await context.close()
@@ -97,7 +98,7 @@ browserSuite("examples/qwik (Qwik City 1.20) in Chromium", () => {
     await page.waitForURL(`${example.base}/`)
     await expect.poll(() => page.getByTestId("status").innerText()).toBe("Not signed in")
     expect(await sessionOf(context)).toBeNull()
-    expect((await context.cookies()).some((c) => c.name === "authjs.session-token")).toBe(false)
+    expect((await context.cookies()).some((c) => c.name === cookieNames.http.sessionToken)).toBe(false)
     await page.goto(`${example.base}/protected/`)
     await page.waitForURL(`${example.base}/signin/?callbackUrl=%2Fprotected%2F`)
     await page.screenshot({ path: `${output}qwik-signed-out.png` })

@@ -14,6 +14,7 @@ import { validateSignIn, validateSignOut } from "../../src/frameworks/qwik/valid
 import Credentials from "../../src/providers/credentials.js"
 import GitHub from "../../src/providers/github.js"
 import type { AuthConfig, ProviderConfig } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
 const noErrors = { authorizationParams: undefined, options: undefined, providerId: undefined, redirectTo: undefined }
 
@@ -102,7 +103,7 @@ function recordingJar(): QwikCookie & { sets: [string, string, CookieOptions | u
 describe("cookies", () => {
   it("parseSetCookie reads what authflow writes", () => {
     const expires = new Date("2030-01-02T03:04:05.000Z")
-    const header = serializeCookie("authjs.callback-url", "http://localhost:3000/a b", {
+    const header = serializeCookie(cookieNames.http.callbackUrl, "http://localhost:3000/a b", {
       path: "/",
       httpOnly: true,
       sameSite: "lax",
@@ -112,7 +113,7 @@ describe("cookies", () => {
       domain: "example.test",
     })
     expect(parseSetCookie(header)).toEqual({
-      name: "authjs.callback-url",
+      name: cookieNames.http.callbackUrl,
       value: "http://localhost:3000/a b",
       options: { path: "/", httpOnly: true, sameSite: "lax", secure: true, expires, maxAge: 60, domain: "example.test" },
     })
@@ -121,8 +122,8 @@ describe("cookies", () => {
 
   it("writeCookies URI-encodes the value (Qwik writes it as given) and passes the options Qwik knows", () => {
     const jar = recordingJar()
-    writeCookies(jar, [{ name: "authjs.session-token", value: "a|b c", options: { path: "/", httpOnly: true, sameSite: "lax", maxAge: 0, partitioned: true } }])
-    expect(jar.sets).toEqual([["authjs.session-token", "a%7Cb%20c", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 0 }]])
+    writeCookies(jar, [{ name: cookieNames.http.sessionToken, value: "a|b c", options: { path: "/", httpOnly: true, sameSite: "lax", maxAge: 0, partitioned: true } }])
+    expect(jar.sets).toEqual([[cookieNames.http.sessionToken, "a%7Cb%20c", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 0 }]])
   })
 
   it("moveCookies empties the response's Set-Cookie into the jar and keeps the rest", async () => {

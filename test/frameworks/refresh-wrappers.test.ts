@@ -13,7 +13,7 @@ import { tokensClaim } from "../../src/actions/token-refresh.js"
 import NextAuth from "../../src/frameworks/next/index.js"
 import SvelteKitAuth from "../../src/frameworks/sveltekit/index.js"
 import { getSession } from "../../src/frameworks/solid-start/index.js"
-import { recordingLogger } from "../helpers.js"
+import { cookieNames, recordingLogger } from "../helpers.js"
 import type { AuthConfig, Session } from "../../src/types.js"
 
 const next = vi.hoisted(() => ({ headers: new Headers(), store: new Map<string, string>() }))
@@ -29,7 +29,7 @@ vi.mock("next/navigation", () => ({ redirect: (url: string) => Promise.reject(ne
 
 const secret = "refresh-wrappers-secret-0123456789abcdef"
 const origin = "http://app.test"
-const sessionCookie = "authjs.session-token"
+const sessionCookie = cookieNames.http.sessionToken
 
 /** A provider whose token endpoint grants (or refuses) refreshes, counting them. */
 function world(answer: "grant" | "refuse") {

@@ -7,8 +7,9 @@
  */
 import type { BrowserContext, Page } from "playwright-core"
 import { expect, it } from "vitest"
-import { browserSuite } from "../e2e/browser.js"
+import { browserSuite } from "../support/chromium.js"
 import { exampleInChromium, screenshots as output, type ExampleApp } from "./example-app.js"
+import { cookieNames } from "../helpers.js"
 
 /** examples/solid-start: `vinxi build` (node-server preset, output in `.output/`), served by Node. */
 const solidStart: ExampleApp = {
@@ -65,7 +66,7 @@ browserSuite("examples/solid-start (SolidStart 1.x) in Chromium", () => {
     await page.screenshot({ path: `${output}solid-start-protected.png` })
     expect(await sessionOf(context)).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } })
     const cookies = await context.cookies()
-    expect(cookies.find((c) => c.name === "authjs.session-token")).toMatchObject({ httpOnly: true, sameSite: "Lax" })
+    expect(cookies.find((c) => c.name === cookieNames.http.sessionToken)).toMatchObject({ httpOnly: true, sameSite: "Lax" })
 
     await page.goto(`${example.base}/`)
     expect(await page.getByTestId("status").innerText()).toBe("Signed in as Ada Lovelace")
@@ -95,7 +96,7 @@ browserSuite("examples/solid-start (SolidStart 1.x) in Chromium", () => {
     await page.waitForURL(`${example.base}/`)
     await expect.poll(() => page.getByTestId("status").innerText()).toBe("Not signed in.")
     expect(await sessionOf(context)).toBeNull()
-    expect((await context.cookies()).some((c) => c.name === "authjs.session-token")).toBe(false)
+    expect((await context.cookies()).some((c) => c.name === cookieNames.http.sessionToken)).toBe(false)
     await page.screenshot({ path: `${output}solid-start-signed-out.png` })
 
     await page.goto(`${example.base}/protected`)

@@ -4,7 +4,6 @@
  */
 import type { APIEvent, FetchEvent } from "@solidjs/start/server"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import Credentials from "../../src/providers/credentials.js"
 import {
   authMiddleware,
   getSession,
@@ -14,6 +13,7 @@ import {
   type SolidAuthConfig,
 } from "../../src/frameworks/solid-start/index.js"
 import { raw } from "../../src/core/symbols.js"
+import { adaCredentials, buildRequest, CookieJar } from "../helpers.js"
 
 const origin = "http://solid.test"
 const secret = "solid-start-unit-secret-solid-start-unit-secret"
@@ -25,47 +25,28 @@ function config(overrides: Partial<SolidAuthConfig> = {}): SolidAuthConfig {
     secret,
     trustHost: true,
     providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: ({ username, password }) =>
-          username === "ada" && password === "lovelace" ? { id: "1", name: "Ada Lovelace", email: "ada@example.test" } : null,
-      }),
+      adaCredentials(),
     ],
     ...overrides,
   }
 }
 
-/** The part of a SolidStart event the wrapper reads. */
-function event(path: string, init?: RequestInit): APIEvent {
-  return { request: new Request(`${origin}${path}`, init), params: {} } as unknown as APIEvent
-}
-
-function cookieHeader(response: Response, previous = ""): string {
-  const jar = new Map(previous ? previous.split("; ").map((pair) => pair.split("=", 2) as [string, string]) : [])
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(";")
-    const [name, value] = pair!.split("=", 2) as [string, string]
-    if (value) jar.set(name, value)
-    else jar.delete(name)
-  }
-  return [...jar].map(([name, value]) => `${name}=${value}`).join("; ")
+/** The part of a SolidStart event the wrapper reads: a path on the origin, or a whole request. */
+function event(path: string | Request, init?: RequestInit): APIEvent {
+  const request = typeof path === "string" ? new Request(`${origin}${path}`, init) : path
+  return { request, params: {} } as unknown as APIEvent
 }
 
 /** Signs ada in through the handlers; returns the cookie header of the signed-in browser. */
 async function signIn(handlers: ReturnType<typeof SolidAuth>, prefix = "/api/auth", password = "lovelace"): Promise<string> {
+  const jar = new CookieJar()
   const csrf = (await handlers.GET(event(`${prefix}/csrf`)))!
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  let cookie = cookieHeader(csrf)
-  const answer = (await handlers.POST(
-    event(`${prefix}/callback/credentials`, {
-      method: "POST",
-      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken, username: "ada", password, callbackUrl: "/protected" }),
-    }),
-  ))!
+  jar.take(csrf)
+  const form = { csrfToken, username: "ada", password, callbackUrl: "/protected" }
+  const answer = (await handlers.POST(event(buildRequest(`${origin}${prefix}/callback/credentials`, { form }, jar))))!
   expect(answer.status).toBe(302)
-  cookie = cookieHeader(answer, cookie)
-  return cookie
+  return jar.take(answer).header()
 }
 
 afterEach(() => {

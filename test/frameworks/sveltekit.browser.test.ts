@@ -7,8 +7,9 @@
  */
 import type { BrowserContext } from "playwright-core"
 import { expect, it } from "vitest"
-import { browserSuite } from "../e2e/browser.js"
+import { browserSuite } from "../support/chromium.js"
 import { exampleInChromium, screenshots as output, type ExampleApp, submitDemoCredentials as signIn } from "./example-app.js"
+import { cookieNames } from "../helpers.js"
 
 /**
  * examples/sveltekit: `svelte-kit sync` and `vite build` (adapter-node writes `build/`), served by
@@ -71,7 +72,7 @@ browserSuite("examples/sveltekit (SvelteKit 2, adapter-node) in Chromium", () =>
     await page.screenshot({ path: `${output}sveltekit-protected.png` })
     expect(await sessionOf(context)).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } })
     const cookies = await context.cookies()
-    expect(cookies.find((c) => c.name === "authjs.session-token")).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" })
+    expect(cookies.find((c) => c.name === cookieNames.http.sessionToken)).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" })
 
     await page.goto(`${example.base}/`)
     expect(await page.getByTestId("home-status").innerText()).toBe("Signed in as Ada Lovelace")
@@ -98,7 +99,7 @@ browserSuite("examples/sveltekit (SvelteKit 2, adapter-node) in Chromium", () =>
     await page.waitForURL(`${example.base}/`)
     expect(await page.getByTestId("home-status").innerText()).toBe("Not signed in")
     expect(await sessionOf(context)).toBeNull()
-    expect((await context.cookies()).some((c) => c.name === "authjs.session-token")).toBe(false)
+    expect((await context.cookies()).some((c) => c.name === cookieNames.http.sessionToken)).toBe(false)
 
     await page.goto(`${example.base}/protected`)
     await page.waitForURL(`${example.base}/`)

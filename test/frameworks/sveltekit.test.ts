@@ -8,45 +8,35 @@ import { describe, expect, it } from "vitest"
 import { CredentialsSignin } from "../../src/core/errors.js"
 import { skipCSRFCheck } from "../../src/core/symbols.js"
 import SvelteKitAuth, { setSvelteKitEnvDefaults, type SvelteKitAuthConfig } from "../../src/frameworks/sveltekit/index.js"
-import Credentials from "../../src/providers/credentials.js"
 import GitHub from "../../src/providers/github.js"
+import { adaCredentials, buildRequest, CookieJar, cookieNames } from "../helpers.js"
 
 const secret = "sveltekit-unit-test-secret-sveltekit-unit-test"
 const env = { AUTH_SECRET: secret, AUTH_TRUST_HOST: "true" }
-const demoUser = { id: "1", name: "Ada Lovelace", email: "ada@example.test" }
+/** The session cookie on http://app.test. */
+const sessionCookie = cookieNames.http.sessionToken
 
 function config(): SvelteKitAuthConfig {
   return {
     providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: ({ username, password }) => (username === "ada" && password === "lovelace" ? demoUser : null),
-      }),
+      adaCredentials(),
       GitHub({ clientId: "gh-id", clientSecret: "gh-secret" }),
     ],
   }
 }
 
-/** A browser's cookie store, fed by `event.cookies.set`. */
+/** A browser whose jar is fed by `event.cookies.set` (SvelteKit's cookie API) instead of `Set-Cookie`. */
 class Browser {
-  readonly jar = new Map<string, string>()
+  readonly jar = new CookieJar()
   readonly sets: { name: string; value: string; options: Record<string, unknown> }[] = []
-  header(): string {
-    return [...this.jar].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("; ")
-  }
   /** A request event for `url`, with this browser's cookies; a form posts its fields. */
   event(url: string, form?: Record<string, string>, headers: Record<string, string> = {}): RequestEvent {
-    const cookie = this.header()
-    const request = new Request(url, {
-      method: form ? "POST" : "GET",
-      headers: { ...(cookie ? { cookie } : {}), ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}), ...headers },
-      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
-    })
+    const request = buildRequest(url, { ...(form && { form }), headers }, this.jar)
     const cookies = {
       set: (name: string, value: string, options: Record<string, unknown>) => {
         this.sets.push({ name, value, options })
-        if (options.maxAge === 0 || value === "") this.jar.delete(name)
-        else this.jar.set(name, value)
+        if (options.maxAge === 0 || value === "") this.jar.cookies.delete(name)
+        else this.jar.cookies.set(name, encodeURIComponent(value))
       },
       get: (name: string) => this.jar.get(name),
     }
@@ -133,14 +123,14 @@ describe("signIn and signOut form actions", () => {
     const browser = new Browser()
     const form = { providerId: "credentials", redirectTo: "/protected", username: "ada", password: "lovelace" }
     expect(await redirectOf(signIn(browser.event("http://app.test/signin", form)))).toEqual({ status: 302, location: "http://app.test/protected" })
-    const session = browser.sets.find((s) => s.name === "authjs.session-token")
+    const session = browser.sets.find((s) => s.name === sessionCookie)
     expect(session?.options).toMatchObject({ path: "/", httpOnly: true, sameSite: "lax" })
 
     const event = browser.event("http://app.test/protected")
     await handle({ event, resolve })
     expect(await event.locals.auth()).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.test" } })
     // The session read refreshes the cookie, through event.cookies as well.
-    expect(browser.sets.filter((s) => s.name === "authjs.session-token").length).toBeGreaterThan(1)
+    expect(browser.sets.filter((s) => s.name === sessionCookie).length).toBeGreaterThan(1)
   })
 
   it("throws CredentialsSignin for a wrong password, and sets no session cookie", async () => {
@@ -149,7 +139,7 @@ describe("signIn and signOut form actions", () => {
     const browser = new Browser()
     const form = { providerId: "credentials", username: "ada", password: "wrong" }
     await expect(signIn(browser.event("http://app.test/signin", form))).rejects.toBeInstanceOf(CredentialsSignin)
-    expect(browser.jar.has("authjs.session-token")).toBe(false)
+    expect(browser.jar.cookies.has(sessionCookie)).toBe(false)
     expect(errors).toHaveLength(1)
   })
 
@@ -185,9 +175,9 @@ describe("signIn and signOut form actions", () => {
     const { handle, signIn, signOut } = SvelteKitAuth(config(), { env })
     const browser = new Browser()
     await redirectOf(signIn(browser.event("http://app.test/signin", { providerId: "credentials", username: "ada", password: "lovelace" })))
-    expect(browser.jar.has("authjs.session-token")).toBe(true)
+    expect(browser.jar.cookies.has(sessionCookie)).toBe(true)
     expect(await redirectOf(signOut(browser.event("http://app.test/signout", { redirectTo: "/bye" })))).toEqual({ status: 302, location: "http://app.test/bye" })
-    expect(browser.jar.has("authjs.session-token")).toBe(false)
+    expect(browser.jar.cookies.has(sessionCookie)).toBe(false)
     const event = browser.event("http://app.test/")
     await handle({ event, resolve })
     expect(await event.locals.auth()).toBeNull()

@@ -11,6 +11,7 @@
  */
 import fc from "fast-check"
 import { basePath, cookieNames, origin, type AppName, type CookiePair, type FuzzApp, type FuzzWorld } from "./world.js"
+import { cookieNames as engineCookies } from "../helpers.js"
 
 export type BodySpec =
   | { kind: "form"; fields: [string, string][]; contentType?: string }
@@ -161,7 +162,7 @@ function chunked(name: string, value: string, pieces: number, drop: number | und
 function cookieArb(app: FuzzApp, world: FuzzWorld): fc.Arbitrary<CookiePair[]> {
   const other = world.apps[app.name === "jwt" ? "database" : "jwt"]
   const names = Object.values(cookieNames)
-  const sessionLike = fc.constantFrom(cookieNames.session, "authjs.session-token", "__Secure-authjs.session-token")
+  const sessionLike = fc.constantFrom(cookieNames.session, engineCookies.http.sessionToken, engineCookies.https.sessionToken)
   const one: fc.Arbitrary<CookiePair[]> = fc.oneof(
     fc.constant<CookiePair[]>([[cookieNames.session, app.legit.session]]),
     fc.constant<CookiePair[]>([[cookieNames.csrf, app.legit.csrfCookie]]),

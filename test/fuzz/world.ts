@@ -22,15 +22,16 @@ import { StandInProvider } from "../../src/testing/stand-in.js"
 import type { Kysely } from "kysely"
 import type { EmailConfig } from "../../src/providers/email-config.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
+import { CookieJar, buildRequest, cookieNames as engineCookies } from "../helpers.js"
 
 export const origin = "https://app.test"
 export const basePath = "/auth"
 export const cookieNames = {
-  session: "__Secure-authjs.session-token",
-  csrf: "__Host-authjs.csrf-token",
-  callbackUrl: "__Secure-authjs.callback-url",
-  flow: "__Secure-authflow.flow",
-  binding: "__Host-authflow.flow-binding",
+  session: engineCookies.https.sessionToken,
+  csrf: engineCookies.https.csrfToken,
+  callbackUrl: engineCookies.https.callbackUrl,
+  flow: engineCookies.https.flow,
+  binding: engineCookies.https.flowBinding,
 } as const
 
 export type AppName = "jwt" | "database"
@@ -98,27 +99,15 @@ function capturingLogger(lines: string[]): NonNullable<AuthConfig["logger"]> {
 }
 
 /** A browser of the world's setup: a cookie jar and requests through `Auth()`. */
-class SetupBrowser {
-  readonly cookies = new Map<string, string>()
-  constructor(readonly config: AuthConfig) {}
+class SetupBrowser extends CookieJar {
+  constructor(readonly config: AuthConfig) {
+    super()
+  }
 
   async send(path: string, form?: Record<string, string>): Promise<Response> {
-    const headers = new Headers()
-    if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([n, v]) => `${n}=${v}`).join("; "))
-    let body: string | undefined
-    if (form) {
-      headers.set("content-type", "application/x-www-form-urlencoded")
-      body = new URLSearchParams(form).toString()
-    }
     const url = path.startsWith("http") ? path : `${origin}${basePath}${path}`
-    const response = await Auth(new Request(url, { method: body === undefined ? "GET" : "POST", headers, ...(body !== undefined && { body }) }), this.config)
-    for (const header of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = header.split(";")
-      const name = pair!.slice(0, pair!.indexOf("="))
-      const value = pair!.slice(pair!.indexOf("=") + 1)
-      if (value === "" || attributes.some((a) => a.trim().toLowerCase() === "max-age=0")) this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
+    const response = await Auth(buildRequest(url, { form }, this), this.config)
+    this.take(response)
     return response
   }
 
@@ -221,7 +210,7 @@ async function buildApp(name: AppName, world: { secrets: Set<string>; allowedOri
   const foreignSessions = [
     await encode({ token: claims, secret: other, salt: cookieNames.session }),
     await encode({ token: claims, secret, salt: cookieNames.flow }),
-    await encode({ token: claims, secret, salt: "authjs.session-token" }),
+    await encode({ token: claims, secret, salt: engineCookies.http.sessionToken }),
   ]
   const foreignFlows = [
     await encode({ token: { flow: "forged" } as never, secret: other, salt: cookieNames.flow }),

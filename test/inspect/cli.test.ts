@@ -35,10 +35,14 @@ describe("authflow machines", () => {
       ["issuerMismatch", ["responseRejected"]],
       ["stateMismatch", ["responseRejected"]],
       ["providerError", ["providerRejected"]],
+      ["responseRefused", ["responseRejected"]],
       [null, ["exchangingCode"]],
     ])
-    const resolving = oauth.states.find((state) => state.path === "resolvingAccount")!.transitions
-    expect(resolving.filter((transition) => transition.guard).map((transition) => transition.guard)).toEqual(["startedBySignedInUser", "emailLinkingAllowed", "adapterPresent"])
+    // Account linking: who the account is linked to and who is signed in, then who owns the email, each decided by a guard.
+    const guardsOf = (path: string) => oauth.states.find((state) => state.path === path)!.transitions.filter((transition) => transition.guard).map((transition) => transition.guard)
+    expect(guardsOf("fetchingProfile")).toEqual(["adapterPresent"])
+    expect(guardsOf("resolvingAccount")).toEqual(["signedInAsOther", "startedBySignedInUser", "signedIn"])
+    expect(guardsOf("findingEmailOwner")).toEqual(["emailLinkingAllowed"])
   })
 
   it("--format mermaid and dot label guarded transitions with their guard", () => {
@@ -47,7 +51,8 @@ describe("authflow machines", () => {
     expect(mermaid.stdout).toContain("oauth__authorizing --> oauth__awaitingCallback : authorization.ready")
     expect(mermaid.stdout).toContain("oauth__awaitingCallback --> oauth__checkingCallbackRateLimit : callback.received")
     expect(mermaid.stdout).toContain("oauth__checkingResponse --> oauth__responseRejected : response.received [stateMismatch]")
-    expect(mermaid.stdout).toContain("oauth__resolvingAccount --> oauth__checkingSignIn : account.new.emailTaken [emailLinkingAllowed]")
+    expect(mermaid.stdout).toContain("oauth__findingEmailOwner --> oauth__checkingSignIn : emailOwner.found [emailLinkingAllowed]")
+    expect(mermaid.stdout).toContain("oauth__resolvingAccount --> oauth__accountNotLinked : account.linked [signedInAsOther]")
     const dot = authflow("machines", "--format", "dot", "--machine", "oauth")
     expect(dot.status).toBe(0)
     expect(dot.stdout).toContain('"oauth/checkingResponse" -> "oauth/providerRejected" [label="response.received [providerError]"];')

@@ -68,7 +68,7 @@ describe("the flow recorder", () => {
     const [run] = flow.runs
     expect(run).toMatchObject({ machine: "oauth", restored: false })
     const steps = run!.steps.map((step) => [step.event.type, step.state, step.effect ?? null, step.resumed ?? false])
-    expect(steps.slice(0, 13)).toEqual([
+    expect(steps.slice(0, 14)).toEqual([
       ["xstate.init", "validatingInput", "checkCsrf", false],
       ["csrf.valid", "checkingRateLimit", "checkRateLimit", false],
       ["rateLimit.counted", "discovering", "discover", false],
@@ -81,11 +81,17 @@ describe("the flow recorder", () => {
       ["code.exchanged", "validatingTokens", "validateTokens", false],
       ["tokens.valid", "fetchingProfile", "fetchProfile", false],
       ["profile.received", "resolvingAccount", "resolveAccount", false],
-      ["account.new.noUser", "checkingSignIn", "askSignIn", false],
+      ["account.new", "findingEmailOwner", "findEmailOwner", false],
+      ["emailOwner.none", "checkingSignIn", "askSignIn", false],
     ])
     expect(steps.at(-1)).toEqual(["token.encoded", "signedIn", null, false])
     expect(run!.steps.at(-1)!.status).toBe("done")
-    expect(run!.steps[4]!.context).toEqual({ checks: { codeVerifier: REDACTED, state: REDACTED, nonce: REDACTED, redirectUri: "https://app.test/auth/callback/op", callbackUrl: "https://app.test/dashboard" } })
+    // The waiting state: the checks (all the flow cookie seals), and the sign-in request's answer (its URL's secrets redacted).
+    expect(run!.steps[4]!.context).toEqual({
+      checks: { codeVerifier: REDACTED, state: REDACTED, nonce: REDACTED, redirectUri: "https://app.test/auth/callback/op", callbackUrl: "https://app.test/dashboard" },
+      authorizationUrl: expect.stringMatching(/^https:\/\/op\.stand-in\.test\/authorize\?.*&state=\[redacted\]&code_challenge=\[redacted\]&code_challenge_method=\[redacted\]&nonce=\[redacted\]$/),
+      flowIssued: true,
+    })
     // The flow's id joins the requests in memory; it is never part of what the recorder shows.
     expect(JSON.stringify([recorder.list(), flow])).not.toContain(first!.id as string)
   })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { REDACTED, isSecretKey, redact, redactText, statelySanitizers } from "../../src/inspect/index.js"
+import { cookieNames } from "../helpers.js"
 
 describe("redaction", () => {
   it("redacts by property name, deeply, without touching the input", () => {
@@ -37,7 +38,7 @@ describe("redaction", () => {
     expect(redactText("Authorization: Bearer abc.def-ghi")).toBe(`Authorization: Bearer ${REDACTED}`)
     expect(redactText("https://app.test/auth/callback/email?callbackUrl=%2F&token=abc123&email=a%40b.c")).toBe(`https://app.test/auth/callback/email?callbackUrl=%2F&token=${REDACTED}&email=a%40b.c`)
     expect(redactText("https://app.test/cb?code=xyz&state=abc")).toBe(`https://app.test/cb?code=${REDACTED}&state=${REDACTED}`)
-    expect(redactText("authjs.session-token=opaque; Path=/; HttpOnly")).toBe(`authjs.session-token=${REDACTED}; Path=/; HttpOnly`)
+    expect(redactText(`${cookieNames.http.sessionToken}=opaque; Path=/; HttpOnly`)).toBe(`${cookieNames.http.sessionToken}=${REDACTED}; Path=/; HttpOnly`)
     expect(redactText("verifier dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk in text")).toBe(`verifier ${REDACTED} in text`)
     expect(redactText("session 6f1c2b4e-8a7d-4c1e-9b2a-3d5e7f901234")).toBe(`session ${REDACTED}`)
     expect(redactText("a3f1".repeat(16))).toBe(REDACTED)

@@ -6,6 +6,7 @@ import { runFlow } from "../../src/machines/run-flow.js"
 import { createInspector, combineInspectors } from "../../src/inspect/index.js"
 import { runEveryFlow, Secrets } from "./fixtures.js"
 import { readEventStream } from "./sse.js"
+import { cookieNames } from "../helpers.js"
 
 const base = "http://inspector.test/inspect"
 
@@ -30,7 +31,7 @@ async function runTokenRefresh(inspect: NonNullable<Parameters<typeof runFlow>[2
     tokens: { access_token: `at-${value()}`, refresh_token: `rt-${value()}`, id_token: idToken, expires_in: 3600 },
     account: { provider: "op", accessToken: value(), idToken },
     credentials: { username: "ada", password: `pw-${value()}` },
-    request: { headers: { cookie: `authjs.session-token=${value()}`, authorization: `Bearer ${value()}` } },
+    request: { headers: { cookie: `${cookieNames.http.sessionToken}=${value()}`, authorization: `Bearer ${value()}` } },
     sessionToken: randomUUID(),
     clientSecret: value(),
     pkce: { codeVerifier: value(), codeChallenge: value() },

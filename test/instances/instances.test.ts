@@ -12,13 +12,13 @@ import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPostgresDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { loginAtProvider, startOidcProvider, type RunningProvider } from "../../demo/oidc-provider.js"
-import { startSmtp, type TestSmtp } from "../email/smtp.js"
-import { CookieJar } from "../helpers.js"
+import { startSmtp, type TestSmtp } from "../support/smtp.js"
+import { CookieJar, buildRequest, cookieNames } from "../helpers.js"
 import { ci, postgresProbe, postgresServer, redisProbe, redisServer, withPostgres } from "../services.js"
 
 const appOrigin = "http://app.test"
 const secret = `instances-secret-${randomUUID()}`
-const sessionCookie = "authjs.session-token"
+const sessionCookie = cookieNames.http.sessionToken
 const serverScript = fileURLToPath(new URL("./server.ts", import.meta.url))
 
 /** Why PostgreSQL or Redis cannot be used, or null when both answer. */
@@ -74,12 +74,7 @@ async function stopInstance(instance: Instance | undefined): Promise<void> {
 
 /** Sends a request to one instance as the browser holding `jar`, taking the cookies it sets. */
 async function call(instance: Instance, path: string, jar: CookieJar, form?: Record<string, string>): Promise<Response> {
-  const response = await fetch(`${instance.base}${path}`, {
-    method: form ? "POST" : "GET",
-    redirect: "manual",
-    headers: { cookie: jar.header(), ...(form && { "content-type": "application/x-www-form-urlencoded" }) },
-    ...(form && { body: new URLSearchParams(form).toString() }),
-  })
+  const response = await fetch(buildRequest(`${instance.base}${path}`, { form }, jar), { redirect: "manual" })
   jar.take(response)
   return response
 }

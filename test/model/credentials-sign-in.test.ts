@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it, vi } from "vitest"
 import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
 import { CredentialsSignin, type AuthError } from "../../src/errors.js"
 import Credentials from "../../src/providers/credentials.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
@@ -137,7 +137,7 @@ describe("credentials sign-in machine, driven through Auth()", () => {
       expect(endings.statuses).toEqual(["done"])
 
       const location = response.headers.get("location")
-      const sessionCookie = jar.get("__Secure-authjs.session-token")
+      const sessionCookie = jar.get(cookieNames.https.sessionToken)
       expect(response.status).toBe(302)
       // What the user sees in each final state.
       switch (path.finalState) {

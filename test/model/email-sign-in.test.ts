@@ -6,7 +6,7 @@ import type { Adapter, AdapterUser, VerificationToken } from "../../src/adapters
 import type { AuthConfig, User } from "../../src/types.js"
 import type { AuthError } from "../../src/errors.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { smtpForFile } from "../email/smtp.js"
+import { smtpForFile } from "../support/smtp.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"

@@ -5,7 +5,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import type { Adapter, AdapterUser } from "../../src/adapters.js"
 import type { AuthConfig, User } from "../../src/types.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
@@ -17,7 +17,7 @@ const eve = "eve@example.test"
 /** An address outside the grammar, as an older version (or other code) may have stored a token for. */
 const hostile = "x<evil@evil.test>"
 const secret = "model-secret"
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 const adaUser: AdapterUser = { id: "u-ada", name: "Ada", email: ada, emailVerified: null }
 
 // The model's clock: the guards compare the row's `expires` with the moment the database answered.

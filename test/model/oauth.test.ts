@@ -7,18 +7,18 @@
 import { afterAll, describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { oauthMachine, type OAuthCallbackPolicy, type OAuthEvent } from "../../src/machines/oauth.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { discoveryGoesDown, standInFaults } from "../../src/testing/drivers/oauth-events.js"
 import { limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, splitAt } from "./harness.js"
-import { encode } from "../../src/jwt.js"
-import { clientId, opProvider, standInOP } from "./oauth-stand-in.js"
+import { decode, encode } from "../../src/jwt.js"
+import { clientId, opProvider, standInOP } from "../support/oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
 
-const flowCookie = "__Secure-authflow.flow"
-const sessionCookie = "__Secure-authjs.session-token"
+const flowCookie = cookieNames.https.flow
+const sessionCookie = cookieNames.https.sessionToken
 const flowCookieBudget = 1200
 const sealedSizes: number[] = []
 const ada = { name: "Ada Lovelace", email: "ada@example.test" }
@@ -33,20 +33,27 @@ const policies: Record<"linking" | "noLinking" | "noAdapter", OAuthCallbackPolic
   noLinking: { adapter: true, emailLinking: false, databaseSessions: false, newUserPage: true },
   noAdapter: { adapter: false, emailLinking: false, databaseSessions: false, newUserPage: true },
 }
-const received = (params: { state?: string; iss?: string; error?: string }) => ({ type: "response.received" as const, params, expectedIssuer: issuer, issuerRequired: true })
+const server = { issuer }
+const received = (params: { state?: string; iss?: string; error?: string }, refused?: string) =>
+  ({ type: "response.received" as const, params, expectedIssuer: issuer, issuerRequired: true, server, ...(refused !== undefined && { error: refused }) })
+/** The user the provider account is linked to, or whose email the profile has; who a browser is signed in as. */
+const owner = { id: "ada-id", ...ada, emailVerified: null }
+const signedInAs = (id: string) => ({ id, name: "Someone Else", email: "someone@example.test", emailVerified: null })
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: OAuthEvent[] = [
   ...rateLimitOutcomes,
   { type: "discovery.failed", error: "discovery answered 500" },
   { type: "authorization.failed", error: "no authorization endpoint" },
-  { type: "authorization.ready", checks: { codeVerifier: "v", state: "S", nonce: "n", redirectUri: `${origin}/auth/callback/op`, callbackUrl: `${origin}/dashboard`, startedBy: starter } },
+  { type: "authorization.ready", checks: { codeVerifier: "v", state: "S", nonce: "n", redirectUri: `${origin}/auth/callback/op`, callbackUrl: `${origin}/dashboard`, startedBy: starter }, url: `${issuer}/authorize`, issued: true },
   ...Object.values(policies).map((policy) => ({ type: "callback.received" as const, policy })),
   received({ state: "S", iss: issuer }),
   received({ state: "S" }),
   received({ state: "S", iss: "https://impostor.test" }),
   received({ state: "forged", iss: issuer }),
   received({ state: "S", iss: issuer, error: "access_denied" }),
+  // Every named check passes, and oauth4webapi refuses it all the same (an id_token in the redirect: a hybrid answer).
+  received({ state: "S", iss: issuer }, "implicit and hybrid flows are not supported"),
   { type: "response.unreadable", error: "discovery down at the callback" },
   { type: "code.refused", error: "invalid_grant" },
   { type: "exchange.failed", error: "ECONNREFUSED" },
@@ -57,12 +64,16 @@ const events: OAuthEvent[] = [
   { type: "idToken.nonceMismatch", error: "nonce" },
   { type: "tokens.invalid", error: "no id_token" },
   { type: "profile.failed", error: "profile() threw" },
-  { type: "account.new.signedIn", userId: starter },
-  { type: "account.new.signedIn", userId: latecomer },
+  { type: "account.linked", user: owner },
+  { type: "account.linked", user: owner, signedInAs: "someone-else" },
+  { type: "account.new" },
+  { type: "account.new", signedIn: signedInAs(starter) },
+  { type: "account.new", signedIn: signedInAs(latecomer) },
+  { type: "emailOwner.found", user: owner },
   { type: "lookup.failed", error: "getUserByAccount threw" },
   ...signInDecisions,
-  { type: "user.persisted", isNewUser: true },
-  { type: "user.persisted", isNewUser: false },
+  { type: "user.persisted", isNewUser: true, user: owner },
+  { type: "user.persisted", isNewUser: false, user: owner },
   { type: "persist.failed", error: "linkAccount threw" },
   { type: "user.undone" },
   { type: "undo.failed", error: "deleteUser threw" },
@@ -76,15 +87,28 @@ const find = <T extends OAuthEvent["type"]>(path: readonly OAuthEvent[], type: T
 
 /** Why the real world cannot produce a path the model generates, or undefined when it can. */
 function unreachable(path: readonly OAuthEvent[]): string | undefined {
-  const policy = find(path, "callback.received")?.policy
-  const account = path.find((event) => event.type.startsWith("account.") || event.type === "lookup.failed")
-  if (policy && !policy.adapter && account && account.type !== "account.new.noUser") return "without an adapter nothing is looked up: every account is new"
   const persisted = find(path, "user.persisted")
-  if (persisted) {
-    const creates = account?.type === "account.new.noUser"
-    if (persisted.isNewUser !== creates) return "a user is new exactly when the sign-in creates it"
-  }
+  if (persisted && persisted.isNewUser !== has(path, "emailOwner.none")) return "a user is new exactly when the sign-in creates it"
   return undefined
+}
+
+const has = (path: readonly OAuthEvent[], type: OAuthEvent["type"]) => path.some((event) => event.type === type)
+
+/** The account-linking case a path meets: who the account is linked to, who is signed in, who owns the email. */
+function linkingOf(path: readonly OAuthEvent[]) {
+  const linked = find(path, "account.linked")
+  const fresh = find(path, "account.new")
+  return {
+    returning: linked !== undefined,
+    /** Linked to a user, while the browser is signed in as another one. */
+    linkedToOther: linked?.signedInAs !== undefined,
+    /** New, in a browser signed in as the user who started the sign-in, or as one who signed in while it waited. */
+    newSignedInBefore: fresh?.signedIn?.id === starter,
+    newSignedInAfter: fresh?.signedIn?.id === latecomer,
+    emailTaken: has(path, "emailOwner.found"),
+    /** The lookup that fails: the email's owner (after a new account), or the account. */
+    failingLookup: has(path, "lookup.failed") ? (fresh ? "getUserByEmail" : "getUserByAccount") : undefined,
+  }
 }
 
 /** The real configuration, database, browser and provider answers that make the engine meet exactly these events. */
@@ -92,14 +116,19 @@ async function scenario(path: readonly OAuthEvent[]) {
   const has = (type: OAuthEvent["type"]) => path.some((event) => event.type === type)
   const policy = find(path, "callback.received")?.policy ?? policies.linking
   const response = find(path, "response.received")
+  const linking = linkingOf(path)
   // This test's own profile() fails a profile.failed path, not the provider's userinfo.
   const op = standInOP(standInFaults(path.filter((event) => event.type !== "profile.failed"), true))
   const memory = MemoryAdapter()
   const adapter = {
     ...memory,
     async getUserByAccount(account: Parameters<typeof memory.getUserByAccount>[0]) {
-      if (has("lookup.failed")) throw new Error("database unreachable")
+      if (linking.failingLookup === "getUserByAccount") throw new Error("database unreachable")
       return memory.getUserByAccount(account)
+    },
+    async getUserByEmail(email: string) {
+      if (linking.failingLookup === "getUserByEmail") throw new Error("database unreachable")
+      return memory.getUserByEmail(email)
     },
     async linkAccount(account: Parameters<typeof memory.linkAccount>[0]) {
       if (has("persist.failed")) throw new Error("database unreachable")
@@ -114,15 +143,14 @@ async function scenario(path: readonly OAuthEvent[]) {
       return memory.createSession(session)
     },
   }
-  const account = path.find((event) => event.type.startsWith("account.")) as OAuthEvent | undefined
   // The database as this path finds it.
   const other = policy.adapter ? await memory.createUser({ id: "", name: "Someone Else", email: "someone@example.test", emailVerified: null }) : undefined
   // A returning user: the provider account is linked to them (and, for linkedToOther, the browser is signed in as someone else).
-  if (account?.type === "account.linkedToUser" || account?.type === "account.linkedToOther") {
+  if (linking.returning) {
     const owner = await memory.createUser({ id: "", ...ada, emailVerified: null })
     await memory.linkAccount({ userId: owner.id, type: "oidc", provider: "op", providerAccountId: op.subject })
   }
-  if (account?.type === "account.new.emailTaken") await memory.createUser({ id: "", ...ada, emailVerified: null })
+  if (linking.emailTaken) await memory.createUser({ id: "", ...ada, emailVerified: null })
 
   const provider = opProvider(op, {
     allowDangerousEmailAccountLinking: policy.emailLinking,
@@ -160,14 +188,15 @@ async function scenario(path: readonly OAuthEvent[]) {
     await memory.createSession({ sessionToken, userId: other!.id, expires: new Date(Date.now() + 3600_000) })
     jar.cookies.set(sessionCookie, sessionToken)
   }
-  const signedInBefore = account?.type === "account.linkedToOther" || (account?.type === "account.new.signedIn" && account.userId === starter)
-  const signedInAfter = account?.type === "account.new.signedIn" && account.userId === latecomer
+  const signedInBefore = linking.linkedToOther || linking.newSignedInBefore
+  const signedInAfter = linking.newSignedInAfter
 
   /** The provider's redirect back to the app, as this path has it. */
   function redirectBack(authorizationUrl: URL): URLSearchParams {
     const iss = response?.params.iss
     return op.redirectBack(authorizationUrl, {
       ...(response?.params.error && { error: response.params.error }),
+      ...(response?.error !== undefined && { hybrid: true }),
       ...(response?.params.state === "forged" && { state: "forged-state" }),
       iss: !iss ? "omit" : iss === issuer ? op.issuer : iss,
     })
@@ -194,8 +223,9 @@ function titleOf(path: Path): string {
   return path.events
     .map((event) => {
       if (event.type === "callback.received") return `callback.received(${Object.entries(policies).find(([, policy]) => policy === event.policy)![0]})`
-      if (event.type === "response.received") return `response.received(${JSON.stringify(event.params)})`
-      if (event.type === "account.new.signedIn") return `account.new.signedIn(${event.userId})`
+      if (event.type === "response.received") return `response.received(${JSON.stringify(event.params)}${event.error === undefined ? "" : ", refused"})`
+      if (event.type === "account.new") return event.signedIn ? `account.new(signed in as ${event.signedIn.id})` : "account.new"
+      if (event.type === "account.linked") return event.signedInAs ? `account.linked(signed in as ${event.signedInAs})` : "account.linked"
       if (event.type === "user.persisted") return `user.persisted(${event.isNewUser ? "new" : "existing"})`
       if (event.type === "signIn.answered") return `signIn.answered(${JSON.stringify(event.result)})`
       if (event.type === "signIn.threw" || event.type === "redirect.threw") return `${event.type}(${(event.error as Error).constructor.name})`
@@ -257,6 +287,9 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       const sealed = jar.cookies.get(flowCookie)!
       expect(sealed).not.toContain(query.get("state")!)
       sealedSizes.push(Buffer.byteLength(sealed))
+      // Only the checks are sealed: nothing else the sign-in request found (its authorization URL, the provider's endpoints).
+      const payload = (await decode({ token: sealed, secret: "model-secret", salt: flowCookie })) as unknown as { s: { context: Record<string, unknown> } }
+      expect(Object.keys(payload.s.context)).toEqual(["checks"])
       expect(Buffer.byteLength(sealed)).toBeLessThan(flowCookieBudget)
 
       // The callback request resumes the same flow from its sealed waiting state.
@@ -289,8 +322,7 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
           expect(sessionSet).toBe(true)
           expect(world.signInEvents).toEqual([expect.objectContaining({ isNewUser })])
           expect(errorNames).toEqual([])
-          const account = path.events.find((event) => event.type.startsWith("account."))!
-          if (account.type === "account.new.signedIn") expect(linked?.id).toBe(world.other!.id)
+          if (linkingOf(path.events).newSignedInBefore) expect(linked?.id).toBe(world.other!.id)
           else if (find(path.events, "callback.received")!.policy.adapter) expect(linked).toMatchObject(ada)
           break
         }
@@ -315,9 +347,8 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
           break
         case "accountNotLinked": {
           expect(location).toBe(`${origin}/auth/signin?error=OAuthAccountNotLinked`)
-          const account = path.events.find((event) => event.type.startsWith("account."))!
           // Refused links leave the provider account with whoever had it (nobody, or the other user).
-          if (account.type === "account.linkedToOther") expect(linked).toMatchObject(ada)
+          if (linkingOf(path.events).linkedToOther) expect(linked).toMatchObject(ada)
           else expect(linked).toBeNull()
           break
         }
@@ -331,8 +362,8 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
             expect(await world.memory.getUserByEmail(ada.email)).toMatchObject(ada)
           } else {
             // Nothing half-written: a user created for the link is removed again (undoingCreatedUser).
-            expect(path.states.includes("undoingCreatedUser")).toBe(path.events.some((event) => event.type === "account.new.noUser"))
-            expect(await world.memory.getUserByEmail(ada.email)).toEqual(path.events.some((event) => event.type === "account.new.emailTaken") ? expect.objectContaining(ada) : null)
+            expect(path.states.includes("undoingCreatedUser")).toBe(has(path.events, "emailOwner.none"))
+            expect(await world.memory.getUserByEmail(ada.email)).toEqual(linkingOf(path.events).emailTaken ? expect.objectContaining(ada) : null)
           }
           break
         case "sessionFailed":
@@ -346,7 +377,7 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
         expect(world.signInEvents).toHaveLength(0)
       }
       // Nothing is written before the signIn callback allows it.
-      const returning = path.events.some((event) => event.type === "account.linkedToUser" || event.type === "account.linkedToOther")
+      const returning = linkingOf(path.events).returning
       if (!path.events.some((event) => event.type === "signIn.answered" && event.result === true) && !returning) {
         expect(linked).toBeNull()
       }

@@ -5,10 +5,10 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { decode as defaultDecode, encode } from "../../src/jwt.js"
 import { databaseToken } from "../../src/core/session-lifetime.js"
-import { opProvider, standInOP } from "./oauth-stand-in.js"
+import { opProvider, standInOP } from "../support/oauth-stand-in.js"
 import { FlowEndings } from "./harness.js"
 import type { Adapter } from "../../src/adapters.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
@@ -21,7 +21,7 @@ vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../ma
 vi.mock("../../src/machines/sign-out.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-out", await load()))
 loadMachinesPerTest("csrf-check", "sign-out")
 
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 
 const byTypeOf = (path: readonly SignOutEvent[]) => new Set(path.map((event) => event.type))
 

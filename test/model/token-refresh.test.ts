@@ -16,10 +16,10 @@ import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import type { AuthConfig, Session } from "../../src/types.js"
-import { CookieJar, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, recordingLogger, send } from "../helpers.js"
 
 const secret = "model-refresh-secret"
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 const skew = 60
 /** The model's clock: `tokens.loaded` events carry `now: 1000`; the scenarios shift them to the real clock. */
 const modelNow = 1000

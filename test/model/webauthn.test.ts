@@ -8,7 +8,8 @@ import { simpleWebAuthn } from "../../src/providers/webauthn.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { SoftCredential, type Bend } from "../webauthn/authenticator.js"
+import { decode } from "../../src/jwt.js"
+import { SoftCredential, type Bend } from "../../src/testing/authenticator.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
@@ -77,7 +78,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
       { type: "lookup.failed", error: new Error("user store down") },
     )
   }
-  list.push({ type: "options.ready", challenge: "CHALLENGE" })
+  list.push({ type: "options.ready", challenge: "CHALLENGE", options: { challenge: "CHALLENGE" }, issued: true })
   if (requested === "authenticate" || (requested === "register" && user?.id === undefined)) list.push({ type: "options.failed", error: new Error("library down") })
   if (flow) {
     const other = flow.ceremony === "register" ? "authenticate" : "register"
@@ -96,7 +97,7 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
     if (flow.ceremony === "authenticate") list.push({ type: "counter.failed", error: new Error("updateAuthenticatorCounter failed") })
     list.push(
       ...signInDecisions,
-      { type: "user.persisted", isNewUser: flow.user?.id === undefined },
+      { type: "user.persisted", isNewUser: flow.user?.id === undefined, user: { id: flow.user?.id ?? "u-new", email: flow.user?.email ?? newcomer, emailVerified: null }, account: { provider: "passkey", providerAccountId: "cred", type: "webauthn", userId: flow.user?.id ?? "u-new" } },
       { type: "persist.failed", error: new Error("createAuthenticator failed") },
       { type: "registration.undone" },
       { type: "undo.failed", error: new Error("the undo failed") },
@@ -271,6 +272,10 @@ describe("WebAuthn machine, driven through Auth()", () => {
       expect(ready).toBeDefined()
       const body = (await first.json()) as { action: string; options: never }
       expect(body.action).toBe(ceremony)
+      // Only the flow (ceremony, challenge, the user registering) is sealed: not the options answered, nor anything else the request found.
+      const challengeCookie = "__Secure-authjs.challenge"
+      const sealed = (await decode({ token: jar.cookies.get(challengeCookie)!, secret: "model-secret", salt: challengeCookie })) as unknown as { s: { context: Record<string, unknown> } }
+      expect(Object.keys(sealed.s.context)).toEqual(["flow"])
 
       // What the browser answers.
       const key = ceremony === "register" ? (bent?.name === "taken" ? bobKey : new SoftCredential("app.test")) : failure("credential.unknown") ? new SoftCredential("app.test") : adaKey

@@ -1,8 +1,9 @@
 /**
  * Installing authflow as a user does: `npm pack` on a fresh copy of the repository (no `dist`), the
  * tarball installed into a new app in a temporary directory (offline from the npm cache), and the
- * README's plain-Node quick start run there as it is written, with `node server.mjs`, signed in to
- * over HTTP. It measures the tarball, the install footprint and the time from `npm install` to a
+ * plain-Node quick start (docs/getting-started/node.md, which the README repeats) run there as it is written, with `node server.mjs`, signed in to
+ * over HTTP, and its configuration module tested with `npx authflow test auth.config.mjs`, with no
+ * database package installed. It measures the tarball, the install footprint and the time from `npm install` to a
  * working sign-in, and prints them.
  *
  * The same tarball goes into a CommonJS project made by `npm init -y`: every entry of the export
@@ -16,17 +17,20 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import ts from "typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CookieJar } from "../helpers.js"
+import { CookieJar, buildRequest, cookieNames, type RequestOptions } from "../helpers.js"
 
 const root = new URL("../..", import.meta.url).pathname
 const work = mkdtempSync(join(tmpdir(), "authflow-install-"))
 
-/** The README's plain-Node quick start: the ```js block that starts with `// server.mjs`. */
-function quickStart(): string {
-  const blocks = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!)
-  const block = blocks.find((text) => text.startsWith("// server.mjs"))
-  if (!block) throw new Error("README.md has no ```js block starting with `// server.mjs` (the plain-Node quick start)")
-  return block
+/** The plain-Node quick start's files (docs/getting-started/node.md): each ```js block that starts with a path comment, by that path. */
+function quickStart(): Record<string, string> {
+  const files: Record<string, string> = {}
+  for (const [, code] of readFileSync(join(root, "docs/getting-started/node.md"), "utf8").matchAll(/```js\n([\s\S]*?)```/g)) {
+    const name = /^\/\/ ([\w.-]+\.mjs)\b/.exec(code!)?.[1]
+    if (name) files[name] = code!
+  }
+  for (const name of ["auth.config.mjs", "server.mjs"]) if (!files[name]) throw new Error(`docs/getting-started/node.md has no \`\`\`js block starting with \`// ${name}\` (the plain-Node quick start)`)
+  return files
 }
 
 /** The bytes of every file under `dir`. */
@@ -97,21 +101,15 @@ async function stop(): Promise<void> {
   await exited
 }
 
-async function get(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (jar.cookies.size) headers.set("cookie", jar.header())
-  const response = await fetch(url, { ...init, headers, redirect: "manual" })
+async function get(jar: CookieJar, url: string, init: RequestOptions = {}): Promise<Response> {
+  const response = await fetch(buildRequest(url, init, jar), { redirect: "manual" })
   jar.take(response)
   return response
 }
 
 async function signIn(base: string, jar: CookieJar, password: string): Promise<Response> {
   const { csrfToken } = (await (await get(jar, `${base}/auth/csrf`)).json()) as { csrfToken: string }
-  return get(jar, `${base}/auth/callback/credentials`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrfToken, username: "ada", password, callbackUrl: `${base}/` }),
-  })
+  return get(jar, `${base}/auth/callback/credentials`, { form: { csrfToken, username: "ada", password, callbackUrl: `${base}/` } })
 }
 
 let tarball = ""
@@ -139,7 +137,7 @@ describe("the packed tarball, installed into a fresh app", () => {
     app = join(work, "app")
     mkdirSync(app, { recursive: true })
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }, null, 2))
-    writeFileSync(join(app, "server.mjs"), quickStart())
+    for (const [name, code] of Object.entries(quickStart())) writeFileSync(join(app, name), code)
     const began = Date.now()
     execFileSync("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] })
     installMs = Date.now() - began
@@ -190,6 +188,9 @@ describe("the packed tarball, installed into a fresh app", () => {
     const base = await start(app, {})
     const page = await fetch(`${base}/`)
     expect(page.status).toBe(500)
+    // Logged once: by authflow, not again by the quick start's own catch.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(output.match(/MissingSecret: /g)).toHaveLength(1)
     const route = await fetch(`${base}/auth/session`)
     expect(route.status).toBe(500)
     expect(await route.json()).toEqual({ message: expect.any(String) })
@@ -199,7 +200,7 @@ describe("the packed tarball, installed into a fresh app", () => {
     await stop()
   })
 
-  it("signs in over HTTP as the README says, and app pages forward the refreshed session cookie", async () => {
+  it("signs in over HTTP as the quick start says, and app pages forward the refreshed session cookie", async () => {
     const began = Date.now()
     const base = await start(app, { AUTH_SECRET: "a-long-random-secret-for-the-install-test" })
     const jar = new CookieJar()
@@ -217,11 +218,11 @@ describe("the packed tarball, installed into a fresh app", () => {
     expect(right.headers.get("location")).toBe(`${base}/`)
     // npm install, then starting the app and signing in (the other tests in between not counted).
     const signedInMs = installMs + (Date.now() - began)
-    expect(jar.cookies.has("authjs.session-token")).toBe(true)
+    expect(jar.cookies.has(cookieNames.http.sessionToken)).toBe(true)
 
     const home = await get(jar, `${base}/`)
     expect(await home.text()).toContain("Hello Ada Lovelace")
-    const forwarded = home.headers.getSetCookie().find((cookie) => cookie.startsWith("authjs.session-token="))
+    const forwarded = home.headers.getSetCookie().find((cookie) => cookie.startsWith(`${cookieNames.http.sessionToken}=`))
     expect(forwarded, "the page forwards the re-issued session cookie").toMatch(/Expires=/)
     console.log(`[install] from npm install to a working sign-in: ${signedInMs} ms (npm install ${installMs} ms)`)
     // A wrong password is one info line, not an error with a stack.
@@ -229,6 +230,63 @@ describe("the packed tarball, installed into a fresh app", () => {
     expect(output).not.toContain("[auth][error]")
     await stop()
   })
+
+  /** `npx authflow test <module>` in the app, from a shell without the server's variables. */
+  function authflowTest(module: string) {
+    const { AUTH_SECRET: _secret, AUTH_URL: _url, NODE_ENV: _env, PORT: _port, ...inherited } = process.env
+    return spawnSync("npx", ["authflow", "test", module], { cwd: app, env: inherited, encoding: "utf8", timeout: 120_000 })
+  }
+
+  it("npx authflow test runs the quick start's auth.config.mjs with no database package installed, naming transitions in words", () => {
+    for (const name of ["kysely", "better-sqlite3", "pg", "mysql2"]) expect(existsSync(join(app, "node_modules", name)), name).toBe(false)
+    const run = authflowTest("auth.config.mjs")
+    expect(run.stderr).toBe("")
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(/^credentials-sign-in {2}(\d+)\/\1 reachable transitions \(28 declared, 11 guarded\), 19 states$/m)
+    expect(run.stdout).toMatch(/^sign-out +(\d+)\/\1 reachable transitions/m)
+    // The quick start's authorize never throws: the kit names that transition by what happens.
+    expect(run.stdout).toContain("never taken by providers.credentials.authorize: authorize threw CredentialsSignin (authorizing → credentialsRejected)")
+    expect(run.stdout, "no transition key (<state id>:<event>:<index>)").not.toMatch(/\w\.\w+:[\w.]+:\d/)
+    expect(run.stdout).toMatch(/^\d+ paths recorded: wrote .*\/auth\.snap\.json$/m)
+    const recorded = JSON.parse(readFileSync(join(app, "auth.snap.json"), "utf8")) as { paths: Record<string, { final: string }> }
+    expect(recorded.paths["credentials-sign-in credentials: accepted credentials"]!.final).toBe("signedIn")
+    expect(recorded.paths["credentials-sign-in credentials: rejected credentials"]!.final).toBe("credentialsRejected")
+    expect(authflowTest("auth.config.mjs")).toMatchObject({ status: 0, stdout: expect.stringMatching(/^\d+ paths unchanged$/m) })
+  }, 240_000)
+
+  it("names the optional package a configuration module needs, in one line with the command that installs it", () => {
+    // The quick start's configuration on a database: a SQL adapter on SQLite for every path.
+    writeFileSync(
+      join(app, "database.config.mjs"),
+      `import { MemoryAdapter } from "authflow/adapters/memory"
+import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "authflow/adapters/kysely"
+import { config as quickStart, fixtures as known } from "./auth.config.mjs"
+
+export const config = { ...quickStart, adapter: MemoryAdapter() }
+export const fixtures = {
+  ...known,
+  freshAdapter: async () => {
+    const db = createSqliteDatabase(":memory:")
+    await migrateToLatest(db)
+    return KyselyAdapter(db)
+  },
+}
+`,
+    )
+    const withoutKysely = authflowTest("database.config.mjs")
+    expect(withoutKysely.stderr).toBe("authflow test: database.config.mjs needs kysely (an optional package of authflow, not installed with it): npm install kysely\n")
+    expect(withoutKysely.status).toBe(2)
+    // With kysely and without the SQLite driver, the first path's fresh database names the driver.
+    symlinkSync(join(root, "node_modules/kysely"), join(app, "node_modules/kysely"))
+    try {
+      const withoutDriver = authflowTest("database.config.mjs")
+      expect(withoutDriver.stderr).toBe("authflow test: database.config.mjs needs better-sqlite3 (an optional package of authflow, not installed with it): npm install better-sqlite3\n")
+      expect(withoutDriver.status).toBe(2)
+    } finally {
+      rmSync(join(app, "node_modules/kysely"))
+    }
+    expect(existsSync(join(app, "database.snap.json"))).toBe(false)
+  }, 240_000)
 })
 
 /** What `every-entry.js` found for one specifier. */
@@ -271,7 +329,7 @@ const failure = (error) => \`\${error.code}: \${error.message.split("\\n")[0]}\`
 })()
 `
 
-/** Entries that load only inside their framework's bundler (Qwik City imports the virtual `@qwik-city-plan`); test/package.test.ts says why. */
+/** Entries that load only inside their framework's bundler (Qwik City imports the virtual `@qwik-city-plan`); test/package/entries.test.ts says why. */
 const bundlerOnly = new Set(["authflow/qwik"])
 
 /** Exports by which each entry (other than a provider) shows it is itself. */

@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { browserSuite, launchChromium } from "../e2e/browser.js"
+import { browserSuite, launchChromium } from "../support/chromium.js"
 import { contrastRatio } from "../../src/pages/theme.js"
 import { pages } from "./fixtures.js"
 

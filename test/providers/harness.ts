@@ -8,19 +8,13 @@
  * bearer token at userinfo. What it refuses it answers with an OAuth error and records in
  * `failures`, so a test reports the cause instead of a bare "sign-in failed".
  */
-import { existsSync } from "node:fs"
 import { createHash, randomBytes } from "node:crypto"
-import { fileURLToPath } from "node:url"
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose"
 import { customFetch } from "../../src/index.js"
 import { merge } from "../../src/core/merge.js"
-import { CookieJar, csrfTokenFor, origin, basePath, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, basePath, send } from "../helpers.js"
 import type { OAuthConfig, OIDCConfig, OAuthUserConfig, TokenEndpointAuthMethod } from "../../src/providers/oauth.js"
 import type { Account, AuthConfig, Profile, Provider, User } from "../../src/types.js"
-
-/** The file the engine creates once its OAuth flow can be used. */
-export const engineReadyFile = fileURLToPath(new URL("../../src/core/oauth/READY", import.meta.url))
-export const engineReady = (): boolean => existsSync(engineReadyFile)
 
 export const clientId = "client-id"
 export const clientSecret = "client-secret"
@@ -305,35 +299,6 @@ export class StandIn {
   }
 }
 
-/** A cookie jar that also remembers each cookie's SameSite, to send only what a browser would send cross-site. */
-export class BrowserJar extends CookieJar {
-  readonly sameSite = new Map<string, string>()
-  /** `same-site` sends everything; `cross-site-get` (a top-level navigation) skips Strict; `cross-site-post` sends only None. */
-  context: "same-site" | "cross-site-get" | "cross-site-post" = "same-site"
-
-  override take(response: Response): this {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = header.split(";")
-      const name = pair!.slice(0, pair!.indexOf("="))
-      const attribute = attributes.map((a) => a.trim().toLowerCase()).find((a) => a.startsWith("samesite="))
-      this.sameSite.set(name, attribute?.slice("samesite=".length) ?? "lax")
-    }
-    return super.take(response)
-  }
-
-  override header(): string {
-    return [...this.cookies]
-      .filter(([name]) => {
-        const sameSite = this.sameSite.get(name) ?? "lax"
-        if (this.context === "cross-site-post") return sameSite === "none"
-        if (this.context === "cross-site-get") return sameSite !== "strict"
-        return true
-      })
-      .map(([name, value]) => `${name}=${value}`)
-      .join("; ")
-  }
-}
-
 /** What `events.signIn` received. */
 export interface SignInMessage {
   user: User
@@ -362,7 +327,7 @@ export interface FlowOptions {
 export interface FlowResult {
   provider: AnyProvider
   standIn: StandIn
-  jar: BrowserJar
+  jar: CookieJar
   config: AuthConfig
   signinResponse: Response
   authorizationUrl: URL
@@ -404,7 +369,7 @@ export async function runProviderFlow(factory: ProviderFactory, flow: FlowOption
   const provider = factory(userOptions)
   const { config, events, errors } = providerConfig(provider, flow.config)
   const id = resolved(provider).id
-  const jar = new BrowserJar()
+  const jar = new CookieJar()
 
   const csrfToken = await csrfTokenFor(config, jar)
   const callbackUrl = flow.callbackUrl ?? `${origin}/dashboard`
@@ -427,13 +392,13 @@ export async function runProviderFlow(factory: ProviderFactory, flow: FlowOption
 
   let response: Response
   if (flow.responseMode === "form_post") {
-    jar.context = flow.browserSameSite ? "cross-site-post" : "same-site"
+    jar.site = flow.browserSameSite ? "cross-site-post" : "same-site"
     response = await send(config, jar, `/callback/${id}`, { method: "POST", form: params })
   } else {
-    jar.context = flow.browserSameSite ? "cross-site-get" : "same-site"
+    jar.site = flow.browserSameSite ? "cross-site-get" : "same-site"
     response = await send(config, jar, `/callback/${id}?${new URLSearchParams(params)}`)
   }
-  jar.context = "same-site"
+  jar.site = "same-site"
   return {
     provider,
     standIn,
@@ -448,6 +413,6 @@ export async function runProviderFlow(factory: ProviderFactory, flow: FlowOption
   }
 }
 
-export const sessionCookieName = "__Secure-authjs.session-token"
-export const flowCookieName = "__Secure-authflow.flow"
+export const sessionCookieName = cookieNames.https.sessionToken
+export const flowCookieName = cookieNames.https.flow
 export const redirectUri = (id: string): string => `${origin}${basePath}/callback/${id}`

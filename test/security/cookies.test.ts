@@ -8,10 +8,10 @@ import Credentials from "../../src/providers/credentials.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { parseCookieHeader } from "../../src/core/cookies/parse.js"
 import { chunkIndexOf, readChunkedCookie } from "../../src/core/cookies/session-store.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import type { AuthConfig } from "../../src/types.js"
 
-const sessionCookie = "__Secure-authjs.session-token"
+const sessionCookie = cookieNames.https.sessionToken
 /** Names a browser would never send but an attacker (or a sloppy subdomain) can: not RFC 6265 tokens. */
 const hostileNames = [`${sessionCookie}@`, `${sessionCookie}(`, `${sessionCookie},`, `${sessionCookie} x`, `${sessionCookie}[0]`]
 /** Valid tokens that start with the session cookie's name but are not its chunks (`<name>` or `<name>.<digits>`). */

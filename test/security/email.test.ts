@@ -15,8 +15,8 @@ import { customFetch } from "../../src/core/symbols.js"
 import type { EmailUserConfig, SendVerificationRequestParams } from "../../src/providers/email-config.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, csrfTokenFor, origin, send } from "../helpers.js"
-import { smtpForFile } from "../email/smtp.js"
-import { spiedAdapter } from "../email/spied-adapter.js"
+import { smtpForFile } from "../support/smtp.js"
+import { spiedAdapter } from "../support/spied-adapter.js"
 
 const secret = "email-security-secret"
 const verifyRequest = `${origin}/auth/verify-request?provider=nodemailer&type=email`

@@ -2,14 +2,13 @@
  * Issue 9, findings 3 and 4: a sealed OAuth flow resumes only in the browser that started it, links
  * a new account only to the user who started it, and resumes once, on one instance or several.
  */
-import type { Redis } from "ioredis"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { FlowCookieRefused } from "../../src/actions/flow-cookie.js"
 import { OAuthAccountNotLinked } from "../../src/core/errors.js"
 import { memoryReplayStore, redisReplayStore } from "../../src/index.js"
-import { CookieJar, send } from "../helpers.js"
-import { bindingCookie, consent, flowCookie, oauthApp, refusedWith, sessionUserOf, startSignIn } from "./oauth-harness.js"
-import { ci, redisClient, redisProbe } from "../services.js"
+import { CookieJar, cookieNames, send } from "../helpers.js"
+import { bindingCookie, consent, flowCookie, oauthApp, refusedWith, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
+import { redisClients, redisProbe, serviceGate } from "../services.js"
 
 
 /** A victim signed in through the provider as `victim`. */
@@ -119,21 +118,13 @@ describe("finding 4: a flow is used once", () => {
 })
 
 
-const redisUnreachable = await redisProbe()
-const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it (see the README's Tests section) to run the shared replay-store tests"
-if (redisUnreachable && !ci) console.warn(`${redisSkip} (probe error: ${redisUnreachable})`)
+const redis = serviceGate(await redisProbe(), "Redis not reachable at 127.0.0.1:6379: start it (see CONTRIBUTING.md's Tests section) to run the shared replay-store tests")
 
-describe.skipIf(redisUnreachable !== null && !ci)("finding 4 across instances: a shared Redis store", () => {
-  const clients: Redis[] = []
-  const client = () => {
-    const redis = redisClient()
-    clients.push(redis)
-    return redis
-  }
-  afterAll(() => void clients.forEach((redis) => redis.disconnect()))
+describe.skipIf(redis.skip)("finding 4 across instances: a shared Redis store", () => {
+  const client = redisClients()
 
   it("two instances sharing only the secret and Redis: the flow resumes on one, and its replay is refused on the other", async () => {
-    if (redisUnreachable) throw new Error(`${redisSkip}. CI is set, so this fails instead of being skipped. Probe error: ${redisUnreachable}`)
+    redis.require()
     const prefix = `authflow:test:${Date.now()}:${Math.random()}:`
     const op = oauthApp().op
     const first = oauthApp({ replayStore: redisReplayStore(client(), { prefix }) }, op)
@@ -148,7 +139,7 @@ describe.skipIf(redisUnreachable !== null && !ci)("finding 4 across instances: a
   })
 
   it("of 20 concurrent resumptions of one flow across two instances, exactly one signs in", async () => {
-    if (redisUnreachable) throw new Error(`${redisSkip}. Probe error: ${redisUnreachable}`)
+    redis.require()
     const prefix = `authflow:test:${Date.now()}:${Math.random()}:`
     const op = oauthApp().op
     const instances = [oauthApp({ replayStore: redisReplayStore(client(), { prefix }) }, op), oauthApp({ replayStore: redisReplayStore(client(), { prefix }) }, op)]
@@ -161,7 +152,7 @@ describe.skipIf(redisUnreachable !== null && !ci)("finding 4 across instances: a
         return send(instances[index % 2]!.config, jar, consent(op, authorizationUrl, `racer-${index}`)).then(() => jar)
       }),
     )
-    const signedIn = responses.filter((jar) => [...jar.cookies.keys()].some((name) => name.startsWith("__Secure-authjs.session-token")))
+    const signedIn = responses.filter((jar) => [...jar.cookies.keys()].some((name) => name.startsWith(cookieNames.https.sessionToken)))
     expect(signedIn).toHaveLength(1)
   })
 })

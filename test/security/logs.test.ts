@@ -12,7 +12,7 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { AdapterError, AuthError, UntrustedHost } from "../../src/core/errors.js"
 import { resolveLogger } from "../../src/core/logger.js"
 import Credentials from "../../src/providers/credentials.js"
-import { CookieJar, csrfTokenFor, origin, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, send } from "../helpers.js"
 import { Secrets, StandInOP } from "../inspect/fixtures.js"
 import type { EmailConfig } from "../../src/providers/email-config.js"
 import type { AuthConfig, LoggerInstance, Provider } from "../../src/types.js"
@@ -73,7 +73,7 @@ async function runFlows(sink: Pick<AuthConfig, "logger">, secrets: Secrets) {
   secrets.add(csrfToken)
   await send(config, jar, "/callback/credentials", { form: { csrfToken, username: "ada", password } })
   remember(jar)
-  expect(jar.get("__Secure-authjs.session-token")).toMatch(/^[0-9a-f-]{36}$/)
+  expect(jar.get(cookieNames.https.sessionToken)).toMatch(/^[0-9a-f-]{36}$/)
   expect(await (await send(config, jar, "/session")).json()).toMatchObject({ user: { name: "Ada" } })
   await send(config, jar, "/signout", { form: { csrfToken } })
   const wrong = `wrong-${randomBytes(12).toString("hex")}`

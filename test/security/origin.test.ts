@@ -12,8 +12,8 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import SvelteKitAuth from "../../src/frameworks/sveltekit/index.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
-import { CookieJar, csrfTokenFor, recordingLogger, send } from "../helpers.js"
-import { consent, oauthApp, sessionUserOf, startSignIn } from "./oauth-harness.js"
+import { CookieJar, buildRequest, csrfTokenFor, recordingLogger, send } from "../helpers.js"
+import { consent, oauthApp, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import type { AuthConfig } from "../../src/types.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email-config.js"
 
@@ -247,11 +247,7 @@ function rawRequest(server: Server, method: string, path: string, headers: Recor
 
 /** A SvelteKit request event for `url`, a form POST when `form` is given. */
 function svelteEvent(url: string, form?: URLSearchParams): RequestEvent {
-  const request = new Request(url, {
-    method: form ? "POST" : "GET",
-    headers: form ? { "content-type": "application/x-www-form-urlencoded" } : {},
-    ...(form && { body: form.toString() }),
-  })
+  const request = buildRequest(url, { ...(form && { form }) })
   const cookies = { set: () => {}, get: () => undefined }
   return { request, url: new URL(url), cookies, locals: {} } as unknown as RequestEvent
 }

@@ -22,7 +22,8 @@ import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import SvelteKitAuth from "../../src/frameworks/sveltekit/index.js"
 import type { RequestEvent } from "@sveltejs/kit"
 import type { AuthConfig, RateLimitedMessage, RateLimitOptions } from "../../src/types.js"
-import { ci, redisClient, redisProbe } from "../services.js"
+import { redisClient, redisProbe, serviceGate } from "../services.js"
+import { buildRequest } from "../helpers.js"
 
 const origin = "https://app.test"
 const quiet = { error: () => {}, warn: () => {}, debug: () => {} }
@@ -66,12 +67,8 @@ interface Attempt {
 }
 
 function credentialsRequest({ username = "ada", password = "wrong", ip = "203.0.113.7", forwardedFor, path = "/auth/callback/credentials", headers = {} }: Attempt): Request {
-  const request = new Request(`${origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...(forwardedFor && { "x-forwarded-for": forwardedFor }), ...headers },
-    body: new URLSearchParams({ username, password, callbackUrl: "/dashboard" }),
-  })
-  return withClientAddress(request, ip)
+  const form = { username, password, callbackUrl: "/dashboard" }
+  return withClientAddress(buildRequest(`${origin}${path}`, { form, headers: { ...(forwardedFor && { "x-forwarded-for": forwardedFor }), ...headers } }), ip)
 }
 
 /** What a page-flow answer says: signed in, refused credentials, rate limited, or something else. */
@@ -100,8 +97,7 @@ const brokenStore: RateLimitStore = {
 }
 
 function sessionUpdate(config: AuthConfig, ip: string, headers: Record<string, string> = {}): Promise<Response> {
-  const request = new Request(`${origin}/auth/session`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ data: { theme: "dark" } }) })
-  return Auth(withClientAddress(request, ip), config)
+  return Auth(withClientAddress(buildRequest(`${origin}/auth/session`, { json: { data: { theme: "dark" } }, headers }), ip), config)
 }
 
 function sessionApp(rateLimit: RateLimitOptions): AuthConfig {
@@ -143,7 +139,7 @@ describe("the memory store: limits hold under load", () => {
     const request = (i: number) => {
       // The address written 200 ways: case, spaces. One budget.
       const email = i % 2 ? ` ADA@example.test ` : "ada@Example.TEST"
-      return withClientAddress(new Request(`${origin}/auth/signin/nodemailer`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email }) }), `198.51.100.${i % 250}`)
+      return withClientAddress(buildRequest(`${origin}/auth/signin/nodemailer`, { form: { email } }), `198.51.100.${i % 250}`)
     }
     const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => Auth(request(i), config)))
     const locations = responses.map((response) => response.headers.get("location") ?? "")
@@ -277,8 +273,7 @@ describe("the client's address", () => {
     const warnings: string[] = []
     const app = credentialsApp({ store: memoryStore() })
     app.config.logger = { ...quiet, warn: (code) => void warnings.push(code) }
-    const request = (username: string) =>
-      new Request(`${origin}/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username, password: "x" }) })
+    const request = (username: string) => buildRequest(`${origin}/auth/callback/credentials`, { form: { username, password: "x" } })
     for (let i = 0; i < 40; i++) expect(verdictOf(await Auth(request(`sprayed${i}`), app.config))).toBe("refused")
     expect(warnings).toEqual(["rate-limit-client-unknown"])
   })
@@ -357,11 +352,9 @@ describe("the memory store's bounds", () => {
 })
 
 
-const redisUnreachable = await redisProbe()
-const redisSkip = "Redis not reachable at 127.0.0.1:6379: start it (see the README's Tests section) to run the shared rate-limit store tests"
-if (redisUnreachable && !ci) console.warn(`${redisSkip} (probe error: ${redisUnreachable})`)
+const redisService = serviceGate(await redisProbe(), "Redis not reachable at 127.0.0.1:6379: start it (see CONTRIBUTING.md's Tests section) to run the shared rate-limit store tests")
 
-describe.skipIf(redisUnreachable !== null && !ci)("the Redis store: limits shared by instances", () => {
+describe.skipIf(redisService.skip)("the Redis store: limits shared by instances", () => {
   const clients: Redis[] = []
   const stores: { close(): Promise<void> }[] = []
   const prefix = `authflow:test:rl:${process.pid}:${Date.now()}:`
@@ -370,9 +363,7 @@ describe.skipIf(redisUnreachable !== null && !ci)("the Redis store: limits share
     clients.push(redis)
     return redis
   }
-  beforeAll(() => {
-    if (redisUnreachable) throw new Error(`${redisSkip}. CI is set, so this fails instead of being skipped. Probe error: ${redisUnreachable}`)
-  })
+  beforeAll(() => redisService.require())
   afterEach(async () => {
     const cleaner = client()
     const keys = await cleaner.keys(`${prefix}*`)

@@ -20,9 +20,10 @@ import { FlowCookieRefused } from "../../src/actions/flow-cookie.js"
 import { REPLAY_TOKEN_IDENTIFIER, adapterReplayStore, isUniqueViolation } from "../../src/core/replay-store.js"
 import { sha256Hex } from "../../src/core/crypto.js"
 import type { AuthError } from "../../src/core/errors.js"
-import { CookieJar, csrfTokenFor, send } from "../helpers.js"
-import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register, sessionOf } from "../webauthn/flow.js"
-import { consent, oauthApp, refusedWith, sessionCookie, sessionUserOf, startSignIn } from "./oauth-harness.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, send } from "../helpers.js"
+import { getOptions, passkeyConfig, postCallback, register, sessionOf } from "../support/passkey-flow.js"
+import { SoftCredential } from "../../src/testing/authenticator.js"
+import { consent, oauthApp, refusedWith, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import { ci, postgresProbe, postgresServer, reasonOf, withPostgres } from "../services.js"
 
 const schema = `authflow_replay_${randomUUID().replaceAll("-", "")}`
@@ -42,7 +43,7 @@ async function createSchema(): Promise<string | null> {
 const dir = mkdtempSync(join(tmpdir(), "authflow-replay-"))
 const sqliteFile = join(dir, "auth.sqlite")
 const postgresUnreachable = await createSchema()
-const postgresSkip = "PostgreSQL not reachable at 127.0.0.1:5432: start it (see the README's Tests section) to run the shared-database replay tests on PostgreSQL"
+const postgresSkip = "PostgreSQL not reachable at 127.0.0.1:5432: start it (see CONTRIBUTING.md's Tests section) to run the shared-database replay tests on PostgreSQL"
 if (postgresUnreachable && !ci) console.warn(`${postgresSkip} (probe error: ${postgresUnreachable})`)
 
 const opened: Kysely<AuthflowDatabase>[] = []
@@ -170,7 +171,7 @@ describe("the adapter-backed store, whatever the database", () => {
     const response = await send(app.config, browser, "https://app.test/auth/signin/op", { form: { csrfToken: await csrfTokenFor(app.config, browser) } })
     // A database failure, answered as every adapter failure is: the error page, and one AdapterError logged.
     expect(response.headers.get("location")).toMatch(/\/auth\/error\?error=Configuration/)
-    expect(browser.cookies.has("__Secure-authflow.flow")).toBe(false)
+    expect(browser.cookies.has(cookieNames.https.flow)).toBe(false)
     expect(app.errors.map((error) => error.name)).toEqual(["AdapterError"])
     const logged = app.errors[0]
     expect(logged?.message).toMatch(/^The replay store could not record a new flow .* so the flow is refused: check that the database is reachable and migrated$/)
@@ -186,7 +187,7 @@ describe("the adapter-backed store, whatever the database", () => {
     goDown()
     const response = await send(app.config, browser, consent(op, authorizationUrl, "closed"))
     expect(response.headers.get("location")).toMatch(/\/auth\/error\?error=Configuration/)
-    expect(browser.cookies.has("__Secure-authjs.session-token")).toBe(false)
+    expect(browser.cookies.has(cookieNames.https.sessionToken)).toBe(false)
     expect(app.errors.map((error) => error.name)).toEqual(["AdapterError"])
     expect(app.errors[0]?.message).toMatch(/^The replay store could not claim a resumed flow .* so the flow is refused/)
     expect(op.seen.filter((route) => route.endsWith("/token"))).toHaveLength(0)

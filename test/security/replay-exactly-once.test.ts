@@ -18,10 +18,11 @@ import { memoryRevocationStore } from "../../src/core/revocation-store.js"
 import { resolveLogger } from "../../src/core/logger.js"
 import type { Adapter, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
-import { CookieJar, recordingLogger, send } from "../helpers.js"
-import { opProvider } from "../model/oauth-stand-in.js"
-import { SoftCredential, getOptions, origin, passkeyConfig, postCallback, register } from "../webauthn/flow.js"
-import { consent, oauthApp, sessionCookie, sessionUserOf, startSignIn } from "./oauth-harness.js"
+import { CookieJar, origin, recordingLogger, send } from "../helpers.js"
+import { opProvider } from "../support/oauth-stand-in.js"
+import { getOptions, passkeyConfig, postCallback, register } from "../support/passkey-flow.js"
+import { SoftCredential } from "../../src/testing/authenticator.js"
+import { consent, oauthApp, sessionCookie, sessionUserOf, startSignIn } from "../support/oauth-harness.js"
 import { ci, mariadbProbe, mariadbServer, postgresProbe, postgresServer, withPostgres } from "../services.js"
 
 /**
@@ -97,7 +98,7 @@ const copyOf = (jar: CookieJar) => {
 
 describe.each(kinds)("$name, two instances", ({ name, unreachable, adapters }) => {
   const skip = unreachable !== null && !ci
-  if (skip) console.warn(`${name}: not reachable (${unreachable}); start it (see the README's Tests section) to run these tests`)
+  if (skip) console.warn(`${name}: not reachable (${unreachable}); start it (see CONTRIBUTING.md's Tests section) to run these tests`)
 
   for (const strategy of ["jwt", "database"] as const) {
     it.skipIf(skip)(`20 concurrent resumptions of one OAuth flow, each with a fresh code, admit exactly 1 (${strategy} sessions)`, async () => {

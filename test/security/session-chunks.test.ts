@@ -9,11 +9,11 @@ import Credentials from "../../src/providers/credentials.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { CHUNK_SIZE } from "../../src/core/cookies/session-store.js"
 import { getToken } from "../../src/jwt.js"
-import { CookieJar, csrfTokenFor, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, recordingLogger, send } from "../helpers.js"
 import { Duo, authflow, authjs, credentialsConfig } from "../wire/harness.js"
 import type { AuthConfig, JWT } from "../../src/types.js"
 
-const name = "__Secure-authjs.session-token"
+const name = cookieNames.https.sessionToken
 const secret = "session-chunks-test-secret-0123456789abcdef"
 
 /** A browser whose jar also holds cookies a sibling subdomain planted: they survive every host-only clear. */

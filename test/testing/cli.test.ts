@@ -96,7 +96,55 @@ describe("authflow test", () => {
     expect(authflowTest(module, "--frobnicate")).toMatchObject({ status: 2, stderr: expect.stringContaining('unknown option "--frobnicate"') })
     const empty = join(dir, "empty.config.ts")
     writeFileSync(empty, "export default { nothing: true }\n")
-    expect(authflowTest(empty)).toMatchObject({ status: 2, stderr: expect.stringContaining("must export default { config, fixtures? }") })
+    expect(authflowTest(empty)).toMatchObject({ status: 2, stderr: expect.stringContaining("empty.config.ts exports no configuration: export it as `export const config`") })
+  })
+
+  it("reads a configuration module as the docs keep it: `export const config` and `export const fixtures`, which a server imports too", () => {
+    const named = join(dir, "named.config.ts")
+    writeFileSync(
+      named,
+      configModule("lovelace").replace("const config =", "export const config =").replace(/export default async \(\) => \(\{\n  config,\n  fixtures: (.*),\n\}\)\n$/s, "export const fixtures = $1\n"),
+    )
+    expect(readFileSync(named, "utf8")).not.toContain("export default")
+    const run = authflowTest(named)
+    expect(run.stderr).toBe("")
+    expect(run.status).toBe(0)
+    const recorded = JSON.parse(readFileSync(join(dir, "named.snap.json"), "utf8")) as { paths: Record<string, { final: string }> }
+    // The fixtures were read: the accepted credentials' path ran, and signed in.
+    expect(recorded.paths["credentials-sign-in credentials: accepted credentials"]!.final).toBe("signedIn")
+  })
+
+  it("names the transitions your own code never took in words, never by key", () => {
+    const callback = join(dir, "callback.config.ts")
+    writeFileSync(callback, configModule("lovelace").replace('session: { strategy: "jwt" },', 'session: { strategy: "jwt" },\n  callbacks: { signIn: () => true },'))
+    const run = authflowTest(callback)
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain("never taken by callbacks.signIn: the signIn callback answered false (checkingSignIn → accessDenied)")
+    expect(run.stdout).toContain("never taken by callbacks.signIn: the signIn callback answered a URL (checkingSignIn → resolvingRedirect)")
+    expect(run.stdout, "no transition key (<state id>:<event>:<index>)").not.toMatch(/\w\.\w+:[\w.]+:\d/)
+  })
+
+  it("names a package the module needs and the project lacks, in one line with the command that installs it", () => {
+    const missing = "authflow-test-missing-package"
+    const atLoad = join(dir, "imports.config.ts")
+    writeFileSync(atLoad, `import ${JSON.stringify(`${missing}/sub`)}\n${configModule("lovelace")}`)
+    expect(authflowTest(atLoad)).toMatchObject({ status: 2, stdout: "", stderr: `authflow test: imports.config.ts needs ${missing} (not installed): npm install ${missing}\n` })
+    // A driver the fresh adapter loads only once a path runs, as createSqliteDatabase loads better-sqlite3.
+    const atRun = join(dir, "driver.config.ts")
+    writeFileSync(
+      atRun,
+      `import { createRequire } from "node:module"
+import { MemoryAdapter } from ${src("adapters/memory.js")}
+import setup from "./auth.config.ts"
+
+export default async () => {
+  const { config, fixtures } = await setup()
+  return { config: { ...config, adapter: MemoryAdapter() }, fixtures: { ...fixtures, freshAdapter: () => createRequire(import.meta.url)(${JSON.stringify(missing)}) } }
+}
+`,
+    )
+    expect(authflowTest(atRun)).toMatchObject({ status: 2, stdout: "", stderr: `authflow test: driver.config.ts needs ${missing} (not installed): npm install ${missing}\n` })
+    expect(existsSync(join(dir, "driver.snap.json"))).toBe(false)
   })
 
   it("reports a configuration Auth() refuses as Auth() does, in one line, and runs no path", () => {

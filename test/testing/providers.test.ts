@@ -9,6 +9,7 @@ import { oauthMachine } from "../../src/machines/oauth.js"
 import GitHub from "../../src/providers/github.js"
 import Google from "../../src/providers/google.js"
 import type { AuthConfig } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
 const config: AuthConfig = {
   secret: "providers-test-secret",
@@ -30,8 +31,8 @@ describe("authflow/testing with GitHub and Google, JWT sessions, no adapter", as
     expect(signedIn.final).toBe("signedIn")
     expect(signedIn.responses.map((response) => response.redirect)).toEqual(["https://github.com/login/oauth/authorize", "/"])
     expect(signedIn.session?.user).toEqual({ name: "Stand-in User", email: "octo@example.test" })
-    expect(signedIn.responses[1]!.cookiesSet).toContain("__Secure-authjs.session-token")
-    expect(signedIn.responses[1]!.cookiesCleared).toEqual(expect.arrayContaining(["__Secure-authflow.flow"]))
+    expect(signedIn.responses[1]!.cookiesSet).toContain(cookieNames.https.sessionToken)
+    expect(signedIn.responses[1]!.cookiesCleared).toEqual(expect.arrayContaining([cookieNames.https.flow]))
     expect(final("oauth github: profile.failed")).toBe("profileFailed")
     expect(final("oauth github: tokens.invalid")).toBe("tokensRejected")
     expect(final("oauth github: response.received(iss of another issuer)")).toBe("responseRejected")
@@ -79,7 +80,7 @@ describe("the hint of a difference names the configuration piece most likely res
   const base: CaseOutcome = {
     final: "signedIn",
     states: ["validatingInput", "resolvingAccount", "checkingSignIn", "issuingSession", "signedIn"],
-    responses: [{ request: "GET /callback/github", status: 302, redirect: "/", cookiesSet: ["__Secure-authjs.session-token"], cookiesCleared: [] }],
+    responses: [{ request: "GET /callback/github", status: 302, redirect: "/", cookiesSet: [cookieNames.https.sessionToken], cookiesCleared: [] }],
     session: { user: { name: "Ada", email: "ada@example.test" }, fields: ["expires", "user"] },
     events: ["signIn"],
     adapterWrites: { createSession: 1 },

@@ -4,6 +4,7 @@ import { setEnvDefaults as authflowSetEnvDefaults } from "../../src/index.js"
 import { setEnvDefaults as authjsSetEnvDefaults } from "@auth/core"
 import type { Adapter, AdapterSession, AdapterUser } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -80,7 +81,7 @@ const invalidCallbackUrls: { title: string; query?: string; cookie?: string }[] 
   { title: "a javascript: callbackUrl in the query", query: "callbackUrl=javascript%3Aalert(1)" },
   { title: "an ftp: callbackUrl in the query", query: "callbackUrl=ftp%3A%2F%2Fapp.test%2F" },
   { title: "a relative callbackUrl without a leading slash", query: "callbackUrl=dashboard" },
-  { title: "a javascript: callback-url cookie", cookie: "__Secure-authjs.callback-url=javascript%3Aalert(1)" },
+  { title: "a javascript: callback-url cookie", cookie: `${cookieNames.https.callbackUrl}=javascript%3Aalert(1)` },
 ]
 
 describe("authflow differs: a callbackUrl that is not a URL is the request's mistake, answered 400 (Auth.js: 500 configuration error)", () => {
@@ -111,15 +112,15 @@ describe("authflow differs: a callbackUrl that is not a URL is the request's mis
 
   it("an invalid callback-url cookie is cleared, so the next request from that browser is served", async () => {
     const { duo } = setup(() => ({}))
-    const cookie = "__Secure-authjs.callback-url=javascript%3Aalert(1)"
+    const cookie = `${cookieNames.https.callbackUrl}=javascript%3Aalert(1)`
     const first = await duo.sendTo(authflow, "/session", { cookie, noJar: true })
     expect(first.status).toBe(400)
-    const cleared = first.headers.getSetCookie().find((header) => header.startsWith("__Secure-authjs.callback-url="))
+    const cleared = first.headers.getSetCookie().find((header) => header.startsWith(`${cookieNames.https.callbackUrl}=`))
     expect(cleared).toMatch(/^__Secure-authjs\.callback-url=;.*Max-Age=0/i)
     // A valid query with the invalid cookie: still refused (the cookie is checked too), and cleared again.
     const second = await duo.sendTo(authflow, "/session?callbackUrl=%2Fok", { cookie, noJar: true })
     expect(second.status).toBe(400)
-    expect(second.headers.getSetCookie().some((header) => header.startsWith("__Secure-authjs.callback-url=;"))).toBe(true)
+    expect(second.headers.getSetCookie().some((header) => header.startsWith(`${cookieNames.https.callbackUrl}=;`))).toBe(true)
     // An invalid query with no cookie clears nothing.
     const third = await duo.sendTo(authflow, "/session?callbackUrl=dashboard", { noJar: true })
     expect(third.headers.getSetCookie()).toEqual([])

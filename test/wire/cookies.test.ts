@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { CookieJar, Duo, HTTP, HTTPS, SECRET, authflow, authjs, cookieNamed, credentialsConfig, expectSameWire, recorder, setCookies, sides, type Side } from "./harness.js"
+import { Duo, HTTP, HTTPS, SECRET, authflow, authjs, cookieNamed, credentialsConfig, expectSameWire, recorder, setCookies, sides, type Side } from "./harness.js"
 import type { AuthConfig } from "../../src/types.js"
+import { CookieJar, buildRequest } from "../helpers.js"
 
 function quiet(side: Side, extra: Partial<AuthConfig> = {}): AuthConfig {
   return credentialsConfig(side, { logger: { error() {}, warn() {}, debug() {} }, ...extra })
@@ -217,12 +218,7 @@ describe("the CSRF cookie", () => {
       const csrf = (await minter.Auth(new Request(`${HTTPS}/auth/csrf`), config(minter))) as Response
       jar.take(csrf)
       const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-      const request = new Request(`${HTTPS}/auth/signin`, {
-        method: "POST",
-        headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ csrfToken }).toString(),
-      })
-      const response = (await checker.Auth(request, config(checker))) as Response
+      const response = (await checker.Auth(buildRequest(`${HTTPS}/auth/signin`, { form: { csrfToken } }, jar), config(checker))) as Response
       expect(response.headers.get("location"), `${minter.name} → ${checker.name}`).toBe("https://app.test/auth/signin")
       expect(setCookies(response).map((c) => c.name)).not.toContain("__Host-authjs.csrf-token")
     }

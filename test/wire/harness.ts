@@ -12,10 +12,9 @@ import { Auth as authjsAuth, raw as authjsRaw, skipCSRFCheck as authjsSkip } fro
 import * as authjsErrors from "@auth/core/errors"
 import authjsCredentials from "@auth/core/providers/credentials"
 import { decode as authjsDecode } from "@auth/core/jwt"
-import { CookieJar } from "../helpers.js"
+import { CookieJar, buildRequest, cookieNames, type RequestOptions } from "../helpers.js"
 import type { AuthConfig } from "../../src/types.js"
 
-export { CookieJar }
 
 export type SideName = "authflow" | "authjs"
 
@@ -54,31 +53,11 @@ export const HTTPS = "https://app.test"
 export const HTTP = "http://app.test"
 
 /** What a request looks like before it is turned into a `Request` for one side. */
-export interface RequestInit {
+export interface RequestInit extends RequestOptions {
   method?: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS"
-  form?: Record<string, string>
-  json?: unknown
   headers?: Record<string, string>
-  /** Extra `Cookie` header content, sent after the jar's cookies. */
-  cookie?: string
   /** Send without the jar's cookies. */
   noJar?: boolean
-}
-
-/** Builds the web `Request` for `url`, with `jar`'s cookies. */
-export function buildRequest(url: string, jar: CookieJar | undefined, init: RequestInit = {}): Request {
-  const headers = new Headers(init.headers)
-  const cookie = [jar && !init.noJar && jar.cookies.size ? jar.header() : "", init.cookie ?? ""].filter(Boolean).join("; ")
-  if (cookie) headers.set("cookie", cookie)
-  let body: string | undefined
-  if (init.form) {
-    headers.set("content-type", "application/x-www-form-urlencoded")
-    body = new URLSearchParams(init.form).toString()
-  } else if (init.json !== undefined) {
-    headers.set("content-type", "application/json")
-    body = JSON.stringify(init.json)
-  }
-  return new Request(url, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body })
 }
 
 /** A configuration built twice, once per side, and one browser (cookie jar) per side. */
@@ -100,7 +79,8 @@ export class Duo {
 
   /** Sends one request to one side, as its browser; the jar keeps what the answer sets. */
   async sendTo(side: Side, path: string, init: RequestInit = {}): Promise<Response> {
-    const response = (await side.Auth(buildRequest(this.url(path), this.jars[side.name], init), this.configs[side.name])) as Response
+    const jar = init.noJar ? undefined : this.jars[side.name]
+    const response = (await side.Auth(buildRequest(this.url(path), init, jar), this.configs[side.name])) as Response
     this.jars[side.name].take(response)
     return response
   }
@@ -280,7 +260,7 @@ export function credentialsConfig(side: Side, extra: Partial<AuthConfig> = {}, a
 
 /** Decodes a session JWE with @auth/core's decoder (the reference), salt = the session cookie's name. */
 export function decodeSession(token: string, secure = true, secret: string | string[] = SECRET) {
-  return authjsDecode({ token, secret, salt: `${secure ? "__Secure-" : ""}authjs.session-token` })
+  return authjsDecode({ token, secret, salt: sessionCookieName(secure) })
 }
 
-export const sessionCookieName = (secure = true) => `${secure ? "__Secure-" : ""}authjs.session-token`
+export const sessionCookieName = (secure = true) => (secure ? cookieNames.https : cookieNames.http).sessionToken

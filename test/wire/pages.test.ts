@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Duo, credentialsConfig, expectSameWire, type Side } from "./harness.js"
 import type { AuthConfig, PagesOptions } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
 function withPages(pages: PagesOptions | undefined, extra: (side: Side) => Partial<AuthConfig> = () => ({})) {
   return new Duo((side) => credentialsConfig(side, { logger: { error() {}, warn() {}, debug() {} }, ...(pages && { pages }), ...extra(side) }))
@@ -11,7 +12,7 @@ describe("pages.signIn", () => {
     const duo = withPages({ signIn: "/login" })
     const wire = await expectSameWire(await duo.send("/signin?callbackUrl=%2Fdashboard"))
     expect(wire).toMatchObject({ status: 302, location: "/login?callbackUrl=https%3A%2F%2Fapp.test%2Fdashboard" })
-    expect(wire.cookies["__Secure-authjs.callback-url"]).toMatchObject({ value: "https://app.test/dashboard" })
+    expect(wire.cookies[cookieNames.https.callbackUrl]).toMatchObject({ value: "https://app.test/dashboard" })
   })
 
   it("without a callbackUrl the origin is passed", async () => {

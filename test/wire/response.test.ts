@@ -5,7 +5,6 @@ import {
   SECRET,
   authflow,
   authjs,
-  buildRequest,
   credentialsConfig,
   expectSameWire,
   recorder,
@@ -13,8 +12,10 @@ import {
   sides,
   typesOf,
   wire,
+  type RequestInit,
   type Side,
 } from "./harness.js"
+import { buildRequest, cookieNames } from "../helpers.js"
 import type { AuthConfig, Cookie, ResponseInternal } from "../../src/types.js"
 
 const returnRedirect = { "X-Auth-Return-Redirect": "1" }
@@ -37,7 +38,7 @@ describe("X-Auth-Return-Redirect", () => {
     expect(wire.contentType).toBe("application/json")
     expect(wire.body).toEqual({ url: "https://app.test/dashboard" })
     expect(wire.location).toBe("https://app.test/dashboard")
-    expect(Object.keys(wire.cookies).sort()).toEqual(["__Secure-authjs.callback-url", "__Secure-authjs.session-token"])
+    expect(Object.keys(wire.cookies).sort()).toEqual([cookieNames.https.callbackUrl, cookieNames.https.sessionToken])
   })
 
   it("any value of the header switches to JSON, even an empty one", async () => {
@@ -104,8 +105,8 @@ describe("X-Auth-Return-Redirect", () => {
 })
 
 /** Runs `Auth` in raw mode for one side, with the same request shape. */
-async function rawCall(side: Side, config: AuthConfig, url: string, init: Parameters<typeof buildRequest>[2] = {}) {
-  return side.Auth(buildRequest(url, undefined, init), { ...config, raw: side.raw })
+async function rawCall(side: Side, config: AuthConfig, url: string, init: RequestInit = {}) {
+  return side.Auth(buildRequest(url, init), { ...config, raw: side.raw })
 }
 
 function cookieSummary(cookies: Cookie[] | undefined) {
@@ -128,7 +129,7 @@ describe("raw mode", () => {
     expect(ours!.headers).toEqual(theirs!.headers)
     expect(ours!.redirect).toBeUndefined()
     expect(cookieSummary(ours!.cookies)).toEqual(cookieSummary(theirs!.cookies))
-    expect(cookieSummary(ours!.cookies).map((c) => c.name)).toEqual(["__Host-authjs.csrf-token", "__Secure-authjs.callback-url"])
+    expect(cookieSummary(ours!.cookies).map((c) => c.name)).toEqual([cookieNames.https.csrfToken, cookieNames.https.callbackUrl])
   })
 
   it("returns {redirect, cookies} for a successful credentials sign-in (with skipCSRFCheck, as framework actions call it)", async () => {
@@ -216,10 +217,10 @@ describe("skipCSRFCheck", () => {
 
   it("GET /csrf → 404 with an empty body, the CSRF cookie cleared, warning csrf-disabled", async () => {
     const { duo, logs } = skipping()
-    const wire = await expectSameWire(await duo.send("/csrf", { cookie: "__Host-authjs.csrf-token=old" }))
+    const wire = await expectSameWire(await duo.send("/csrf", { cookie: `${cookieNames.https.csrfToken}=old` }))
     expect(wire.status).toBe(404)
     expect(wire.body).toBe("")
-    expect(wire.cookies["__Host-authjs.csrf-token"]).toEqual({
+    expect(wire.cookies[cookieNames.https.csrfToken]).toEqual({
       value: "",
       attributes: { "max-age": "0", path: "/", httponly: true, secure: true, samesite: "Lax" },
     })
@@ -231,7 +232,7 @@ describe("skipCSRFCheck", () => {
     const { duo } = skipping()
     for (const path of ["/session", "/signin", "/signout"]) {
       const wire = await expectSameWire(await duo.send(path))
-      expect(Object.keys(wire.cookies)).not.toContain("__Host-authjs.csrf-token")
+      expect(Object.keys(wire.cookies)).not.toContain(cookieNames.https.csrfToken)
     }
   })
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Duo, authflow, authjs, credentialsConfig, expectSameWire, recorder, typesOf, type RequestInit, type Side } from "./harness.js"
 import type { AuthConfig } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
 /** A quiet credentials setup whose logger records, one recorder per side. */
 function quietDuo(extra: Partial<AuthConfig> = {}, origin?: string, basePath?: string) {
@@ -214,6 +215,6 @@ describe("routing: trailing slashes", () => {
     const { duo } = quietDuo()
     const wire = await expectSameWire(await duo.post("/callback/credentials/", { username: "ada", password: "pw" }))
     expect(wire.status).toBe(302)
-    expect(Object.keys(wire.cookies)).toContain("__Secure-authjs.session-token")
+    expect(Object.keys(wire.cookies)).toContain(cookieNames.https.sessionToken)
   })
 })

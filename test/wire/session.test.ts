@@ -18,6 +18,7 @@ import {
   type SideName,
 } from "./harness.js"
 import type { AuthConfig, JWT } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
 afterEach(() => {
   vi.useRealTimers()
@@ -158,7 +159,7 @@ describe("a session cookie that does not decode", () => {
   })
 
   it("written for another cookie name (salt) → null, cleared", async () => {
-    const token = await authjsEncode({ token: { name: "Ada" }, secret: SECRET, salt: "authjs.session-token" })
+    const token = await authjsEncode({ token: { name: "Ada" }, secret: SECRET, salt: cookieNames.http.sessionToken })
     await expectRejected(`${name}=${token}`)
   })
 

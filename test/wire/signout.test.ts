@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Duo, credentialsConfig, expectSameWire, recorder, sessionCookieName, sides, typesOf, type Side, type SideName } from "./harness.js"
 import type { AuthConfig, JWT } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
 const name = sessionCookieName()
 
@@ -22,7 +23,7 @@ describe("GET /signout", () => {
     const { duo } = setup()
     const wire = await expectSameWire(await duo.send("/signout"))
     expect(wire).toMatchObject({ status: 200, contentType: "text/html", body: "<html>" })
-    expect(Object.keys(wire.cookies).sort()).toEqual(["__Host-authjs.csrf-token", "__Secure-authjs.callback-url"])
+    expect(Object.keys(wire.cookies).sort()).toEqual([cookieNames.https.csrfToken, cookieNames.https.callbackUrl])
   })
 
   it("the page's form posts back to the current URL with the CSRF token", async () => {
@@ -40,7 +41,7 @@ describe("GET /signout", () => {
     const { duo } = setup(() => ({ pages: { signOut: "/goodbye" } }))
     const wire = await expectSameWire(await duo.send("/signout?callbackUrl=%2Fafter"))
     expect(wire).toMatchObject({ status: 302, location: "/goodbye" })
-    expect(wire.cookies["__Secure-authjs.callback-url"]).toMatchObject({ value: "https://app.test/after" })
+    expect(wire.cookies[cookieNames.https.callbackUrl]).toMatchObject({ value: "https://app.test/after" })
   })
 })
 

@@ -7,19 +7,20 @@
  * authenticator answers both, so the credential ids on the wire are the same on both sides.
  */
 import { describe, expect, it } from "vitest"
-import { Duo, HTTPS, SECRET, authflow, authjs, recorder, sessionCookieName, sides, typesOf, wire, type Side, type SideName, type Wire } from "./harness.js"
+import { Duo, HTTPS, SECRET, authflow, recorder, sessionCookieName, sides, typesOf, wire, type Side, type SideName, type Wire } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Passkey from "../../src/providers/passkey.js"
 import WebAuthn from "../../src/providers/webauthn.js"
 import authjsPasskey from "@auth/core/providers/passkey"
 import authjsWebAuthn from "@auth/core/providers/webauthn"
 import * as simpleWebAuthn9 from "simplewebauthn-server-9"
-import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../webauthn/authenticator.js"
+import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../../src/testing/authenticator.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
+import { cookieNames } from "../helpers.js"
 
-const bindingCookie = "__Host-authflow.flow-binding.webauthn"
-const challengeCookie = "__Secure-authjs.challenge"
+const bindingCookie = `${cookieNames.https.flowBinding}.webauthn`
+const challengeCookie = cookieNames.https.webauthnChallenge
 const dashboard = `${HTTPS}/dashboard`
 const errorUrl = (type: string) => `${HTTPS}/auth/error?error=${type}`
 
@@ -99,7 +100,7 @@ async function expectSameRefusal(responses: Record<SideName, Response>): Promise
   const [ours, theirs] = await Promise.all([wireOf("authflow", responses.authflow), wireOf("authjs", responses.authjs)])
   expect(theirs.cookies).toEqual({})
   expect(ours.cookies[challengeCookie]).toMatchObject({ value: "", attributes: { "max-age": "0" } })
-  expect(Object.keys(ours.cookies).filter((name) => name !== challengeCookie && name !== "__Secure-authjs.callback-url")).toEqual([])
+  expect(Object.keys(ours.cookies).filter((name) => name !== challengeCookie && name !== cookieNames.https.callbackUrl)).toEqual([])
   expect({ ...ours, cookies: {} }).toEqual(theirs)
   return theirs
 }

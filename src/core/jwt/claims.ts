@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { errors } from "jose"
+import * as errors from "jose/errors"
 import type { JWT } from "../../types.js"
 import type { SessionHeader } from "./header.js"
 import { randomUUID } from "../crypto.js"

@@ -4,13 +4,14 @@
  *
  * @module
  */
-import { base64url, errors } from "jose"
+import * as base64url from "jose/base64url"
+import * as errors from "jose/errors"
 import type { JWT, JWTDecodeParams } from "../../types.js"
 import { parseClaims } from "./claims.js"
 import { parseHeader, splitCompact, type SessionHeader } from "./header.js"
 import { decryptNode } from "./jwe-node.js"
-import { decryptPortable } from "./jwe-portable.js"
 import { checkSalt, secretList } from "./key.js"
+import { portableJwe } from "./portable.js"
 import { nodeRuntime, type NodeRuntime } from "./runtime.js"
 import { selectKey, selectKeySync } from "./select-key.js"
 
@@ -64,5 +65,5 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   }
   const header = parseHeader(utf8.decode(base64url.decode(parts.header)))
   const key = await selectKey(header, secrets, salt)
-  return parseClaims<Payload>(await decryptPortable(token, key), header)
+  return parseClaims<Payload>(await (await portableJwe()).decryptPortable(token, key), header)
 }

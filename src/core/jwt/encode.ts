@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { base64url } from "jose"
+import * as base64url from "jose/base64url"
 import type { JWT, JWTEncodeParams } from "../../types.js"
 import { DEFAULT_MAX_AGE, serializeClaims } from "./claims.js"
 import { checkSalt, deriveKey, deriveKeySync, KEY_LENGTH, secretList, type DerivedKey } from "./key.js"
 import { encryptCbcNode } from "./jwe-node.js"
-import { encryptPortable } from "./jwe-portable.js"
+import { portableJwe } from "./portable.js"
 import { nodeRuntime } from "./runtime.js"
 
 const KEY_BYTES = KEY_LENGTH["A256CBC-HS512"]
@@ -56,5 +56,5 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
     return encryptCbcNode(node, derived.key, encodedHeaderFor(derived), plaintext)
   }
   const derived = await deriveKey(first!, salt, KEY_BYTES)
-  return encryptPortable(derived.key, derived.kid, plaintext)
+  return (await portableJwe()).encryptPortable(derived.key, derived.kid, plaintext)
 }

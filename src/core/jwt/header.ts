@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { errors } from "jose"
+import * as errors from "jose/errors"
 import type { ContentEncryption } from "./key.js"
 
 /** The five base64url parts of a compact JWE. */

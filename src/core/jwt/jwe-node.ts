@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { errors } from "jose"
+import * as errors from "jose/errors"
 import type { NodeRuntime } from "./runtime.js"
 import type { CompactParts, SessionHeader } from "./header.js"
 

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { CompactEncrypt, compactDecrypt } from "jose"
+import { CompactEncrypt } from "jose/jwe/compact/encrypt"
+import { compactDecrypt } from "jose/jwe/compact/decrypt"
 import type { ContentEncryption } from "./key.js"
 
 const utf8 = new TextEncoder()

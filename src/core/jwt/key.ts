@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { base64url } from "jose"
+import * as base64url from "jose/base64url"
 import { MissingSecret } from "../errors.js"
 import { nodeRuntime } from "./runtime.js"
 

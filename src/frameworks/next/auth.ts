@@ -48,6 +48,12 @@ function isWebRequest(value: unknown): value is Request {
 
 /** `auth()` with no arguments: the cookies of the request being rendered or acted upon. */
 async function sessionInServerComponent(resolve: RequestConfigResolver): Promise<Session | null> {
+  // Reading a session needs the clock (a JWT's expiry), which Next.js refuses while prerendering
+  // under `cacheComponents` ("used Date.now() … while prerendering"). `connection()` (Next.js 15+)
+  // waits for a real request, so the prerender stops here and the caller's <Suspense> fallback
+  // goes into the static shell; older versions have no `connection()` and need no wait.
+  const { connection } = await nextServer()
+  if (typeof connection === "function") await connection()
   const { cookies, headers: requestHeaders } = await nextHeaders()
   const incoming = await requestHeaders()
   const headers = new Headers(incoming)

@@ -6,7 +6,7 @@
  */
 import { mapProfile } from "../../core/oauth/callback.js"
 import { usesFormPost } from "../../core/oauth/client.js"
-import { discoveryGoesDown, latecomer, standInFaults, starter } from "./oauth-events.js"
+import { discoveryGoesDown, failedLookups, latecomer, standInFaults, starter } from "./oauth-events.js"
 import { redirectBackFor, variantOf } from "./oauth-responses.js"
 import { find, has, limiterModeOf, type Scenario } from "./driver.js"
 import type { World } from "../world.js"
@@ -28,16 +28,17 @@ export async function driveOAuth(provider: OAuthProviderConfig, scenario: Scenar
   standIn.faults = standInFaults(conditions, provider.type === "oidc")
 
   // The database and the browser as this path finds them.
-  const account = conditions.find((event) => event.type.startsWith("account."))
-  const signedInBefore = account?.type === "account.linkedToOther" || (account?.type === "account.new.signedIn" && account.userId === starter)
-  const signedInAfter = account?.type === "account.new.signedIn" && account.userId === latecomer
-  if (account?.type === "account.linkedToUser" || account?.type === "account.linkedToOther") {
+  const linked = find(conditions, "account.linked")
+  const signedInNew = (find<MachineEvent>(conditions, "account.new")?.signedIn as { id?: string } | undefined)?.id
+  const signedInBefore = linked?.signedInAs !== undefined || signedInNew === starter
+  const signedInAfter = signedInNew === latecomer
+  if (linked) {
     const claims = standIn.options.claims
     const owner = await world.ensureUser(String(claims.email), String(claims.name ?? "Stand-in User"))
     const { account: mapped } = await mapProfile(provider, { ...claims, sub: standIn.subject }, { access_token: standIn.accessToken, token_type: "bearer" })
     await world.database!.linkAccount!({ userId: owner.id, type: provider.type, provider: provider.id, providerAccountId: mapped.providerAccountId })
   }
-  if (account?.type === "account.new.emailTaken") standIn.options.claims.email = (await world.existingUser()).email
+  if (has(conditions, "emailOwner.found")) standIn.options.claims.email = (await world.existingUser()).email
   if (signedInBefore) await world.signInAs(await world.existingUser())
 
   // Each request meets its own limiter outcome: the sign-in's, then the callback's (its events say `at: "callback"`).
@@ -54,7 +55,8 @@ export async function driveOAuth(provider: OAuthProviderConfig, scenario: Scenar
   // Between the two requests.
   if (has(conditions, "response.unreadable")) discoveryGoesDown(standIn)
   if (signedInAfter) await world.signInAs(await world.existingUser())
-  if (has(conditions, "lookup.failed")) world.record.failing.add("getUserByAccount")
+  const lookup = find(conditions, "lookup.failed")
+  if (lookup) world.record.failing.add(lookup.error === failedLookups.email ? "getUserByEmail" : "getUserByAccount")
   if (has(conditions, "persist.failed")) world.record.failing.add("linkAccount")
   if (has(conditions, "undo.failed")) world.record.failing.add("deleteUser")
   if (has(conditions, "session.failed") && world.strategy === "database") world.record.failing.add("createSession")

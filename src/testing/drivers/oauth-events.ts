@@ -6,7 +6,7 @@
  */
 import { clearDiscoveryCache } from "../../core/oauth/discovery.js"
 import type { StandInProvider } from "../stand-in.js"
-import { modelIssuer, responseParams, type ResponseVariant } from "./oauth-responses.js"
+import { modelIssuer, responseParams, responseRefusals, type ResponseVariant } from "./oauth-responses.js"
 import type { StandInFaults } from "../stand-in/options.js"
 import type { MachineEvent } from "../transitions.js"
 import { everyTailPolicy, signInTailEvents } from "./driver.js"
@@ -16,34 +16,52 @@ import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 export const starter = "signed-in-before"
 export const latecomer = "signed-in-after"
 
+/** The user the provider account is linked to (or whose email the profile has), and who a browser is signed in as, as the model's events carry them. */
+const owner = { id: "owner", email: "owner@stand-in.test", emailVerified: null }
+const signedInAs = (id: string) => ({ id, email: `${id}@stand-in.test`, emailVerified: null })
+
+/** Which lookup a `lookup.failed` event stands for: the account's (`resolvingAccount`) or the email owner's (`findingEmailOwner`). */
+export const failedLookups = { account: "getUserByAccount threw", email: "getUserByEmail threw" } as const
+
 /**
  * The payload-carrying events the model generates paths with: every answer the provider, the
  * database and your own code can give (`issuerRequired`: whether a redirect back without `iss` is
  * one the engine tells apart).
  */
-export function oauthEvents(issuerRequired: boolean, own: { adapter: boolean; emailLinking: boolean; tail: SignInTailPolicy }): MachineEvent[] {
+export function oauthEvents(issuerRequired: boolean, own: { adapter: boolean; emailLinking: boolean; tail: SignInTailPolicy }, state?: unknown): MachineEvent[] {
   const variants = (Object.keys(responseParams) as ResponseVariant[]).filter((variant) => variant !== "no-iss" || issuerRequired)
   return [
     { type: "discovery.failed", error: "discovery answered 500" },
     { type: "authorization.failed", error: "no authorization endpoint" },
-    { type: "authorization.ready", checks: { codeVerifier: "v", state: "S", nonce: "n", redirectUri: "r", callbackUrl: "/", startedBy: starter } },
+    { type: "authorization.ready", checks: { codeVerifier: "v", state: "S", nonce: "n", redirectUri: "r", callbackUrl: "/", startedBy: starter }, url: `${modelIssuer}/authorize`, issued: true },
     // Every policy, so that the paths the configuration's own policy rules out are listed with why.
     ...[true, false].flatMap((withAdapter) => [true, false].map((emailLinking) => ({ type: "callback.received", policy: { adapter: withAdapter, emailLinking, ...own.tail } }))),
     // …and every sign-in tail policy (session strategy, pages.newUser) with the configuration's own adapter and linking.
     ...everyTailPolicy(own.tail).slice(1).map((tail) => ({ type: "callback.received", policy: { adapter: own.adapter, emailLinking: own.emailLinking, ...tail } })),
-    ...variants.map((variant) => ({ type: "response.received", params: responseParams[variant], expectedIssuer: modelIssuer, issuerRequired })),
+    ...variants.map((variant) => ({
+      type: "response.received",
+      params: responseParams[variant],
+      expectedIssuer: modelIssuer,
+      issuerRequired,
+      server: { issuer: modelIssuer },
+      ...(responseRefusals[variant] !== undefined && { error: responseRefusals[variant] }),
+    })),
     { type: "response.unreadable", error: "discovery down at the callback" },
     { type: "code.refused", error: "invalid_grant" },
     { type: "exchange.failed", error: "ECONNREFUSED" },
     ...Object.keys(idTokenFaults).map((type) => ({ type, error: type })),
     { type: "tokens.invalid", error: "tokens" },
     { type: "profile.failed", error: "userinfo answered 500" },
-    { type: "account.new.signedIn", userId: starter },
-    { type: "account.new.signedIn", userId: latecomer },
-    { type: "lookup.failed", error: "getUserByAccount threw" },
+    { type: "account.linked", user: owner },
+    { type: "account.linked", user: owner, signedInAs: "someone-else" },
+    { type: "account.new" },
+    { type: "account.new", signedIn: signedInAs(starter) },
+    { type: "account.new", signedIn: signedInAs(latecomer) },
+    { type: "emailOwner.found", user: owner },
+    { type: "lookup.failed", error: state === "findingEmailOwner" ? failedLookups.email : failedLookups.account },
     ...signInTailEvents,
-    { type: "user.persisted", isNewUser: true },
-    { type: "user.persisted", isNewUser: false },
+    { type: "user.persisted", isNewUser: true, user: owner },
+    { type: "user.persisted", isNewUser: false, user: owner },
     { type: "persist.failed", error: "linkAccount threw" },
     { type: "user.undone" },
     { type: "undo.failed", error: "deleteUser threw" },

@@ -11,10 +11,11 @@ import { skipCSRFCheck } from "../../core/symbols.js"
 import { find, has, limiterEvents, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type MachineDriver } from "./driver.js"
 import type { OAuthCallbackPolicy } from "../../machines/oauth.js"
 import { driveOAuth } from "./oauth-drive.js"
-import { idTokenFaults, oauthEvents, starter } from "./oauth-events.js"
+import { failedLookups, idTokenFaults, latecomer, oauthEvents, starter } from "./oauth-events.js"
 import { responseLabels, variantOf } from "./oauth-responses.js"
 import { strategyOf } from "../world.js"
 import type { OAuthProviderConfig } from "../../providers/oauth.js"
+import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig } from "../../types.js"
 
 /** True when the engine discovers this provider's endpoints (it lacks one it needs). */
@@ -24,7 +25,31 @@ export function usesDiscovery(provider: OAuthProviderConfig): boolean {
 }
 
 /** Events whose condition is their own name. */
-const namedConditions = new Set(["csrf.invalid", "discovery.failed", "authorization.failed", "response.unreadable", "code.refused", "exchange.failed", "tokens.invalid", "profile.failed", "lookup.failed", "undo.failed", ...Object.keys(idTokenFaults)])
+const namedConditions = new Set(["csrf.invalid", "discovery.failed", "authorization.failed", "response.unreadable", "code.refused", "exchange.failed", "tokens.invalid", "profile.failed", "undo.failed", ...Object.keys(idTokenFaults)])
+
+/**
+ * How the account-linking events are named in a path: by the case they stand for, as the lookups
+ * find it (the machine decides what it means).
+ */
+function accountCondition(event: MachineEvent): string | undefined {
+  switch (event.type) {
+    case "account.linked":
+      return event.signedInAs === undefined ? "account.linkedToUser" : "account.linkedToOther"
+    case "account.new": {
+      const signedIn = (event.signedIn as { id?: string } | undefined)?.id
+      if (signedIn === starter) return "account.new.signedIn(sign-in started signed in)"
+      if (signedIn === latecomer) return "account.new.signedIn(signed in meanwhile)"
+      return undefined
+    }
+    case "emailOwner.found":
+      return "account.new.emailTaken"
+    case "emailOwner.none":
+      return "account.new.noUser"
+    case "lookup.failed":
+      return event.error === failedLookups.email ? "lookup.failed(getUserByEmail)" : "lookup.failed"
+  }
+  return undefined
+}
 
 /**
  * The driver of the OAuth machine for one provider of `config`.
@@ -42,21 +67,22 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
   const oidc = provider.type === "oidc"
   const emailLinking = provider.allowDangerousEmailAccountLinking === true
   const tail = tailPolicyOf(config, strategy)
-  const callbackEvents = oauthEvents(discovery, { adapter, emailLinking, tail })
 
   return {
     machine: oauthMachine,
     target: `oauth ${provider.id}`,
     provider: provider.id,
     // The callback's limited state offers its own variants, so that its paths are named apart from the sign-in's.
-    events: (snapshot) => [...(snapshot.value === "checkingCallbackRateLimit" ? limiterEvents("callback") : rateLimitEvents), ...callbackEvents],
+    events: (snapshot) => [...(snapshot.value === "checkingCallbackRateLimit" ? limiterEvents("callback") : rateLimitEvents), ...oauthEvents(discovery, { adapter, emailLinking, tail }, snapshot.value)],
     role(event) {
       const limiter = rateLimitRole(event)
       if (limiter) return limiter
       if (namedConditions.has(event.type)) return { condition: event.type }
       if (event.type === "response.received") return { ...(responseLabels[variantOf(event)] && { condition: responseLabels[variantOf(event)]! }) }
-      if (event.type === "account.new.signedIn") return { condition: event.userId === starter ? "account.new.signedIn(sign-in started signed in)" : "account.new.signedIn(signed in meanwhile)" }
-      if (event.type.startsWith("account.")) return { condition: event.type }
+      const account = accountCondition(event)
+      if (account) return { condition: account }
+      // Without an adapter every account is new and nothing is looked up: the path is named as the new account's is with one.
+      if (event.type === "profile.received" && !adapter) return { condition: "account.new.noUser" }
       if (event.type === "user.undone") return { ordinary: true }
       if (event.type === "callback.received") {
         const policy = event.policy as OAuthCallbackPolicy
@@ -73,7 +99,7 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
     impossible(path) {
       const persisted = find<{ type: string; isNewUser: boolean }>(path, "user.persisted")
       // A user is new exactly when the sign-in creates it.
-      return persisted !== undefined && persisted.isNewUser !== has(path, "account.new.noUser")
+      return persisted !== undefined && persisted.isNewUser !== has(path, "emailOwner.none")
     },
     unreachable(path) {
       const policy = find<{ type: string; policy: OAuthCallbackPolicy }>(path, "callback.received")?.policy
@@ -90,9 +116,6 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
         return `${provider.id} has explicit endpoints: nothing is discovered`
       }
       if (!oidc && Object.keys(idTokenFaults).some((type) => has(path, type))) return `${provider.id} is an OAuth 2 provider: it issues no ID token`
-      const account = path.find((event) => event.type.startsWith("account.") && event.type !== "account.new.noUser")
-      if (!adapter && account) return "no adapter: accounts are never linked"
-      if (!adapter && has(path, "lookup.failed")) return "no adapter: nothing is looked up"
       return signInTailUnreachable(path, strategy, config, policy)
     },
     drive: (scenario, world) => driveOAuth(provider, scenario, world),

@@ -31,6 +31,8 @@ export interface RedirectBackOptions {
   iss?: "omit" | string
   /** The user who consents, when not the stand-in's own (see `StandInProvider.authorize`). */
   subject?: string
+  /** Send an `id_token` along with the code: a hybrid-flow answer, which the engine refuses. @default false */
+  hybrid?: boolean
 }
 
 /** Options of `StandInProvider`. */

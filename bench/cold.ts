@@ -1,0 +1,197 @@
+/**
+ * A credentials-only app, authflow against @auth/core, as a serverless platform meets it:
+ *
+ * 1. Cold start: import `Auth` and the Credentials provider, then answer the first GET /session
+ *    (a JWT session cookie), each run in a fresh Node process, the two libraries alternating
+ *    (A B B A …), medians over the runs. authflow runs as it is published: its modules compiled
+ *    one to one (no bundling) into a scratch folder, as `npm run build` does; @auth/core from
+ *    node_modules.
+ * 2. The edge bundle: the same app bundled by esbuild (minified, platform browser, format esm, its
+ *    default conditions, code splitting on), raw and gzipped. @auth/core is one file; authflow's
+ *    flows are chunks the router loads when their route is first hit, so its size is counted as
+ *    what the app loads: at import, with the first /session, once every route a credentials-only
+ *    app answers has been hit. Every chunk written, and the one file a bundler that does not split
+ *    makes, are shown too.
+ *
+ *   npm run bench:cold            (11 runs per library)
+ *   npm run bench:cold -- --runs 21
+ */
+import { spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, relative } from "node:path"
+import { pathToFileURL } from "node:url"
+import { gzipSync } from "node:zlib"
+import { build, type Metafile } from "esbuild"
+import { encode } from "../src/jwt.js"
+
+const repo = realpathSync(new URL("..", import.meta.url).pathname)
+const runsFlag = process.argv.indexOf("--runs")
+const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 11
+if (!Number.isInteger(runs) || runs < 5) throw new Error("--runs takes a whole number of at least 5")
+const authjsVersion = (JSON.parse(readFileSync(join(repo, "node_modules/@auth/core/package.json"), "utf8")) as { version: string }).version
+
+const secret = "bench-cold-secret-0123456789abcdef0123456789"
+const cookieName = "__Secure-authjs.session-token"
+const token = await encode({ token: { name: "Ada Lovelace", email: "ada@example.test", picture: null, sub: "user-1" }, secret, salt: cookieName })
+const cookie = `${cookieName}=${token}`
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
+
+// authflow as published: every module under src compiled to its own file, with node_modules beside.
+const scratch = mkdtempSync(join(tmpdir(), "authflow-cold-"))
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }))
+symlinkSync(join(repo, "node_modules"), join(scratch, "node_modules"), "dir")
+writeFileSync(join(scratch, "package.json"), JSON.stringify({ type: "module" }))
+const sources = readdirSync(join(repo, "src"), { recursive: true, encoding: "utf8" }).filter((file) => /\.tsx?$/.test(file) && !file.endsWith(".d.ts"))
+await build({
+  entryPoints: sources.map((file) => join(repo, "src", file)),
+  outdir: join(scratch, "dist"),
+  outbase: join(repo, "src"),
+  format: "esm",
+  platform: "node",
+  target: "es2022",
+  tsconfig: join(repo, "tsconfig.json"),
+  logLevel: "error",
+})
+
+const sides = {
+  authflow: {
+    label: "authflow",
+    auth: pathToFileURL(join(scratch, "dist/index.js")).href,
+    credentials: pathToFileURL(join(scratch, "dist/providers/credentials.js")).href,
+    basePath: "/auth",
+  },
+  authjs: { label: `@auth/core ${authjsVersion}`, auth: "@auth/core", credentials: "@auth/core/providers/credentials", basePath: "/auth" },
+} as const
+type Side = keyof typeof sides
+
+interface ColdStart {
+  importMs: number
+  sessionMs: number
+  importCpuMs: number
+  sessionCpuMs: number
+}
+
+/** One cold start in a fresh process: ms to import and to answer the first /session, on the wall clock and in CPU time. */
+function coldStart(side: Side): Promise<ColdStart> {
+  const { auth, credentials, basePath } = sides[side]
+  const child = spawn(process.execPath, [join(repo, "bench/cold-start.mjs"), auth, credentials, cookie, secret, basePath], { cwd: scratch, stdio: ["ignore", "pipe", "pipe"] })
+  let out = ""
+  let err = ""
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk))
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk))
+  return new Promise((resolve, reject) => {
+    child.on("error", reject)
+    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out) as ColdStart) : reject(new Error(`${side} cold start failed (${code}): ${err}`))))
+  })
+}
+
+// 1. Cold start. One unrecorded run each first (the file cache), then A B B A … so neither side
+// always runs first.
+await coldStart("authflow")
+await coldStart("authjs")
+const starts: Record<Side, ColdStart[]> = { authflow: [], authjs: [] }
+for (let run = 0; run < runs; run++) {
+  for (const side of (run % 2 === 0 ? ["authflow", "authjs"] : ["authjs", "authflow"]) as Side[]) starts[side].push(await coldStart(side))
+}
+const medianOf = (side: Side, measure: (start: ColdStart) => number) => median(starts[side].map(measure))
+const wallTotal = (start: ColdStart) => start.importMs + start.sessionMs
+const cpuTotal = (start: ColdStart) => start.importCpuMs + start.sessionCpuMs
+const cell = (value: number | string) => (typeof value === "number" ? value.toFixed(1) : value).padStart(10)
+console.log(`Cold start, credentials-only app: import + first GET /session (Node ${process.version}; ${runs} fresh processes each, alternating; medians, ms)`)
+console.log(`${"".padEnd(32)}${cell("import")}${cell("/session")}${cell("total")}`)
+for (const side of ["authflow", "authjs"] as Side[]) {
+  const wall = [medianOf(side, (start) => start.importMs), medianOf(side, (start) => start.sessionMs), medianOf(side, wallTotal)]
+  const cpu = [medianOf(side, (start) => start.importCpuMs), medianOf(side, (start) => start.sessionCpuMs), medianOf(side, cpuTotal)]
+  console.log(`${sides[side].label.padEnd(20)}${"wall clock".padEnd(12)}${wall.map(cell).join("")}`)
+  console.log(`${"".padEnd(20)}${"CPU time".padEnd(12)}${cpu.map(cell).join("")}`)
+}
+const ratio = (measure: (start: ColdStart) => number) => (medianOf("authflow", measure) / medianOf("authjs", measure)).toFixed(2)
+console.log(`authflow takes ${ratio(wallTotal)}× @auth/core's time on the wall clock, ${ratio(cpuTotal)}× in CPU time (target ≤ 1×, aim 0.7×)`)
+
+// 2. The edge bundle.
+const app = (auth: string, credentials: string) => `import { Auth } from ${JSON.stringify(auth)}
+import Credentials from ${JSON.stringify(credentials)}
+const config = { secret: process.env.AUTH_SECRET, trustHost: true, basePath: "/auth", providers: [Credentials({ credentials: { username: {} }, authorize: (c) => ({ id: "1", name: String(c.username) }) })] }
+export default { fetch: (request) => Auth(request, config) }
+`
+writeFileSync(join(scratch, "app-authflow.mjs"), app(join(repo, "src/index.ts"), join(repo, "src/providers/credentials.ts")))
+writeFileSync(join(scratch, "app-authjs.mjs"), app("@auth/core", "@auth/core/providers/credentials"))
+
+/** The app bundled as an edge platform's bundler would: each output file's path, bytes and gzipped bytes, and the metafile. */
+async function bundle(side: Side, splitting = true) {
+  const result = await build({
+    entryPoints: [join(scratch, `app-${side}.mjs`)],
+    bundle: true,
+    minify: true,
+    splitting,
+    write: false,
+    metafile: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    define: { "process.env.AUTH_SECRET": JSON.stringify(secret) },
+    outdir: join(scratch, `bundle-${side}`),
+    logLevel: "error",
+  })
+  const sizes = new Map(result.outputFiles.map((file) => [relative(process.cwd(), file.path), { raw: file.contents.length, gzip: gzipSync(file.contents).length }]))
+  return { sizes, metafile: result.metafile }
+}
+
+/**
+ * The output files loaded from the entry: its static imports, and the dynamic imports `follow`
+ * accepts (by the module each one loads), each with its own imports, recursively.
+ */
+function loadedFrom(metafile: Metafile, follow: (module: string) => boolean): Set<string> {
+  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]!.entryPoint?.includes("app-"))!
+  const loaded = new Set<string>()
+  const pending = [entry]
+  while (pending.length) {
+    const output = pending.pop()!
+    if (loaded.has(output)) continue
+    loaded.add(output)
+    for (const { path, kind } of metafile.outputs[output]!.imports) {
+      if (kind === "import-statement" || (kind === "dynamic-import" && follow(metafile.outputs[path]?.entryPoint ?? ""))) pending.push(path)
+    }
+  }
+  return loaded
+}
+
+function total(sizes: Map<string, { raw: number; gzip: number }>, files: Iterable<string>) {
+  let raw = 0
+  let gzip = 0
+  for (const file of files) {
+    raw += sizes.get(file)!.raw
+    gzip += sizes.get(file)!.gzip
+  }
+  return { raw, gzip }
+}
+
+// What a credentials-only app loads once every route it answers has been hit: those routes' action
+// modules, the pages, and the portable JWE (an edge runtime has no node:crypto). Not the other flows
+// (OAuth, email, WebAuthn, back-channel logout), nor what only they or a provider with token refresh
+// load (the refresh, provider discovery, the passkey form).
+const credentialsRoutes = /src\/(actions\/(providers|session|csrf|pages|callback|signout)\.ts|pages\/(signin|signout|error|verify-request)\.tsx|core\/jwt\/jwe-portable\.ts)$/
+const routeOf = (module: string) => /src\/actions\/([\w-]+)\.ts$/.exec(module)?.[1]
+const authflowBundle = await bundle("authflow")
+const authjsBundle = await bundle("authjs")
+const lines = [
+  { label: "authflow, loaded by the import", files: loadedFrom(authflowBundle.metafile, () => false) },
+  { label: "authflow, import + first /session", files: loadedFrom(authflowBundle.metafile, (module) => routeOf(module) === "session" || module.endsWith("jwe-portable.ts")) },
+  { label: "authflow, every route a credentials app answers", files: loadedFrom(authflowBundle.metafile, (module) => credentialsRoutes.test(module)) },
+  { label: "authflow, every chunk written (all flows)", files: authflowBundle.sizes.keys() },
+]
+// A bundler that does not split (esbuild's default) inlines every dynamically imported module.
+const authflowOneFile = await bundle("authflow", false)
+const authjsSize = total(authjsBundle.sizes, authjsBundle.sizes.keys())
+console.log(`\nEdge bundle, credentials-only app (esbuild ${(await import("esbuild")).version}, minified, platform browser, format esm, code splitting unless said; kB, gzip per file)`)
+console.log(`${"".padEnd(56)}${cell("raw")}${cell("gzip")}`)
+const sizeRow = (label: string, size: { raw: number; gzip: number }) => console.log(`${label.padEnd(56)}${cell(kB(size.raw))}${cell(kB(size.gzip))}`)
+const measured = lines.map(({ label, files }) => ({ label, size: total(authflowBundle.sizes, files) }))
+for (const { label, size } of measured) sizeRow(label, size)
+sizeRow("authflow, one file (no splitting: every flow inlined)", total(authflowOneFile.sizes, authflowOneFile.sizes.keys()))
+sizeRow(`${sides.authjs.label} (one file)`, authjsSize)
+const against = (size: { raw: number; gzip: number }) => `${(size.raw / authjsSize.raw).toFixed(2)}× raw, ${(size.gzip / authjsSize.gzip).toFixed(2)}× gzipped`
+console.log(`authflow against @auth/core (target ≤ 1×): import + first /session ${against(measured[1]!.size)}; every route of the credentials app ${against(measured[2]!.size)}`)

@@ -1,0 +1,230 @@
+/**
+ * Human names for the transitions of the flow machines the kit drives, as `authflow test` prints
+ * them: what happened, in words, then where the machine went (`the signIn callback answered false
+ * (checkingSignIn → accessDenied)`), instead of a transition key with its index.
+ *
+ * The words come from {@link transitionWords}, a table by event name, and by guard name where
+ * guards tell an event's transitions apart. test/testing/transition-names.test.ts fails for any
+ * transition of those machines the table does not name.
+ *
+ * @module
+ */
+import { guardName } from "../inspect/describe.js"
+import type { AnyStateMachine } from "xstate"
+import type { TransitionKey } from "./transitions.js"
+
+/**
+ * What an event says happened. A string when the event has one transition per state; else one
+ * entry per guard name (as `authflow machines` prints it) and `otherwise` for the transition
+ * without a guard. `always` holds the eventless transitions.
+ */
+export const transitionWords: Readonly<Record<string, string | Readonly<Record<string, string>>>> = {
+  // Shared by every flow: the CSRF check, the rate limiter, the sign-in tail.
+  "csrf.valid": "the CSRF token matched",
+  "csrf.invalid": "the CSRF token was missing or wrong",
+  "rateLimit.counted": { overLimit: "the request went over a rate limit", otherwise: "the request was within the rate limits" },
+  "rateLimit.failed": { limiterFailsOpen: "the rate-limit store failed, and the limiter fails open", otherwise: "the rate-limit store failed, and the limiter fails closed" },
+  "signIn.answered": {
+    answeredTrue: "the signIn callback answered true",
+    "and(answeredTrue, planWrites)": "the signIn callback answered true, and the user or account is to be written",
+    "and(answeredTrue, registering)": "the signIn callback answered true for a new passkey, to be written",
+    answeredUrl: "the signIn callback answered a URL",
+    otherwise: "the signIn callback answered false",
+  },
+  "signIn.threw": { threwAuthError: "the signIn callback threw an AuthError", otherwise: "the signIn callback threw another error" },
+  "redirect.resolved": "the redirect callback answered a URL",
+  "redirect.threw": { threwAuthError: "the redirect callback threw an AuthError", otherwise: "the redirect callback threw another error" },
+  always: { databaseSessions: "sessions are database sessions", otherwise: "sessions are JWTs" },
+  "session.created": { newUserPage: "the session row was created, for a new user with pages.newUser set", otherwise: "the session row was created" },
+  "session.failed": "creating the session row failed",
+  "token.encoded": { newUserPage: "the session JWT was encoded, for a new user with pages.newUser set", otherwise: "the session JWT was encoded" },
+  "encode.failed": "encoding the session JWT failed",
+  "user.persisted": "the user was written",
+  "persist.failed": { planCreatesUser: "writing the new user failed", otherwise: "writing the user failed" },
+  "lookup.failed": "a database lookup failed",
+  "undo.failed": "undoing the half-written user failed",
+  "user.undone": "the half-written user was removed",
+  // Credentials.
+  "credentials.read": {
+    declaredFieldNotString: "a declared credentials field was not a string",
+    identityUnread: "the credentials leave the identity field empty",
+    otherwise: "the credentials name a user",
+  },
+  "authorize.returned": { returnedUser: "authorize returned a user", otherwise: "authorize returned no user" },
+  "authorize.threw": { threwCredentialsSignin: "authorize threw CredentialsSignin", otherwise: "authorize threw another error" },
+  "attempt.refunded": "the accepted attempt was taken off the rate-limit budget",
+  // OAuth and OpenID Connect.
+  "discovery.done": "the provider's endpoints were found",
+  "discovery.failed": "reading the provider's discovery document failed",
+  "authorization.ready": "the authorization URL was built",
+  "authorization.failed": "building the authorization URL failed",
+  "callback.received": "the provider sent the browser back",
+  "response.received": {
+    issuerMissing: "the provider's answer has no iss, though one is required",
+    issuerMismatch: "the provider's answer names another issuer",
+    stateMismatch: "the provider's answer carries a forged state",
+    providerError: "the provider answered with an error",
+    responseRefused: "the provider's answer was refused (a hybrid or JARM answer)",
+    otherwise: "the provider answered with a code",
+  },
+  "response.unreadable": "the provider's answer could not be read",
+  "code.exchanged": "the code was exchanged for tokens",
+  "code.refused": "the token endpoint refused the code",
+  "exchange.failed": "the token endpoint could not be reached",
+  "tokens.valid": "the tokens checked out",
+  "tokens.invalid": "the token response was invalid",
+  "idToken.badSignature": "the ID token's signature was bad",
+  "idToken.expired": "the ID token had expired",
+  "idToken.nonceMismatch": "the ID token carried another nonce",
+  "idToken.wrongAudience": "the ID token was for another client",
+  "idToken.wrongIssuer": "the ID token came from another issuer",
+  "profile.received": { adapterPresent: "the profile was read, and there is a database to look the account up in", otherwise: "the profile was read, and there is no database" },
+  "profile.failed": "reading the profile failed",
+  "account.linked": { signedInAsOther: "the account is linked to a user, and the browser is signed in as another", otherwise: "the account is linked to a user" },
+  "account.new": {
+    startedBySignedInUser: "the account is new, and the signed-in user started this sign-in",
+    signedIn: "the account is new, and the browser is signed in as someone who did not start this sign-in",
+    otherwise: "the account is new, and nobody is signed in",
+  },
+  "emailOwner.found": { emailLinkingAllowed: "a user has the account's email, and the provider allows linking to them", otherwise: "a user has the account's email, and the provider does not allow linking" },
+  "emailOwner.none": "no user has the account's email",
+  // Email links.
+  "email.normalized": { addressInGrammar: "the address was normalized", otherwise: "the normalized address is not a valid address" },
+  "normalizer.threw": "normalizeIdentifier threw",
+  "user.lookedUp": { userExists: "a user has the address", otherwise: "no user has the address" },
+  "token.stored": "the link's token was stored",
+  "store.failed": "storing the link's token failed",
+  "link.sent": "the link was sent",
+  "send.failed": "sending the link failed",
+  "token.revoked": "the unsent link's token was deleted",
+  "revoke.failed": "deleting the unsent link's token failed",
+  "link.read": { linkHasToken: "the link carries a token", otherwise: "the link carries no token" },
+  "token.used": {
+    noTokenRow: "the link's token is unknown (never issued, or used already)",
+    tokenExpired: "the link's token had expired",
+    identifierMismatch: "the link names another address than its token's",
+    identifierOutsideGrammar: "the token's address is not a valid address",
+    otherwise: "the link's token was used",
+  },
+  "token.failed": "using the link's token failed",
+  "token.restored": { failedLookingUp: "the token was put back after the user lookup failed", failedPersisting: "the token was put back after writing the user failed", otherwise: "the token was put back after the session failed" },
+  "restore.failed": { failedLookingUp: "putting the token back failed, after the user lookup failed", failedPersisting: "putting the token back failed, after writing the user failed", otherwise: "putting the token back failed, after the session failed" },
+  // WebAuthn and passkeys.
+  "options.requested": { actionInvalid: "the options request asked for an unknown action", otherwise: "the options were requested" },
+  "user.found": {
+    authenticateAsked: "authentication was asked for",
+    registerAllowed: "registration was asked for, and is allowed",
+    registerAsked: "registration was asked for, and is not allowed",
+    signedInWithoutAction: "someone is signed in, and no action was given",
+    newEmail: "no action was given, for an email nobody has",
+    otherwise: "no action was given, for a known user or none",
+  },
+  "options.ready": "the ceremony's options were issued",
+  "options.failed": "issuing the ceremony's options failed",
+  "ceremony.received": "the authenticator's answer was posted",
+  "challenge.fresh": { actionMismatch: "the answer was posted for the other ceremony", registering: "the challenge was fresh, for a registration", otherwise: "the challenge was fresh, for an authentication" },
+  "challenge.replayed": "the challenge was used already",
+  "challenge.failed": "claiming the challenge failed",
+  "response.malformed": "the authenticator's answer was malformed",
+  "credential.unknown": "the passkey is unknown",
+  "response.checked": {
+    wrongCeremonyType: "the answer was made for the other ceremony type",
+    challengeMismatch: "the answer signs another challenge",
+    wrongOrigin: "the answer comes from another origin",
+    wrongRpId: "the answer is for another RP ID",
+    userNotPresent: "the user was not present",
+    userNotVerified: "the user was not verified, though verification is required",
+    counterRegressed: "the passkey's counter went backwards",
+    notVerified: "the answer's signature did not verify",
+    credentialTaken: "the passkey belongs to another user already",
+    signedInAsOther: "the passkey belongs to a user, and the browser is signed in as another",
+    otherwise: "every check of the answer passed",
+  },
+  "counter.updated": "the passkey's counter was stored",
+  "counter.failed": "storing the passkey's counter failed",
+  "registration.undone": "the half-written registration was removed",
+  // Sign-out.
+  "session.found": { jwtSession: "a JWT session was found", otherwise: "a database session was found" },
+  "session.none": "there was no session",
+  "token.decoded": { providerEndsSession: "the JWT was read, and its provider ends its own session too", otherwise: "the JWT was read" },
+  "decode.failed": "reading the JWT failed",
+  "session.deleted": {
+    "and(providerEndsSession, accountsReadable)": "the session row was deleted, its provider ends its own session too, and the user's accounts can be listed",
+    providerEndsSession: "the session row was deleted, and its provider ends its own session too",
+    otherwise: "the session row was deleted",
+  },
+  "delete.failed": "deleting the session row failed",
+  "accounts.listed": { oneIdToken: "the user has one ID token at the provider", otherwise: "the user has no ID token, or several, at the provider" },
+  "accounts.failed": "listing the user's accounts failed",
+  "endSession.found": "the provider's end-session endpoint was found",
+  "endSession.missing": "the provider has no end-session endpoint",
+}
+
+/** One declared transition, found by its key. */
+interface Found {
+  event: string
+  guard: string | undefined
+  source: string
+  targets: string[]
+  /** How many transitions its state has for the same event. */
+  siblings: number
+}
+
+type StateNode = AnyStateMachine["root"]
+
+function find(machine: AnyStateMachine, key: TransitionKey): Found | undefined {
+  const match = /^(.*):([^:]*):(\d+)$/.exec(key)
+  if (!match) return undefined
+  // The pattern has three groups, and none is optional.
+  const [, id, event, index] = match as RegExpExecArray & [string, string, string, string]
+  let node: StateNode | undefined
+  const visit = (candidate: StateNode): void => {
+    if (candidate.id === id) node = candidate
+    else for (const child of Object.values(candidate.states)) if (!node) visit(child)
+  }
+  visit(machine.root)
+  const list = event === "always" ? node?.always : node?.transitions.get(event)
+  const transition = list?.[Number(index)]
+  if (!node || !list || !transition) return undefined
+  return { event, guard: guardName(transition.guard), source: node.path.join("."), targets: (transition.target ?? []).map((target) => target.path.join(".")), siblings: list.length }
+}
+
+/** The words of a transition from the table, or undefined when the table does not name it. */
+function wordsOf(found: Found): string | undefined {
+  const entry = transitionWords[found.event]
+  if (typeof entry === "string") return found.siblings === 1 ? entry : undefined
+  return entry?.[found.guard ?? "otherwise"]
+}
+
+/**
+ * A transition's human name: what happened, then the state it left and the one it entered. A
+ * transition the table does not name yet is named by its event and guard, never by its index.
+ *
+ * @example
+ * ```ts
+ * transitionName(credentialsSignInMachine, "credentials-sign-in.checkingSignIn:signIn.answered:2")
+ * // "the signIn callback answered false (checkingSignIn → accessDenied)"
+ * ```
+ */
+export function transitionName(machine: AnyStateMachine, key: TransitionKey): string {
+  const found = find(machine, key)
+  if (!found) return key
+  const words = wordsOf(found) ?? `${found.event}${found.guard ? ` [${found.guard}]` : ""}`
+  return `${words} (${found.source} → ${found.targets.join(", ") || found.source})`
+}
+
+/**
+ * The transitions of `machine` the table of words does not name, by key: what a test checks stays
+ * empty.
+ *
+ * @example
+ * ```ts
+ * unnamedTransitions(signOutMachine, declaredTransitions(signOutMachine)) // []
+ * ```
+ */
+export function unnamedTransitions(machine: AnyStateMachine, keys: Iterable<TransitionKey>): TransitionKey[] {
+  return [...keys].filter((key) => {
+    const found = find(machine, key)
+    return !found || wordsOf(found) === undefined
+  })
+}

@@ -1,0 +1,106 @@
+/**
+ * Flows load when used: a credentials-only app answering `/session` loads neither the OAuth client
+ * (oauth4webapi), nor the WebAuthn code, nor the pages or Preact. Each case runs `Auth()` in a fresh
+ * Node process whose module loader writes down every module it loads; the assertions read that list.
+ * The sign-in page is the counter-check: rendering it loads the pages and Preact, so the list would
+ * show them had `/session` loaded them (and still no WebAuthn code: no WebAuthn provider is shown).
+ */
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { encode } from "../src/jwt.js"
+
+const root = new URL("..", import.meta.url).pathname
+const scratch = mkdtempSync(join(tmpdir(), "authflow-loaded-"))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const secret = "loaded-when-used-secret-0123456789abcdef"
+const cookieName = "__Secure-authjs.session-token"
+
+/** Modules a credentials-only session read must not load, by what they are. */
+const notForSession: Record<string, RegExp> = {
+  "the OAuth client (oauth4webapi)": /\/node_modules\/oauth4webapi\//,
+  "the WebAuthn code": /\/src\/(core\/webauthn\/|actions\/webauthn|machines\/webauthn|providers\/(webauthn|passkey)|pages\/webauthn)|\/node_modules\/@simplewebauthn\//,
+  "the pages": /\/src\/pages\//,
+  Preact: /\/node_modules\/preact(-render-to-string)?\//,
+  "the refresh of provider tokens": /\/src\/actions\/(session-refresh|token-refresh)\.ts$/,
+}
+
+// Records the URL of every module loaded after it is registered (tsx's hooks run underneath).
+writeFileSync(
+  join(scratch, "record.mjs"),
+  `import { register } from "node:module"
+register("data:text/javascript," + encodeURIComponent(${JSON.stringify(`import { appendFileSync } from "node:fs"
+export async function load(url, context, next) {
+  appendFileSync(process.env.LOADED_MODULES, url + "\\n")
+  return next(url, context)
+}`)}))
+`,
+)
+
+// A credentials-only app: answers each request given, in order, and prints the answers.
+writeFileSync(
+  join(scratch, "app.mts"),
+  `import { Auth } from ${JSON.stringify(join(root, "src/index.ts"))}
+import Credentials from ${JSON.stringify(join(root, "src/providers/credentials.ts"))}
+const config = {
+  secret: ${JSON.stringify(secret)},
+  trustHost: true,
+  providers: [Credentials({ credentials: { username: {} }, authorize: (credentials: Record<string, unknown>) => ({ id: "1", name: String(credentials.username) }) })],
+}
+const answers = []
+for (const { path, cookie } of JSON.parse(process.env.REQUESTS!) as { path: string; cookie?: string }[]) {
+  const response = await Auth(new Request("https://app.test/auth" + path, { headers: cookie ? { cookie } : {} }), config)
+  answers.push({ status: response.status, body: await response.text() })
+}
+process.stdout.write(JSON.stringify(answers))
+`,
+)
+
+/** Runs the app in a fresh process on `requests`: its answers, and every module it loaded. */
+function run(name: string, requests: { path: string; cookie?: string }[]): { answers: { status: number; body: string }[]; loaded: string[] } {
+  const log = join(scratch, `${name}.log`)
+  writeFileSync(log, "")
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--import", join(scratch, "record.mjs"), join(scratch, "app.mts")], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, REQUESTS: JSON.stringify(requests), LOADED_MODULES: log },
+  })
+  return { answers: JSON.parse(out) as { status: number; body: string }[], loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) }
+}
+
+const matching = (loaded: string[], pattern: RegExp) => loaded.filter((url) => pattern.test(url))
+
+describe("a credentials-only app answering /session", () => {
+  it("loads neither OAuth, WebAuthn, the pages, Preact nor the token refresh, for a session with or without provider tokens", async () => {
+    const session = await encode({ token: { name: "Ada", email: "ada@example.test", sub: "1" }, secret, salt: cookieName })
+    // A session minted while an OAuth provider with refresh was configured: its tokens ride along.
+    const withTokens = await encode({
+      token: { name: "Ada", email: "ada@example.test", sub: "1", "authflow:tokens": { corp: { access_token: "at", refresh_token: "rt", expires_at: 1 } } },
+      secret,
+      salt: cookieName,
+    })
+    const { answers, loaded } = run("session", [{ path: "/session" }, { path: "/session", cookie: `${cookieName}=${session}` }, { path: "/session", cookie: `${cookieName}=${withTokens}` }])
+
+    expect(answers.map(({ status }) => status)).toEqual([200, 200, 200])
+    expect(JSON.parse(answers[0]!.body)).toBeNull()
+    expect(JSON.parse(answers[1]!.body).user.name).toBe("Ada")
+    expect(JSON.parse(answers[2]!.body).user.name).toBe("Ada")
+    // The list is the real one: the session action and the JWT code are on it.
+    expect(matching(loaded, /\/src\/actions\/session\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/core\/jwt\/decode\.ts$/)).toHaveLength(1)
+    for (const [what, pattern] of Object.entries(notForSession)) expect(matching(loaded, pattern), what).toEqual([])
+  }, 60_000)
+
+  it("loads the pages and Preact when the sign-in page is first rendered, and still no WebAuthn code", () => {
+    const { answers, loaded } = run("signin", [{ path: "/signin" }])
+
+    expect(answers[0]!.status).toBe(200)
+    expect(answers[0]!.body).toContain('name="username"')
+    expect(matching(loaded, notForSession["the pages"]!)).not.toEqual([])
+    expect(matching(loaded, notForSession.Preact!)).not.toEqual([])
+    for (const what of ["the OAuth client (oauth4webapi)", "the WebAuthn code", "the refresh of provider tokens"]) expect(matching(loaded, notForSession[what]!), what).toEqual([])
+  }, 60_000)
+})
