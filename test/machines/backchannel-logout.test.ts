@@ -79,6 +79,7 @@ describe("back-channel logout machine", () => {
   it("checks the claims: the back-channel event as an object, no nonce, a sub or sid, a jti", () => {
     const cases: [LogoutTokenClaims, string][] = [
       [{ events: undefined }, "eventMissing"],
+      [{ events: null }, "eventMissing"],
       [{ events: "logout" }, "eventMissing"],
       [{ events: { "http://other": {} } }, "eventMissing"],
       [{ events: { [backchannelLogoutEvent]: "yes" } }, "eventMissing"],

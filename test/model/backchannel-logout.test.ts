@@ -22,6 +22,7 @@ import type { OAuthProviderConfig } from "../../src/providers/oauth.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { declaredTransitions } from "../../src/testing/transitions.js"
+import { FlowEndings } from "./harness.js"
 import { clientId, clientSecret, opProvider } from "../support/oauth-stand-in.js"
 import { CookieJar, recordingLogger, send } from "../helpers.js"
 import type { Adapter } from "../../src/adapters.js"
@@ -244,6 +245,7 @@ async function scenario(path: ModelPath<BackchannelLogoutEvent>) {
 }
 
 const recorder = new TransitionRecorder([backchannelLogoutMachine])
+const endings = new FlowEndings(recorder, "backchannel-logout")
 const paths = modelPaths(backchannelLogoutMachine, events, { inputs: policies.map((policy) => ({ policy })) })
 
 describe("back-channel logout machine, driven through Auth()", () => {
@@ -257,12 +259,14 @@ describe("back-channel logout machine, driven through Auth()", () => {
     it(`${JSON.stringify((path.input as { policy: BackchannelLogoutPolicy }).policy)} ${path.description} ⇒ ${path.finalState}`, async () => {
       const s = await scenario(path)
       const { logger, errors } = recordingLogger()
-      recorder.reset()
-      const response = await send({ ...s.config, logger, inspect: recorder.inspect }, new CookieJar(), `/backchannel-logout/${s.route}`, {
+      endings.reset()
+      const response = await send({ ...s.config, logger, inspect: endings.inspect }, new CookieJar(), `/backchannel-logout/${s.route}`, {
         method: "POST",
         form: s.token === undefined ? {} : { logout_token: s.token },
       })
+      // The real run walked exactly the model's path, and ended there: every way the flow ends is a final state.
       expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
       expect(response.headers.get("cache-control")).toBe("no-store")
       const body = (await response.json()) as { error?: string; error_description?: string }
       const row = await s.memory.getSessionAndUser("session-of-ada")
