@@ -20,7 +20,7 @@ const scopes: Record<string, string[]> = {
     "test/security/cookies.test.ts",
     "test/wire/cookies.test.ts",
   ],
-  machines: ["test/model/*.test.ts"],
+  machines: ["test/model/*.test.ts", "test/machines/*.test.ts"],
 }
 
 const scope = process.env.AUTHFLOW_MUTATION_SCOPE ?? "security"

@@ -4,6 +4,7 @@ import { emitEvent } from "./core/events.js"
 import { rateLimitedAnswer, rateLimitedMessage } from "./core/rate-limit/limiter.js"
 import { checkRequest, isValidHttpUrl } from "./core/assert.js"
 import { errorAnswer, isErrorAnswer, type Answer, type ErrorAnswer } from "./core/answer.js"
+import { asError } from "./core/as-error.js"
 import { serializeCookie } from "./core/cookies/serialize.js"
 import { resolveLogger } from "./core/logger.js"
 import { configFor, initOptions, type AuthOptions, type ResolvedConfig } from "./core/options.js"
@@ -94,7 +95,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     failed = answered
   } catch (caught) {
     // Thrown, not answered: a failure below the flows (resolving the options, an adapter outside a flow), answered the same way.
-    failed = errorAnswer(caught instanceof Error ? caught : new Error(String(caught)))
+    failed = errorAnswer(asError(caught))
   }
   return answerError(failed, isRaw, request, authRequest, config, logger)
 }

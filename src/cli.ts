@@ -49,6 +49,7 @@ Prints a new random secret for AUTH_SECRET (echo "AUTH_SECRET=$(npx authflow sec
 In production every secret needs at least 32 characters; the ones it prints have 44.
 `
 
+// Not an AuthError: it never leaves this file; main() catches it and prints the message with the usage, exiting 2.
 class UsageError extends Error {}
 
 function parse(args: string[]): { format: Format; machines: string[] } | "help" {

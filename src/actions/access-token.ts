@@ -12,7 +12,6 @@ import { configFor, initOptions } from "../core/options.js"
 import { toAuthRequest } from "../core/request.js"
 import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { refreshAccountTokens, refreshEnabled, refreshJwtTokens, refreshPolicy, takeTokensClaim, tokensClaim, type RefreshOutcome } from "./token-refresh.js"
-import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { AuthConfig } from "../types.js"
 
 /**
@@ -61,7 +60,7 @@ export async function accessTokenOf(request: Request, config: AuthConfig, provid
   if (!found || (found.type !== "oauth" && found.type !== "oidc") || !refreshEnabled(config, found)) {
     return new TypeError(`getAccessToken: "${providerId}" is not an OAuth/OIDC provider with token refresh on; set \`refresh: true\` on the provider or in the configuration`)
   }
-  const provider = found as unknown as OAuthProviderConfig
+  const provider = found
   const policy = refreshPolicy(config)
   const store = sessionStoreOf(options)
   if (!store.value) return null

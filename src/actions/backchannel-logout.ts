@@ -8,6 +8,7 @@
 import { jwtVerify } from "jose"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { providerKeys, providerSignatureAlgorithms, refetchedProviderKeys, type ProviderKeys } from "../core/oauth/jwks.js"
+import { LogoutTokenRefused, type LogoutTokenRefusal } from "../core/errors.js"
 import { replayStoreOf } from "../core/replay-store.js"
 import { revocationStoreOf } from "../core/revocation-store.js"
 import { backchannelLogoutMachine, type LogoutTokenClaims, type LogoutTokenVerifyFailure } from "../machines/backchannel-logout.js"
@@ -21,29 +22,6 @@ export { backchannelLogoutEvent } from "../machines/backchannel-logout.js"
 
 /** How old a logout token may be, by its `iat`. */
 const maxTokenAge = 10 * 60
-
-/** Why a logout token was refused: each a distinct, stable reason logged and answered as `error_description`. */
-export type LogoutTokenRefusal =
-  | "missing"
-  | "signature"
-  | "issuer"
-  | "audience"
-  | "expired"
-  | "issued-at"
-  | "events"
-  | "nonce"
-  | "subject"
-  | "jti"
-  | "replayed"
-  | "provider"
-
-/** A refused logout token. */
-export class LogoutTokenRefused extends Error {
-  readonly type = "LogoutTokenRefused"
-  constructor(readonly reason: LogoutTokenRefusal, detail?: string) {
-    super(`Back-channel logout token refused: ${reason}${detail ? ` (${detail})` : ""}`)
-  }
-}
 
 /** What jose said of a token it refused: its error's `code` and `claim`, and its message. */
 function verifyFailure(error: unknown): LogoutTokenVerifyFailure {

@@ -6,12 +6,12 @@ import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { rateLimitedError, readCredentials, requestLimiter } from "./rate-limit.js"
 import type { AuthOptions } from "../core/options.js"
-import type { Account, Cookie, CredentialsConfig, InternalProvider, User } from "../types.js"
-import type { OAuthProviderConfig } from "../providers/oauth.js"
-import type { EmailConfig } from "../providers/email-config.js"
+import type { Account, Cookie, CredentialsConfig, User } from "../types.js"
+import { asError } from "../core/as-error.js"
 
 /**
  * `/callback/<id>`: finishes a sign-in. Credentials providers are served on POST, through the
@@ -27,11 +27,11 @@ import type { EmailConfig } from "../providers/email-config.js"
 export async function callbackAction(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const provider = options.provider!
   if (provider.type === "credentials" && options.request.method === "POST") {
-    return credentialsCallback(options, provider as unknown as CredentialsConfig, cookies)
+    return credentialsCallback(options, provider, cookies)
   }
   // OAuth, email and WebAuthn are loaded when their first callback arrives: a credentials sign-in never loads them.
-  if (provider.type === "oauth" || provider.type === "oidc") return (await import("./oauth.js")).oauthCallback(options, provider as unknown as InternalProvider<OAuthProviderConfig>, cookies)
-  if (provider.type === "email") return (await import("./email.js")).emailCallback(options, provider as unknown as InternalProvider<EmailConfig>, cookies)
+  if (provider.type === "oauth" || provider.type === "oidc") return (await import("./oauth.js")).oauthCallback(options, provider, cookies)
+  if (provider.type === "email") return (await import("./email.js")).emailCallback(options, provider, cookies)
   if (provider.type === "webauthn" && options.request.method === "POST") return (await import("./webauthn.js")).webAuthnCallback(options, provider, cookies)
   return errorAnswer(new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`))
 }
@@ -55,7 +55,7 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
   const limiter = requestLimiter(options)
   const signedIn = (user: User): SignInOutcome => ({ user, account: run.account! })
   const effects: FlowEffects<typeof credentialsSignInMachine> = {
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     readCredentials: () => readCredentials(options, provider, credentials),
     checkRateLimit: ({ rateLimitIdentity }) => limiter.count("credentials", rateLimitIdentity),
     refundAttempt: async () => {
@@ -94,8 +94,4 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     rateLimited: (context) => errorAnswer(rateLimitedError("credentials", context, limiter)),
   }
   return outcomeOf(await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
 }

@@ -7,6 +7,7 @@ import { sessionEffects } from "./session-effects.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
 import { emailSignInMachine, type EmailSignInContext } from "../machines/email-sign-in.js"
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { Concealed } from "../core/concealed.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
@@ -17,6 +18,7 @@ import { defaultNormalizer, type EmailConfig } from "../providers/email-config.j
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
 import type { Adapter, AdapterUser } from "../adapters.js"
+import { asError } from "../core/as-error.js"
 
 const oneDay = 24 * 60 * 60
 
@@ -34,10 +36,6 @@ function emailAccount(provider: EmailConfig, email: string, userId: string | und
 function problemOf(error: unknown): { problem?: unknown } {
   const cause = error instanceof Error ? error.cause : undefined
   return typeof cause === "object" && cause !== null && "problem" in cause ? { problem: cause.problem } : {}
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
 }
 
 /** The web `Request` handed to `sendVerificationRequest`, rebuilt from what the engine parsed. */
@@ -79,7 +77,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
   const typed = options.request.body?.email
   const limiter = requestLimiter(options)
   const effects: FlowEffects<typeof emailSignInMachine> = {
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     normalizeEmail: () => {
       try {
         const normalized = (provider.normalizeIdentifier ?? defaultNormalizer)(typeof typed === "string" ? typed : "")

@@ -9,6 +9,7 @@ import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, Profile, User } from "../types.js"
 import type { AdapterSession } from "../adapters.js"
 import type { SignInTailEvent, SignInTailPolicy } from "../machines/sign-in-tail.js"
+import { asError } from "../core/as-error.js"
 
 /** Who signed in, how, and whether the user is new (unknown for credentials: no database is involved). */
 export interface SignInOutcome {
@@ -87,7 +88,7 @@ export async function renewStoredTokens(options: AuthOptions, account: Account):
     const replaced = await adapter.updateAccountTokens({ provider: account.provider, providerAccountId: account.providerAccountId }, row.refresh_token, tokens)
     return { type: "storedTokens.renewed", replaced }
   } catch (error) {
-    options.logger.error(error instanceof Error ? error : new Error(String(error)))
+    options.logger.error(asError(error))
     return { type: "storedTokens.failed", error }
   }
 }

@@ -23,6 +23,7 @@ import {
 } from "../core/oauth/callback.js"
 import { encode, decode } from "../core/jwt/index.js"
 import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
@@ -32,6 +33,7 @@ import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { Cookie, InternalProvider } from "../types.js"
 import type { SnapshotFrom } from "xstate"
+import { asError } from "../core/as-error.js"
 
 /** Bump when the sign-in machine's waiting state or context change shape: older flow cookies are then refused. */
 export const OAUTH_FLOW_VERSION = 2
@@ -65,10 +67,6 @@ function parsedUrl(value: string): URL | undefined {
   } catch {
     return undefined
   }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
 }
 
 
@@ -107,7 +105,7 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
   const proxyRedirectUri = redirectProxyOf(options, provider)
   const site = oauthFlow.site(options, provider)
   return {
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     checkRateLimit: () => request.limiter.count("oauth"),
     discover: async () => {
       try {

@@ -10,6 +10,7 @@ import type { AuthOptions } from "../core/options.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { ProviderTokens } from "../machines/token-refresh.js"
 import type { Session } from "../types.js"
+import { asError } from "../core/as-error.js"
 
 /** What the refresh step of a session read gave: the claim to write back (JWT), and the providers whose refresh failed. */
 export interface SessionRefresh {
@@ -23,7 +24,7 @@ export const refreshErrorValue = "RefreshTokenError"
 
 function oauthProvider(options: AuthOptions, id: string): OAuthProviderConfig | undefined {
   const provider = options.providers.find((candidate) => candidate.id === id)
-  return provider && (provider.type === "oauth" || provider.type === "oidc") ? (provider as unknown as OAuthProviderConfig) : undefined
+  return provider && (provider.type === "oauth" || provider.type === "oidc") ? provider : undefined
 }
 
 /** The tokens kept in the JWT: no ID token (it is large, and verified only at sign-in). */
@@ -55,7 +56,7 @@ export async function refreshSessionTokens(options: AuthOptions, session: { jwtC
         outcome = await refreshJwtTokens({ config, logger, provider, policy: policy(), ...(session.sub !== undefined && { userId: session.sub }) }, entry)
       } catch (error) {
         // A refresh that cannot run is a failed refresh, never a lost session.
-        logger.error(error instanceof Error ? error : new Error(String(error)))
+        logger.error(asError(error))
         return { provider: id, failure: "unavailable", error } satisfies RefreshOutcome
       }
       if (!outcome) delete claim[id]
@@ -86,7 +87,7 @@ export async function refreshSessionTokens(options: AuthOptions, session: { jwtC
       try {
         return await refreshAccountTokens(subject, adapter, account)
       } catch (error) {
-        logger.error(error instanceof Error ? error : new Error(String(error)))
+        logger.error(asError(error))
         return { provider: provider.id, failure: "unavailable", error }
       }
     }),

@@ -14,6 +14,7 @@ import type { AuthOptions } from "../core/options.js"
 import { reissueWhenDue } from "../core/symbols.js"
 import type { SessionStore } from "../core/cookies/session-store.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
+import { asError } from "../core/as-error.js"
 
 // Shared and frozen: every session answer has the same headers.
 const readHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json", ...noCacheHeaders })
@@ -142,6 +143,7 @@ async function databaseSession(
       // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
       session: { ...session, user } as unknown as Session,
       user,
+      // Needed, like the row's cast: the public type says `token: JWT` (as Auth.js's does), and a database session has none.
       token: undefined as unknown as JWT,
       ...(update && { newSession: update.data, trigger: "update" as const }),
     })) as Session, refresh)
@@ -170,8 +172,4 @@ function claimsOf(token: JWT): string {
 /** Whether the token was issued `updateAge` seconds ago or more (or does not say when). */
 function dueForReissue(token: JWT, updateAge: number, now: number): boolean {
   return typeof token.iat !== "number" || now - token.iat * 1000 >= updateAge * 1000
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
 }

@@ -4,11 +4,13 @@ import { onFirstUse } from "../core/on-first-use.js"
 import { decodeSessionCookie, sessionStoreOf } from "../core/session-cookie.js"
 import { metaOfDatabaseToken, metaOfToken } from "../core/session-lifetime.js"
 import { signOutMachine } from "../machines/sign-out.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, ResponseInternal } from "../types.js"
+import { asError } from "../core/as-error.js"
 
 // The provider's discovery (and the OAuth client under it) is loaded by the first sign-out that
 // ends a session at its provider.
@@ -30,7 +32,7 @@ const discovery = onFirstUse(() => import("../core/oauth/discovery.js"))
 export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const store = sessionStoreOf(options)
   const effects: FlowEffects<typeof signOutMachine> = {
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     findSession: () => (store.value ? { type: "session.found", strategy: options.session.strategy } : { type: "session.none" }),
     decodeToken: async () => {
       try {
@@ -88,7 +90,7 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
       return signedOut()
     },
     endFailed: ({ error }) => {
-      options.logger.error(new SignOutError(error instanceof Error ? error : new Error(String(error))))
+      options.logger.error(new SignOutError(asError(error)))
       return signedOut()
     },
   }

@@ -18,6 +18,7 @@ import {
   storedCredentialId,
   toBase64,
 } from "../core/webauthn/response.js"
+import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { webAuthnMachine, type CeremonyFindings, type NewAuthenticator, type RegistrationUndo, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
 import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
@@ -28,6 +29,7 @@ import { defaultGetUserInfo, relayingPartyOf, type WebAuthnConfig, type WebAuthn
 import type { AuthOptions } from "../core/options.js"
 import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
+import { asError } from "../core/as-error.js"
 import type { SnapshotFrom } from "xstate"
 
 /** Bump when the WebAuthn machine's waiting state or context change shape: older challenge cookies are then refused. */
@@ -47,10 +49,6 @@ function flowCookiesOf(options: AuthOptions): FlowCookies {
 
 /** The WebAuthn flow, sealed between the options and the answer: only its `flow` (ceremony, challenge, the user registering) travels in the cookie. */
 const webAuthnFlow = sealedFlow({ machine: webAuthnMachine, version: WEBAUTHN_FLOW_VERSION, seals: ["flow"], cookies: flowCookiesOf })
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
-}
 
 function libraryOf(provider: Provider): WebAuthnLibrary {
   if (!provider.simpleWebAuthn) throw new TypeError(`Provider "${provider.id}" has no simpleWebAuthn functions: build it with WebAuthn() or Passkey()`)
@@ -195,7 +193,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, request: WebA
         return { type: "options.failed", error }
       }
     },
-    checkCsrf: () => ({ type: options.csrfTokenVerified ? "csrf.valid" : "csrf.invalid" }),
+    ...csrfCheckEffect(options),
     claimChallenge: async () => {
       try {
         // Only the answer request opens a challenge cookie: without one there is nothing to claim.

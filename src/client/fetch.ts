@@ -1,16 +1,8 @@
 /** The one place the client talks to the server. */
 import { authUrl } from "./config.js"
+import { ClientFetchError } from "../core/errors.js"
 
-/** A request to an auth route that did not answer 2xx JSON. */
-export class ClientFetchError extends Error {
-  override name = "ClientFetchError"
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message)
-  }
-}
+export { ClientFetchError }
 
 /** What to send: nothing (GET), a JSON body, or a form (which also asks for `{ url }` instead of a redirect). */
 export interface AuthRequestInit {

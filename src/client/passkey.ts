@@ -29,11 +29,19 @@ export interface PasskeySignInOptions extends SignInOptions {
   conditional?: boolean
 }
 
-/** What `GET /webauthn-options/<provider>` answers. */
-export interface WebAuthnOptionsResponse {
-  action: PasskeyAction
-  options: Record<string, unknown>
-}
+/**
+ * What `GET /webauthn-options/<provider>` answers: the ceremony the server chose, and its options
+ * in the JSON form `@simplewebauthn/browser` takes.
+ *
+ * @example
+ * ```ts
+ * const answer: WebAuthnOptionsResponse = await (await fetch("/auth/webauthn-options/passkey?action=register")).json()
+ * if (answer.action === "register") await startRegistration({ optionsJSON: answer.options })
+ * ```
+ */
+export type WebAuthnOptionsResponse =
+  | { action: "register"; options: PublicKeyCredentialCreationOptionsJSON }
+  | { action: "authenticate"; options: PublicKeyCredentialRequestOptionsJSON }
 
 /**
  * Like `signIn`, with WebAuthn providers run in the browser: fetches the ceremony options from
@@ -74,8 +82,8 @@ export async function signIn(
   const browser = await loadBrowser()
   const response =
     ceremony.action === "register"
-      ? await browser.startRegistration({ optionsJSON: ceremony.options as unknown as PublicKeyCredentialCreationOptionsJSON })
-      : await browser.startAuthentication({ optionsJSON: ceremony.options as unknown as PublicKeyCredentialRequestOptionsJSON, useBrowserAutofill: conditional === true })
+      ? await browser.startRegistration({ optionsJSON: ceremony.options })
+      : await browser.startAuthentication({ optionsJSON: ceremony.options, useBrowserAutofill: conditional === true })
 
   const csrfToken = (await getCsrfToken()) ?? ""
   const form: Record<string, string> = { action: ceremony.action, data: JSON.stringify(response), csrfToken, callbackUrl: target }

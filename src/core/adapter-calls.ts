@@ -1,6 +1,7 @@
 import { AdapterError, AdapterTimeout } from "./errors.js"
 import type { Adapter } from "../adapters.js"
 import type { LoggerInstance } from "../base-types.js"
+import { asError } from "./as-error.js"
 
 /** Every method name of `adapter`: its own, and those of the classes it is an instance of. */
 function methodNames(adapter: object): Set<string> {
@@ -142,7 +143,7 @@ export function withAdapterLogging(adapter: Adapter, logger: LoggerInstance, tim
         if (problem) throw new AdapterError(`adapter.${name} answered ${problem}: fix the adapter`, { cause: { method: name } })
         return answer
       } catch (error) {
-        const adapterError = error instanceof AdapterError ? error : new AdapterError(error instanceof Error ? error : new Error(String(error)), { cause: { method: name } })
+        const adapterError = error instanceof AdapterError ? error : new AdapterError(asError(error), { cause: { method: name } })
         if (!logged.has(adapterError)) {
           logger.error(adapterError)
           logged.add(adapterError)

@@ -137,7 +137,8 @@ function sha256Portable(message: Uint8Array): Uint8Array {
       const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10)
       w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0
     }
-    let [a, b, c, d, e, f, g, h] = hash as unknown as number[] as [number, number, number, number, number, number, number, number]
+    // `hash` holds the eight words of the state, by construction.
+    let [a, b, c, d, e, f, g, h] = hash as Uint32Array & [number, number, number, number, number, number, number, number]
     for (let i = 0; i < 64; i++) {
       const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))
       const t1 = (h + S1 + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) >>> 0

@@ -233,15 +233,13 @@ function withEnvCredentials(provider: Provider, env: EnvObject): ProviderConfig 
       : resolved.type === "email"
         ? ["apiKey"]
         : []
-  const fields = resolved as unknown as Record<string, unknown>
-  let copy: Record<string, unknown> | undefined
+  let merged = resolved
   for (const key of keys) {
     const value = credentials[key]
-    if (value === undefined || fields[key] != null) continue
-    copy ??= { ...fields }
-    copy[key] = value
+    if (value === undefined || Reflect.get(merged, key) != null) continue
+    merged = { ...merged, [key]: value }
   }
-  return (copy as ProviderConfig | undefined) ?? resolved
+  return merged
 }
 
 /**

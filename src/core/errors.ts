@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { asError } from "./as-error.js"
 
 /**
  * The stable identifier of every authflow error: Auth.js v5's, plus those of checks Auth.js does
@@ -51,6 +52,9 @@ export type ErrorType =
   | "RateLimited"
   | "RateLimitStoreError"
   | "RefreshTokenError"
+  | "LogoutTokenRefused"
+  | "ClientFetchError"
+  | "MissingElk"
 
 /** Where an error sends the user: the sign-in page (`signIn`) or the error page (`error`). */
 export type ErrorKind = "signIn" | "error"
@@ -635,4 +639,97 @@ export function isClientSafeError(error: unknown): error is AuthError {
  */
 export class RefreshTokenError extends AuthError {
   static override type = "RefreshTokenError" as const
+}
+
+/** Why a back-channel logout token was refused: each a distinct, stable reason, logged and answered as `error_description`. */
+export type LogoutTokenRefusal =
+  | "missing"
+  | "signature"
+  | "issuer"
+  | "audience"
+  | "expired"
+  | "issued-at"
+  | "events"
+  | "nonce"
+  | "subject"
+  | "jti"
+  | "replayed"
+  | "provider"
+
+/**
+ * A back-channel logout token was refused (POST `/backchannel-logout/<provider>` answered 400).
+ * Logged; `reason` (also `cause.reason`) says which check refused it.
+ *
+ * @example
+ * ```ts
+ * logger: { error: (e) => { if (e.type === "LogoutTokenRefused") audit("logout token refused", e.cause?.reason) } }
+ * ```
+ * @see https://openid.net/specs/openid-connect-backchannel-1_0.html#Validation
+ */
+export class LogoutTokenRefused extends AuthError {
+  static override type = "LogoutTokenRefused" as const
+
+  /**
+   * @param reason - The check that refused the token.
+   * @param detail - What the check found, for the log.
+   */
+  constructor(reason: LogoutTokenRefusal, detail?: string) {
+    super(`Back-channel logout token refused: ${reason}${detail ? ` (${detail})` : ""}`, { cause: { reason } })
+  }
+
+  /** The check that refused the token. */
+  get reason(): LogoutTokenRefusal {
+    return this.cause!.reason as LogoutTokenRefusal
+  }
+}
+
+/**
+ * The browser client's request to an auth route did not answer JSON, or answered an HTTP error
+ * (`authflow/client`, `authflow/react`). `status` is the HTTP status, when there was an answer.
+ *
+ * @example
+ * ```ts
+ * try { await signOut() } catch (e) {
+ *   if (e instanceof ClientFetchError) console.warn(`auth route answered ${e.status}`)
+ * }
+ * ```
+ */
+export class ClientFetchError extends AuthError {
+  static override type = "ClientFetchError" as const
+  // Spelt out: the app's bundler minifies the browser client, and with it the class's own name.
+  override name = "ClientFetchError"
+
+  /**
+   * @param message - Which URL answered what.
+   * @param status - The answer's HTTP status.
+   */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * The inspector's diagrams need elkjs, an optional peer dependency of authflow, and it is not
+ * installed (`authflow/inspect`'s `layoutMachine`, the inspector's diagram view). The import's
+ * error is `cause.err`.
+ *
+ * @example
+ * ```ts
+ * await layoutMachine(description).catch((error) => {
+ *   if (error instanceof MissingElk) console.error(error.message) // "… run `npm install elkjs`"
+ * })
+ * ```
+ */
+export class MissingElk extends AuthError {
+  static override type = "MissingElk" as const
+  // Spelt out, as before it joined the hierarchy: a bundled app may minify the class's own name.
+  override name = "MissingElk"
+
+  /** @param cause - Why elkjs could not be imported. */
+  constructor(cause: unknown) {
+    super("The inspector draws its diagrams with elkjs, an optional peer dependency of authflow: run `npm install elkjs`", { cause: asError(cause) })
+  }
 }

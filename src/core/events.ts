@@ -1,5 +1,6 @@
 import { EventError } from "./errors.js"
 import type { AuthConfig, EventCallbacks, LoggerInstance } from "../types.js"
+import { asError } from "./as-error.js"
 
 /**
  * Fires one of the user's events. Events observe only: one that throws is logged as `EventError`
@@ -25,6 +26,6 @@ async function runEvent(handler: (message: unknown) => unknown, message: unknown
   try {
     await handler(message)
   } catch (error) {
-    logger.error(new EventError(error instanceof Error ? error : new Error(String(error))))
+    logger.error(new EventError(asError(error)))
   }
 }

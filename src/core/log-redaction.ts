@@ -138,7 +138,7 @@ function blankLike(error: Error): Error {
   } finally {
     Error.stackTraceLimit = limit
   }
-  for (const key of Object.getOwnPropertyNames(blank)) delete (blank as unknown as Record<string, unknown>)[key]
+  for (const key of Object.getOwnPropertyNames(blank)) Reflect.deleteProperty(blank, key)
   return Object.setPrototypeOf(blank, prototype) as Error
 }
 

@@ -25,7 +25,8 @@ const policies = new WeakMap<AuthConfig, { origin: string | undefined; trustedOr
 function compile(entry: string): ((origin: string) => boolean) | undefined {
   const wildcard = /^(https?):\/\/\*\.([a-z0-9.-]+(?::\d{1,5})?)$/i.exec(entry)
   if (wildcard) {
-    const [, scheme, rest] = wildcard as unknown as [string, string, string]
+    // The pattern has two groups, and neither is optional.
+    const [, scheme, rest] = wildcard as RegExpExecArray & [string, string, string]
     let suffix: string
     try {
       suffix = new URL(`${scheme}://x.${rest}`).origin.slice(`${scheme}://x`.length).toLowerCase()

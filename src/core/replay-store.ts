@@ -9,6 +9,7 @@ import { AdapterError, AdapterTimeout } from "./errors.js"
 import { DEFAULT_ADAPTER_TIMEOUT, withinTimeout } from "./adapter-calls.js"
 import { randomHex, sha256Hex } from "./crypto.js"
 import type { LoggerInstance } from "../base-types.js"
+import { asError } from "./as-error.js"
 
 /**
  * Remembers keys as used until they expire.
@@ -209,7 +210,7 @@ export function adapterReplayStore(adapter: Adapter, options: { logger?: Partial
   function failure(what: string, error: unknown): AdapterError {
     // The caller refuses the flow and logs this (OAuth: as the cause of OAuthCallbackError).
     return new AdapterError(`The replay store could not ${what} in the adapter's verification-token table, so the flow is refused: check that the database is reachable and migrated`, {
-      cause: { err: error instanceof Error ? error : new Error(String(error)) },
+      cause: { err: asError(error) },
     })
   }
   /** Inserts a row: `"duplicate"` when the table refused it as one; any other failure rejects (an `AdapterError` saying it could not `what`). */

@@ -190,7 +190,7 @@ function describeState(node: NodeLike): StateDescription {
  * ```
  */
 export function describeMachine(machine: AnyStateMachine): MachineDescription {
-  const root = machine.root as unknown as NodeLike
+  const root: NodeLike = machine.root
   const initial = root.initial?.target?.[0]
   return {
     id: machine.id,

@@ -1,5 +1,6 @@
 import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api.js"
 import type { MachineDescription, StateDescription, TransitionDescription } from "./describe.js"
+import { MissingElk } from "../core/errors.js"
 
 /**
  * A state box (or an initial-state dot) placed on the diagram, in absolute coordinates.
@@ -192,27 +193,10 @@ function tidy(points: { x: number; y: number }[]): { x: number; y: number }[] {
 type ElkConstructor = new () => { layout(graph: ElkNode): Promise<ElkNode> }
 let elkInstance: Promise<{ layout(graph: ElkNode): Promise<ElkNode> }> | undefined
 
-/**
- * elkjs (7.9 MB installed) is an optional peer dependency: only the inspector's diagrams need it,
- * so an app that never draws one does not install it. Without it, a diagram fails with this error.
- *
- * @example
- * ```ts
- * await layoutMachine(description).catch((error) => {
- *   if (error instanceof MissingElk) console.error(error.message) // "… run `npm install elkjs`"
- * })
- * ```
- */
-export class MissingElk extends Error {
-  constructor(cause: unknown) {
-    super("The inspector draws its diagrams with elkjs, an optional peer dependency of authflow: run `npm install elkjs`", { cause })
-    this.name = "MissingElk"
-  }
-}
-
 async function elk() {
   elkInstance ??= import("elkjs/lib/elk.bundled.js").then(
     (module) => {
+      // Needed: elkjs's types describe its ESM default, but Node hands a CommonJS module's exports as `default` (and bundlers nest it once more).
       const exported = module as unknown as { default: ElkConstructor & { default?: ElkConstructor } }
       const Elk = exported.default.default ?? exported.default
       return new Elk()

@@ -3,6 +3,7 @@ import { CredentialsSignin } from "../core/errors.js"
 import { checkingSignInStates, contextFromInput, flowActions, issuingSessionStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
 import { sharedIdentity, type SharedIdentity } from "../core/rate-limit/limiter.js"
 import type { User } from "../types.js"
@@ -20,8 +21,7 @@ export type CredentialsReadEvent = { type: "credentials.read"; identifier?: stri
  * threw, as it was; the machine's guards decide what it means.
  */
 export type CredentialsSignInEvent =
-  | { type: "csrf.valid" }
-  | { type: "csrf.invalid" }
+  | CsrfEvent
   | CredentialsReadEvent
   | { type: "authorize.returned"; user: User | null }
   | { type: "authorize.threw"; error: unknown }
@@ -39,7 +39,7 @@ export interface CredentialsSignInContext extends SignInOutcomeContext, RateLimi
 }
 
 /** Effects the credentials sign-in machine names, in the order a successful flow meets them. */
-export type CredentialsSignInEffect = "checkCsrf" | "readCredentials" | RateLimitEffect | "authorize" | "refundAttempt" | Exclude<SignInTailEffect, "persistUser">
+export type CredentialsSignInEffect = CsrfEffect | "readCredentials" | RateLimitEffect | "authorize" | "refundAttempt" | Exclude<SignInTailEffect, "persistUser">
 
 /**
  * The credentials sign-in flow, POST `/callback/<id>`: check CSRF, read the credentials (a declared
@@ -89,10 +89,7 @@ export const credentialsSignInMachine = flowMachine(setup({
   context: ({ input }) => contextFromInput(input),
   initial: "validatingInput",
   states: {
-    validatingInput: {
-      meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "readingCredentials", "csrf.invalid": "csrfRejected" },
-    },
+    validatingInput: csrfCheckingState("readingCredentials"),
     readingCredentials: {
       meta: { effect: "readCredentials" },
       on: {
@@ -124,7 +121,7 @@ export const credentialsSignInMachine = flowMachine(setup({
     },
     ...checkingSignInStates("issuingSession"),
     ...issuingSessionStates(false),
-    csrfRejected: { type: "final" },
+    ...csrfRejectedState,
     credentialsMalformed: { type: "final" },
     credentialsRejected: { type: "final" },
     authorizeFailed: { type: "final" },

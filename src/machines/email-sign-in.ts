@@ -3,6 +3,7 @@ import { parseEmailAddress, type EmailAddressProblem } from "../core/email-addre
 import { checkingSignInStates, flowActions, signInTailGuards, type SignInCallbackEffect, type SignInCallbackEvent, type SignInOutcomeContext } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
 import type { Concealed } from "../core/concealed.js"
 import type { AdapterUser } from "../adapters.js"
@@ -13,8 +14,7 @@ import type { AdapterUser } from "../adapters.js"
  * guards decide what they mean.
  */
 export type EmailSignInEvent =
-  | { type: "csrf.valid" }
-  | { type: "csrf.invalid" }
+  | CsrfEvent
   | { type: "email.normalized"; normalized: string }
   | { type: "normalizer.threw"; error: unknown }
   | RateLimitEvent
@@ -49,7 +49,7 @@ export interface EmailSignInContext extends SignInOutcomeContext, RateLimitConte
 }
 
 /** Effects the email sign-in machine names, in the order a successful flow meets them. */
-export type EmailSignInEffect = "checkCsrf" | "normalizeEmail" | RateLimitEffect | "lookUpUser" | SignInCallbackEffect | "storeToken" | "sendLink" | "revokeToken"
+export type EmailSignInEffect = CsrfEffect | "normalizeEmail" | RateLimitEffect | "lookUpUser" | SignInCallbackEffect | "storeToken" | "sendLink" | "revokeToken"
 
 /**
  * Asking for a sign-in link, POST `/signin/<id>`: check CSRF, normalise the address (the
@@ -100,10 +100,7 @@ export const emailSignInMachine = flowMachine(setup({
   context: {},
   initial: "validatingInput",
   states: {
-    validatingInput: {
-      meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "normalizing", "csrf.invalid": "csrfRejected" },
-    },
+    validatingInput: csrfCheckingState("normalizing"),
     normalizing: {
       meta: { effect: "normalizeEmail" },
       on: {
@@ -147,7 +144,7 @@ export const emailSignInMachine = flowMachine(setup({
       },
     },
     linkSent: { type: "final" },
-    csrfRejected: { type: "final" },
+    ...csrfRejectedState,
     emailRejected: { type: "final" },
     lookupFailed: { type: "final" },
     accessDenied: { type: "final" },

@@ -33,3 +33,5 @@ export { accountLinkingActions, accountLinkingGuards, resolvingAccountStates } f
 export type { AccountLinkingContext, AccountLinkingEffect, AccountLinkingEvent, AccountLinkingPolicy } from "./account-linking.js"
 export { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards } from "./rate-limit.js"
 export type { RateLimitContext, RateLimitEffect, RateLimitEvent, RateLimitHit } from "./rate-limit.js"
+export { csrfCheckEffect, csrfCheckingState, csrfRejectedState } from "./csrf-check.js"
+export type { CsrfEffect, CsrfEvent } from "./csrf-check.js"

@@ -4,6 +4,7 @@ import { accountLinkingActions, accountLinkingGuards, resolvingAccountStates, ty
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
 import type { ExchangeResult } from "../core/oauth/callback.js"
 import type { AdapterUser } from "../adapters.js"
@@ -48,8 +49,7 @@ export type OAuthFailedCheck = "state" | "iss" | "provider-error" | "response" |
 
 /** Events of the OAuth machine, each the outcome of the effect its state names (or the callback arriving). */
 export type OAuthEvent =
-  | { type: "csrf.valid" }
-  | { type: "csrf.invalid" }
+  | CsrfEvent
   | { type: "discovery.done"; server: AuthorizationServer }
   | { type: "discovery.failed"; error: unknown }
   | { type: "authorization.ready"; checks: OAuthFlowChecks; url: string; issued: boolean }
@@ -82,7 +82,7 @@ export type OAuthEvent =
 
 /** The effects the OAuth machine names. */
 export type OAuthEffect =
-  | "checkCsrf"
+  | CsrfEffect
   | RateLimitEffect
   | "discover"
   | "authorize"
@@ -193,10 +193,7 @@ export const oauthMachine = flowMachine(setup({
   context: {},
   initial: "validatingInput",
   states: {
-    validatingInput: {
-      meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "checkingRateLimit", "csrf.invalid": "csrfRejected" },
-    },
+    validatingInput: csrfCheckingState("checkingRateLimit"),
     checkingRateLimit: limitingState("discovering"),
     discovering: {
       meta: { effect: "discover" },
@@ -285,7 +282,7 @@ export const oauthMachine = flowMachine(setup({
     },
     // A sign-in brings fresh provider tokens: with database sessions they replace the stored ones.
     ...issuingSessionStates(true, { renewsStoredTokens: true }),
-    csrfRejected: { type: "final" },
+    ...csrfRejectedState,
     signInFailed: { type: "final" },
     providerRejected: { type: "final" },
     responseRejected: { type: "final" },

@@ -11,6 +11,7 @@
 import { and, assign, type EventObject } from "xstate"
 import { AccessDenied, AuthError } from "../core/errors.js"
 import type { AdapterUser } from "../adapters.js"
+import { asError } from "../core/as-error.js"
 
 /**
  * What the tail's guards need to know of the configuration: the session strategy, and whether
@@ -83,10 +84,6 @@ export type SignInTailEffect = "askSignIn" | "resolveRedirect" | "persistUser" |
 
 /** The effects of asking the `signIn` callback, for a machine that uses only {@link checkingSignInStates}. */
 export type SignInCallbackEffect = Extract<SignInTailEffect, "askSignIn" | "resolveRedirect">
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error))
-}
 
 /**
  * The named actions of every flow machine, for its `setup({ actions })`: `recordError` keeps the

@@ -1,5 +1,6 @@
 import { and, assign, setup } from "xstate"
 import type { FlowMeta } from "./run-flow.js"
+import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
 
 /** How sessions are kept: a JWT in the cookie, or a database row the cookie names. */
@@ -21,8 +22,7 @@ export interface EndedSession {
  * carried, what decoding the JWT or deleting the row gave, what the provider's metadata said.
  */
 export type SignOutEvent =
-  | { type: "csrf.valid" }
-  | { type: "csrf.invalid" }
+  | CsrfEvent
   | { type: "session.found"; strategy: SessionStrategy }
   | { type: "session.none" }
   | ({ type: "token.decoded" } & EndedSession)
@@ -56,7 +56,7 @@ export interface SignOutContext {
 }
 
 /** Effects the sign-out machine names. */
-export type SignOutEffect = "checkCsrf" | "findSession" | "decodeToken" | "deleteSession" | "findIdToken" | "findEndSession"
+export type SignOutEffect = CsrfEffect | "findSession" | "decodeToken" | "deleteSession" | "findIdToken" | "findEndSession"
 
 /**
  * The sign-out flow, POST `/signout`: check CSRF, find the session cookie, then end the session
@@ -117,10 +117,7 @@ export const signOutMachine = flowMachine(setup({
   context: ({ input }) => ({ policy: input?.policy ?? { providersEndingSession: [], listsAccounts: false } }),
   initial: "validatingInput",
   states: {
-    validatingInput: {
-      meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "findingSession", "csrf.invalid": "csrfRejected" },
-    },
+    validatingInput: csrfCheckingState("findingSession"),
     findingSession: {
       meta: { effect: "findSession" },
       on: {
@@ -169,6 +166,6 @@ export const signOutMachine = flowMachine(setup({
     signedOutAtProvider: { type: "final" },
     signedOutLocally: { type: "final" },
     endFailed: { type: "final" },
-    csrfRejected: { type: "final" },
+    ...csrfRejectedState,
   },
 })

@@ -2,6 +2,7 @@ import { assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
+import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { Account, User } from "../base-types.js"
@@ -88,8 +89,7 @@ export type WebAuthnEvent =
   | { type: "options.ready"; challenge: string; options: unknown; issued: boolean }
   | { type: "options.failed"; error: unknown }
   | { type: "ceremony.received"; action?: string; policy: SignInTailPolicy }
-  | { type: "csrf.valid" }
-  | { type: "csrf.invalid" }
+  | CsrfEvent
   | { type: "challenge.fresh" }
   | { type: "challenge.replayed"; error?: unknown }
   | { type: "challenge.failed"; error: unknown }
@@ -118,7 +118,7 @@ export type WebAuthnEffect =
   | "findUser"
   | "prepareRegistration"
   | "prepareAuthentication"
-  | "checkCsrf"
+  | CsrfEffect
   | "claimChallenge"
   | "verifyRegistration"
   | "verifyAuthentication"
@@ -324,10 +324,7 @@ export const webAuthnMachine = flowMachine(setup({
     awaitingCeremony: {
       on: { "ceremony.received": { target: "validatingInput", actions: assign({ postedAction: ({ event }) => event.action, policy: ({ event }) => event.policy }) } },
     },
-    validatingInput: {
-      meta: { effect: "checkCsrf" },
-      on: { "csrf.valid": "checkingCallbackRateLimit", "csrf.invalid": "csrfRejected" },
-    },
+    validatingInput: csrfCheckingState("checkingCallbackRateLimit"),
     checkingCallbackRateLimit: limitingState("claimingChallenge"),
     claimingChallenge: {
       meta: { effect: "claimChallenge" },
@@ -387,7 +384,7 @@ export const webAuthnMachine = flowMachine(setup({
     invalidAction: { type: "final" },
     invalidRequest: { type: "final" },
     optionsFailed: { type: "final" },
-    csrfRejected: { type: "final" },
+    ...csrfRejectedState,
     challengeReplayed: { type: "final" },
     wrongCeremony: { type: "final" },
     responseMalformed: { type: "final" },

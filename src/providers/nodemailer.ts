@@ -8,6 +8,7 @@
 import { AuthError } from "../core/errors.js"
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
 import { recipientOf, senderOf, signInMessage } from "./email-message.js"
+import { asError } from "../core/as-error.js"
 
 export type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
 
@@ -22,7 +23,7 @@ function loadNodemailer(): Promise<NodemailerModule> {
     (error: unknown) => {
       loading = undefined
       throw new AuthError("The nodemailer email provider needs the `nodemailer` package: npm install nodemailer", {
-        cause: error instanceof Error ? error : new Error(String(error)),
+        cause: asError(error),
       })
     },
   )

@@ -187,7 +187,8 @@ type StateNode = AnyStateMachine["root"]
 function find(machine: AnyStateMachine, key: TransitionKey): Found | undefined {
   const match = /^(.*):([^:]*):(\d+)$/.exec(key)
   if (!match) return undefined
-  const [, id, event, index] = match as unknown as [string, string, string, string]
+  // The pattern has three groups, and none is optional.
+  const [, id, event, index] = match as RegExpExecArray & [string, string, string, string]
   let node: StateNode | undefined
   const visit = (candidate: StateNode): void => {
     if (candidate.id === id) node = candidate

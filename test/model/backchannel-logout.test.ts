@@ -9,7 +9,7 @@
  */
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { backchannelLogoutEvent, backchannelLogoutMachine, type BackchannelLogoutEvent, type BackchannelLogoutPolicy, type LogoutTokenClaims } from "../../src/machines/backchannel-logout.js"
-import type { LogoutTokenRefusal, LogoutTokenRefused } from "../../src/actions/backchannel-logout.js"
+import type { LogoutTokenRefusal, LogoutTokenRefused } from "../../src/core/errors.js"
 import { customFetch } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { memoryReplayStore, type ReplayStore } from "../../src/core/replay-store.js"
@@ -22,10 +22,16 @@ import type { OAuthProviderConfig } from "../../src/providers/oauth.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { declaredTransitions } from "../../src/testing/transitions.js"
+import { FlowEndings } from "./harness.js"
 import { clientId, clientSecret, opProvider } from "../support/oauth-stand-in.js"
 import { CookieJar, recordingLogger, send } from "../helpers.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, Provider } from "../../src/types.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+// Each test drives the machine, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/backchannel-logout.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("backchannel-logout", await load()))
+loadMachinesPerTest("backchannel-logout")
 
 const logoutEvent = { [backchannelLogoutEvent]: {} }
 /** A valid token's claims: the provider session `sid-1` of subject `ada`. */
@@ -239,6 +245,7 @@ async function scenario(path: ModelPath<BackchannelLogoutEvent>) {
 }
 
 const recorder = new TransitionRecorder([backchannelLogoutMachine])
+const endings = new FlowEndings(recorder, "backchannel-logout")
 const paths = modelPaths(backchannelLogoutMachine, events, { inputs: policies.map((policy) => ({ policy })) })
 
 describe("back-channel logout machine, driven through Auth()", () => {
@@ -252,12 +259,14 @@ describe("back-channel logout machine, driven through Auth()", () => {
     it(`${JSON.stringify((path.input as { policy: BackchannelLogoutPolicy }).policy)} ${path.description} ⇒ ${path.finalState}`, async () => {
       const s = await scenario(path)
       const { logger, errors } = recordingLogger()
-      recorder.reset()
-      const response = await send({ ...s.config, logger, inspect: recorder.inspect }, new CookieJar(), `/backchannel-logout/${s.route}`, {
+      endings.reset()
+      const response = await send({ ...s.config, logger, inspect: endings.inspect }, new CookieJar(), `/backchannel-logout/${s.route}`, {
         method: "POST",
         form: s.token === undefined ? {} : { logout_token: s.token },
       })
+      // The real run walked exactly the model's path, and ended there: every way the flow ends is a final state.
       expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
       expect(response.headers.get("cache-control")).toBe("no-store")
       const body = (await response.json()) as { error?: string; error_description?: string }
       const row = await s.memory.getSessionAndUser("session-of-ada")

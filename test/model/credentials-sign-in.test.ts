@@ -1,15 +1,23 @@
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
-import { CredentialsSignin } from "../../src/errors.js"
+import { CredentialsSignin, type AuthError } from "../../src/errors.js"
 import Credentials from "../../src/providers/credentials.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { modelClientHeaders, policyOf, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
+import { FlowEndings, modelClientHeaders, policyOf, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import type { AuthConfig, User } from "../../src/types.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/credentials-sign-in.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("credentials-sign-in", await load()))
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "credentials-sign-in")
 
 class InvalidLogin extends CredentialsSignin {
   override code = "invalid_login"
@@ -100,6 +108,7 @@ function oneUnreadIdentityPath<TPath extends { events: readonly CredentialsSignI
 }
 
 const recorder = new TransitionRecorder([credentialsSignInMachine])
+const endings = new FlowEndings(recorder, "credentials-sign-in")
 const paths = oneUnreadIdentityPath(modelPaths(credentialsSignInMachine, events, { inputs: tailInputs }))
 
 describe("credentials sign-in machine, driven through Auth()", () => {
@@ -114,17 +123,18 @@ describe("credentials sign-in machine, driven through Auth()", () => {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
       const { config, csrfValid, signInEvents, rejectedWithCode, username } = scenario(path.events, policyOf(path))
       const { logger, errors } = recordingLogger()
-      recorder.reset()
+      endings.reset()
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
       const fields = { callbackUrl: "/dashboard", ...(csrfValid && { csrfToken }) }
-      const response = await send({ ...config, logger, inspect: recorder.inspect }, jar, "/callback/credentials", {
+      const response = await send({ ...config, logger, inspect: endings.inspect }, jar, "/callback/credentials", {
         ...("json" in username ? { json: { ...fields, username: username.json } } : { form: { ...fields, ...(username.form !== undefined && { username: username.form }) } }),
         headers: modelClientHeaders,
       })
 
-      // The real run walked exactly the model's path.
+      // The real run walked exactly the model's path, and ended there: every way the flow ends is a final state.
       expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
 
       const location = response.headers.get("location")
       const sessionCookie = jar.get(cookieNames.https.sessionToken)
@@ -157,6 +167,9 @@ describe("credentials sign-in machine, driven through Auth()", () => {
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
           // A failing database is logged as the adapter's error; anything else as the callback route's.
           expect(new Set(errors.map((e) => e.name).filter((name) => name !== "RateLimitStoreError"))).toEqual(new Set([byTypeOf(path.events).has("session.failed") ? "AdapterError" : "CallbackRouteError"]))
+          // The log names what failed: what authorize, the adapter or the jwt callback threw.
+          const thrown = path.finalState === "authorizeFailed" ? "database down" : byTypeOf(path.events).has("session.failed") ? "createSession threw" : "jwt callback threw"
+          expect(errors.filter((e) => e.name !== "RateLimitStoreError").map((e) => ((e as AuthError).cause?.err as Error | undefined)?.message)).toEqual([thrown])
           break
         case "accessDenied":
           expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)

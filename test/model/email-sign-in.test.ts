@@ -1,15 +1,24 @@
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { emailSignInMachine, type EmailSignInEvent } from "../../src/machines/email-sign-in.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
 import type { Adapter, AdapterUser, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig, User } from "../../src/types.js"
+import type { AuthError } from "../../src/errors.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { smtpForFile } from "../support/smtp.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions } from "./harness.js"
+import { FlowEndings, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions } from "./harness.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/email-sign-in.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("email-sign-in", await load()))
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "email-sign-in")
 
 const ada = "ada@example.test"
 const hostile = "x<evil@evil.test>"
@@ -93,6 +102,7 @@ function scenario(path: EmailSignInEvent[]) {
 }
 
 const recorder = new TransitionRecorder([emailSignInMachine])
+const endings = new FlowEndings(recorder, "email-sign-in")
 const paths = modelPaths(emailSignInMachine, events)
 
 describe("email sign-in machine, driven through Auth()", () => {
@@ -110,16 +120,17 @@ describe("email sign-in machine, driven through Auth()", () => {
       const { logger: recording, errors } = recordingLogger()
       const debugs: [string, unknown][] = []
       const logger = { ...recording, debug: (code: string, metadata?: unknown) => void debugs.push([code, metadata]) }
-      recorder.reset()
+      endings.reset()
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor({ ...s.config, logger }, jar)
-      const response = await send({ ...s.config, logger, inspect: recorder.inspect }, jar, "/signin/nodemailer", {
+      const response = await send({ ...s.config, logger, inspect: endings.inspect }, jar, "/signin/nodemailer", {
         form: { email: s.typed, callbackUrl: "/dashboard", ...(s.csrfValid && { csrfToken }) },
         headers: modelClientHeaders,
       })
 
-      // The real run walked exactly the model's path.
+      // The real run walked exactly the model's path, and ended there: every way the flow ends is a final state.
       expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
 
       expect(response.status).toBe(302)
       const location = response.headers.get("location")
@@ -174,6 +185,9 @@ describe("email sign-in machine, driven through Auth()", () => {
         case "sendFailed": {
           expect(location).toBe(`${origin}/auth/signin?error=EmailSignin`)
           expect(errors.map((error) => error.name)).toContain("EmailSignInError")
+          // …caused by what failed: storing the token, or the SMTP server refusing the recipient.
+          const cause = path.finalState === "storeFailed" ? "token store down" : expect.stringContaining("550 Mailbox unavailable")
+          expect(errors.filter((error) => error.name === "EmailSignInError").map((error) => ((error as AuthError).cause?.err as Error | undefined)?.message)).toEqual([cause])
           if (s.revokeFails) {
             // The one case where a link the user was told failed stays usable: the adapter could not
             // delete its token either (logged as an AdapterError).

@@ -10,6 +10,8 @@ import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import { memoryStore, type RateLimitStore } from "../../src/core/rate-limit/store.js"
 import type { RateLimitEvent, RateLimitRoute } from "../../src/core/rate-limit/limiter.js"
 import type { AuthConfig, CallbacksOptions } from "../../src/types.js"
+import type { InspectionEvent } from "xstate"
+import type { TransitionRecorder } from "../../src/testing/recorder.js"
 
 /** The URL the `signIn` callback answers when a path redirects. */
 export const signInRedirect = "/welcome"
@@ -135,4 +137,36 @@ export function limiterRepresentatives<TPath extends { events: readonly { type: 
 export function splitAt<TEvent extends { type: string }>(events: readonly TEvent[], type: string): [TEvent[], TEvent[]] {
   const at = events.findIndex((event) => event.type === type)
   return at < 0 ? [[...events], []] : [events.slice(0, at), events.slice(at)]
+}
+
+/**
+ * A transition recorder's inspection, plus the status each flow actor of the machine `id` reported
+ * last, in the order the actors started: `"done"` for a flow that ended in a final state,
+ * `"stopped"` for one the engine stopped while it waited (for another request) or stood in a state
+ * that is not final. Pass its {@link inspect} as `config.inspect`; {@link reset} resets both.
+ */
+export class FlowEndings {
+  readonly #statuses = new Map<string, string>()
+
+  constructor(
+    readonly recorder: TransitionRecorder,
+    readonly id: string,
+  ) {}
+
+  readonly inspect = (event: InspectionEvent): void => {
+    this.recorder.inspect(event)
+    if (event.type !== "@xstate.snapshot") return
+    const snapshot = event.snapshot as { machine?: { id: string }; status?: string }
+    if (snapshot.machine?.id === this.id && snapshot.status) this.#statuses.set(event.actorRef.sessionId, snapshot.status)
+  }
+
+  /** The statuses seen since the last {@link reset}. */
+  get statuses(): string[] {
+    return [...this.#statuses.values()]
+  }
+
+  reset(): void {
+    this.recorder.reset()
+    this.#statuses.clear()
+  }
 }

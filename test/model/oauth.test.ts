@@ -4,7 +4,7 @@
  * callback request that resumes it, with a stand-in OpenID Provider that can answer every way the
  * machine tells apart.
  */
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { oauthMachine, type OAuthCallbackPolicy, type OAuthEvent } from "../../src/machines/oauth.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
@@ -16,6 +16,15 @@ import { limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutco
 import { decode, encode } from "../../src/jwt.js"
 import { clientId, opProvider, standInOP } from "../support/oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/account-linking.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("account-linking", await load()))
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/oauth.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("oauth", await load()))
+loadMachinesPerTest("account-linking", "sign-in-tail", "rate-limit", "csrf-check", "oauth")
 
 const flowCookie = cookieNames.https.flow
 const sessionCookie = cookieNames.https.sessionToken

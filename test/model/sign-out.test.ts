@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { signOutMachine, type SignOutEvent, type SignOutPolicy } from "../../src/machines/sign-out.js"
 import Credentials from "../../src/providers/credentials.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
@@ -6,14 +6,24 @@ import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { decode as defaultDecode, encode } from "../../src/jwt.js"
 import { databaseToken } from "../../src/core/session-lifetime.js"
 import { opProvider, standInOP } from "../support/oauth-stand-in.js"
+import { FlowEndings } from "./harness.js"
 import type { Adapter } from "../../src/adapters.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import type { AuthConfig } from "../../src/types.js"
+import type { AuthError } from "../../src/errors.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/sign-out.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-out", await load()))
+loadMachinesPerTest("csrf-check", "sign-out")
 
 const sessionCookie = cookieNames.https.sessionToken
+
+const byTypeOf = (path: readonly SignOutEvent[]) => new Set(path.map((event) => event.type))
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: SignOutEvent[] = [
@@ -128,6 +138,7 @@ function scenario(path: SignOutEvent[], policy: SignOutPolicy) {
 }
 
 const recorder = new TransitionRecorder([signOutMachine])
+const endings = new FlowEndings(recorder, "sign-out")
 // Every scenario configures provider `op` with `endSessionAtProvider`, as the engine then tells the
 // machine; the adapter lists a user's accounts (authflow's adapters) or cannot (Auth.js's).
 const policies: SignOutPolicy[] = [
@@ -144,19 +155,25 @@ describe("sign-out machine, driven through Auth()", () => {
   for (const path of paths) {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
       const s = scenario(path.events, (path.input as { policy: SignOutPolicy }).policy)
-      const { logger, errors, warnings } = recordingLogger()
+      const recording = recordingLogger()
+      const { errors, warnings } = recording
+      // What the engine logs for debugging (why the provider's session was not ended) is read too.
+      const debugged: unknown[] = []
+      const logger = { ...recording.logger, debug: (_message: string, metadata?: unknown) => void debugged.push(metadata) }
       const jar = new CookieJar()
       const csrfToken = await csrfTokenFor(s.config, jar)
       if (s.hasSession) {
         await s.signIn(jar, csrfToken)
         expect(jar.get(sessionCookie)).toBeTruthy()
       }
-      recorder.reset()
+      endings.reset()
       s.startSigningOut()
-      const response = await send({ ...s.config, logger, inspect: recorder.inspect }, jar, "/signout", {
+      const response = await send({ ...s.config, logger, inspect: endings.inspect }, jar, "/signout", {
         form: { callbackUrl: "/goodbye", ...(s.csrfValid && { csrfToken }) },
       })
+      // The real run walked exactly the model's path, and ended there: every way the flow ends is a final state.
       expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
       expect(response.status).toBe(302)
       const location = response.headers.get("location")
       const row = await s.memory.getSessionAndUser(s.sessionToken)
@@ -195,12 +212,16 @@ describe("sign-out machine, driven through Auth()", () => {
           expect(jar.get(sessionCookie)).toBeUndefined()
           expect(s.signOutEvents).toHaveLength(1)
           expect(warnings).toContain("provider-logout-unavailable")
+          expect(debugged).toContainEqual(byTypeOf(path.events).has("discovery.failed") ? { provider: "op", error: expect.stringMatching(/^\w*Error: /) } : { provider: "op" })
           break
         case "endFailed":
           // The session could not be ended on the server: it is logged, and the browser forgets it anyway.
           expect(location).toBe(`${origin}/goodbye`)
           expect(jar.get(sessionCookie)).toBeUndefined()
-          expect(errors.map((e) => e.name)).toContain("SignOutError")
+          // …with what failed as its cause.
+          expect(errors.filter((e) => e.name === "SignOutError").map((e) => ((e as AuthError).cause?.err as Error | undefined)?.message)).toEqual([
+            byTypeOf(path.events).has("decode.failed") ? "decode failed" : "session store down",
+          ])
           expect(s.signOutEvents).toHaveLength(0)
           if (s.database) expect(row).not.toBeNull()
           break

@@ -124,7 +124,7 @@ function optionalText(value: unknown): string | null {
  * ```
  */
 export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
-  const writes = rowWrites(db as unknown as Kysely<any>)
+  const writes = rowWrites(db)
   const toStoredDate = writes.returning ? toIsoDate : toMysqlDate
   return {
     async createUser(user) {
@@ -179,7 +179,7 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
         await trx.deleteFrom("sessions").where("user_id", "=", userId).execute()
         await trx.deleteFrom("accounts").where("user_id", "=", userId).execute()
         await trx.deleteFrom("authenticators").where("user_id", "=", userId).execute()
-        const row = await writes.remove<UserRow>("users", { id: userId }, trx as unknown as Transaction<any>)
+        const row = await writes.remove<UserRow>("users", { id: userId }, trx)
         return row ? toUser(row) : null
       })
     },

@@ -23,6 +23,7 @@ import {
   type MigrationResult,
 } from "kysely"
 import type { AuthflowDatabase } from "./schema.js"
+import { asError } from "../../core/as-error.js"
 
 /** The dialect, and the column types that differ between the dialects (see schema.ts for why these). */
 interface DialectTypes {
@@ -178,14 +179,13 @@ export const authflowMigrationTable = "authflow_migration"
  * ```
  */
 export async function migrateToLatest(db: Kysely<AuthflowDatabase>): Promise<MigrationResult[]> {
-  const anyDb = db as unknown as Kysely<any>
-  const types = dialectTypes(anyDb)
+  const types = dialectTypes(db)
   const migrator = new Migrator({
-    db: anyDb,
+    db: db,
     provider: { getMigrations: async () => migrations(types) },
     migrationTableName: authflowMigrationTable,
     migrationLockTableName: `${authflowMigrationTable}_lock`,
-    migrationTableSchema: types.dialect === "postgres" ? await currentSchema(anyDb) : undefined,
+    migrationTableSchema: types.dialect === "postgres" ? await currentSchema(db) : undefined,
   })
   for (let attempt = 1; ; attempt++) {
     const { error, results = [] } = await migrator.migrateToLatest()
@@ -194,7 +194,7 @@ export async function migrateToLatest(db: Kysely<AuthflowDatabase>): Promise<Mig
       await new Promise((resolve) => setTimeout(resolve, 25 * attempt))
       continue
     }
-    throw error instanceof Error ? error : new Error(String(error))
+    throw asError(error)
   }
 }
 

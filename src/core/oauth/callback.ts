@@ -8,6 +8,7 @@ import { resolveTenantIssuer } from "./discovery.js"
 import { mayRefetchKeys, providerKeys, providerSignatureAlgorithms, refetchedProviderKeys } from "./jwks.js"
 import { standardClaimsProfile, type OAuthProviderConfig, type TokenEndpointConfig, type TokenSet, type UserinfoEndpointConfig } from "../../providers/oauth.js"
 import type { Account, Profile, User } from "../../types.js"
+import { asError } from "../as-error.js"
 
 /**
  * The provider's redirect back, checked by oauth4webapi against the flow's `state` and the issuer
@@ -205,7 +206,7 @@ export async function verifyIdTokenSignature(provider: OAuthProviderConfig, { pr
     }
     claims = o.getValidatedIdTokenClaims(processed)
   }
-  const tokens: TokenSet = { ...(processed as unknown as TokenSet) }
+  const tokens: TokenSet = { ...processed }
   if (unvalidatedIdToken) tokens.id_token = unvalidatedIdToken
   if (tokens.expires_in) tokens.expires_at = Math.floor(Date.now() / 1000) + Number(tokens.expires_in)
   return claims ? { tokens, claims } : { tokens }
@@ -285,7 +286,7 @@ export async function mapProfile(provider: OAuthProviderConfig, profile: Profile
   try {
     mapped = await (provider.profile ?? standardClaimsProfile)(profile as never, tokens)
   } catch (error) {
-    throw new OAuthProfileParseError(error instanceof Error ? error : new Error(String(error)), { cause: { provider: provider.id } })
+    throw new OAuthProfileParseError(asError(error), { cause: { provider: provider.id } })
   }
   if (!mapped || typeof mapped !== "object") throw new OAuthProfileParseError(`Provider "${provider.id}": profile() returned no user`)
   const user: User = { ...mapped, id: randomUUID(), email: typeof mapped.email === "string" ? mapped.email.toLowerCase() : (mapped.email ?? null) }

@@ -10,6 +10,7 @@ import { sha256Hex } from "../crypto.js"
 import { addressKey, clientAddress, parseCidrs, type TrustedProxies } from "./ip.js"
 import { memoryStore, type RateLimitCounter, type RateLimitStore } from "./store.js"
 import type { Cookie, LoggerInstance, ResponseInternal } from "../../base-types.js"
+import { asError } from "../as-error.js"
 
 /**
  * The groups of routes that are limited, each with its own budgets:
@@ -365,7 +366,7 @@ export class RequestLimiter {
       this.counted = counters.map((counter, i) => counts[i]!.countedAs ?? counter.key)
       return { type: "rateLimit.counted", hits: pending.map((hit, i) => ({ ...hit, count: counts[i]!.count, resetAt: counts[i]!.resetAt })) }
     } catch (error) {
-      this.request.logger.error(new RateLimitStoreError(error instanceof Error ? error : new Error(String(error)), { cause: { route } }))
+      this.request.logger.error(new RateLimitStoreError(asError(error), { cause: { route } }))
       return { type: "rateLimit.failed", error, failOpen: limiter.failOpen }
     }
   }
@@ -378,7 +379,7 @@ export class RequestLimiter {
     try {
       await this.limiter.store.refund(keys)
     } catch (error) {
-      this.request.logger.error(new RateLimitStoreError(error instanceof Error ? error : new Error(String(error)), { cause: { refund: true } }))
+      this.request.logger.error(new RateLimitStoreError(asError(error), { cause: { refund: true } }))
     }
   }
 }

@@ -239,6 +239,7 @@ export function QwikAuthQrl(configQrl: ConfigQrl): QwikAuthResult {
   const signInValidator = validatorQrl(
     inlinedQrl((_event: RequestEvent, data: unknown) => validateSignIn(data), `authflow_validateSignIn_${id}VI`),
   )
+  // Needed (here and for useSignOut): Qwik types an action's input only from a zod validator; with a plain validator it says `Record<string, unknown>`, optional.
   const useSignIn = globalActionQrl(
     inlinedQrl(isServer ? serverSignIn(configQrl) : notOnTheClient, `authflow_useSignIn_${id}I`),
     signInValidator,

@@ -46,7 +46,7 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       case "link.read":
         return event.hasToken ? {} : { condition: "link without token" }
       case "token.used": {
-        const row = (event as unknown as TokenUsed).row
+        const row = (event as TokenUsed).row
         if (row === null) return { condition: "link used already" }
         if (row.identifier === hostile) return { condition: "token stored for an address outside the grammar" }
         if (row.identifier === other) return { condition: "link edited to another address", decidedBy: "adapter.useVerificationToken" }

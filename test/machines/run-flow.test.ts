@@ -1,0 +1,102 @@
+import { assign, createActor, setup, type InspectionEvent } from "xstate"
+import { describe, expect, it } from "vitest"
+import { effectOf, runFlow, type FlowMeta } from "../../src/machines/run-flow.js"
+
+type Event = { type: "checked"; ok: boolean } | { type: "resumed" } | { type: "stored" } | { type: "other" }
+
+/** Checks, then waits for another request (`resumed`), then stores: two effects around a waiting state. */
+const flow = setup({
+  types: { context: {} as { ok?: boolean; input?: unknown }, events: {} as Event, input: {} as unknown, meta: {} as FlowMeta<"check" | "store"> },
+  guards: {
+    ok: ({ event }) => event.type === "checked" && event.ok,
+    explodes: ({ event }) => {
+      if (event.type === "other") throw new Error("the guard threw")
+      return false
+    },
+  },
+}).createMachine({
+  id: "flow",
+  context: ({ input }) => ({ input }),
+  initial: "checking",
+  states: {
+    checking: {
+      meta: { effect: "check" },
+      on: {
+        checked: [{ guard: "ok", target: "waiting", actions: assign({ ok: true }) }, { target: "refused" }],
+        other: { guard: "explodes", target: "refused" },
+      },
+    },
+    waiting: { on: { resumed: "storing" } },
+    storing: { meta: { effect: "store" }, on: { stored: "done" } },
+    done: { type: "final" },
+    refused: { type: "final" },
+  },
+})
+
+const effects = { check: () => ({ type: "checked" as const, ok: true }), store: async () => ({ type: "stored" as const }) }
+
+describe("runFlow", () => {
+  it("performs each state's effect until the flow waits, then from a restored snapshot until it ends", async () => {
+    const performed: string[] = []
+    const recording = {
+      check: () => (performed.push("check"), effects.check()),
+      store: () => (performed.push("store"), effects.store()),
+    }
+    const waiting = await runFlow(flow, recording, { input: { user: "ada" } })
+    expect([waiting.status, waiting.value, waiting.context, performed]).toEqual(["active", "waiting", { input: { user: "ada" }, ok: true }, ["check"]])
+
+    const persisted = JSON.parse(JSON.stringify(flow.getPersistedSnapshot(waiting)))
+    const done = await runFlow(flow, recording, { snapshot: persisted, resume: { type: "resumed" } })
+    expect([done.status, done.value, done.context.ok, performed]).toEqual(["done", "done", true, ["check", "store"]])
+  })
+
+  it("ends at a final state reached by an effect's outcome, without waiting", async () => {
+    const refused = await runFlow(flow, { ...effects, check: () => ({ type: "checked" as const, ok: false }) })
+    expect([refused.status, refused.value]).toEqual(["done", "refused"])
+  })
+
+  it("refuses to resume a snapshot with an event its state does not wait for", async () => {
+    const waiting = await runFlow(flow, effects)
+    const persisted = JSON.parse(JSON.stringify(flow.getPersistedSnapshot(waiting)))
+    await expect(runFlow(flow, effects, { snapshot: persisted, resume: { type: "stored" } })).rejects.toThrow('flow: state "waiting" does not wait for "stored"')
+  })
+
+  it("names a missing effect, and an effect whose answer the state does not accept", async () => {
+    await expect(runFlow(flow, { store: effects.store } as never)).rejects.toThrow('flow: no implementation for effect "check"')
+    await expect(runFlow(flow, { ...effects, check: () => ({ type: "stored" as const }) })).rejects.toThrow(
+      'flow: effect "check" answered "stored", which state "checking" does not accept',
+    )
+  })
+
+  it("rethrows what failed inside the machine (a guard that threw) instead of returning a stopped snapshot", async () => {
+    await expect(runFlow(flow, { ...effects, check: () => ({ type: "other" as const }) })).rejects.toThrow("the guard threw")
+  })
+
+  it("lets an observer see the flow under the given actor id, and stops the actor once it returns", async () => {
+    const seen: InspectionEvent[] = []
+    const waiting = await runFlow(flow, effects, { id: "flow-1", inspect: (event) => void seen.push(event) })
+    const snapshots = seen.flatMap((event) => (event.type === "@xstate.snapshot" ? [event.snapshot as { value?: unknown; status?: string }] : []))
+    // The last snapshot is the actor stopping as runFlow returns: nothing is left running.
+    expect(snapshots.map(({ value, status }) => `${String(value)} ${status}`)).toEqual(["checking active", "waiting active", "waiting stopped"])
+    expect(new Set(seen.map((event) => (event.actorRef as { id?: string }).id))).toEqual(new Set(["flow-1"]))
+    expect(waiting.value).toBe("waiting")
+  })
+})
+
+describe("effectOf", () => {
+  it("is the effect the active state names, or undefined while the flow waits or once it ended", () => {
+    const actor = createActor(flow).start()
+    expect(effectOf(actor.getSnapshot())).toBe("check")
+    actor.send({ type: "checked", ok: true })
+    expect(effectOf(actor.getSnapshot())).toBeUndefined()
+    actor.send({ type: "resumed" })
+    expect(effectOf(actor.getSnapshot())).toBe("store")
+    actor.send({ type: "stored" })
+    expect(effectOf(actor.getSnapshot())).toBeUndefined()
+  })
+
+  it("skips meta without a string effect", () => {
+    expect(effectOf({ getMeta: () => ({ "a.b": undefined, "a.c": { effect: 3 }, "a.d": { effect: "named" } }) })).toBe("named")
+    expect(effectOf({ getMeta: () => ({ a: {} }) })).toBeUndefined()
+  })
+})
