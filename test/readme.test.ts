@@ -114,11 +114,15 @@ declare global {
 export {}
 `
 
-/** SvelteKit's virtual modules, which its Vite plugin provides in a real app. */
+/** SvelteKit's virtual modules, which its Vite plugin provides in a real app, and the Qwik starter's one plugin authflow does not install. */
 const ambientModules = `
 declare module "$app/paths" { export const base: string }
 declare module "$app/environment" { export const dev: boolean }
 declare module "$env/dynamic/private" { export const env: Record<string, string | undefined> }
+declare module "vite-tsconfig-paths" {
+  /** The Qwik starter's plugin for its tsconfig \`paths\` (\`~/*\`); not a dependency of authflow. */
+  export default function tsconfigPaths(options?: { root?: string }): import("vite").Plugin
+}
 `
 
 /** tsconfig paths for \`authflow\` and \`authflow/*\`, from package.json exports, onto src. */

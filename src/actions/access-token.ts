@@ -80,8 +80,9 @@ export async function accessTokenOf(request: Request, config: AuthConfig, provid
       for (const cookie of cookies) setCookie.push(serializeCookie(cookie.name, cookie.value, cookie.options))
     }
   } else {
-    const adapter = options.adapter!
-    const found = await adapter.getSessionAndUser!(store.value)
+    const adapter = options.adapter
+    if (!adapter?.getSessionAndUser) throw new TypeError("getAccessToken with database sessions needs an adapter with getSessionAndUser")
+    const found = await adapter.getSessionAndUser(store.value)
     if (!found || found.session.expires.valueOf() < Date.now()) return null
     const accounts = (await adapter.listAccountsByUserId?.(found.user.id)) ?? []
     const account = accounts.find((candidate) => candidate.provider === providerId)

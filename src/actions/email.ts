@@ -9,6 +9,7 @@ import { emailSignInMachine, type EmailSignInContext } from "../machines/email-s
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { Concealed } from "../core/concealed.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import type { StopStateOf } from "../machines/flow-machine.js"
@@ -16,7 +17,7 @@ import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import { defaultNormalizer, type EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, InternalProvider, ResponseInternal } from "../types.js"
-import type { AdapterUser } from "../adapters.js"
+import type { Adapter, AdapterUser } from "../adapters.js"
 import { asError } from "../core/as-error.js"
 
 const oneDay = 24 * 60 * 60
@@ -44,10 +45,21 @@ function originalRequest(options: AuthOptions): Request {
   return new Request(options.request.url, { method: options.request.method, headers })
 }
 
-/** What the email sign-in's effects share within one request: the link, which never enters the machine. */
-interface EmailSignInRun {
-  /** The token mailed in the link, and its hash as stored. */
-  token?: { plain: string; hashed: string; expires: Date }
+/** The adapter methods the email flows write and read with. */
+type EmailAdapter = Adapter & Required<Pick<Adapter, "createVerificationToken" | "useVerificationToken" | "getUserByEmail" | "createUser" | "updateUser" | "deleteSession">>
+
+/** The configuration's adapter, with the methods the email flows use (the configuration checks refuse an email provider without them). */
+function emailAdapter(options: AuthOptions): EmailAdapter {
+  const adapter = options.adapter
+  const missing = (["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser", "deleteSession"] as const).filter((method) => !adapter?.[method])
+  if (!adapter || missing.length) throw new TypeError(`Email sign-in needs an adapter with ${missing.join(", ")}`)
+  return adapter as EmailAdapter
+}
+
+/** The address a flow's context holds once the machine accepted it (its effects run only after that). */
+function addressOf(context: { email?: string | undefined }): string {
+  if (context.email === undefined) throw new Error("The email flow has no address yet")
+  return context.email
 }
 
 /**
@@ -63,7 +75,6 @@ interface EmailSignInRun {
  */
 export async function emailSignIn(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<Answer> {
   const typed = options.request.body?.email
-  const run: EmailSignInRun = {}
   const limiter = requestLimiter(options)
   const effects: FlowEffects<typeof emailSignInMachine> = {
     ...csrfCheckEffect(options),
@@ -76,45 +87,49 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
       }
     },
     checkRateLimit: ({ email }) => limiter.count("email", email),
-    lookUpUser: async ({ email }) => {
+    lookUpUser: async (context) => {
       try {
-        return { type: "user.lookedUp", user: (await options.adapter?.getUserByEmail?.(email!)) ?? null }
+        return { type: "user.lookedUp", user: (await options.adapter?.getUserByEmail?.(addressOf(context))) ?? null }
       } catch (error) {
         return { type: "lookup.failed", error }
       }
     },
-    askSignIn: ({ email, user }) => {
+    askSignIn: (context) => {
+      const email = addressOf(context)
       // Nobody has this address yet: the callback sees the user the link would create.
-      const asked = user ?? { id: randomUUID(), email: email!, emailVerified: null }
-      return askSignIn(options, { user: asked, account: emailAccount(provider, email!, asked.id), email: { verificationRequest: true } })
+      const asked = context.user ?? { id: randomUUID(), email, emailVerified: null }
+      return askSignIn(options, { user: asked, account: emailAccount(provider, email, asked.id), email: { verificationRequest: true } })
     },
-    storeToken: async ({ email }) => {
+    storeToken: async (context) => {
       try {
-        const plain = (await provider.generateVerificationToken?.()) ?? randomHex(32)
-        const token = { plain, hashed: hashToken(options, provider, plain), expires: new Date(Date.now() + (provider.maxAge ?? oneDay) * 1000) }
+        const token = (await provider.generateVerificationToken?.()) ?? randomHex(32)
+        const expires = new Date(Date.now() + (provider.maxAge ?? oneDay) * 1000)
         // Token first, then the mail (Auth.js does both at once): no link is ever mailed whose token
         // could not be stored, and none can be followed before its token exists.
-        await options.adapter!.createVerificationToken!({ identifier: email!, token: token.hashed, expires: token.expires })
-        run.token = token
-        return { type: "token.stored" }
+        await emailAdapter(options).createVerificationToken({ identifier: addressOf(context), token: hashToken(options, provider, token), expires })
+        return { type: "token.stored", mailedToken: new Concealed({ token, expires }) }
       } catch (error) {
         return { type: "store.failed", error }
       }
     },
-    sendLink: async ({ email }) => {
-      const { plain, expires } = run.token!
+    sendLink: async (context) => {
       try {
-        const url = `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token: plain, email: email! })}`
-        await provider.sendVerificationRequest({ identifier: email!, token: plain, expires, url, provider, theme: options.theme, request: originalRequest(options) })
+        const email = addressOf(context)
+        const mailed = context.mailedToken?.reveal()
+        if (!mailed) throw new Error("No token was stored for the link")
+        const url = `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token: mailed.token, email })}`
+        await provider.sendVerificationRequest({ identifier: email, token: mailed.token, expires: mailed.expires, url, provider, theme: options.theme, request: originalRequest(options) })
         return { type: "link.sent" }
       } catch (error) {
         return { type: "send.failed", error }
       }
     },
-    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
-    revokeToken: async ({ email }) => {
+    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect ?? ""),
+    revokeToken: async (context) => {
       try {
-        await options.adapter!.useVerificationToken!({ identifier: email!, token: run.token!.hashed })
+        const mailed = context.mailedToken?.reveal()
+        if (!mailed) throw new Error("No token was stored for the link")
+        await emailAdapter(options).useVerificationToken({ identifier: addressOf(context), token: hashToken(options, provider, mailed.token) })
         return { type: "token.revoked" }
       } catch (error) {
         return { type: "revoke.failed", error }
@@ -147,11 +162,10 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
   return outcomeOf(await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect }), outcomes)
 }
 
-/** What the email verification's effects share within one request: the user as written, which the session is issued for. */
-interface EmailVerificationRun {
-  user?: AdapterUser
-  /** The token row the link used, to put back if the sign-in fails after it (never in the machine's context). */
-  usedToken?: { identifier: string; token: string; expires: Date }
+/** Who the verification signs in, from the flow's context: the user it planned (or wrote) and the address's account. */
+function signingIn(provider: EmailConfig, { user, identifier, isNewUser }: EmailVerificationContext): SignInOutcome {
+  if (!user || identifier === undefined) throw new Error("The email verification has no user to sign in yet")
+  return { user, account: emailAccount(provider, identifier, user.id), isNewUser: isNewUser ?? false }
 }
 
 /**
@@ -166,21 +180,15 @@ interface EmailVerificationRun {
  */
 export async function emailCallback(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<Answer> {
   const { token, email } = options.request.query
-  const adapter = options.adapter!
-  const run: EmailVerificationRun = {}
-  /** The user the flow signs in: as written once persisted, else who has the address, else who the link creates. */
-  const userOf = ({ user, identifier }: EmailVerificationContext): AdapterUser => (run.user ??= user ?? { id: randomUUID(), email: identifier!, emailVerified: null })
-  const signedIn = (context: EmailVerificationContext): SignInOutcome => {
-    const user = userOf(context)
-    return { user, account: emailAccount(provider, context.identifier!, user.id), isNewUser: context.isNewUser ?? false }
-  }
+  const adapter = emailAdapter(options)
+  /** The link's token as stored: hashed. */
+  const hashedToken = () => hashToken(options, provider, token ?? "")
+  const signedIn = (context: EmailVerificationContext) => signingIn(provider, context)
   const effects: FlowEffects<typeof emailVerificationMachine> = {
     readLink: () => ({ type: "link.read", hasToken: Boolean(token), ...(email !== undefined && { email }) }),
     useToken: async ({ linkEmail }) => {
       try {
-        const hashed = hashToken(options, provider, token!)
-        const row = await adapter.useVerificationToken!({ identifier: linkEmail ?? "", token: hashed })
-        if (row) run.usedToken = { identifier: row.identifier, token: hashed, expires: new Date(row.expires) }
+        const row = await adapter.useVerificationToken({ identifier: linkEmail ?? "", token: hashedToken() })
         return { type: "token.used", row: row && { identifier: row.identifier, expires: row.expires }, checkedAt: new Date() }
       } catch (error) {
         return { type: "token.failed", error }
@@ -188,40 +196,61 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     },
     lookUpUser: async ({ identifier }) => {
       try {
-        return { type: "user.lookedUp", user: await adapter.getUserByEmail!(identifier!) }
+        // The id a user the link creates gets: the `signIn` callback sees the user it will write.
+        return { type: "user.lookedUp", user: await adapter.getUserByEmail(identifier ?? ""), newUserId: randomUUID() }
       } catch (error) {
         return { type: "lookup.failed", error }
       }
     },
-    restoreToken: async () => {
+    // The token row the link used goes back as it was: the same hash, address and expiry.
+    restoreToken: async ({ identifier, tokenExpires }) => {
       try {
-        await adapter.createVerificationToken!(run.usedToken!)
+        if (identifier === undefined || tokenExpires === undefined) throw new Error("The link's token was not used")
+        await adapter.createVerificationToken({ identifier, token: hashedToken(), expires: tokenExpires })
         return { type: "token.restored" }
       } catch (error) {
         return { type: "restore.failed", error }
       }
     },
     askSignIn: (context) => {
-      const user = userOf(context)
-      return askSignIn(options, { user, account: emailAccount(provider, context.identifier!, user.id) })
+      const { user, account } = signingIn(provider, context)
+      return askSignIn(options, { user, account })
     },
-    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
+    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect ?? ""),
+    findCurrentSession: async () => {
+      try {
+        const sessionToken = sessionStoreOf(options).value
+        const current = sessionToken ? await adapter.getSessionAndUser?.(sessionToken) : null
+        return current ? { type: "currentSession.found", userId: current.user.id } : { type: "currentSession.none" }
+      } catch (error) {
+        return { type: "currentSession.failed", error }
+      }
+    },
+    endOtherSession: async () => {
+      try {
+        const sessionToken = sessionStoreOf(options).value
+        if (sessionToken) await adapter.deleteSession(sessionToken)
+        return { type: "otherSession.ended" }
+      } catch (error) {
+        return { type: "otherSession.failed", error }
+      }
+    },
     persistUser: async (context) => {
-      const writes: Record<EmailUserPlan, (user: AdapterUser) => Promise<boolean>> = {
+      const writes: Record<EmailUserPlan, (user: AdapterUser) => Promise<{ user: AdapterUser; isNewUser: boolean }>> = {
         verifyExistingUser: async (user) => {
-          await endOtherUsersSession(options, user.id)
-          run.user = await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
-          await emitEvent(options.config, options.logger, "updateUser", { user: run.user })
-          return false
+          const updated = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
+          await emitEvent(options.config, options.logger, "updateUser", { user: updated })
+          return { user: updated, isNewUser: false }
         },
         createUser: async (user) => {
-          run.user = await adapter.createUser!({ ...user, emailVerified: new Date() })
-          await emitEvent(options.config, options.logger, "createUser", { user: run.user })
-          return true
+          const created = await adapter.createUser({ ...user, emailVerified: new Date() })
+          await emitEvent(options.config, options.logger, "createUser", { user: created })
+          return { user: created, isNewUser: true }
         },
       }
       try {
-        return { type: "user.persisted", isNewUser: await writes[context.plan!](userOf(context)) }
+        if (!context.plan || !context.user) throw new Error("The email verification has no user to write")
+        return { type: "user.persisted", ...(await writes[context.plan](context.user)) }
       } catch (error) {
         return { type: "persist.failed", error }
       }
@@ -250,11 +279,3 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
   return outcomeOf(await runFlow(emailVerificationMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
 }
 
-/** With database sessions, a browser signed in as someone else is signed out of that session first. */
-async function endOtherUsersSession(options: AuthOptions, userId: string): Promise<void> {
-  if (options.session.strategy !== "database") return
-  const token = sessionStoreOf(options).value
-  if (!token) return
-  const current = await options.adapter!.getSessionAndUser?.(token)
-  if (current && current.user.id !== userId) await options.adapter!.deleteSession!(token)
-}

@@ -9,6 +9,7 @@ import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, Profile, User } from "../types.js"
 import type { AdapterSession } from "../adapters.js"
 import { asError } from "../core/as-error.js"
+import type { SignInTailEvent, SignInTailPolicy } from "../machines/sign-in-tail.js"
 
 /** Who signed in, how, and whether the user is new (unknown for credentials: no database is involved). */
 export interface SignInOutcome {
@@ -47,29 +48,48 @@ export async function createDatabaseSession(options: AuthOptions, outcome: SignI
     throw error
   }
   const cookies = sessionStoreOf(options).write(session.sessionToken, { expires: session.expires })
-  await renewStoredTokens(options, outcome.account)
   await announce(options, outcome)
   return cookies
 }
 
 /**
- * A sign-in brings fresh provider tokens; an account linked before keeps its old ones in the row
- * (the sign-in writes no account). When the provider's tokens are refreshed, the fresh ones replace
- * them, compare-and-set on the stored refresh token like a refresh, so a revoked refresh token does
- * not outlive the sign-in that replaced it. A failure is logged; the sign-in goes on.
+ * Whether the account signed in with brought provider tokens that can be refreshed (a refresh
+ * token and an expiry): what `session.created` reports for the `renewsStoredTokens` guard.
+ *
+ * @example
+ * ```ts
+ * broughtProviderTokens({ provider: "github", refresh_token: "r", expires_at: 1700000000, … }) // true
+ * ```
  */
-async function renewStoredTokens(options: AuthOptions, account: Account): Promise<void> {
-  const adapter = options.adapter
-  const provider = options.providers.find((candidate) => candidate.id === account.provider)
-  const fresh = keptTokens(account)
-  if (!fresh || !provider || !refreshEnabled(options.config, provider) || !adapter?.updateAccountTokens || !adapter.getAccount) return
+export function broughtProviderTokens(account: Account): boolean {
+  return keptTokens(account) !== undefined
+}
+
+/**
+ * The `renewStoredTokens` effect: a sign-in brings fresh provider tokens; an account linked before
+ * keeps its old ones in the row (the sign-in writes no account). The fresh ones replace them,
+ * compare-and-set on the stored refresh token like a refresh, so a revoked refresh token does not
+ * outlive the sign-in that replaced it. A row that holds these tokens already (the sign-in just
+ * linked it) or none is left as it is. A failure is logged; the machine signs the user in anyway.
+ *
+ * @example
+ * ```ts
+ * await renewStoredTokens(options, account) // { type: "storedTokens.renewed", replaced: true }
+ * ```
+ */
+export async function renewStoredTokens(options: AuthOptions, account: Account): Promise<Extract<SignInTailEvent, { type: "storedTokens.renewed" | "storedTokens.failed" }>> {
   try {
+    const adapter = options.adapter
+    if (!adapter?.getAccount || !adapter.updateAccountTokens) throw new TypeError("Renewing stored provider tokens needs the adapter methods getAccount and updateAccountTokens")
+    const fresh = keptTokens(account)
     const row = await adapter.getAccount(account.providerAccountId, account.provider)
-    if (typeof row?.refresh_token !== "string" || row.refresh_token === fresh.refresh_token) return
-    const tokens = { ...fresh, ...(typeof account.id_token === "string" && { id_token: account.id_token }) } as Parameters<NonNullable<typeof adapter.updateAccountTokens>>[2]
-    await adapter.updateAccountTokens({ provider: account.provider, providerAccountId: account.providerAccountId }, row.refresh_token, tokens)
+    if (!fresh || typeof row?.refresh_token !== "string" || row.refresh_token === fresh.refresh_token) return { type: "storedTokens.renewed", replaced: false }
+    const tokens = { ...fresh, ...(typeof account.id_token === "string" && { id_token: account.id_token }) } as Parameters<typeof adapter.updateAccountTokens>[2]
+    const replaced = await adapter.updateAccountTokens({ provider: account.provider, providerAccountId: account.providerAccountId }, row.refresh_token, tokens)
+    return { type: "storedTokens.renewed", replaced }
   } catch (error) {
     options.logger.error(asError(error))
+    return { type: "storedTokens.failed", error }
   }
 }
 
@@ -107,16 +127,21 @@ function withProviderTokens<T extends Record<string, unknown> | null>(options: A
 }
 
 /**
- * What the sign-in tail's guards read of the configuration: the session strategy and whether
- * `pages.newUser` is set.
+ * What the sign-in tail's guards read of the configuration: the session strategy, whether
+ * `pages.newUser` is set, and (given the provider signed in with) whether its stored tokens are
+ * renewed by a sign-in.
  *
  * @example
  * ```ts
  * await runFlow(credentialsSignInMachine, effects, { input: { policy: signInTailPolicy(options) } })
+ * const policy = signInTailPolicy(options, provider) // { databaseSessions: true, newUserPage: false, renewsStoredTokens: true }
  * ```
  */
-export function signInTailPolicy(options: AuthOptions): { databaseSessions: boolean; newUserPage: boolean } {
-  return { databaseSessions: options.session.strategy === "database", newUserPage: Boolean(options.pages.newUser) }
+export function signInTailPolicy(options: AuthOptions, provider?: { id: string; type: string; refresh?: boolean }): SignInTailPolicy {
+  const databaseSessions = options.session.strategy === "database"
+  const policy: SignInTailPolicy = { databaseSessions, newUserPage: Boolean(options.pages.newUser) }
+  if (databaseSessions && provider && refreshEnabled(options.config, provider)) policy.renewsStoredTokens = true
+  return policy
 }
 
 /**

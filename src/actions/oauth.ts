@@ -346,7 +346,7 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
   }
   if (!claimed) return notResumed(new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once"))
   const request: OAuthRequest = { limiter: requestLimiter(options), flowId: restored.flowId }
-  const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options) }
+  const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options, provider) }
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), {
     inspect: options.config.inspect,
     snapshot: restored.snapshot,

@@ -1,23 +1,21 @@
 /**
  * The session-writing effects of the shared sign-in tail, defined once for every action whose
- * machine ends in it: `createSession` (a database session) and `encodeToken` (a JWT). Each writes,
+ * machine ends in it: `createSession` (a database session), `encodeToken` (a JWT) and
+ * `renewStoredTokens` (the provider tokens a sign-in brought replace the stored ones). Each writes,
  * adds the cookies to the response and reports what happened; the machine chose which one runs.
  *
  * @module
  */
-import { createDatabaseSession, encodeSessionToken, type SignInOutcome } from "./issue-session.js"
+import { broughtProviderTokens, createDatabaseSession, encodeSessionToken, renewStoredTokens, type SignInOutcome } from "./issue-session.js"
+import type { SignInTailEvent } from "../machines/sign-in-tail.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie } from "../types.js"
 
 /** The events the session-writing effects report. */
-export type SessionWriteEvent =
-  | { type: "session.created" }
-  | { type: "session.failed"; error: unknown }
-  | { type: "token.encoded" }
-  | { type: "encode.failed"; error: unknown }
+export type SessionWriteEvent = Extract<SignInTailEvent, { type: "session.created" | "session.failed" | "token.encoded" | "encode.failed" | "storedTokens.renewed" | "storedTokens.failed" }>
 
 /**
- * `createSession` and `encodeToken` for one request: `signedIn` says, from the flow's context, who
+ * `createSession`, `encodeToken` and `renewStoredTokens` for one request: `signedIn` says, from the flow's context, who
  * signed in and how; the cookies they write go into `cookies`.
  *
  * @example
@@ -32,10 +30,18 @@ export function sessionEffects<TContext>(options: AuthOptions, cookies: Cookie[]
   return {
     createSession: async (context: TContext): Promise<SessionWriteEvent> => {
       try {
-        cookies.push(...(await createDatabaseSession(options, signedIn(context))))
-        return { type: "session.created" }
+        const outcome = signedIn(context)
+        cookies.push(...(await createDatabaseSession(options, outcome)))
+        return { type: "session.created", providerTokens: broughtProviderTokens(outcome.account) }
       } catch (error) {
         return { type: "session.failed", error }
+      }
+    },
+    renewStoredTokens: async (context: TContext): Promise<SessionWriteEvent> => {
+      try {
+        return await renewStoredTokens(options, signedIn(context).account)
+      } catch (error) {
+        return { type: "storedTokens.failed", error }
       }
     },
     encodeToken: async (context: TContext): Promise<SessionWriteEvent> => {

@@ -67,20 +67,23 @@ export async function refreshSessionTokens(options: AuthOptions, session: { jwtC
     return { claim, outcomes, failed: outcomes.some((outcome) => "failure" in outcome) }
   }
   const adapter = options.adapter
-  if (session.userId === undefined || !adapter?.listAccountsByUserId || !options.providers.some((provider) => refreshEnabled(config, provider))) {
+  const { userId } = session
+  if (userId === undefined || !adapter?.listAccountsByUserId || !options.providers.some((provider) => refreshEnabled(config, provider))) {
     return { outcomes: [], failed: false }
   }
   let accounts: Awaited<ReturnType<NonNullable<typeof adapter.listAccountsByUserId>>>
   try {
-    accounts = (await adapter.listAccountsByUserId(session.userId)).filter((account) => isManagedAccount(config, options.providers, account))
+    accounts = (await adapter.listAccountsByUserId(userId)).filter((account) => isManagedAccount(config, options.providers, account))
   } catch {
     // Logged as AdapterError by the adapter wrapper: the tokens cannot be vouched for, the session stands.
     return { outcomes: [], failed: true }
   }
   const outcomes = await Promise.all(
     accounts.map(async (account): Promise<RefreshOutcome | undefined> => {
-      const provider = oauthProvider(options, account.provider)!
-      const subject = { config, logger, provider, policy: policy(), userId: session.userId!, providerAccountId: account.providerAccountId }
+      // A managed account's provider is one whose refresh is on.
+      const provider = oauthProvider(options, account.provider)
+      if (!provider) return undefined
+      const subject = { config, logger, provider, policy: policy(), userId, providerAccountId: account.providerAccountId }
       try {
         return await refreshAccountTokens(subject, adapter, account)
       } catch (error) {

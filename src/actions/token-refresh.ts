@@ -2,8 +2,9 @@
  * Access-token refresh on the session read: the effects the refresh machine names, for the JWT
  * strategy (the tokens ride in the session JWT; concurrent refreshes meet in the refresh store) and
  * the database strategy (the tokens live in the account row; concurrent refreshes meet on a
- * compare-and-set of its refresh token), and one in-flight map per configuration so that
- * concurrent reads in one process share one run.
+ * compare-and-set of its refresh token), and the runs of one configuration, so that concurrent
+ * reads in one process share one run. The effects report what the store, the row and the provider
+ * answered; the machine (src/machines/token-refresh.ts) decides what it means.
  *
  * @module
  */
@@ -16,12 +17,15 @@ import { httpOptions } from "../core/oauth/endpoints.js"
 import { openResult, refreshKey, refreshStoreOf, sealResult, type RefreshStore } from "../core/refresh-store.js"
 import { randomHex } from "../core/crypto.js"
 import { refreshEnabled } from "../core/refresh-options.js"
-import { tokenRefreshMachine, tokensFresh, type ProviderTokens, type RefreshFailure, type RefreshResult, type TokenRefreshEvent } from "../machines/token-refresh.js"
+import { claimedRefreshToken, rowClaimMarker } from "../core/row-claim.js"
+import { tokenRefreshContext, tokenRefreshMachine, type ProviderTokens, type RefreshFailure, type RefreshLock, type RefreshResult, type TokenRefreshContext, type TokenRefreshEvent, type TokenRefreshInput } from "../machines/token-refresh.js"
+import { finalAtStart } from "../machines/eventless.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import type { OAuthProviderConfig, TokenEndpointConfig } from "../providers/oauth.js"
 import type { Adapter, AdapterAccount } from "../adapters.js"
 import type { AuthConfig, LoggerInstance, RefreshOptions } from "../types.js"
+import type { SnapshotFrom } from "xstate"
 
 export { refreshEnabled }
 export { keptTokens, takeTokensClaim, tokensClaim, type TokensClaim } from "../core/tokens-claim.js"
@@ -64,18 +68,65 @@ export function refreshPolicy(config: Pick<AuthConfig, "refresh">): RefreshPolic
   }
 }
 
-// Concurrent reads in one process join one run. One map per configuration: two `Auth()`
-// configurations behave as two instances would.
-const inFlightByConfig = new WeakMap<object, Map<string, Promise<RefreshResult>>>()
+/** One refresh per process: the run going on for each key, per configuration (two `Auth()` configurations behave as two instances would). */
+const runsByConfig = new WeakMap<object, Map<string, Promise<RefreshResult>>>()
 
-function inFlightOf(config: object): Map<string, Promise<RefreshResult>> {
-  let map = inFlightByConfig.get(config)
-  if (!map) inFlightByConfig.set(config, (map = new Map()))
-  return map
+function runsOf(config: object): Map<string, Promise<RefreshResult>> {
+  let runs = runsByConfig.get(config)
+  if (!runs) runsByConfig.set(config, (runs = new Map()))
+  return runs
+}
+
+/**
+ * This flow's place among the process's runs of one refresh: it leads the run of its key when
+ * none is going on (entering is a test-and-set: nothing is awaited between the test and the set),
+ * or holds the run going on, to wait for it.
+ */
+class LocalRun {
+  #settle: ((result: RefreshResult) => void) | undefined
+  #running: Promise<RefreshResult> | undefined
+
+  constructor(
+    private readonly runs: Map<string, Promise<RefreshResult>>,
+    private readonly key: string,
+  ) {}
+
+  enter(): TokenRefreshEvent {
+    const running = this.runs.get(this.key)
+    if (running) {
+      this.#running = running
+      return { type: "run.running" }
+    }
+    this.runs.set(this.key, new Promise<RefreshResult>((resolve) => (this.#settle = resolve)))
+    return { type: "run.entered" }
+  }
+
+  async wait(): Promise<TokenRefreshEvent> {
+    return { type: "run.settled", result: this.#running ? await this.#running : { failure: "unavailable" } }
+  }
+
+  /** Ends the run this flow leads (if it leads one): the reads that joined it get its outcome. */
+  end(outcome: RefreshOutcome | undefined): void {
+    const settle = this.#settle
+    if (!settle) return
+    this.#settle = undefined
+    this.runs.delete(this.key)
+    settle(outcome && "tokens" in outcome ? { tokens: outcome.tokens } : { failure: outcome && "failure" in outcome ? outcome.failure : "unavailable" })
+  }
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** How long to wait before looking at a held claim again: 10 ms, then about as long as the wait so far (doubling), at most 100 ms. */
+function pause({ waitingSince }: TokenRefreshContext): number {
+  return waitingSince === undefined ? 10 : Math.min(100, Math.max(10, Date.now() - waitingSince))
+}
+
+/** The refresh token this flow holds: the one its claim marker carries (row lock), else the one it read. */
+function heldRefreshToken({ claimToken, tokens }: TokenRefreshContext): string | undefined {
+  return claimToken !== undefined ? claimedRefreshToken(claimToken) : tokens?.refresh_token
+}
 
 /**
  * Sends the refresh grant with the provider's client authentication and processes the answer:
@@ -102,19 +153,13 @@ export async function refreshGrant(provider: OAuthProviderConfig, refreshToken: 
   return tokens
 }
 
-/** The effects that differ between the strategies; claim joining, the grant and the run are shared. */
-interface StrategyEffects {
-  /** The in-flight key of this refresh. */
-  key: string
-  loadTokens(): Promise<TokenRefreshEvent>
-  /** Claims the refresh across instances (after this process's in-flight map said no run is going on). */
-  claimShared(tokens: ProviderTokens): Promise<TokenRefreshEvent>
-  awaitWinner(tokens: ProviderTokens): Promise<TokenRefreshEvent>
-  /** The refresh token to send: the one claimed. */
-  heldRefreshToken(tokens: ProviderTokens): string
-  persist(old: ProviderTokens, refreshed: ProviderTokens): Promise<TokenRefreshEvent>
-  release(old: ProviderTokens, failure: RefreshFailure): Promise<TokenRefreshEvent>
+/** The effects of one lock kind (the refresh store, or the account row), and the key of its runs in this process. */
+type LockEffects = Omit<FlowEffects<typeof tokenRefreshMachine>, "enterRun" | "awaitRun" | "requestGrant"> & {
+  runKey(context: TokenRefreshContext): string
 }
+
+/** An effect only the other lock kind's flow reaches: reached here by a machine bug, it reports that it could not do it. */
+const otherLock = (lock: RefreshLock, type: "claim.failed" | "row.failed" = "claim.failed") => (): TokenRefreshEvent => ({ type, error: new Error(`The ${lock} lock does not claim this way`) })
 
 /** Who the refresh is for, for events and logs. */
 interface RefreshSubject {
@@ -126,88 +171,64 @@ interface RefreshSubject {
   providerAccountId?: string
 }
 
-async function runRefresh(subject: RefreshSubject, strategy: StrategyEffects): Promise<RefreshOutcome | undefined> {
-  const { config, provider, policy } = subject
-  const inFlight = inFlightOf(config)
-  let settle: ((result: RefreshResult) => void) | undefined
+/** How a refresh flow ended: its outcome, and whether it is this flow's to report (one event per grant, not one per joined read). */
+interface Settled {
+  outcome: RefreshOutcome | undefined
+  announce: boolean
+}
+
+function outcomesFor(id: string): FlowOutcomes<typeof tokenRefreshMachine, Settled> {
+  const tokens = (tokens: ProviderTokens | undefined, refreshed: boolean): RefreshOutcome => (tokens ? { provider: id, tokens, refreshed } : { provider: id, failure: "unavailable" })
+  const failure = ({ failure, error }: TokenRefreshContext): RefreshOutcome => ({ provider: id, failure: failure ?? "unavailable", ...(error !== undefined && { error }) })
+  return {
+    fresh: (context) => ({ outcome: tokens(context.tokens, false), announce: false }),
+    absent: () => ({ outcome: undefined, announce: false }),
+    joined: (context) => ({ outcome: tokens(context.refreshed, true), announce: false }),
+    joinedFailure: (context) => ({ outcome: failure(context), announce: false }),
+    persisted: (context) => ({ outcome: tokens(context.refreshed, true), announce: true }),
+    failed: (context) => ({ outcome: failure(context), announce: true }),
+  }
+}
+
+/**
+ * Runs the refresh flow. With nobody inspecting, the machine's decision at its start (fresh tokens,
+ * no tokens) is taken without an actor ({@link finalAtStart}): a session read with fresh tokens
+ * then pays for no flow. Otherwise, and whenever the flow has work to do, the machine runs with
+ * the effects of the lock kind, made only then.
+ */
+async function runRefresh(subject: RefreshSubject, input: TokenRefreshInput, lockEffects: () => LockEffects): Promise<RefreshOutcome | undefined> {
+  const { config, provider } = subject
+  const outcomes = outcomesFor(provider.id)
+  if (config.inspect === undefined) {
+    const context = tokenRefreshContext(input)
+    const final = finalAtStart(tokenRefreshMachine, context)
+    if (final !== undefined) return outcomeOf({ value: final, context } as SnapshotFrom<typeof tokenRefreshMachine>, outcomes).outcome
+  }
+  const lock = lockEffects()
+  let run: LocalRun | undefined
   const effects: FlowEffects<typeof tokenRefreshMachine> = {
-    loadTokens: () => strategy.loadTokens(),
-    claim: async ({ tokens }) => {
-      if (!settle) {
-        const running = inFlight.get(strategy.key)
-        if (running) return { type: "claim.joined", result: await running }
-        inFlight.set(strategy.key, new Promise<RefreshResult>((resolve) => (settle = resolve)))
-      }
+    ...lock,
+    enterRun: (context) => (run ??= new LocalRun(runsOf(config), lock.runKey(context))).enter(),
+    awaitRun: () => (run ? run.wait() : { type: "run.settled", result: { failure: "unavailable" } }),
+    requestGrant: async (context) => {
       try {
-        return await strategy.claimShared(tokens!)
-      } catch (error) {
-        return { type: "claim.failed", error }
-      }
-    },
-    awaitWinner: async ({ tokens }) => {
-      try {
-        return await strategy.awaitWinner(tokens!)
-      } catch {
-        return { type: "winner.gone" }
-      }
-    },
-    requestGrant: async ({ tokens }) => {
-      try {
-        return { type: "grant.answered", tokens: await refreshGrant(provider, strategy.heldRefreshToken(tokens!)) }
+        const refreshToken = heldRefreshToken(context)
+        if (refreshToken === undefined) throw new Error("The refresh holds no refresh token")
+        return { type: "grant.answered", tokens: await refreshGrant(provider, refreshToken) }
       } catch (error) {
         return { type: "grant.failed", error }
       }
     },
-    persist: async ({ tokens, refreshed }) => {
-      try {
-        return await strategy.persist(tokens!, refreshed!)
-      } catch (error) {
-        return { type: "persist.failed", error }
-      }
-    },
-    release: async ({ tokens, failure }) => {
-      try {
-        return await strategy.release(tokens!, failure!)
-      } catch {
-        return { type: "release.done" }
-      }
-    },
   }
-  const id = provider.id
-  const outcomes: FlowOutcomes<typeof tokenRefreshMachine, RefreshOutcome | undefined> = {
-    fresh: ({ tokens }) => ({ provider: id, tokens: tokens!, refreshed: false }),
-    joined: ({ refreshed }) => ({ provider: id, tokens: refreshed!, refreshed: true }),
-    persisted: ({ refreshed }) => ({ provider: id, tokens: refreshed!, refreshed: true }),
-    failed: ({ failure, error }) => ({ provider: id, failure: failure ?? "unavailable", ...(error !== undefined && { error }) }),
-    absent: () => undefined,
-  }
-  let outcome: RefreshOutcome | undefined
-  let own = false
+  let settled: Settled
   try {
-    const flow = await runFlow(tokenRefreshMachine, effects, { input: { skew: policy.skew }, inspect: config.inspect })
-    // Only the flow that sent the grant (or failed on its own) tells the app: one event per refresh, not per read.
-    own = flow.value !== "fresh" && flow.value !== "absent" && !flow.context.joined
-    outcome = outcomeOf(flow, outcomes)
+    settled = outcomeOf(await runFlow(tokenRefreshMachine, effects, { input, inspect: config.inspect }), outcomes)
   } catch (error) {
-    own = true
-    outcome = { provider: id, failure: "unavailable", error }
-  } finally {
-    if (settle) {
-      inFlight.delete(strategy.key)
-      settle(outcome && "tokens" in outcome ? { tokens: outcome.tokens } : { failure: outcome && "failure" in outcome ? outcome.failure : "unavailable" })
-    }
+    settled = { outcome: { provider: provider.id, failure: "unavailable", error }, announce: true }
   }
-  if (own && outcome) await announce(subject, outcome)
-  return outcome
-}
-
-/**
- * Fresh tokens need no flow: with nobody inspecting, the machine's own freshness rule
- * ({@link tokensFresh}, its `stillFresh` guard) is applied without running it, so a session read
- * pays nothing for tokens that are fresh. With an inspector the flow runs, so it shows every read.
- */
-function skipsFlow(subject: RefreshSubject, tokens: ProviderTokens): boolean {
-  return subject.config.inspect === undefined && tokensFresh(tokens, nowSeconds(), subject.policy.skew)
+  run?.end(settled.outcome)
+  if (settled.announce && settled.outcome) await announce(subject, settled.outcome)
+  return settled.outcome
 }
 
 /** The run that did the refresh (or tried to) tells the app: one event per grant, not one per joined read. */
@@ -227,8 +248,8 @@ async function announce(subject: RefreshSubject, outcome: RefreshOutcome): Promi
 
 /**
  * Refreshes, when due, the tokens a session JWT holds for one provider. Concurrent calls for the
- * same refresh token (in this process through the in-flight map, across instances through the
- * refresh store) send one refresh grant; the others get its result.
+ * same refresh token (in this process through its runs, across instances through the refresh
+ * store) send one refresh grant; the others get its result.
  *
  * @example
  * ```ts
@@ -237,53 +258,71 @@ async function announce(subject: RefreshSubject, outcome: RefreshOutcome): Promi
  */
 export async function refreshJwtTokens(subject: RefreshSubject, entry: ProviderTokens | undefined): Promise<RefreshOutcome | undefined> {
   const { policy } = subject
-  if (entry && skipsFlow(subject, entry)) return { provider: subject.provider.id, tokens: entry, refreshed: false }
-  const original = entry?.refresh_token
-  const key = original ? refreshKey(original) : `none:${randomHex(8)}`
-  const joinedFrom = async (sealed: string): Promise<TokenRefreshEvent> => ({ type: "claim.joined", result: (await openResult(original!, sealed)) ?? { failure: "unavailable" } })
-  return runRefresh(subject, {
-    key: `jwt:${key}`,
-    loadTokens: async () => (entry ? { type: "tokens.loaded", tokens: entry, now: nowSeconds() } : { type: "tokens.missing" }),
-    claimShared: async () => {
-      const claim = await policy.store.claim(key, Date.now() + policy.claimMs)
-      if (claim.state === "won") return { type: "claim.won" }
-      if (claim.state === "busy") return { type: "claim.busy" }
-      return joinedFrom(claim.result)
-    },
-    awaitWinner: async () => {
-      const deadline = Date.now() + policy.claimMs
-      for (let wait = 10; Date.now() < deadline; wait = Math.min(wait * 2, 100)) {
-        await sleep(wait)
-        const claim = await policy.store.read(key)
-        if (!claim) return { type: "winner.gone" }
-        if (claim.state === "done") return { type: "winner.done", result: (await openResult(original!, claim.result)) ?? { failure: "unavailable" } }
-      }
-      return { type: "winner.gone" }
-    },
-    heldRefreshToken: () => original!,
-    persist: async (_old, refreshed) => {
-      await policy.store.publish(key, await sealResult(original!, { tokens: refreshed }), Date.now() + policy.resultMs)
-      return { type: "persist.done" }
-    },
-    release: async (_old, failure) => {
-      await policy.store.publish(key, await sealResult(original!, { failure }), Date.now() + policy.failureMs)
-      return { type: "release.done" }
-    },
+  const input: TokenRefreshInput = { skew: policy.skew, tokens: entry ?? undefined, at: Date.now(), lock: "store", claimMs: policy.claimMs }
+  return runRefresh(subject, input, () => {
+    const { store } = policy
+    /** The refresh token the session holds: it keys the store's claim and seals its result. */
+    const refreshTokenOf = ({ tokens }: TokenRefreshContext): string => {
+      if (!tokens?.refresh_token) throw new Error("The session holds no refresh token")
+      return tokens.refresh_token
+    }
+    const opened = async (context: TokenRefreshContext, sealed: string) => openResult(refreshTokenOf(context), sealed)
+    return {
+      runKey: (context) => `jwt:${refreshKey(refreshTokenOf(context))}`,
+      claimInStore: async (context) => {
+        try {
+          const claim = await store.claim(refreshKey(refreshTokenOf(context)), Date.now() + policy.claimMs)
+          if (claim.state === "won") return { type: "claim.won" }
+          if (claim.state === "busy") return { type: "claim.busy" }
+          const result = await opened(context, claim.result)
+          return { type: "claim.done", ...(result && { result }) }
+        } catch (error) {
+          return { type: "claim.failed", error }
+        }
+      },
+      readRecentFailure: otherLock("store"),
+      swapClaim: otherLock("store"),
+      readRow: otherLock("store", "row.failed"),
+      awaitWinner: async (context) => {
+        await sleep(pause(context))
+        try {
+          const claim = await store.read(refreshKey(refreshTokenOf(context)))
+          if (claim?.state === "done") {
+            const result = await opened(context, claim.result)
+            return { type: "winner.done", ...(result && { result }) }
+          }
+          return claim ? { type: "winner.busy", at: Date.now() } : { type: "winner.gone", at: Date.now() }
+        } catch {
+          return { type: "winner.gone", at: Date.now() }
+        }
+      },
+      persist: async (context) => {
+        try {
+          const refreshToken = refreshTokenOf(context)
+          if (!context.refreshed) throw new Error("The refresh has no tokens to store")
+          await store.publish(refreshKey(refreshToken), await sealResult(refreshToken, { tokens: context.refreshed }), Date.now() + policy.resultMs)
+          return { type: "persist.done" }
+        } catch (error) {
+          return { type: "persist.failed", error }
+        }
+      },
+      release: async (context) => {
+        try {
+          const refreshToken = refreshTokenOf(context)
+          await store.publish(refreshKey(refreshToken), await sealResult(refreshToken, { failure: context.failure ?? "unavailable" }), Date.now() + policy.failureMs)
+        } catch {
+          // Nothing published: the claim expires, and the next read claims again.
+        }
+        return { type: "release.done" }
+      },
+    }
   })
 }
 
-/** The prefix of a refresh token that marks an account row's refresh as claimed: `<prefix><until ms>:<nonce>:<refresh token>`. */
-const claimMarker = "authflow-refreshing:"
-
-function parseMarker(value: string | undefined): { until: number; refreshToken: string } | undefined {
-  if (!value?.startsWith(claimMarker)) return undefined
-  const [until, , ...rest] = value.slice(claimMarker.length).split(":")
-  return { until: Number(until), refreshToken: rest.join(":") }
-}
-
+/** Where a failed refresh of a row's refresh token is published for the back-off. */
 const failureKey = (refreshToken: string) => `failed:${refreshKey(refreshToken)}`
 
-function rowTokens(row: AdapterAccount): ProviderTokens {
+function rowTokens(row: Partial<AdapterAccount>): ProviderTokens {
   const tokens: ProviderTokens = {}
   for (const field of ["access_token", "refresh_token", "token_type", "scope", "id_token"] as const) {
     if (typeof row[field] === "string") tokens[field] = row[field] as string
@@ -309,71 +348,82 @@ export async function refreshAccountTokens(
   account: Pick<AdapterAccount, "provider" | "providerAccountId"> & Partial<AdapterAccount>,
 ): Promise<RefreshOutcome | undefined> {
   const { policy } = subject
-  // The row as listed is fresh: nothing to load again.
-  const listed = rowTokens(account as AdapterAccount)
-  if (skipsFlow(subject, listed)) return { provider: subject.provider.id, tokens: listed, refreshed: false }
-  const update = adapter.updateAccountTokens
-  if (!adapter.getAccount || !update) {
-    throw new TypeError("Token refresh with database sessions needs the adapter methods getAccount and updateAccountTokens (authflow's MemoryAdapter and KyselyAdapter have them)")
-  }
-  const getAccount = adapter.getAccount.bind(adapter)
-  const compareAndSet = update.bind(adapter)
-  let marker: string | undefined
-  let held: string | undefined
-  const read = async () => {
-    const row = await getAccount(account.providerAccountId, account.provider)
-    return row ? rowTokens(row) : undefined
-  }
-  const newMarker = (refreshToken: string) => `${claimMarker}${Date.now() + policy.claimMs}:${randomHex(8)}:${refreshToken}`
-  /** What another request left in the row: its tokens when it refreshed, or a failure when it put the old ones back. */
-  const resultOf = (now: ProviderTokens, loaded: ProviderTokens): RefreshResult =>
-    now.access_token !== loaded.access_token || now.expires_at !== loaded.expires_at ? { tokens: now } : { failure: "unavailable" }
-  return runRefresh(subject, {
-    key: `db:${JSON.stringify([account.provider, account.providerAccountId])}`,
-    loadTokens: async () => {
-      const tokens = await read()
-      return tokens ? { type: "tokens.loaded", tokens, now: nowSeconds() } : { type: "tokens.missing" }
-    },
-    claimShared: async (loaded) => {
-      const current = loaded.refresh_token!
-      const claimed = parseMarker(current)
-      if (claimed && claimed.until > Date.now()) return { type: "claim.busy" }
-      // A refresh of this token that just failed (here, or on an instance sharing the store) is not tried again at once.
-      const recent = await policy.store.read(failureKey(claimed ? claimed.refreshToken : current))
-      if (recent?.state === "done") return { type: "claim.joined", result: (await openResult(claimed ? claimed.refreshToken : current, recent.result)) ?? { failure: "unavailable" } }
-      // A marker whose holder outlived its claim is taken over, with the refresh token it carries.
-      held = claimed ? claimed.refreshToken : current
-      marker = newMarker(held)
-      if (await compareAndSet(account, current, { refresh_token: marker })) return { type: "claim.won" }
-      const now = await read()
-      if (!now) return { type: "claim.failed", error: new Error("The account was unlinked during the refresh") }
-      if (parseMarker(now.refresh_token)) return { type: "claim.busy" }
-      return { type: "claim.joined", result: resultOf(now, loaded) }
-    },
-    awaitWinner: async (loaded) => {
-      const deadline = Date.now() + policy.claimMs
-      for (let wait = 10; Date.now() < deadline; wait = Math.min(wait * 2, 100)) {
-        await sleep(wait)
-        const now = await read()
-        if (!now) return { type: "winner.gone" }
-        const claimed = parseMarker(now.refresh_token)
-        if (!claimed) return { type: "winner.done", result: resultOf(now, loaded) }
-        if (claimed.until <= Date.now()) return { type: "winner.gone" }
-      }
-      return { type: "winner.gone" }
-    },
-    heldRefreshToken: () => held!,
-    persist: async (_old, refreshed) => {
-      const stored = { ...refreshed } as Parameters<typeof compareAndSet>[2]
-      return (await compareAndSet(account, marker!, stored))
-        ? { type: "persist.done" }
-        : { type: "persist.failed", error: new Error("The account row's refresh claim was taken over before the new tokens were stored") }
-    },
-    release: async (_old, failure) => {
-      await compareAndSet(account, marker!, { refresh_token: held! })
-      await policy.store.publish(failureKey(held!), await sealResult(held!, { failure }), Date.now() + policy.failureMs)
-      return { type: "release.done" }
-    },
+  const input: TokenRefreshInput = { skew: policy.skew, tokens: rowTokens(account), at: Date.now(), lock: "row", claimMs: policy.claimMs }
+  return runRefresh(subject, input, () => {
+    const { getAccount, updateAccountTokens } = adapter
+    if (!getAccount || !updateAccountTokens) {
+      throw new TypeError("Token refresh with database sessions needs the adapter methods getAccount and updateAccountTokens (authflow's MemoryAdapter and KyselyAdapter have them)")
+    }
+    const read = async () => {
+      const row = await getAccount.call(adapter, account.providerAccountId, account.provider)
+      return row ? rowTokens(row) : undefined
+    }
+    const compareAndSet = (expected: string, tokens: ProviderTokens) => updateAccountTokens.call(adapter, account, expected, tokens as Parameters<typeof updateAccountTokens>[2])
+    /** The refresh token as the row stores it (a refresh token, or a claim marker carrying one). */
+    const storedOf = ({ tokens }: TokenRefreshContext): string => {
+      if (!tokens?.refresh_token) throw new Error("The account row holds no refresh token")
+      return tokens.refresh_token
+    }
+    return {
+      runKey: () => `db:${JSON.stringify([account.provider, account.providerAccountId])}`,
+      readRow: async () => {
+        try {
+          const tokens = await read()
+          return tokens ? { type: "row.read", tokens, at: Date.now() } : { type: "row.missing" }
+        } catch (error) {
+          return { type: "row.failed", error }
+        }
+      },
+      claimInStore: otherLock("row"),
+      readRecentFailure: async (context) => {
+        try {
+          const held = claimedRefreshToken(storedOf(context))
+          const recent = await policy.store.read(failureKey(held))
+          if (recent?.state !== "done") return { type: "backOff.none" }
+          const result = await openResult(held, recent.result)
+          return { type: "backOff.found", failure: result && "failure" in result ? result.failure : "unavailable" }
+        } catch (error) {
+          return { type: "claim.failed", error }
+        }
+      },
+      swapClaim: async (context) => {
+        try {
+          const stored = storedOf(context)
+          const claimToken = rowClaimMarker(claimedRefreshToken(stored), Date.now() + policy.claimMs, randomHex(8))
+          return (await compareAndSet(stored, { refresh_token: claimToken })) ? { type: "claim.swapped", claimToken } : { type: "claim.lost" }
+        } catch (error) {
+          return { type: "claim.failed", error }
+        }
+      },
+      awaitWinner: async (context) => {
+        await sleep(pause(context))
+        try {
+          const tokens = await read()
+          return tokens ? { type: "row.read", tokens, at: Date.now() } : { type: "winner.gone", at: Date.now() }
+        } catch {
+          return { type: "winner.gone", at: Date.now() }
+        }
+      },
+      persist: async ({ claimToken, refreshed }) => {
+        try {
+          if (claimToken === undefined || !refreshed) throw new Error("The refresh holds no claim, or has no tokens to store")
+          return (await compareAndSet(claimToken, { ...refreshed })) ? { type: "persist.done" } : { type: "persist.lost" }
+        } catch (error) {
+          return { type: "persist.failed", error }
+        }
+      },
+      release: async ({ claimToken, failure }) => {
+        if (claimToken === undefined) return { type: "release.done" }
+        const held = claimedRefreshToken(claimToken)
+        try {
+          await compareAndSet(claimToken, { refresh_token: held })
+          await policy.store.publish(failureKey(held), await sealResult(held, { failure: failure ?? "unavailable" }), Date.now() + policy.failureMs)
+        } catch {
+          // The marker expires on its own; the next read takes the claim over.
+        }
+        return { type: "release.done" }
+      },
+    }
   })
 }
 

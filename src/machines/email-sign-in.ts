@@ -5,6 +5,7 @@ import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, typ
 import type { FlowMeta } from "./run-flow.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
+import type { Concealed } from "../core/concealed.js"
 import type { AdapterUser } from "../adapters.js"
 
 /**
@@ -20,22 +21,31 @@ export type EmailSignInEvent =
   | { type: "user.lookedUp"; user: AdapterUser | null }
   | { type: "lookup.failed"; error: unknown }
   | SignInCallbackEvent
-  | { type: "token.stored" }
+  | { type: "token.stored"; mailedToken: Concealed<MailedToken> }
   | { type: "store.failed"; error: unknown }
   | { type: "link.sent" }
   | { type: "send.failed"; error: unknown }
   | { type: "token.revoked" }
   | { type: "revoke.failed"; error: unknown }
 
+/** The token an email link carries, as stored (hashed) and mailed, and until when it is valid. */
+export interface MailedToken {
+  token: string
+  expires: Date
+}
+
 /**
  * Context of the email sign-in machine: the canonical address once the grammar accepted it (or
  * why it refused it), the user who has that address if there is one, and what ended the flow.
- * The token never enters it.
+ * The token the link carries is {@link Concealed}: nothing that shows or serialises the context
+ * sees it.
  */
 export interface EmailSignInContext extends SignInOutcomeContext, RateLimitContext {
   email?: string
   problem?: EmailAddressProblem
   user?: AdapterUser
+  /** The token stored, for the mail (and for revoking it when the mail fails). */
+  mailedToken?: Concealed<MailedToken>
 }
 
 /** Effects the email sign-in machine names, in the order a successful flow meets them. */
@@ -75,6 +85,7 @@ export const emailSignInMachine = flowMachine(setup({
       return parsed && !parsed.ok ? { problem: parsed.problem } : {}
     }),
     recordUser: assign(({ event }) => (event.type === "user.lookedUp" && event.user ? { user: event.user } : {})),
+    recordMailedToken: assign(({ event }) => (event.type === "token.stored" ? { mailedToken: event.mailedToken } : {})),
   },
   guards: {
     ...signInTailGuards<EmailSignInContext, EmailSignInEvent>(),
@@ -113,7 +124,7 @@ export const emailSignInMachine = flowMachine(setup({
     storingToken: {
       meta: { effect: "storeToken" },
       on: {
-        "token.stored": "sendingLink",
+        "token.stored": { target: "sendingLink", actions: "recordMailedToken" },
         "store.failed": { target: "storeFailed", actions: "recordError" },
       },
     },

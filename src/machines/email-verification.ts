@@ -21,27 +21,36 @@ export type EmailUserPlan = "verifyExistingUser" | "createUser"
 
 /**
  * Events of the email verification machine, each the outcome of the effect its state names: what
- * the link carries, what the database answered and when, who has the address. The machine's
- * guards decide what they mean.
+ * the link carries, what the database answered and when, who has the address (and the id a user
+ * the link creates gets), whom the browser's database session is for. The machine's guards decide
+ * what they mean.
  */
 export type EmailVerificationEvent =
   | { type: "link.read"; hasToken: boolean; email?: string }
   | { type: "token.used"; row: VerificationTokenRow | null; checkedAt: Date }
   | { type: "token.failed"; error: unknown }
-  | { type: "user.lookedUp"; user: AdapterUser | null }
+  | { type: "user.lookedUp"; user: AdapterUser | null; newUserId: string }
   | { type: "lookup.failed"; error: unknown }
+  | { type: "currentSession.found"; userId: string }
+  | { type: "currentSession.none" }
+  | { type: "currentSession.failed"; error: unknown }
+  | { type: "otherSession.ended" }
+  | { type: "otherSession.failed"; error: unknown }
   | { type: "token.restored" }
   | { type: "restore.failed"; error: unknown }
   | SignInTailEvent
 
 /**
  * Context of the email verification machine: the link's `email` parameter, the address the token
- * was issued for once accepted, the user who has it (if anyone does), what the sign-in will write,
- * and how the flow ended. The token never enters it.
+ * was issued for once accepted (and until when, to put it back as it was), the user the link signs
+ * in, what the sign-in will write, and how the flow ended. The token never enters it.
  */
 export interface EmailVerificationContext extends SignInOutcomeContext {
   linkEmail?: string
   identifier?: string
+  /** When the used token expires. */
+  tokenExpires?: Date
+  /** Who has the address, or the user the link creates (not yet written); once written, as written. */
   user?: AdapterUser
   plan?: EmailUserPlan
   /** Where a failure after the token was used ends, once the token is put back. */
@@ -52,7 +61,10 @@ export interface EmailVerificationContext extends SignInOutcomeContext {
 export type EmailVerificationFailure = "lookupFailed" | "persistFailed" | "sessionFailed"
 
 /** Effects the email verification machine names, in the order a successful flow meets them. */
-export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | "restoreToken" | SignInTailEffect
+export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | "findCurrentSession" | "endOtherSession" | "restoreToken" | SignInTailEffect
+
+/** A write for the user failed after the token was used: the token goes back first. */
+const failedWriting = { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "persistFailed" } }] } as const
 
 /**
  * Following a sign-in link, GET `/callback/<id>?token&email`: read the link, use its token (once:
@@ -63,6 +75,8 @@ export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | "
  * (`identifierInvalid`). Then find who has the address (an existing user is marked verified, a new
  * one created), and the shared tail: the `signIn` callback, the write, the session. Nothing
  * depends on a cookie from the browser that asked for the link, so it works from another device.
+ * With database sessions, a browser that follows the link while signed in as another user is
+ * signed out of that session first (`findingCurrentSession`, `endingOtherSession`).
  *
  * A token is consumed only by a sign-in that succeeds (or that the `signIn` callback decides on):
  * when the database fails after the token was used (finding the user, writing it, writing the
@@ -71,7 +85,7 @@ export type EmailVerificationEffect = "readLink" | "useToken" | "lookUpUser" | "
  *
  * @example
  * ```ts
- * const done = await runFlow(emailVerificationMachine, { readLink, useToken, lookUpUser, askSignIn, resolveRedirect, persistUser, createSession, encodeToken }, { input: { policy } })
+ * const done = await runFlow(emailVerificationMachine, { readLink, useToken, lookUpUser, askSignIn, resolveRedirect, findCurrentSession, endOtherSession, persistUser, createSession, encodeToken, renewStoredTokens, restoreToken }, { input: { policy } })
  * done.value // "signedIn"
  * ```
  */
@@ -84,11 +98,13 @@ export const emailVerificationMachine = flowMachine(setup({
   actions: {
     ...flowActions<EmailVerificationContext, EmailVerificationEvent>(),
     recordLinkEmail: assign(({ event }) => (event.type === "link.read" && event.email !== undefined ? { linkEmail: event.email } : {})),
-    recordIdentifier: assign(({ event }) => (event.type === "token.used" && event.row ? { identifier: event.row.identifier } : {})),
-    plan: assign(({ event }, params: { plan: EmailUserPlan }) => ({
-      plan: params.plan,
-      ...(event.type === "user.lookedUp" && event.user && { user: event.user }),
-    })),
+    recordIdentifier: assign(({ event }) => (event.type === "token.used" && event.row ? { identifier: event.row.identifier, tokenExpires: new Date(event.row.expires) } : {})),
+    /** Who signs in: the user who has the address, or the one the link creates (with the id the lookup drew for it). */
+    plan: assign(({ context, event }, params: { plan: EmailUserPlan }) => {
+      if (event.type !== "user.lookedUp") return { plan: params.plan }
+      return { plan: params.plan, user: event.user ?? { id: event.newUserId, email: context.identifier ?? "", emailVerified: null } }
+    }),
+    recordPersistedUser: assign(({ event }) => (event.type === "user.persisted" && event.user ? { user: event.user } : {})),
     recordFailure: assign((_, params: { failure: EmailVerificationFailure }) => ({ failure: params.failure })),
   },
   guards: {
@@ -112,6 +128,13 @@ export const emailVerificationMachine = flowMachine(setup({
     },
     /** Someone already has the address. */
     userExists: ({ event }) => event.type === "user.lookedUp" && event.user !== null,
+    /**
+     * The link verifies a user who exists, with database sessions: a browser signed in as someone
+     * else must not stay signed in as them once it signs in as this user.
+     */
+    verifiesOnDatabaseSessions: ({ context }) => context.plan === "verifyExistingUser" && context.policy?.databaseSessions === true,
+    /** The browser's database session is another user's. */
+    sessionOfOtherUser: ({ context, event }) => event.type === "currentSession.found" && event.userId !== context.user?.id,
     /** The failure the token was put back for happened finding the user. */
     failedLookingUp: ({ context }) => context.failure === "lookupFailed",
     /** The failure the token was put back for happened writing the user. */
@@ -151,30 +174,33 @@ export const emailVerificationMachine = flowMachine(setup({
         "lookup.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "lookupFailed" } }] },
       },
     },
-    ...checkingSignInStates("persistingUser"),
+    ...checkingSignInStates([{ guard: "verifiesOnDatabaseSessions", target: "findingCurrentSession" }, { target: "persistingUser" }]),
+    // With database sessions, a browser signed in as someone else is signed out of that session
+    // before the user is verified and signed in.
+    findingCurrentSession: {
+      meta: { effect: "findCurrentSession" },
+      on: {
+        "currentSession.found": [{ guard: "sessionOfOtherUser", target: "endingOtherSession" }, { target: "persistingUser" }],
+        "currentSession.none": "persistingUser",
+        "currentSession.failed": failedWriting,
+      },
+    },
+    endingOtherSession: {
+      meta: { effect: "endOtherSession" },
+      on: {
+        "otherSession.ended": "persistingUser",
+        "otherSession.failed": failedWriting,
+      },
+    },
     ...persistingUserStates,
     persistingUser: {
       ...persistingUserStates.persistingUser,
       on: {
-        ...persistingUserStates.persistingUser.on,
-        "persist.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "persistFailed" } }] },
+        "user.persisted": { target: "issuingSession", actions: ["recordNewUser", "recordPersistedUser"] },
+        "persist.failed": failedWriting,
       },
     },
-    ...issuingSessionStates(true),
-    creatingSession: {
-      ...issuingSessionStates(true).creatingSession,
-      on: {
-        ...issuingSessionStates(true).creatingSession.on,
-        "session.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "sessionFailed" } }] },
-      },
-    },
-    encodingToken: {
-      ...issuingSessionStates(true).encodingToken,
-      on: {
-        ...issuingSessionStates(true).encodingToken.on,
-        "encode.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "sessionFailed" } }] },
-      },
-    },
+    ...issuingSessionStates(true, { failure: { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "sessionFailed" } }] } }),
     // The database failed after the token was used: the token goes back, whether or not that works
     // (a failed restore is logged), and the flow ends in the failure it came from.
     restoringToken: {

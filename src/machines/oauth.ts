@@ -280,7 +280,8 @@ export const oauthMachine = flowMachine(setup({
         "undo.failed": { target: "persistFailed" },
       },
     },
-    ...issuingSessionStates(true),
+    // A sign-in brings fresh provider tokens: with database sessions they replace the stored ones.
+    ...issuingSessionStates(true, { renewsStoredTokens: true }),
     ...csrfRejectedState,
     signInFailed: { type: "final" },
     providerRejected: { type: "final" },

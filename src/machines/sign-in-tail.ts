@@ -11,6 +11,7 @@
 import { and, assign, type EventObject } from "xstate"
 import { AccessDenied, AuthError } from "../core/errors.js"
 import { asError } from "../core/as-error.js"
+import type { AdapterUser } from "../adapters.js"
 
 /**
  * What the tail's guards need to know of the configuration: the session strategy, and whether
@@ -22,6 +23,12 @@ export interface SignInTailPolicy {
   databaseSessions: boolean
   /** `pages.newUser` is set. */
   newUserPage: boolean
+  /**
+   * Database sessions, and the provider signed in with has its tokens refreshed: an account linked
+   * before keeps its tokens in its row, and a sign-in that brings new ones stores them there.
+   * @default false
+   */
+  renewsStoredTokens?: boolean
 }
 
 /**
@@ -49,16 +56,23 @@ export interface SignInOutcomeContext {
   error?: unknown
 }
 
-/** The events of the sign-in tail, each the outcome of the effect its state names. */
+/**
+ * The events of the sign-in tail, each the outcome of the effect its state names. `session.created`
+ * says whether the account signed in with brought provider tokens that can be refreshed (a refresh
+ * token and an expiry); `storedTokens.renewed` whether the row's tokens were replaced;
+ * `user.persisted` may carry the user as written.
+ */
 export type SignInTailEvent =
   | { type: "signIn.answered"; result: unknown }
   | { type: "signIn.threw"; error: unknown }
   | { type: "redirect.resolved"; url: string }
   | { type: "redirect.threw"; error: unknown }
-  | { type: "user.persisted"; isNewUser: boolean }
+  | { type: "user.persisted"; isNewUser: boolean; user?: AdapterUser }
   | { type: "persist.failed"; error: unknown }
-  | { type: "session.created" }
+  | { type: "session.created"; providerTokens?: boolean }
   | { type: "session.failed"; error: unknown }
+  | { type: "storedTokens.renewed"; replaced: boolean }
+  | { type: "storedTokens.failed"; error: unknown }
   | { type: "token.encoded" }
   | { type: "encode.failed"; error: unknown }
 
@@ -66,7 +80,7 @@ export type SignInTailEvent =
 export type SignInCallbackEvent = Extract<SignInTailEvent, { type: "signIn.answered" | "signIn.threw" | "redirect.resolved" | "redirect.threw" }>
 
 /** The effects the sign-in tail names. */
-export type SignInTailEffect = "askSignIn" | "resolveRedirect" | "persistUser" | "createSession" | "encodeToken"
+export type SignInTailEffect = "askSignIn" | "resolveRedirect" | "persistUser" | "createSession" | "encodeToken" | "renewStoredTokens"
 
 /** The effects of asking the `signIn` callback, for a machine that uses only {@link checkingSignInStates}. */
 export type SignInCallbackEffect = Extract<SignInTailEffect, "askSignIn" | "resolveRedirect">
@@ -116,6 +130,9 @@ export function signInTailGuards<TContext extends SignInOutcomeContext, TEvent e
     databaseSessions: ({ context }: Args) => context.policy?.databaseSessions === true,
     /** The sign-in created its user and `pages.newUser` is set: the user is sent there first. */
     newUserPage: ({ context }: Args) => context.isNewUser === true && context.policy?.newUserPage === true,
+    /** The session is written, the sign-in brought provider tokens, and the provider's stored tokens are refreshed: they are replaced by the new ones. */
+    renewsStoredTokens: ({ context, event }: Args) =>
+      event.type === "session.created" && (event as { providerTokens?: boolean }).providerTokens === true && context.policy?.renewsStoredTokens === true,
   }
 }
 
@@ -192,22 +209,73 @@ export const persistingUserStates = {
   persistFailed: { type: "final" },
 } as const
 
+/** Where a failed session write goes, and what it records on the way. */
+export interface SessionFailureTransition {
+  readonly target: string
+  readonly actions?: unknown
+}
+
+/** Options of {@link issuingSessionStates}. */
+export interface IssuingSessionOptions<TFailure extends SessionFailureTransition = SessionFailureTransition> {
+  /**
+   * Where writing the session (the database row, or the JWT) failing goes, defined once for both
+   * (a machine that must undo something first sends it there).
+   * @default { target: "sessionFailed", actions: "recordError" }
+   */
+  failure?: TFailure
+  /**
+   * After a database session is written, replace the provider tokens stored for the account by
+   * the ones the sign-in brought (`renewingStoredTokens`), when the `renewsStoredTokens` guard
+   * says so. For machines whose sign-ins bring provider tokens (OAuth).
+   * @default false
+   */
+  renewsStoredTokens?: boolean
+}
+
+const sessionFailed = { target: "sessionFailed", actions: "recordError" } as const
+
+type SignedInTransitions<TCreatesUsers extends boolean> = TCreatesUsers extends true
+  ? readonly [{ readonly guard: "newUserPage"; readonly target: "signedInNewUser" }, { readonly target: "signedIn" }]
+  : readonly [{ readonly target: "signedIn" }]
+
+type RenewingStates<TCreatesUsers extends boolean> = {
+  readonly renewingStoredTokens: {
+    readonly meta: { readonly effect: "renewStoredTokens" }
+    readonly on: { readonly "storedTokens.renewed": SignedInTransitions<TCreatesUsers>; readonly "storedTokens.failed": SignedInTransitions<TCreatesUsers> }
+  }
+}
+
 /**
  * `issuingSession` chooses the strategy: `creatingSession` writes a database session, or
  * `encodingToken` runs the `jwt` callback and writes the JWT. Either then fires `events.signIn`.
- * The finals of the tail: `signedIn`, `signedInNewUser` (for a machine that creates users: the
- * user was created and `pages.newUser` is set), `accessDenied`, `redirected`, `sessionFailed`.
+ * With `renewsStoredTokens`, a database session whose sign-in brought provider tokens goes
+ * through `renewingStoredTokens` first (the guard of the same name decides), which stores them;
+ * whether that works or not, the user is signed in. The finals of the tail: `signedIn`,
+ * `signedInNewUser` (for a machine that creates users: the user was created and `pages.newUser`
+ * is set), `accessDenied`, `redirected`, `sessionFailed`.
  *
  * @param createsUsers - The machine may create users: a created user goes to `signedInNewUser` when `pages.newUser` is set.
+ * @param options - Where a failed session write goes (defined once for both writes), and whether stored provider tokens are renewed.
  * @example
  * ```ts
  * createMachine({ states: { ...checkingSignInStates("issuingSession"), ...issuingSessionStates(false) } })
+ * createMachine({ states: { ...issuingSessionStates(true, { failure: { target: "restoringToken", actions: "recordError" } }) } })
  * ```
  */
-export function issuingSessionStates<const TCreatesUsers extends boolean>(createsUsers: TCreatesUsers) {
-  const signedIn = (createsUsers ? [{ guard: "newUserPage", target: "signedInNewUser" }, { target: "signedIn" }] : "signedIn") as TCreatesUsers extends true
-    ? readonly [{ readonly guard: "newUserPage"; readonly target: "signedInNewUser" }, { readonly target: "signedIn" }]
-    : "signedIn"
+export function issuingSessionStates<
+  const TCreatesUsers extends boolean,
+  const TFailure extends SessionFailureTransition = typeof sessionFailed,
+  const TRenews extends boolean = false,
+>(createsUsers: TCreatesUsers, options: { failure?: TFailure; renewsStoredTokens?: TRenews } = {}) {
+  const signedIn = (createsUsers ? [{ guard: "newUserPage", target: "signedInNewUser" }, { target: "signedIn" }] : [{ target: "signedIn" }]) as unknown as SignedInTransitions<TCreatesUsers>
+  const failure = (options.failure ?? sessionFailed) as TFailure
+  const renews = options.renewsStoredTokens === true
+  const created = (renews ? [{ guard: "renewsStoredTokens", target: "renewingStoredTokens" }, ...signedIn] : signedIn) as TRenews extends true
+    ? readonly [{ readonly guard: "renewsStoredTokens"; readonly target: "renewingStoredTokens" }, ...SignedInTransitions<TCreatesUsers>]
+    : SignedInTransitions<TCreatesUsers>
+  const renewing = (renews
+    ? { renewingStoredTokens: { meta: { effect: "renewStoredTokens" }, on: { "storedTokens.renewed": signedIn, "storedTokens.failed": signedIn } } }
+    : {}) as TRenews extends true ? RenewingStates<TCreatesUsers> : {}
   const finals = {
     signedIn: { type: "final" },
     accessDenied: { type: "final" },
@@ -221,17 +289,18 @@ export function issuingSessionStates<const TCreatesUsers extends boolean>(create
     creatingSession: {
       meta: { effect: "createSession" },
       on: {
-        "session.created": signedIn,
-        "session.failed": { target: "sessionFailed", actions: "recordError" },
+        "session.created": created,
+        "session.failed": failure,
       },
     },
     encodingToken: {
       meta: { effect: "encodeToken" },
       on: {
         "token.encoded": signedIn,
-        "encode.failed": { target: "sessionFailed", actions: "recordError" },
+        "encode.failed": failure,
       },
     },
+    ...renewing,
     ...finals,
     ...((createsUsers ? { signedInNewUser: { type: "final" } } : {}) as TCreatesUsers extends true ? { readonly signedInNewUser: { readonly type: "final" } } : {}),
   } as const

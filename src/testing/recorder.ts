@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { stateName, transitionsTaken, type MachineEvent, type TransitionKey } from "./transitions.js"
+import { stateName, transitionKey, type TransitionKey } from "./transitions.js"
 import type { AnyMachineSnapshot, AnyStateMachine, InspectionEvent } from "xstate"
 
 /** What a recorder saw of one flow actor: the states it went through (see {@link stateName}). */
@@ -30,7 +30,6 @@ export class TransitionRecorder {
   /** The runs seen since the last {@link reset}, in the order they started. */
   readonly runs: RecordedRun[] = []
   readonly #machines: Map<string, AnyStateMachine>
-  readonly #last = new Map<string, AnyMachineSnapshot>()
   readonly #runs = new Map<string, RecordedRun>()
 
   constructor(machines: readonly AnyStateMachine[]) {
@@ -38,18 +37,21 @@ export class TransitionRecorder {
   }
 
   readonly inspect = (event: InspectionEvent): void => {
+    // Each microstep names the transitions it took, eventless ones included (those a flow takes at
+    // its start too, and which of two eventless transitions to the same state it took).
+    if (event.type === "@xstate.microstep") {
+      const machine = (event.snapshot as Partial<AnyMachineSnapshot>).machine
+      if (!machine || !this.#machines.has(machine.id) || event._transitions.length === 0) return
+      let taken = this.taken.get(machine.id)
+      if (!taken) this.taken.set(machine.id, (taken = new Set()))
+      for (const transition of event._transitions) taken.add(transitionKey(transition))
+      return
+    }
     if (event.type !== "@xstate.snapshot") return
     const snapshot = event.snapshot as AnyMachineSnapshot
     const machine = snapshot.machine && this.#machines.get(snapshot.machine.id)
     if (!machine) return
     const actorId = event.actorRef.sessionId
-    const previous = this.#last.get(actorId)
-    if (previous && event.event.type !== "xstate.init") {
-      let taken = this.taken.get(machine.id)
-      if (!taken) this.taken.set(machine.id, (taken = new Set()))
-      for (const key of transitionsTaken(machine, previous, event.event as MachineEvent)) taken.add(key)
-    }
-    this.#last.set(actorId, snapshot)
     let run = this.#runs.get(actorId)
     if (!run) {
       run = { machine: machine.id, states: [] }
@@ -64,6 +66,5 @@ export class TransitionRecorder {
   reset(): void {
     this.runs.length = 0
     this.#runs.clear()
-    this.#last.clear()
   }
 }

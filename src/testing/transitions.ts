@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { getMicrosteps, type AnyMachineSnapshot, type AnyStateMachine, type StateValue } from "xstate"
+import { getMicrosteps, type AnyMachineSnapshot, type AnyStateMachine, type AnyTransitionDefinition, type StateValue } from "xstate"
 
 /** One declared transition: `<source state id>:<event>:<index among that event's transitions>`, e.g. `oauth.resolvingAccount:account.new.emailTaken:1`. */
 export type TransitionKey = string
@@ -64,6 +64,20 @@ export function machineShape(machine: AnyStateMachine): { states: number; transi
   }
   visit(machine.root)
   return { states, transitions, guarded }
+}
+
+/**
+ * The key of a transition as xstate defines it (an `always` transition has the event type `""`).
+ *
+ * @example
+ * ```ts
+ * transitionKey(signOutMachine.getStateNodeById("sign-out.validatingInput").transitions.get("csrf.valid")![0]!) // "sign-out.validatingInput:csrf.valid:0"
+ * ```
+ */
+export function transitionKey(transition: AnyTransitionDefinition): TransitionKey {
+  const { source, eventType } = transition
+  const siblings: readonly AnyTransitionDefinition[] = (eventType === "" ? source.always : source.transitions.get(eventType)) ?? []
+  return `${source.id}:${eventType === "" ? "always" : eventType}:${siblings.indexOf(transition)}`
 }
 
 /**

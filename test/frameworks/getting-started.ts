@@ -17,8 +17,8 @@ import { createServer as createHttpServer } from "node:http"
 import { createServer } from "node:net"
 import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll } from "vitest"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, expect } from "vitest"
 import { launchChromium } from "../support/chromium.js"
 import { root, screenshots } from "./example-app.js"
 
@@ -423,4 +423,56 @@ export function walkGettingStarted(spec: GettingStartedPage): WalkedPage {
       )
     },
   }
+}
+
+/** A fresh browser context on a walked app's home page, with the page errors its tab has seen. */
+export interface Visit {
+  context: BrowserContext
+  tab: Page
+  pageErrors: string[]
+}
+
+/**
+ * Opens the app's home page, which must say "Not signed in.", follows its "Sign in" link to
+ * authflow's built-in page at `/auth/signin`, and signs in as `ada` / `lovelace`: back home it must
+ * say "Hello Ada Lovelace." (timed as the signed-in page), again on a fresh request, with no error
+ * line in the server's log meanwhile. Saves a screenshot as `<screenshot>.png`.
+ */
+export async function signInOnBuiltInPage(walked: WalkedPage, screenshot: string): Promise<Visit> {
+  const { server, browser } = walked
+  const base = server.url
+  const context = await browser.newContext()
+  const tab = await context.newPage()
+  const pageErrors: string[] = []
+  tab.on("pageerror", (error) => pageErrors.push(error.message))
+
+  await tab.goto(`${base}/`)
+  await expect.poll(() => tab.locator("body").innerText()).toContain("Not signed in.")
+  await tab.getByRole("link", { name: "Sign in" }).click()
+  await tab.waitForURL((url) => url.pathname === "/auth/signin")
+  const logBefore = server.output().length
+  await tab.getByLabel("Username").fill("ada")
+  await tab.getByLabel("Password").fill("lovelace")
+  await tab.getByRole("button", { name: /Sign in/ }).click()
+  await tab.waitForURL(`${base}/`)
+  await expect.poll(() => tab.locator("body").innerText()).toContain("Hello Ada Lovelace.")
+  walked.signedIn()
+  await tab.reload()
+  await expect.poll(() => tab.locator("body").innerText()).toContain("Hello Ada Lovelace.")
+  await tab.screenshot({ path: `${screenshots}${screenshot}.png` })
+  const signedInLog = server.output().slice(logBefore)
+  expect(errorLines(signedInLog), signedInLog).toEqual([])
+  return { context, tab, pageErrors }
+}
+
+/**
+ * After signing out: the page says "Not signed in.", `sessionPath` answers `null`, the tab saw no
+ * page error and the server logged no error line; then closes the context.
+ */
+export async function expectSignedOut(walked: WalkedPage, { context, tab, pageErrors }: Visit, sessionPath: string): Promise<void> {
+  await expect.poll(() => tab.locator("body").innerText()).toContain("Not signed in.")
+  expect((await (await context.request.get(`${walked.server.url}${sessionPath}`)).json()) as unknown).toBeNull()
+  expect(pageErrors).toEqual([])
+  expect(errorLines(walked.server.output())).toEqual([])
+  await context.close()
 }

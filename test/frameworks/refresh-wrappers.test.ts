@@ -26,6 +26,8 @@ vi.mock("next/headers", () => ({
   }),
 }))
 vi.mock("next/navigation", () => ({ redirect: (url: string) => Promise.reject(new Error(`redirect ${url}`)) }))
+// Outside a Next.js request the real connection() throws; auth() awaits it before reading anything.
+vi.mock("next/server", async (original) => ({ ...(await original<object>()), connection: async () => {} }))
 
 const secret = "refresh-wrappers-secret-0123456789abcdef"
 const origin = "http://app.test"

@@ -11,8 +11,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
 import { browserSuite } from "../support/chromium.js"
-import { screenshots } from "./example-app.js"
-import { createCommand, errorLines, walkGettingStarted } from "./getting-started.js"
+import { createCommand, errorLines, expectSignedOut, signInOnBuiltInPage, walkGettingStarted } from "./getting-started.js"
 
 browserSuite("docs/getting-started/sveltekit.md, from sv create to a signed-in page in Chromium", () => {
   const walked = walkGettingStarted({
@@ -36,37 +35,10 @@ browserSuite("docs/getting-started/sveltekit.md, from sv create to a signed-in p
   })
 
   it("signs in and out as the page says, and the server logs no error while the signed-in page renders", async () => {
-    const { server, browser } = walked
-    const base = server.url
-    const context = await browser.newContext()
-    const tab = await context.newPage()
-    const pageErrors: string[] = []
-    tab.on("pageerror", (error) => pageErrors.push(error.message))
-
-    await tab.goto(`${base}/`)
-    await expect.poll(() => tab.locator("body").innerText()).toContain("Not signed in.")
-    await tab.getByRole("link", { name: "Sign in" }).click()
-    await tab.waitForURL((url) => url.pathname === "/auth/signin")
-    const logBefore = server.output().length
-    await tab.getByLabel("Username").fill("ada")
-    await tab.getByLabel("Password").fill("lovelace")
-    await tab.getByRole("button", { name: /Sign in/ }).click()
-    await tab.waitForURL(`${base}/`)
-    await expect.poll(() => tab.locator("body").innerText()).toContain("Hello Ada Lovelace.")
-    walked.signedIn()
-    await tab.reload()
-    await expect.poll(() => tab.locator("body").innerText()).toContain("Hello Ada Lovelace.")
-    await tab.screenshot({ path: `${screenshots}sveltekit-getting-started-signed-in.png` })
-    const signedInLog = server.output().slice(logBefore)
-    expect(errorLines(signedInLog), signedInLog).toEqual([])
-
-    await tab.getByRole("link", { name: "Sign out" }).click()
-    await tab.waitForURL((url) => url.pathname === "/auth/signout")
-    await tab.getByRole("button", { name: "Sign out" }).click()
-    await expect.poll(() => tab.locator("body").innerText()).toContain("Not signed in.")
-    expect((await (await context.request.get(`${base}/auth/session`)).json()) as unknown).toBeNull()
-    expect(pageErrors).toEqual([])
-    expect(errorLines(server.output())).toEqual([])
-    await context.close()
+    const visit = await signInOnBuiltInPage(walked, "sveltekit-getting-started-signed-in")
+    await visit.tab.getByRole("link", { name: "Sign out" }).click()
+    await visit.tab.waitForURL((url) => url.pathname === "/auth/signout")
+    await visit.tab.getByRole("button", { name: "Sign out" }).click()
+    await expectSignedOut(walked, visit, "/auth/session")
   })
 })

@@ -6,7 +6,13 @@ import { runFlow } from "../../src/machines/run-flow.js"
 import { createInspector, combineInspectors } from "../../src/inspect/index.js"
 import { runEveryFlow, Secrets } from "./fixtures.js"
 import { readEventStream } from "./sse.js"
-import { cookieNames } from "../helpers.js"
+import { customFetch } from "../../src/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { encode } from "../../src/jwt.js"
+import { tokensClaim } from "../../src/core/tokens-claim.js"
+import { CookieJar, cookieNames, send } from "../helpers.js"
+
+const sessionCookie = cookieNames.https.sessionToken
 
 const base = "http://inspector.test/inspect"
 
@@ -96,5 +102,65 @@ describe("secrets never leave the inspector's observer", () => {
     expect(record.requests).toBe(2)
     expect(record.runs.map((run) => run.machine)).toEqual(["oauth"])
     expect(record.runs[0]!.steps.map((step) => step.state)).toEqual(expect.arrayContaining(["awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "resolvingAccount", "signedIn"]))
+  })
+})
+
+describe("token refresh and the email link through Auth(): no refresh token, access token, claim marker or mailed token reaches the inspector", () => {
+  it("database sessions (the row lock's claim marker carries the refresh token) and JWT sessions", async () => {
+    const inspector = createInspector({ authorize: () => true })
+    const secrets = new Secrets()
+    const fresh = () => `${randomBytes(18).toString("base64url")}`
+    const rawContexts: unknown[] = []
+    const inspect = combineInspectors(inspector.inspect, (event: InspectionEvent) => {
+      if (event.type === "@xstate.snapshot" && (event.snapshot as { machine?: { id?: string } }).machine?.id === "token-refresh") rawContexts.push((event.snapshot as { context?: unknown }).context)
+    })
+    const tokenFetch = (async () => {
+      const granted = { access_token: `at-${fresh()}`, refresh_token: `rt-${fresh()}` }
+      secrets.add(granted.access_token, granted.refresh_token)
+      return Response.json({ ...granted, token_type: "Bearer", expires_in: 3600 })
+    }) as typeof fetch
+    const provider = { id: "op", name: "OP", type: "oauth", clientId: "c", clientSecret: "s", authorization: "https://op.test/a", token: "https://op.test/token", userinfo: "https://op.test/u", [customFetch]: tokenFetch }
+    const secret = `auth-secret-${fresh()}`
+    const old = { access_token: `at-${fresh()}`, refresh_token: `rt-${fresh()}`, token_type: "bearer" as const, expires_at: Math.floor(Date.now() / 1000) + 10 }
+    secrets.add(old.access_token, old.refresh_token)
+
+    // Database sessions: the row is the lock, and its claim marker carries the refresh token.
+    const adapter = MemoryAdapter()
+    const user = await adapter.createUser({ id: "", name: "Ada", email: "ada@example.test", emailVerified: null })
+    await adapter.linkAccount({ userId: user.id, type: "oauth", provider: "op", providerAccountId: "ada", ...old })
+    await adapter.createSession({ sessionToken: "session-1", userId: user.id, expires: new Date(Date.now() + 60_000) })
+    const database = { secret, trustHost: true, adapter, session: { strategy: "database" as const }, refresh: true, inspect, providers: [provider as never] }
+    const dbJar = new CookieJar()
+    dbJar.cookies.set(sessionCookie, "session-1")
+    expect(((await (await send(database, dbJar, "/session")).json()) as { error?: string }).error).toBeUndefined()
+
+    // JWT sessions: the tokens ride in the cookie, the refresh store is the lock.
+    const jwtJar = new CookieJar()
+    jwtJar.cookies.set(sessionCookie, await encode({ token: { name: "Ada", sub: "u1", [tokensClaim]: { op: old } }, secret, salt: sessionCookie }))
+    expect(((await (await send({ secret, trustHost: true, refresh: true, inspect, providers: [provider as never] }, jwtJar, "/session")).json()) as { error?: string }).error).toBeUndefined()
+
+    // The raw contexts hold them (the test means something), the inspector's answers do not.
+    const raw = JSON.stringify(rawContexts)
+    expect(secrets.foundIn(raw).length).toBeGreaterThanOrEqual(4)
+    expect(raw).toContain("authflow-refreshing:")
+    const list = (await (await inspector.handler(new Request(`${base}/api/flows?limit=50`))).json()) as { flows: { id: string; machine?: string }[] }
+    expect(list.flows.length).toBeGreaterThanOrEqual(2)
+    for (const flow of list.flows) {
+      const text = await (await inspector.handler(new Request(`${base}/api/flows/${flow.id}`))).text()
+      expect(secrets.foundIn(text), `secrets in flow ${flow.id}`).toEqual([])
+      expect(text).not.toContain("authflow-refreshing:")
+    }
+  })
+
+  it("the mailed token is concealed in the email sign-in's context: not even the raw inspection events serialise it", async () => {
+    const secrets = new Secrets()
+    const raw: unknown[] = []
+    const rawObserver = (event: InspectionEvent) => {
+      if (event.type === "@xstate.snapshot") raw.push((event.snapshot as { context?: unknown }).context, event.event)
+    }
+    await runEveryFlow(rawObserver, secrets)
+    const mailed = [...secrets.values].filter((value) => /^[0-9a-f]{64}$/.test(value))
+    expect(mailed.length).toBeGreaterThanOrEqual(1)
+    for (const token of mailed) expect(JSON.stringify(raw)).not.toContain(token)
   })
 })

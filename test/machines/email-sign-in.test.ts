@@ -7,6 +7,7 @@ import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
 import { emailSignInMachine, type EmailSignInEvent } from "../../src/machines/email-sign-in.js"
 import type { AdapterUser } from "../../src/adapters.js"
+import { Concealed } from "../../src/core/concealed.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
@@ -61,10 +62,13 @@ describe("email sign-in machine", () => {
     const allowed: EmailSignInEvent[] = [valid, address, admitted, { type: "user.lookedUp", user: null }, { type: "signIn.answered", result: true }]
     const store = after(...allowed, { type: "store.failed", error: down })
     expect([store.status, store.value, store.context.error]).toEqual(["done", "storeFailed", down])
-    const send = after(...allowed, { type: "token.stored" }, { type: "send.failed", error: down })
+    const mailedToken = new Concealed({ token: "hashed", expires: new Date(0) })
+    const stored: EmailSignInEvent = { type: "token.stored", mailedToken }
+    expect(after(...allowed, stored).context.mailedToken).toBe(mailedToken)
+    const send = after(...allowed, stored, { type: "send.failed", error: down })
     expect([send.value, send.context.error]).toEqual(["revokingToken", down])
     // The mail's failure is what the user is told about, whether or not its token could be revoked.
-    const revokeFailed = after(...allowed, { type: "token.stored" }, { type: "send.failed", error: down }, { type: "revoke.failed", error: new Error("revoke") })
+    const revokeFailed = after(...allowed, stored, { type: "send.failed", error: down }, { type: "revoke.failed", error: new Error("revoke") })
     expect([revokeFailed.status, revokeFailed.value, revokeFailed.context.error]).toEqual(["done", "sendFailed", down])
   })
 })

@@ -69,7 +69,7 @@ function scenario(path: CredentialsSignInEvent[], policy: SignInTailPolicy) {
         credentials: { username: { label: "Username" } },
         async authorize() {
           const returned = byType.get("authorize.returned")
-          if (returned && "user" in returned) return returned.user && { ...returned.user }
+          if (returned?.type === "authorize.returned") return returned.user && { ...returned.user }
           const threw = byType.get("authorize.threw")
           if (threw && "error" in threw) throw threw.error instanceof InvalidLogin ? new InvalidLogin() : new Error("database down")
           throw new Error("the path reaches no authorize outcome")

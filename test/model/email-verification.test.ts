@@ -45,10 +45,15 @@ function events(snapshot: SnapshotFrom<typeof emailVerificationMachine>): EmailV
           { type: "token.used" as const, row: { identifier: ada, expires: later }, checkedAt },
         ]),
     { type: "token.failed", error: new Error("token store down") },
-    { type: "user.lookedUp", user: adaUser },
-    { type: "user.lookedUp", user: null },
+    { type: "user.lookedUp", user: adaUser, newUserId: "u-new" },
+    { type: "user.lookedUp", user: null, newUserId: "u-new" },
     { type: "lookup.failed", error: new Error("user store down") },
     ...signInDecisions,
+    // Whom the browser following the link is signed in as (database sessions): the user the link is for, or someone else.
+    { type: "currentSession.found", userId: adaUser.id },
+    { type: "currentSession.found", userId: "u-eve" },
+    { type: "currentSession.failed", error: new Error("getSessionAndUser failed") },
+    { type: "otherSession.failed", error: new Error("deleteSession failed") },
     { type: "user.persisted", isNewUser: plan === "createUser" },
     { type: "persist.failed", error: new Error(plan === "createUser" ? "createUser failed" : "updateUser failed") },
     { type: "session.failed", error: new Error("createSession failed") },
@@ -80,7 +85,10 @@ function scenario(path: EmailVerificationEvent[], policy: SignInTailPolicy) {
             : undefined
   const lookedUp = byType.get("user.lookedUp")
   const existingUser = lookedUp !== undefined && "user" in lookedUp && lookedUp.user !== null
-  const persistFailure = errorOf(byType.get("persist.failed"))
+  const persistFailure = errorOf(byType.get("persist.failed")) ?? errorOf(byType.get("currentSession.failed")) ?? errorOf(byType.get("otherSession.failed"))
+  const current = byType.get("currentSession.found") as Extract<EmailVerificationEvent, { type: "currentSession.found" }> | undefined
+  /** The browser following the link is signed in already (database sessions): as the user the link is for, or as someone else. */
+  const signedInAs = current ? (current.userId === adaUser.id ? "ada" : "eve") : persistFailure?.startsWith("getSessionAndUser") || persistFailure?.startsWith("deleteSession") ? "eve" : undefined
   const sessionFailure = errorOf(byType.get("session.failed")) ?? errorOf(byType.get("encode.failed"))
   const world = { followingLink: false }
   const links: string[] = []
@@ -119,6 +127,14 @@ function scenario(path: EmailVerificationEvent[], policy: SignInTailPolicy) {
     async createSession(session) {
       if (sessionFailure === "createSession failed") throw new Error("createSession failed")
       return memory.createSession(session)
+    },
+    async getSessionAndUser(sessionToken) {
+      if (world.followingLink && persistFailure === "getSessionAndUser failed") throw new Error("getSessionAndUser failed")
+      return memory.getSessionAndUser(sessionToken)
+    },
+    async deleteSession(sessionToken) {
+      if (world.followingLink && persistFailure === "deleteSession failed") throw new Error("deleteSession failed")
+      return memory.deleteSession(sessionToken)
     },
   }
 
@@ -186,7 +202,18 @@ function scenario(path: EmailVerificationEvent[], policy: SignInTailPolicy) {
     return url.href
   }
 
-  return { config, memory, world, existingUser, refusal, persistFailure, sessionFailure, signInEvents, userEvents, linkToFollow }
+  /** The browser that follows the link, signed in as the path says (a database session of its own). */
+  async function followingBrowser(): Promise<{ jar: CookieJar; sessionBefore?: string }> {
+    const jar = new CookieJar()
+    if (!signedInAs) return { jar }
+    const user = signedInAs === "ada" ? await memory.getUserByEmail(ada) : await memory.createUser({ id: "", name: "Eve", email: eve, emailVerified: null })
+    const sessionBefore = `session-of-${signedInAs}`
+    await memory.createSession({ sessionToken: sessionBefore, userId: user!.id, expires: new Date(Date.now() + 60_000) })
+    jar.cookies.set(sessionCookie, sessionBefore)
+    return { jar, sessionBefore }
+  }
+
+  return { config, memory, world, existingUser, refusal, persistFailure, sessionFailure, signInEvents, userEvents, linkToFollow, followingBrowser, signedInAs }
 }
 
 /** The final state a request reaches, seen through the inspector. */
@@ -238,9 +265,9 @@ describe("email verification machine, driven through Auth()", () => {
 
       // …and followed in another.
       const verifiedBefore = (await s.memory.getUserByEmail(ada))?.emailVerified ?? null
+      const { jar, sessionBefore } = await s.followingBrowser()
       s.world.followingLink = true
       recorder.reset()
-      const jar = new CookieJar()
       const response = await send({ ...s.config, logger, inspect: recorder.inspect }, jar, link)
 
       // The real run walked exactly the model's path.
@@ -262,6 +289,11 @@ describe("email verification machine, driven through Auth()", () => {
           expect(user?.emailVerified).toBeInstanceOf(Date)
           expect(s.signInEvents).toEqual([{ user: expect.objectContaining({ email: ada }), isNewUser: !s.existingUser }])
           expect(s.userEvents).toEqual([s.existingUser ? "updateUser" : "createUser"])
+          if (sessionBefore) {
+            // A browser signed in as someone else is signed out of that session; one signed in as this user keeps it.
+            expect(jar.get(sessionCookie)).not.toBe(sessionBefore)
+            expect(await s.memory.getSessionAndUser(sessionBefore)).toEqual(s.signedInAs === "eve" ? null : expect.objectContaining({ user: expect.objectContaining({ email: ada }) }))
+          }
           break
         }
         case "linkIncomplete":
@@ -312,7 +344,8 @@ describe("email verification machine, driven through Auth()", () => {
           throw new Error(`no expectation for state ${path.finalState}`)
       }
       if (path.finalState !== "signedIn" && path.finalState !== "signedInNewUser") {
-        expect(jar.get(sessionCookie)).toBeUndefined()
+        // No session is issued: the browser keeps what it had.
+        expect(jar.get(sessionCookie)).toBe(sessionBefore)
         expect(s.signInEvents).toHaveLength(0)
       }
       if (path.finalState === "lookupFailed" || path.finalState === "persistFailed" || path.finalState === "sessionFailed") {

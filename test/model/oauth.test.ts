@@ -36,9 +36,9 @@ const issuer = "https://op.model"
 const starter = "signed-in-before"
 const latecomer = "signed-in-after"
 
-// Each policy with pages.newUser set; database sessions with one of the two adapter policies, JWTs with the others.
+// Each policy with pages.newUser set; database sessions (and the provider's tokens refreshed) with one of the two adapter policies, JWTs with the others.
 const policies: Record<"linking" | "noLinking" | "noAdapter", OAuthCallbackPolicy> = {
-  linking: { adapter: true, emailLinking: true, databaseSessions: true, newUserPage: true },
+  linking: { adapter: true, emailLinking: true, databaseSessions: true, newUserPage: true, renewsStoredTokens: true },
   noLinking: { adapter: true, emailLinking: false, databaseSessions: false, newUserPage: true },
   noAdapter: { adapter: false, emailLinking: false, databaseSessions: false, newUserPage: true },
 }
@@ -86,6 +86,11 @@ const events: OAuthEvent[] = [
   { type: "persist.failed", error: "linkAccount threw" },
   { type: "user.undone" },
   { type: "undo.failed", error: "deleteUser threw" },
+  { type: "session.created", providerTokens: true },
+  { type: "session.created", providerTokens: false },
+  { type: "storedTokens.renewed", replaced: true },
+  { type: "storedTokens.renewed", replaced: false },
+  { type: "storedTokens.failed", error: "getAccount threw" },
   { type: "session.failed", error: "createSession threw" },
   { type: "encode.failed", error: "the jwt callback threw" },
 ]
@@ -98,6 +103,7 @@ const find = <T extends OAuthEvent["type"]>(path: readonly OAuthEvent[], type: T
 function unreachable(path: readonly OAuthEvent[]): string | undefined {
   const persisted = find(path, "user.persisted")
   if (persisted && persisted.isNewUser !== has(path, "emailOwner.none")) return "a user is new exactly when the sign-in creates it"
+  if (find(path, "storedTokens.renewed")?.replaced && !has(path, "account.linked")) return "only an account linked before has older tokens stored: a new one is linked with the tokens it brought"
   return undefined
 }
 
@@ -127,7 +133,8 @@ async function scenario(path: readonly OAuthEvent[]) {
   const response = find(path, "response.received")
   const linking = linkingOf(path)
   // This test's own profile() fails a profile.failed path, not the provider's userinfo.
-  const op = standInOP(standInFaults(path.filter((event) => event.type !== "profile.failed"), true))
+  // The provider issues a refresh token on the paths whose sign-in brings provider tokens.
+  const op = standInOP(standInFaults(path.filter((event) => event.type !== "profile.failed"), true), find(path, "session.created")?.providerTokens === true)
   const memory = MemoryAdapter()
   const adapter = {
     ...memory,
@@ -151,18 +158,25 @@ async function scenario(path: readonly OAuthEvent[]) {
       if (has("session.failed")) throw new Error("database unreachable")
       return memory.createSession(session)
     },
+    async getAccount(providerAccountId: string, provider: string) {
+      if (has("storedTokens.failed")) throw new Error("database unreachable")
+      return memory.getAccount(providerAccountId, provider)
+    },
   }
   // The database as this path finds it.
   const other = policy.adapter ? await memory.createUser({ id: "", name: "Someone Else", email: "someone@example.test", emailVerified: null }) : undefined
   // A returning user: the provider account is linked to them (and, for linkedToOther, the browser is signed in as someone else).
   if (linking.returning) {
     const owner = await memory.createUser({ id: "", ...ada, emailVerified: null })
-    await memory.linkAccount({ userId: owner.id, type: "oidc", provider: "op", providerAccountId: op.subject })
+    // Linked before with tokens of its own, which the sign-in's replace (storedTokens.renewed, replaced).
+    const stored = find(path, "storedTokens.renewed")?.replaced ? { refresh_token: "rt-stored-before", expires_at: Math.floor(Date.now() / 1000) - 60 } : {}
+    await memory.linkAccount({ userId: owner.id, type: "oidc", provider: "op", providerAccountId: op.subject, ...stored })
   }
   if (linking.emailTaken) await memory.createUser({ id: "", ...ada, emailVerified: null })
 
   const provider = opProvider(op, {
     allowDangerousEmailAccountLinking: policy.emailLinking,
+    ...(policy.renewsStoredTokens && { refresh: true }),
     profile(profile) {
       if (has("profile.failed")) throw new Error("unexpected profile shape")
       return { id: String(profile.sub), name: profile.name as string, email: profile.email as string }
@@ -236,6 +250,8 @@ function titleOf(path: Path): string {
       if (event.type === "account.new") return event.signedIn ? `account.new(signed in as ${event.signedIn.id})` : "account.new"
       if (event.type === "account.linked") return event.signedInAs ? `account.linked(signed in as ${event.signedInAs})` : "account.linked"
       if (event.type === "user.persisted") return `user.persisted(${event.isNewUser ? "new" : "existing"})`
+      if (event.type === "session.created") return `session.created(${event.providerTokens ? "with provider tokens" : "without"})`
+      if (event.type === "storedTokens.renewed") return `storedTokens.renewed(${event.replaced ? "replaced" : "kept"})`
       if (event.type === "signIn.answered") return `signIn.answered(${JSON.stringify(event.result)})`
       if (event.type === "signIn.threw" || event.type === "redirect.threw") return `${event.type}(${(event.error as Error).constructor.name})`
       return event.type
@@ -330,7 +346,16 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
           expect(location).toBe(isNewUser ? `/welcome-aboard?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}` : `${origin}/dashboard`)
           expect(sessionSet).toBe(true)
           expect(world.signInEvents).toEqual([expect.objectContaining({ isNewUser })])
-          expect(errorNames).toEqual([])
+          // Stored tokens that could not be renewed are logged (the database's error); the user is signed in anyway.
+          if (path.events.some((event) => event.type === "storedTokens.failed")) expect(new Set(errorNames)).toEqual(new Set(["AdapterError"]))
+          else expect(errorNames).toEqual([])
+          const renewed = find(path.events, "storedTokens.renewed")
+          if (renewed?.replaced || (renewed && isNewUser)) {
+            // The row holds the tokens the sign-in brought: they replaced older ones, or the account was linked with them.
+            const row = await world.memory.getAccount(world.op.subject, "op")
+            expect(row?.refresh_token).toMatch(/^rt-/)
+            expect(row?.refresh_token).not.toBe("rt-stored-before")
+          }
           if (linkingOf(path.events).newSignedInBefore) expect(linked?.id).toBe(world.other!.id)
           else if (find(path.events, "callback.received")!.policy.adapter) expect(linked).toMatchObject(ada)
           break

@@ -11,9 +11,9 @@ import type { Provider } from "../../src/types.js"
 export const clientId = "model-client"
 export const clientSecret = "model-client-secret"
 
-/** A new stand-in OpenID Provider, misbehaving as `faults` say (they may change between requests). */
-export function standInOP(faults: StandInFaults = {}): StandInProvider {
-  return new StandInProvider({ id: "op", type: "oidc", clientId, clientSecret, claims: { name: "Ada Lovelace", email: "Ada@Example.test" }, emailInIdToken: false, faults })
+/** A new stand-in OpenID Provider, misbehaving as `faults` say (they may change between requests), issuing refresh tokens when `refreshToken` is set. */
+export function standInOP(faults: StandInFaults = {}, refreshToken = false): StandInProvider {
+  return new StandInProvider({ id: "op", type: "oidc", clientId, clientSecret, claims: { name: "Ada Lovelace", email: "Ada@Example.test" }, emailInIdToken: false, faults, refreshToken })
 }
 
 /** Provider `op`, pointed at the stand-in, with `options` of the test's own. */

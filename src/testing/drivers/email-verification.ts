@@ -25,6 +25,9 @@ const earlier = new Date(checkedAt.getTime() - 1_000)
 
 type TokenUsed = { type: "token.used"; row: { identifier: string; expires: Date } | null }
 
+/** The model's id of the user who has the link's address. */
+const existingId = "u1"
+
 /**
  * The driver of the email verification machine for one email provider of `config`.
  *
@@ -57,6 +60,14 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
         return { ordinary: true }
       case "user.lookedUp":
         return { condition: event.user ? "address of an existing user" : "new address" }
+      case "currentSession.found":
+        return { condition: event.userId === existingId ? "browser signed in as that user" : "browser signed in as another user" }
+      case "currentSession.failed":
+      case "otherSession.failed":
+        return { condition: event.type }
+      case "currentSession.none":
+      case "otherSession.ended":
+        return {}
       default:
         return signInTailRole(event, strategy, config) ?? {}
     }
@@ -76,10 +87,15 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       { type: "token.used", row: { identifier: linked, expires: later }, checkedAt },
       { type: "token.used", row: { identifier: hostile, expires: later }, checkedAt },
       { type: "token.failed", error: "useVerificationToken threw" },
-      { type: "user.lookedUp", user: { id: "u1", email: linked, emailVerified: null } },
-      { type: "user.lookedUp", user: null },
+      { type: "user.lookedUp", user: { id: existingId, email: linked, emailVerified: null }, newUserId: "new-user" },
+      { type: "user.lookedUp", user: null, newUserId: "new-user" },
       { type: "lookup.failed", error: "getUserByEmail threw" },
       ...signInTailEvents,
+      // Database sessions: the browser following the link is signed in already, as that user or as another one.
+      { type: "currentSession.found", userId: existingId },
+      { type: "currentSession.found", userId: "another-user" },
+      { type: "currentSession.failed", error: "getSessionAndUser threw" },
+      { type: "otherSession.failed", error: "deleteSession threw" },
       { type: "user.persisted", isNewUser: true },
       { type: "user.persisted", isNewUser: false },
       { type: "persist.failed", error: "createUser threw" },
@@ -139,6 +155,13 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       if (labels.has("session.failed") && strategy === "database") world.record.failing.add("createSession")
       // Putting the token back after a failure is a write of its own, failing only where the path says.
       if (labels.has("restore.failed")) world.record.failing.add("createVerificationToken")
+      // The browser that follows the link, signed in already (its own database session).
+      if (labels.has("browser signed in as that user")) await world.signInAs(await world.existingUser())
+      if (["browser signed in as another user", "currentSession.failed", "otherSession.failed"].some((label) => labels.has(label))) {
+        await world.signInAs(await world.ensureUser(`another-${world.users.newEmail}`, "Another User"))
+      }
+      if (labels.has("currentSession.failed")) world.record.failing.add("getSessionAndUser")
+      if (labels.has("otherSession.failed")) world.record.failing.add("deleteSession")
       // …and followed in another.
       await world.send(link.href)
     },
