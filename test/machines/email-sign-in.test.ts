@@ -7,8 +7,8 @@ import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
 import { emailSignInMachine, type EmailSignInEvent } from "../../src/machines/email-sign-in.js"
 import type { AdapterUser } from "../../src/adapters.js"
-import { loadMachinesPerTest } from "./load-per-test.js"
 import { Concealed } from "../../src/core/concealed.js"
+import { loadMachinesPerTest } from "./load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
 vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("./load-per-test.js")).perTestExports("sign-in-tail", await load()))
@@ -62,7 +62,9 @@ describe("email sign-in machine", () => {
     const allowed: EmailSignInEvent[] = [valid, address, admitted, { type: "user.lookedUp", user: null }, { type: "signIn.answered", result: true }]
     const store = after(...allowed, { type: "store.failed", error: down })
     expect([store.status, store.value, store.context.error]).toEqual(["done", "storeFailed", down])
-    const stored: EmailSignInEvent = { type: "token.stored", mailedToken: new Concealed({ token: "mailed", expires: new Date(Date.now() + 60_000) }) }
+    const mailedToken = new Concealed({ token: "hashed", expires: new Date(0) })
+    const stored: EmailSignInEvent = { type: "token.stored", mailedToken }
+    expect(after(...allowed, stored).context.mailedToken).toBe(mailedToken)
     const send = after(...allowed, stored, { type: "send.failed", error: down })
     expect([send.value, send.context.error]).toEqual(["revokingToken", down])
     // The mail's failure is what the user is told about, whether or not its token could be revoked.

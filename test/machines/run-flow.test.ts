@@ -1,8 +1,8 @@
 import { assign, createActor, setup, type InspectionEvent } from "xstate"
 import { describe, expect, it } from "vitest"
-import { effectOf, runFlow, type FlowMeta } from "../../src/machines/run-flow.js"
+import { assigned, effectOf, effectsReading, runFlow, type FlowMeta } from "../../src/machines/run-flow.js"
 
-type Event = { type: "checked"; ok: boolean } | { type: "resumed" } | { type: "stored" } | { type: "other" }
+type Event = { type: "checked"; ok: boolean } | { type: "resumed" } | { type: "stored" } | { type: "other" } | { type: "broken" }
 
 /** Checks, then waits for another request (`resumed`), then stores: two effects around a waiting state. */
 const flow = setup({
@@ -24,6 +24,12 @@ const flow = setup({
       on: {
         checked: [{ guard: "ok", target: "waiting", actions: assign({ ok: true }) }, { target: "refused" }],
         other: { guard: "explodes", target: "refused" },
+        broken: {
+          target: "refused",
+          actions: () => {
+            throw new Error("the action threw")
+          },
+        },
       },
     },
     waiting: { on: { resumed: "storing" } },
@@ -68,8 +74,9 @@ describe("runFlow", () => {
     )
   })
 
-  it("rethrows what failed inside the machine (a guard that threw) instead of returning a stopped snapshot", async () => {
+  it("rethrows what failed inside the machine (a guard or an action that threw) instead of returning a stopped snapshot", async () => {
     await expect(runFlow(flow, { ...effects, check: () => ({ type: "other" as const }) })).rejects.toThrow("the guard threw")
+    await expect(runFlow(flow, { ...effects, check: () => ({ type: "broken" as const }) })).rejects.toThrow("the action threw")
   })
 
   it("lets an observer see the flow under the given actor id, and stops the actor once it returns", async () => {
@@ -98,5 +105,26 @@ describe("effectOf", () => {
   it("skips meta without a string effect", () => {
     expect(effectOf({ getMeta: () => ({ "a.b": undefined, "a.c": { effect: 3 }, "a.d": { effect: "named" } }) })).toBe("named")
     expect(effectOf({ getMeta: () => ({ a: {} }) })).toBeUndefined()
+  })
+})
+
+describe("assigned and effectsReading", () => {
+  type Context = { verifier?: string; attempts?: number | null; url?: string }
+
+  it("hand an effect the context with the keys its state needs, empty strings and zeros included", () => {
+    const context: Context = { verifier: "", attempts: 0 }
+    expect(assigned(context, ["verifier", "attempts"])).toBe(context)
+    const needs = effectsReading<Context>()
+    const effect = needs(["verifier"], ({ verifier }) => `verifier ${JSON.stringify(verifier)}`)
+    expect(effect(context)).toBe('verifier ""')
+  })
+
+  it("name the key no transition into the state assigned, undefined or null, instead of running on without it", () => {
+    expect(() => assigned<Context, "verifier" | "url">({ verifier: "v" }, ["verifier", "url"])).toThrow("The flow needs context.url here, which no transition into this state assigned")
+    expect(() => assigned<Context, "attempts">({ attempts: null }, ["attempts"])).toThrow("The flow needs context.attempts here")
+    let ran = false
+    const effect = effectsReading<Context>()(["url"], () => (ran = true))
+    expect(() => effect({})).toThrow("context.url")
+    expect(ran).toBe(false)
   })
 })

@@ -11,6 +11,12 @@ import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { policyOf, redirectCallbackOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/email-verification.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("email-verification", await load()))
+loadMachinesPerTest("sign-in-tail", "email-verification")
 
 const ada = "ada@example.test"
 const eve = "eve@example.test"

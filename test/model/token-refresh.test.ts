@@ -9,7 +9,7 @@
  * read has joined it. Each path asserts what the user sees, what the provider got, and who reported
  * the refresh.
  */
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { getInitialSnapshot, type InspectionEvent, type SnapshotFrom } from "xstate"
 import { finalAtStart } from "../../src/machines/eventless.js"
 import { tokenRefreshContext, tokenRefreshMachine, type ProviderTokens, type RefreshResult, type TokenRefreshEvent, type TokenRefreshInput } from "../../src/machines/token-refresh.js"
@@ -26,6 +26,11 @@ import { TransitionRecorder } from "../../src/testing/recorder.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, Session } from "../../src/types.js"
 import { CookieJar, cookieNames, recordingLogger, send } from "../helpers.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+// Each test drives the machine, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/token-refresh.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("token-refresh", await load()))
+loadMachinesPerTest("token-refresh")
 
 const secret = "model-refresh-secret"
 const sessionCookie = cookieNames.https.sessionToken
