@@ -137,7 +137,8 @@ export function prepareExample(app: ExampleApp): PreparedExample {
   return { installed: fresh ? "npm ci" : "synced", addedExports, seconds: { rootBuild, install, build: lap() } }
 }
 
-function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once("error", reject)
@@ -161,11 +162,24 @@ export async function startExample(app: ExampleApp, env: Record<string, string>)
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const start = app.start(port, url)
-  const child: ChildProcess = spawn(process.execPath, [`${dir}${start.script}`, ...(start.args ?? [])], {
+  return startServer(`the examples/${app.name} server`, [process.execPath, `${dir}${start.script}`, ...(start.args ?? [])], {
     cwd: dir,
     env: { ...process.env, NODE_ENV: "production", ...app.env, ...start.env, ...env },
-    detached: true,
+    url,
+    readyPath: app.readyPath,
   })
+}
+
+/**
+ * Starts a server (`command`, in its own process group, so closing it ends any worker it forked)
+ * and waits until `url` + `readyPath` answers; `name` says which server in its errors.
+ */
+export async function startServer(
+  name: string,
+  command: string[],
+  { cwd, env, url, readyPath }: { cwd: string; env: NodeJS.ProcessEnv; url: string; readyPath: string },
+): Promise<ExampleServer> {
+  const child: ChildProcess = spawn(command[0]!, command.slice(1), { cwd, env, detached: true })
   let output = ""
   child.stdout?.on("data", (chunk: Buffer) => void (output += chunk.toString()))
   child.stderr?.on("data", (chunk: Buffer) => void (output += chunk.toString()))
@@ -173,10 +187,10 @@ export async function startExample(app: ExampleApp, env: Record<string, string>)
 
   // A child ended by a signal keeps `exitCode` null and gets a `signalCode`.
   const running = () => child.exitCode === null && child.signalCode === null
-  const signal = (name: NodeJS.Signals) => {
+  const signal = (signalName: NodeJS.Signals) => {
     try {
       // Its own process group: the server and any worker it forked, nothing else.
-      if (child.pid) process.kill(-child.pid, name)
+      if (child.pid) process.kill(-child.pid, signalName)
     } catch (error) {
       // The group is already gone.
       if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error
@@ -191,16 +205,15 @@ export async function startExample(app: ExampleApp, env: Record<string, string>)
 
   const deadline = Date.now() + 60_000
   for (;;) {
-    if (!running()) throw new Error(`the examples/${app.name} server exited (${child.exitCode ?? child.signalCode}):\n${output}`)
+    if (!running()) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}):\n${output}`)
     try {
-      const response = await fetch(`${url}${app.readyPath}`)
-      if (response.ok) break
+      if ((await fetch(`${url}${readyPath}`)).ok) break
     } catch {
       // Not listening yet.
     }
     if (Date.now() > deadline) {
       await close()
-      throw new Error(`the examples/${app.name} server did not answer within 60 s:\n${output}`)
+      throw new Error(`${name} did not answer ${readyPath} within 60 s:\n${output}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }

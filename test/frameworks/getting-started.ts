@@ -10,17 +10,16 @@
  * run works on a copy. The cache also keeps how long the create command took, so the time from the
  * create command to a signed-in page is reported on a cached run too (marked as such).
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process"
+import { execFileSync, spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
-import { createServer } from "node:net"
 import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, expect } from "vitest"
 import { launchChromium } from "../support/chromium.js"
-import { root, screenshots } from "./example-app.js"
+import { freePort, root, screenshots, startServer } from "./example-app.js"
 
 /** A shell command of the page, split into words (the pages use no quoting in these). */
 function words(line: string): string[] {
@@ -212,17 +211,6 @@ function withoutAuthEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("AUTH_") && name !== "NODE_ENV" && name !== "CI"))
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 /** A running server of the app, with what it has logged. */
 export interface AppServer {
   url: string
@@ -235,41 +223,8 @@ export interface AppServer {
  * Starts the app's production server (`command`, in its own process group) and waits until
  * `readyPath` answers.
  */
-export async function startApp(app: string, command: string[], url: string, readyPath: string, env: Record<string, string>): Promise<AppServer> {
-  const child: ChildProcess = spawn(command[0]!, command.slice(1), { cwd: app, env: { ...withoutAuthEnv(), NODE_ENV: "production", ...env }, detached: true })
-  let output = ""
-  child.stdout?.on("data", (chunk: Buffer) => void (output += chunk.toString()))
-  child.stderr?.on("data", (chunk: Buffer) => void (output += chunk.toString()))
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-  const running = () => child.exitCode === null && child.signalCode === null
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      if (child.pid) process.kill(-child.pid, name)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error
-    }
-  }
-  const close = async () => {
-    if (!running()) return
-    signal("SIGTERM")
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))])
-    if (running()) signal("SIGKILL")
-  }
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    if (!running()) throw new Error(`${command.join(" ")} exited (${child.exitCode ?? child.signalCode}):\n${output}`)
-    try {
-      if ((await fetch(`${url}${readyPath}`)).ok) break
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await close()
-      throw new Error(`${command.join(" ")} did not answer ${readyPath} within 60 s:\n${output}`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  return { url, output: () => output, close }
+export function startApp(app: string, command: string[], url: string, readyPath: string, env: Record<string, string>): Promise<AppServer> {
+  return startServer(command.join(" "), command, { cwd: app, env: { ...withoutAuthEnv(), NODE_ENV: "production", ...env }, url, readyPath })
 }
 
 /**
