@@ -1,7 +1,8 @@
 /**
- * The Adapter contract: how authflow reads and writes users, accounts, sessions and verification
- * tokens in a database. Every method is optional in the type; the configuration decides which are
- * required (database sessions, email sign-in, WebAuthn) and says which are missing at start.
+ * The Adapter contract: how authflow reads and writes users, accounts, sessions, verification
+ * tokens and second factors in a database. Every method is optional in the type; the configuration
+ * decides which are required (database sessions, email sign-in, WebAuthn, a second factor) and says
+ * which are missing at start.
  *
  * @example
  * ```ts
@@ -58,6 +59,37 @@ export interface AdapterAuthenticator {
 }
 
 /**
+ * A user's second factor: a TOTP authenticator app (RFC 6238). authflow writes it only once the
+ * user typed one correct code, so a stored factor is always a working one.
+ *
+ * @example
+ * ```ts
+ * const factor: AdapterFactor = {
+ *   id: crypto.randomUUID(), userId: user.id, type: "totp", name: "Phone", secret: sealedSecret,
+ *   algorithm: "SHA-1", digits: 6, period: 30, lastUsedStep: null, createdAt: new Date(),
+ * }
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6238 RFC 6238 (TOTP)
+ */
+export interface AdapterFactor {
+  /** The factor's key, made by authflow (a UUID). */
+  id: string
+  userId: string
+  type: "totp"
+  /** The user's name for it, e.g. "Phone"; several factors may share one. */
+  name: string
+  /** The TOTP secret sealed by authflow: an opaque string the adapter stores as is and never reads. */
+  secret: string
+  algorithm: "SHA-1" | "SHA-256" | "SHA-512"
+  digits: number
+  /** Seconds per time step. */
+  period: number
+  /** The last accepted TOTP time step (Unix time / period), or `null` before the first: a code of that step or an earlier one is a replay. */
+  lastUsedStep: number | null
+  createdAt: Date
+}
+
+/**
  * Methods an adapter may implement. All may be async.
  *
  * @example
@@ -79,7 +111,7 @@ export interface Adapter {
   getUserByAccount?(account: Pick<AdapterAccount, "provider" | "providerAccountId">): Awaitable<AdapterUser | null>
   /** Changes the given fields of a user (`undefined` leaves a field as is) and returns the whole user. Throws for an unknown id. */
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Awaitable<AdapterUser>
-  /** Deletes a user with its accounts, sessions and authenticators; returns the deleted user, or `null` when there was none. authflow itself never calls it. */
+  /** Deletes a user with its accounts, sessions, authenticators, second factors and backup codes; returns the deleted user, or `null` when there was none. authflow itself never calls it. */
   deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>
   /** Links a provider account to an existing user. Linking a (`provider`, `providerAccountId`) pair that is already linked must fail. */
   linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>
@@ -125,6 +157,37 @@ export interface Adapter {
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
   /** Stores a new signature counter and returns the authenticator. Throws for an unknown credential ID. */
   updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
+  /** authflow only, optional (second factor): stores a new factor for an existing user and returns it. Factor ids are unique; an unknown user must fail. */
+  createFactor?(factor: AdapterFactor): Awaitable<AdapterFactor>
+  /** authflow only, optional (second factor): the user's factors, oldest first (`createdAt`, then `id`); an empty array for a user with none or an unknown user. */
+  listFactorsByUserId?(userId: string): Awaitable<AdapterFactor[]>
+  /** authflow only, optional (second factor): changes a factor's name and returns the factor, or `null` for an unknown id. */
+  renameFactor?(id: string, name: string): Awaitable<AdapterFactor | null>
+  /** authflow only, optional (second factor): deletes a factor and returns it, or `null` when there was none. */
+  deleteFactor?(id: string): Awaitable<AdapterFactor | null | undefined | void>
+  /**
+   * authflow only, optional (second factor): atomic compare-and-set of a factor's `lastUsedStep`.
+   * Sets it to `step` only while the stored one is `null` or lower than `step`, and says whether it
+   * did (`false` for an unknown id). Replay protection rests on it: of concurrent calls with one
+   * step, on one instance or several sharing the database, exactly one gets `true`, so one code is
+   * accepted once. A read followed by a write is not enough; use one conditional write.
+   */
+  useFactorStep?(id: string, step: number): Awaitable<boolean>
+  /**
+   * authflow only, optional (second factor): the user's backup codes become exactly `codeHashes`
+   * (stored hashed by authflow), the old ones gone: regeneration. Atomic: a transaction where the
+   * store has them, so no reader sees a mix of old and new codes, and of two concurrent calls one
+   * set wins whole. An unknown user must fail.
+   */
+  replaceBackupCodes?(userId: string, codeHashes: string[]): Awaitable<void>
+  /**
+   * authflow only, optional (second factor): single use of a backup code: deletes the user's code
+   * with this hash and says whether there was one. Of concurrent calls for one code exactly one
+   * gets `true` (one conditional delete, checking the rows it removed).
+   */
+  useBackupCode?(userId: string, codeHash: string): Awaitable<boolean>
+  /** authflow only, optional (second factor): how many backup codes the user has left; 0 for none or an unknown user. */
+  countBackupCodes?(userId: string): Awaitable<number>
 }
 
 /**

@@ -9,7 +9,7 @@
  * ```
  * @module
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../adapters.js"
+import type { AdapterAccount, AdapterAuthenticator, AdapterFactor, AdapterSession, AdapterUser, VerificationToken } from "../adapters.js"
 
 /**
  * The optional account fields an adapter keeps, besides `userId`, `type`, `provider` and
@@ -127,4 +127,16 @@ export function authenticatorShape(authenticator: AdapterAuthenticator): Adapter
     credentialDeviceType: authenticator.credentialDeviceType,
     transports: authenticator.transports ?? null,
   }
+}
+
+/**
+ * The stored shape of a second factor: the contract fields only, `createdAt` a fresh `Date`.
+ *
+ * @example
+ * ```ts
+ * factorShape(factor).lastUsedStep // null before its first use
+ * ```
+ */
+export function factorShape({ id, userId, type, name, secret, algorithm, digits, period, lastUsedStep, createdAt }: AdapterFactor): AdapterFactor {
+  return { id, userId, type, name, secret, algorithm, digits, period, lastUsedStep: lastUsedStep ?? null, createdAt: new Date(createdAt) }
 }

@@ -1,7 +1,7 @@
 /**
  * An adapter that keeps everything in process memory: for tests, demos and prototypes. It enforces
  * the same constraints as the SQL adapter (unique email, unique provider account, unique session
- * token, unique identifier and token, references to existing users) and stores the same fields, so
+ * token, unique identifier and token, unique factor id, references to existing users) and stores the same fields, so
  * code tested against it behaves the same on a database. A duplicate key rejects with an error whose
  * `code` is `"UNIQUE_VIOLATION"`, as a database's unique-key violation has its own code.
  *
@@ -16,11 +16,12 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterFactor,
   AdapterSession,
   AdapterUser,
   VerificationToken,
 } from "../adapters.js"
-import { accountShape, authenticatorShape, sessionShape, userShape, verificationTokenShape } from "./fields.js"
+import { accountShape, authenticatorShape, factorShape, sessionShape, userShape, verificationTokenShape } from "./fields.js"
 
 /**
  * Creates an empty in-memory adapter implementing every method of the contract.
@@ -46,6 +47,9 @@ export function MemoryAdapter(): Required<Adapter> {
   const sessions = new Map<string, AdapterSession>()
   const verificationTokens = new Map<string, VerificationToken>()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  const factors = new Map<string, AdapterFactor>()
+  // Per user, the set of backup code hashes.
+  const backupCodes = new Map<string, Set<string>>()
 
   // JSON of the pair: no separator can be forged by a value containing it.
   const accountKey = (provider: string, providerAccountId: string) => JSON.stringify([provider, providerAccountId])
@@ -102,6 +106,8 @@ export function MemoryAdapter(): Required<Adapter> {
       for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key)
       for (const [key, account] of accounts) if (account.userId === userId) accounts.delete(key)
       for (const [key, authenticator] of authenticators) if (authenticator.userId === userId) authenticators.delete(key)
+      for (const [key, factor] of factors) if (factor.userId === userId) factors.delete(key)
+      backupCodes.delete(userId)
       users.delete(userId)
       return user
     },
@@ -217,6 +223,51 @@ export function MemoryAdapter(): Required<Adapter> {
       const updated = { ...current, counter: newCounter }
       authenticators.set(credentialID, updated)
       return authenticatorShape(updated)
+    },
+    async createFactor(factor) {
+      const stored = factorShape(factor)
+      requireUser(stored.userId, "The factor")
+      if (factors.has(stored.id)) throw duplicate("A factor with this id already exists", { id: stored.id })
+      factors.set(stored.id, stored)
+      return factorShape(stored)
+    },
+    async listFactorsByUserId(userId) {
+      // Oldest first, ties by id, as the SQL adapter orders them.
+      return [...factors.values()]
+        .filter((factor) => factor.userId === userId)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map(factorShape)
+    },
+    async renameFactor(id, name) {
+      const current = factors.get(id)
+      if (!current) return null
+      const renamed = { ...current, name }
+      factors.set(id, renamed)
+      return factorShape(renamed)
+    },
+    async deleteFactor(id) {
+      const factor = factors.get(id)
+      if (!factor) return null
+      factors.delete(id)
+      return factorShape(factor)
+    },
+    async useFactorStep(id, step) {
+      // Compare and set with no await in between: of concurrent calls with one step, one wins.
+      const current = factors.get(id)
+      if (!current || (current.lastUsedStep !== null && current.lastUsedStep >= step)) return false
+      factors.set(id, { ...current, lastUsedStep: step })
+      return true
+    },
+    async replaceBackupCodes(userId, codeHashes) {
+      requireUser(userId, "The backup codes")
+      backupCodes.set(userId, new Set(codeHashes))
+    },
+    async useBackupCode(userId, codeHash) {
+      // Delete reports whether the code was there: single use even under concurrent calls.
+      return backupCodes.get(userId)?.delete(codeHash) ?? false
+    },
+    async countBackupCodes(userId) {
+      return backupCodes.get(userId)?.size ?? 0
     },
   }
 }

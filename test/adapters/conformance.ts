@@ -1,24 +1,59 @@
 /**
  * authflow's adapter conformance suite: one set of behaviours every adapter must show, run against
- * each implementation (memory, SQLite, PostgreSQL). Each test starts from an empty store (`reset`).
+ * each implementation (memory, SQLite, PostgreSQL, MariaDB). Each test starts from an empty store (`reset`).
  */
 import { randomUUID } from "node:crypto"
 import type { Kysely } from "kysely"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import type { AuthflowDatabase } from "../../src/adapters/kysely/index.js"
+import { KyselyAdapter, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { ci } from "../services.js"
 import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterFactor,
   AdapterSession,
   AdapterUser,
   VerificationToken,
 } from "../../src/adapters.js"
 
 /** What a test file hands the suite: a ready adapter, a way to empty its store, and cleanup. */
-/** The tables `migrateToLatest` leaves in a fresh database, sorted: authflow's five and its migration bookkeeping. */
-export const migratedTables = ["accounts", "authenticators", "authflow_migration", "authflow_migration_lock", "sessions", "users", "verification_tokens"]
+/** The tables `migrateToLatest` leaves in a fresh database, sorted: authflow's seven and its migration bookkeeping. */
+export const migratedTables = [
+  "accounts", "authenticators", "authflow_migration", "authflow_migration_lock", "backup_codes", "factors", "sessions", "users", "verification_tokens",
+]
+
+/** The migrations a fresh database gets, in order, as `migrateToLatest` reports them. */
+export const allMigrations = [["0001_initial", "Success"], ["0002_second_factor", "Success"]]
+
+/**
+ * Checks that a database the first release migrated (`0001_initial` only: no second factor's
+ * tables), holding a user, migrates forward: `migrateToLatest` applies `0002_second_factor` alone,
+ * keeps the user, and the new tables work. `database` is a fresh, empty one, dropped at the end. It
+ * is migrated, then turned back into the first release's by dropping what `0002_second_factor`
+ * added (0001 is the first release's migration unchanged, so that is the schema the release left).
+ */
+export async function expectMigratesForwardFromFirstRelease({ db, drop }: { db: Kysely<AuthflowDatabase>; drop(): Promise<void> }): Promise<void> {
+  try {
+    await migrateToLatest(db)
+    await db.schema.dropTable("backup_codes").execute()
+    await db.schema.dropTable("factors").execute()
+    await (db as unknown as Kysely<{ authflow_migration: { name: string } }>).deleteFrom("authflow_migration").where("name", "=", "0002_second_factor").execute()
+    const adapter = KyselyAdapter(db)
+    const user = await adapter.createUser(newUser())
+
+    const applied = await migrateToLatest(db)
+    expect(applied.map((m) => [m.migrationName, m.status])).toEqual([["0002_second_factor", "Success"]])
+    expect(await migrateToLatest(db)).toEqual([])
+    expect(await adapter.getUser(user.id)).toEqual(user)
+    const factor = newFactor(user.id)
+    expect(await adapter.createFactor(factor)).toEqual(factor)
+    await adapter.replaceBackupCodes(user.id, ["h1", "h2"])
+    expect(await adapter.countBackupCodes(user.id)).toBe(2)
+  } finally {
+    await drop()
+  }
+}
 
 /**
  * Declares `suites` for a database server whose probe answered `unreachable` (null: it answered).
@@ -124,6 +159,31 @@ function newAuthenticator(userId: string, overrides: Partial<AdapterAuthenticato
     ...overrides,
   }
 }
+
+/** A TOTP factor as authflow writes it: a sealed secret (opaque to the adapter), created a second ago. */
+function newFactor(userId: string, overrides: Partial<AdapterFactor> = {}): AdapterFactor {
+  return {
+    id: randomUUID(),
+    userId,
+    type: "totp",
+    name: "Phone",
+    secret: `eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..${randomUUID()}.${"x".repeat(120)}.tag`,
+    algorithm: "SHA-1",
+    digits: 6,
+    period: 30,
+    lastUsedStep: null,
+    createdAt: new Date(Math.floor(Date.now() / 1000) * 1000 - 1000 + 123),
+    ...overrides,
+  }
+}
+
+/** `count` backup code hashes (hex, as a SHA-256 would give), distinct between calls. */
+function newCodeHashes(count = 10): string[] {
+  return Array.from({ length: count }, () => randomUUID().replaceAll("-", "").repeat(2))
+}
+
+/** A TOTP time step of today (30-second steps since 1970: about 59 million). */
+const stepNow = () => Math.floor(Date.now() / 30_000)
 
 /**
  * Registers the conformance tests for one adapter. `setup` runs once; `reset` before every test.
@@ -493,6 +553,228 @@ export function describeAdapterConformance(name: string, setup: () => Promise<Ad
       })
     })
 
+    describe("second factors", () => {
+      it("createFactor returns the factor; listFactorsByUserId finds it with its types intact", async () => {
+        const user = await adapter.createUser(newUser())
+        const factor = newFactor(user.id, { name: "Zoë's phone 🚀", algorithm: "SHA-512", digits: 8, period: 60 })
+        expect(await adapter.createFactor(factor)).toEqual(factor)
+        const [found] = await adapter.listFactorsByUserId(user.id)
+        expect(found).toEqual(factor)
+        expect(found!.createdAt).toBeInstanceOf(Date)
+        expect(found!.lastUsedStep).toBeNull()
+        expect([typeof found!.digits, typeof found!.period]).toEqual(["number", "number"])
+      })
+
+      it("keeps a stored lastUsedStep a number, beyond 32 bits too", async () => {
+        const user = await adapter.createUser(newUser())
+        const today = await adapter.createFactor(newFactor(user.id, { lastUsedStep: stepNow() }))
+        const far = await adapter.createFactor(newFactor(user.id, { lastUsedStep: 2 ** 40 + 1 }))
+        const listed = await adapter.listFactorsByUserId(user.id)
+        expect(listed.map((factor) => factor.lastUsedStep).sort()).toEqual([today.lastUsedStep, far.lastUsedStep].sort())
+        for (const factor of listed) expect(typeof factor.lastUsedStep).toBe("number")
+      })
+
+      it("listFactorsByUserId lists that user's factors only, oldest first (ties by id); an empty array for none", async () => {
+        const user = await adapter.createUser(newUser())
+        const other = await adapter.createUser(newUser())
+        const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds, 456))
+        const [lowId, highId] = [randomUUID(), randomUUID()].sort()
+        const newest = newFactor(user.id, { name: "Tablet", createdAt: at(30) })
+        const oldest = newFactor(user.id, { name: "Phone", createdAt: at(10) })
+        const tiedHigh = newFactor(user.id, { id: highId!, name: "Laptop", createdAt: at(20) })
+        const tiedLow = newFactor(user.id, { id: lowId!, name: "Watch", createdAt: at(20) })
+        for (const factor of [newest, tiedHigh, oldest, tiedLow]) await adapter.createFactor(factor)
+        await adapter.createFactor(newFactor(other.id, { createdAt: at(0) }))
+        expect(await adapter.listFactorsByUserId(user.id)).toEqual([oldest, tiedLow, tiedHigh, newest])
+        expect(await adapter.listFactorsByUserId(randomUUID())).toEqual([])
+      })
+
+      it("renameFactor changes the name only and returns the factor; null for an unknown id", async () => {
+        const user = await adapter.createUser(newUser())
+        const factor = await adapter.createFactor(newFactor(user.id))
+        const kept = await adapter.createFactor(newFactor(user.id, { name: "Backup phone" }))
+        expect(await adapter.renameFactor(factor.id, `Work "phone"; --`)).toEqual({ ...factor, name: `Work "phone"; --` })
+        expect(await adapter.renameFactor(randomUUID(), "Ghost")).toBeNull()
+        const listed = await adapter.listFactorsByUserId(user.id)
+        expect(listed).toHaveLength(2)
+        expect(listed.find((f) => f.id === factor.id)).toEqual({ ...factor, name: `Work "phone"; --` })
+        expect(listed.find((f) => f.id === kept.id)).toEqual(kept)
+      })
+
+      it("deleteFactor removes the factor, returns it, and leaves the others", async () => {
+        const user = await adapter.createUser(newUser())
+        const factor = await adapter.createFactor(newFactor(user.id))
+        const kept = await adapter.createFactor(newFactor(user.id))
+        expect(await adapter.deleteFactor(factor.id)).toEqual(factor)
+        expect(await adapter.listFactorsByUserId(user.id)).toEqual([kept])
+        expect(await adapter.deleteFactor(factor.id)).toBeFalsy()
+        expect(await adapter.useFactorStep(factor.id, stepNow())).toBe(false)
+        expect(await adapter.getUser(user.id)).toEqual(user)
+      })
+
+      it("rejects a duplicate factor id and a factor for an unknown user", async () => {
+        const user = await adapter.createUser(newUser())
+        const factor = await adapter.createFactor(newFactor(user.id))
+        await expect(adapter.createFactor({ ...factor, name: "Copy" })).rejects.toThrow()
+        const orphan = newFactor(randomUUID())
+        await expect(adapter.createFactor(orphan)).rejects.toThrow()
+        expect(await adapter.listFactorsByUserId(orphan.userId)).toEqual([])
+        expect(await adapter.listFactorsByUserId(user.id)).toEqual([factor])
+      })
+
+      it("shares no mutable state with its callers", async () => {
+        const user = await adapter.createUser(newUser())
+        const input = newFactor(user.id)
+        const createdAt = input.createdAt.getTime()
+        const created = await adapter.createFactor(input)
+        input.createdAt.setTime(0)
+        created.name = "changed on the result"
+        ;(await adapter.listFactorsByUserId(user.id))[0]!.lastUsedStep = 5
+        const [read] = await adapter.listFactorsByUserId(user.id)
+        expect(read!.createdAt.getTime()).toBe(createdAt)
+        expect(read!.name).toBe("Phone")
+        expect(read!.lastUsedStep).toBeNull()
+      })
+    })
+
+    describe("TOTP steps (replay protection)", () => {
+      it("useFactorStep takes a step above the stored one, and refuses an equal or lower one", async () => {
+        const user = await adapter.createUser(newUser())
+        const factor = await adapter.createFactor(newFactor(user.id))
+        const step = stepNow()
+        const stored = async () => (await adapter.listFactorsByUserId(user.id))[0]!.lastUsedStep
+        expect(await adapter.useFactorStep(factor.id, step)).toBe(true) // from null
+        expect(await stored()).toBe(step)
+        expect(await adapter.useFactorStep(factor.id, step)).toBe(false) // the same code again: a replay
+        expect(await adapter.useFactorStep(factor.id, step - 1)).toBe(false) // an earlier window
+        expect(await stored()).toBe(step)
+        expect(await adapter.useFactorStep(factor.id, step + 1)).toBe(true)
+        expect(await stored()).toBe(step + 1)
+        expect(await adapter.useFactorStep(factor.id, 2 ** 40)).toBe(true)
+        expect(await stored()).toBe(2 ** 40)
+        expect(await adapter.useFactorStep(factor.id, 2 ** 40 - 1)).toBe(false)
+      })
+
+      it("useFactorStep gives false for an unknown id, and one factor's step leaves another's alone", async () => {
+        const user = await adapter.createUser(newUser())
+        const first = await adapter.createFactor(newFactor(user.id))
+        const second = await adapter.createFactor(newFactor(user.id))
+        expect(await adapter.useFactorStep(randomUUID(), stepNow())).toBe(false)
+        expect(await adapter.useFactorStep(first.id, stepNow())).toBe(true)
+        const byId = Object.fromEntries((await adapter.listFactorsByUserId(user.id)).map((f) => [f.id, f.lastUsedStep]))
+        expect(byId).toEqual({ [first.id]: stepNow(), [second.id]: null })
+        expect(await adapter.useFactorStep(second.id, stepNow())).toBe(true)
+      })
+
+      it("of 20 parallel useFactorStep calls with one step, exactly one gets true", async () => {
+        const user = await adapter.createUser(newUser())
+        const factor = await adapter.createFactor(newFactor(user.id))
+        const step = stepNow()
+        const results = await Promise.all(Array.from({ length: 20 }, () => adapter.useFactorStep(factor.id, step)))
+        expect(results.filter((result) => result === true)).toHaveLength(1)
+        expect(results.filter((result) => result === false)).toHaveLength(19)
+        expect((await adapter.listFactorsByUserId(user.id))[0]!.lastUsedStep).toBe(step)
+      })
+
+      it("of 20 parallel useFactorStep calls with one step on a used factor, exactly one gets true", async () => {
+        const user = await adapter.createUser(newUser())
+        const step = stepNow()
+        const factor = await adapter.createFactor(newFactor(user.id, { lastUsedStep: step - 1 }))
+        const results = await Promise.all(Array.from({ length: 20 }, () => adapter.useFactorStep(factor.id, step)))
+        expect(results.filter((result) => result === true)).toHaveLength(1)
+        expect((await adapter.listFactorsByUserId(user.id))[0]!.lastUsedStep).toBe(step)
+      })
+
+      it("parallel calls with different steps end on the highest, which always wins", async () => {
+        const user = await adapter.createUser(newUser())
+        const factor = await adapter.createFactor(newFactor(user.id))
+        const base = stepNow()
+        const steps = [3, 9, 1, 7, 0, 5, 8, 2, 6, 4].map((offset) => base + offset)
+        const results = await Promise.all(steps.map((step) => adapter.useFactorStep(factor.id, step)))
+        expect(results[steps.indexOf(base + 9)]).toBe(true)
+        expect((await adapter.listFactorsByUserId(user.id))[0]!.lastUsedStep).toBe(base + 9)
+        expect(await adapter.useFactorStep(factor.id, base + 9)).toBe(false)
+      })
+    })
+
+    describe("backup codes", () => {
+      it("countBackupCodes gives 0 for a user with none and for an unknown user", async () => {
+        const user = await adapter.createUser(newUser())
+        expect(await adapter.countBackupCodes(user.id)).toBe(0)
+        expect(await adapter.countBackupCodes(randomUUID())).toBe(0)
+        expect(await adapter.useBackupCode(user.id, newCodeHashes(1)[0]!)).toBe(false)
+      })
+
+      it("useBackupCode takes each code once and counts down", async () => {
+        const user = await adapter.createUser(newUser())
+        const codes = newCodeHashes(10)
+        await adapter.replaceBackupCodes(user.id, codes)
+        expect(await adapter.countBackupCodes(user.id)).toBe(10)
+        expect(await adapter.useBackupCode(user.id, codes[3]!)).toBe(true)
+        expect(await adapter.useBackupCode(user.id, codes[3]!)).toBe(false)
+        expect(await adapter.countBackupCodes(user.id)).toBe(9)
+        expect(await adapter.useBackupCode(user.id, "0".repeat(64))).toBe(false)
+        expect(await adapter.useBackupCode(user.id, codes[3]!.toUpperCase())).toBe(false) // hashes compare exactly
+        for (const code of codes.filter((_, index) => index !== 3)) expect(await adapter.useBackupCode(user.id, code)).toBe(true)
+        expect(await adapter.countBackupCodes(user.id)).toBe(0)
+      })
+
+      it("a code belongs to its user only", async () => {
+        const user = await adapter.createUser(newUser())
+        const other = await adapter.createUser(newUser())
+        const codes = newCodeHashes(3)
+        await adapter.replaceBackupCodes(user.id, codes)
+        await adapter.replaceBackupCodes(other.id, [codes[0]!])
+        expect(await adapter.useBackupCode(other.id, codes[1]!)).toBe(false)
+        expect(await adapter.useBackupCode(other.id, codes[0]!)).toBe(true)
+        expect(await adapter.countBackupCodes(user.id)).toBe(3)
+        expect(await adapter.useBackupCode(user.id, codes[0]!)).toBe(true)
+      })
+
+      it("replaceBackupCodes makes the user's codes exactly the new ones", async () => {
+        const user = await adapter.createUser(newUser())
+        const old = newCodeHashes(10)
+        const fresh = newCodeHashes(10)
+        await adapter.replaceBackupCodes(user.id, old)
+        await adapter.useBackupCode(user.id, old[0]!)
+        await adapter.replaceBackupCodes(user.id, fresh)
+        expect(await adapter.countBackupCodes(user.id)).toBe(10)
+        for (const code of old) expect(await adapter.useBackupCode(user.id, code)).toBe(false)
+        expect(await adapter.useBackupCode(user.id, fresh[9]!)).toBe(true)
+        await adapter.replaceBackupCodes(user.id, [])
+        expect(await adapter.countBackupCodes(user.id)).toBe(0)
+        expect(await adapter.useBackupCode(user.id, fresh[0]!)).toBe(false)
+      })
+
+      it("replaceBackupCodes rejects an unknown user and stores nothing", async () => {
+        const unknown = randomUUID()
+        const codes = newCodeHashes(2)
+        await expect(adapter.replaceBackupCodes(unknown, codes)).rejects.toThrow()
+        expect(await adapter.countBackupCodes(unknown)).toBe(0)
+        expect(await adapter.useBackupCode(unknown, codes[0]!)).toBe(false)
+      })
+
+      it("of 20 parallel useBackupCode calls for one code, exactly one gets true", async () => {
+        const user = await adapter.createUser(newUser())
+        const codes = newCodeHashes(10)
+        await adapter.replaceBackupCodes(user.id, codes)
+        const results = await Promise.all(Array.from({ length: 20 }, () => adapter.useBackupCode(user.id, codes[5]!)))
+        expect(results.filter((result) => result === true)).toHaveLength(1)
+        expect(results.filter((result) => result === false)).toHaveLength(19)
+        expect(await adapter.countBackupCodes(user.id)).toBe(9)
+      })
+
+      it("of three parallel regenerations, one set wins whole", async () => {
+        const user = await adapter.createUser(newUser())
+        await adapter.replaceBackupCodes(user.id, newCodeHashes(10))
+        const sets = [newCodeHashes(10), newCodeHashes(10), newCodeHashes(10)]
+        await Promise.all(sets.map((set) => adapter.replaceBackupCodes(user.id, set)))
+        expect(await adapter.countBackupCodes(user.id)).toBe(10)
+        const usable = await Promise.all(sets.map(async (set) => (await Promise.all(set.map((code) => adapter.useBackupCode(user.id, code)))).filter(Boolean).length))
+        expect([...usable].sort()).toEqual([0, 0, 10])
+      })
+    })
+
     describe("deleting a user", () => {
       it("deletes the user's sessions, accounts and authenticators, and nobody else's", async () => {
         const user = await adapter.createUser(newUser())
@@ -505,6 +787,11 @@ export function describeAdapterConformance(name: string, setup: () => Promise<Ad
         const otherAccount = newAccount(other.id)
         await adapter.linkAccount(otherAccount)
         const otherAuthenticator = await adapter.createAuthenticator(newAuthenticator(other.id))
+        const factor = await adapter.createFactor(newFactor(user.id))
+        const otherFactor = await adapter.createFactor(newFactor(other.id))
+        const [code] = newCodeHashes(1)
+        await adapter.replaceBackupCodes(user.id, [code!, ...newCodeHashes(9)])
+        await adapter.replaceBackupCodes(other.id, [code!, ...newCodeHashes(4)])
 
         const deleted = await adapter.deleteUser(user.id)
         expect(deleted).toEqual(user)
@@ -520,6 +807,15 @@ export function describeAdapterConformance(name: string, setup: () => Promise<Ad
         expect(await adapter.getSessionAndUser(otherSession.sessionToken)).toEqual({ session: otherSession, user: other })
         expect(await adapter.getUserByAccount(otherAccount)).toEqual(other)
         expect(await adapter.getAuthenticator(otherAuthenticator.credentialID)).toEqual(otherAuthenticator)
+
+        expect(await adapter.listFactorsByUserId(user.id)).toEqual([])
+        expect(await adapter.useFactorStep(factor.id, stepNow())).toBe(false)
+        expect(await adapter.deleteFactor(factor.id)).toBeFalsy()
+        expect(await adapter.countBackupCodes(user.id)).toBe(0)
+        expect(await adapter.useBackupCode(user.id, code!)).toBe(false)
+        expect(await adapter.listFactorsByUserId(other.id)).toEqual([otherFactor])
+        expect(await adapter.countBackupCodes(other.id)).toBe(5)
+        expect(await adapter.useBackupCode(other.id, code!)).toBe(true)
       })
 
       it("frees the email, session token and provider account for reuse", async () => {

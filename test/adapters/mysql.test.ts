@@ -3,7 +3,7 @@ import { createConnection } from "mysql2/promise"
 import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createMysqlDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
-import { describeAdapterConformance, describeOnDatabase, migratedTables, sessionRowOf } from "./conformance.js"
+import { allMigrations, describeAdapterConformance, describeOnDatabase, expectMigratesForwardFromFirstRelease, migratedTables, sessionRowOf } from "./conformance.js"
 import { mariadbProbe, mariadbServer } from "../services.js"
 
 const unreachable = await mariadbProbe()
@@ -37,7 +37,7 @@ describeOnDatabase("MariaDB at 127.0.0.1:3306", unreachable, skipTitle, () => {
       adapter: KyselyAdapter(db),
       storedSession: sessionRowOf(db),
       reset: async () => {
-        for (const table of ["sessions", "accounts", "authenticators", "verification_tokens", "users"] as const) await db.deleteFrom(table).execute()
+        for (const table of ["sessions", "accounts", "authenticators", "factors", "backup_codes", "verification_tokens", "users"] as const) await db.deleteFrom(table).execute()
       },
       close: drop,
     }
@@ -55,13 +55,17 @@ describeOnDatabase("MariaDB at 127.0.0.1:3306", unreachable, skipTitle, () => {
       await isolated?.drop()
     })
 
-    it("migrateToLatest applies the initial migration once, then nothing (idempotent)", async () => {
+    it("migrateToLatest applies each migration once, then nothing (idempotent)", async () => {
       const first = await migrateToLatest(db)
-      expect(first.map((m) => [m.migrationName, m.status])).toEqual([["0001_initial", "Success"]])
+      expect(first.map((m) => [m.migrationName, m.status])).toEqual(allMigrations)
       expect(await migrateToLatest(db)).toEqual([])
       const tables = await sql<{ name: string }>`
         select table_name as name from information_schema.tables where table_schema = ${isolated.name} order by table_name`.execute(db)
       expect(tables.rows.map((row) => row.name)).toEqual(migratedTables)
+    })
+
+    it("migrates a database of the first release forward to the second factor's tables", async () => {
+      await expectMigratesForwardFromFirstRelease(await isolatedDatabase())
     })
 
     it("uses InnoDB with a binary collation: tokens and credential IDs are case-sensitive", async () => {
@@ -71,6 +75,8 @@ describeOnDatabase("MariaDB at 127.0.0.1:3306", unreachable, skipTitle, () => {
       expect(tables.rows.map((t) => `${t.name} ${t.engine} ${t.collation}`)).toEqual([
         "accounts InnoDB utf8mb4_bin",
         "authenticators InnoDB utf8mb4_bin",
+        "backup_codes InnoDB utf8mb4_bin",
+        "factors InnoDB utf8mb4_bin",
         "sessions InnoDB utf8mb4_bin",
         "users InnoDB utf8mb4_bin",
         "verification_tokens InnoDB utf8mb4_bin",
@@ -88,12 +94,16 @@ describeOnDatabase("MariaDB at 127.0.0.1:3306", unreachable, skipTitle, () => {
       const keys = await sql<{ name: string; rule: string }>`
         select table_name as name, delete_rule as rule from information_schema.referential_constraints
         where constraint_schema = ${isolated.name} order by table_name`.execute(db)
-      expect(keys.rows.map((k) => `${k.name} ${k.rule}`)).toEqual(["accounts CASCADE", "authenticators CASCADE", "sessions CASCADE"])
+      expect(keys.rows.map((k) => `${k.name} ${k.rule}`)).toEqual(["accounts CASCADE", "authenticators CASCADE", "backup_codes CASCADE", "factors CASCADE", "sessions CASCADE"])
       const adapter = KyselyAdapter(db)
       await adapter.createUser({ id: "u-fk", email: "fk@example.test", emailVerified: null })
       await adapter.createSession({ sessionToken: "s-fk", userId: "u-fk", expires: new Date() })
+      await adapter.createFactor({ id: "f-fk", userId: "u-fk", type: "totp", name: "Phone", secret: "sealed", algorithm: "SHA-1", digits: 6, period: 30, lastUsedStep: null, createdAt: new Date() })
+      await adapter.replaceBackupCodes("u-fk", ["h1", "h2"])
       await db.deleteFrom("users").where("id", "=", "u-fk").execute()
       expect(await db.selectFrom("sessions").select("id").where("user_id", "=", "u-fk").execute()).toEqual([])
+      expect(await db.selectFrom("factors").select("id").where("user_id", "=", "u-fk").execute()).toEqual([])
+      expect(await db.selectFrom("backup_codes").select("code_hash").where("user_id", "=", "u-fk").execute()).toEqual([])
     })
 
     it("reads the same instant back whatever the server's session time zone", async () => {

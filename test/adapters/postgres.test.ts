@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createPostgresDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
-import { describeAdapterConformance, describeOnDatabase, migratedTables, sessionRowOf } from "./conformance.js"
+import { allMigrations, describeAdapterConformance, describeOnDatabase, expectMigratesForwardFromFirstRelease, migratedTables, sessionRowOf } from "./conformance.js"
 import { postgresProbe, postgresServer, withPostgres } from "../services.js"
 
 const unreachable = await postgresProbe()
@@ -32,7 +32,7 @@ describeOnDatabase("PostgreSQL at 127.0.0.1:5432", unreachable, skipTitle, () =>
       adapter: KyselyAdapter(db),
       storedSession: sessionRowOf(db),
       reset: async () => {
-        await sql`truncate users, accounts, sessions, verification_tokens, authenticators`.execute(db)
+        await sql`truncate users, accounts, sessions, verification_tokens, authenticators, factors, backup_codes`.execute(db)
       },
       close: drop,
     }
@@ -50,9 +50,9 @@ describeOnDatabase("PostgreSQL at 127.0.0.1:5432", unreachable, skipTitle, () =>
       await isolated?.drop()
     })
 
-    it("migrateToLatest applies the initial migration once, then nothing (idempotent)", async () => {
+    it("migrateToLatest applies each migration once, then nothing (idempotent)", async () => {
       const first = await migrateToLatest(db)
-      expect(first.map((m) => [m.migrationName, m.status])).toEqual([["0001_initial", "Success"]])
+      expect(first.map((m) => [m.migrationName, m.status])).toEqual(allMigrations)
       expect(await migrateToLatest(db)).toEqual([])
       const tables = await sql<{ table_name: string }>`
         select table_name from information_schema.tables where table_schema = ${isolated.schema} order by table_name`.execute(db)
@@ -63,7 +63,7 @@ describeOnDatabase("PostgreSQL at 127.0.0.1:5432", unreachable, skipTitle, () =>
       expect(await migrateToLatest(db)).toEqual([]) // this one is migrated already
       const other = await isolatedDatabase()
       try {
-        expect((await migrateToLatest(other.db)).map((m) => m.status)).toEqual(["Success"])
+        expect((await migrateToLatest(other.db)).map((m) => m.status)).toEqual(["Success", "Success"])
         await KyselyAdapter(other.db).createUser({ id: "u-other", email: "other@example.test", emailVerified: null })
         expect(await KyselyAdapter(db).getUser("u-other")).toBeNull()
       } finally {
@@ -71,11 +71,11 @@ describeOnDatabase("PostgreSQL at 127.0.0.1:5432", unreachable, skipTitle, () =>
       }
     })
 
-    it("two concurrent migrateToLatest runs apply the migration once", async () => {
+    it("two concurrent migrateToLatest runs apply the migrations once", async () => {
       const other = await isolatedDatabase()
       try {
         const runs = await Promise.all([migrateToLatest(other.db), migrateToLatest(other.db)])
-        expect(runs.map((results) => results.length).sort()).toEqual([0, 1])
+        expect(runs.map((results) => results.length).sort()).toEqual([0, allMigrations.length])
       } finally {
         await other.drop()
       }
@@ -85,12 +85,16 @@ describeOnDatabase("PostgreSQL at 127.0.0.1:5432", unreachable, skipTitle, () =>
       const columns = await sql<{ table_name: string; column_name: string; data_type: string }>`
         select table_name, column_name, data_type from information_schema.columns
         where table_schema = ${isolated.schema}
-          and column_name in ('email_verified', 'expires', 'expires_at', 'counter', 'credential_backed_up')
+          and column_name in ('email_verified', 'expires', 'expires_at', 'counter', 'credential_backed_up', 'created_at', 'last_used_step', 'digits', 'period')
         order by table_name, column_name`.execute(db)
       expect(columns.rows.map((c) => `${c.table_name}.${c.column_name}: ${c.data_type}`)).toEqual([
         "accounts.expires_at: bigint",
         "authenticators.counter: bigint",
         "authenticators.credential_backed_up: boolean",
+        "factors.created_at: timestamp with time zone",
+        "factors.digits: integer",
+        "factors.last_used_step: bigint",
+        "factors.period: integer",
         "sessions.expires: timestamp with time zone",
         "users.email_verified: timestamp with time zone",
         "verification_tokens.expires: timestamp with time zone",
@@ -112,6 +116,10 @@ describeOnDatabase("PostgreSQL at 127.0.0.1:5432", unreachable, skipTitle, () =>
         "accounts UNIQUE",
         "authenticators FOREIGN KEY CASCADE",
         "authenticators PRIMARY KEY",
+        "backup_codes FOREIGN KEY CASCADE",
+        "backup_codes PRIMARY KEY",
+        "factors FOREIGN KEY CASCADE",
+        "factors PRIMARY KEY",
         "sessions FOREIGN KEY CASCADE",
         "sessions PRIMARY KEY",
         "sessions UNIQUE",
@@ -121,7 +129,11 @@ describeOnDatabase("PostgreSQL at 127.0.0.1:5432", unreachable, skipTitle, () =>
       ])
       const indexes = await sql<{ indexname: string }>`
         select indexname from pg_indexes where schemaname = ${isolated.schema} and indexname like '%user_id%' order by indexname`.execute(db)
-      expect(indexes.rows.map((row) => row.indexname)).toEqual(["accounts_user_id_index", "authenticators_user_id_index", "sessions_user_id_index"])
+      expect(indexes.rows.map((row) => row.indexname)).toEqual(["accounts_user_id_index", "authenticators_user_id_index", "factors_user_id_index", "sessions_user_id_index"])
+    })
+
+    it("migrates a database of the first release forward to the second factor's tables", async () => {
+      await expectMigratesForwardFromFirstRelease(await isolatedDatabase())
     })
 
     it("cascades a raw DELETE of a user to its rows through the foreign keys", async () => {
@@ -137,9 +149,13 @@ describeOnDatabase("PostgreSQL at 127.0.0.1:5432", unreachable, skipTitle, () =>
         credentialBackedUp: false,
         credentialDeviceType: "singleDevice",
       })
+      await adapter.createFactor({ id: "f-fk", userId: "u-fk", type: "totp", name: "Phone", secret: "sealed", algorithm: "SHA-1", digits: 6, period: 30, lastUsedStep: null, createdAt: new Date() })
+      await adapter.replaceBackupCodes("u-fk", ["h1", "h2"])
       await db.deleteFrom("users").where("id", "=", "u-fk").execute()
       expect(await db.selectFrom("sessions").select("id").where("user_id", "=", "u-fk").execute()).toEqual([])
       expect(await db.selectFrom("authenticators").select("credential_id").where("user_id", "=", "u-fk").execute()).toEqual([])
+      expect(await db.selectFrom("factors").select("id").where("user_id", "=", "u-fk").execute()).toEqual([])
+      expect(await db.selectFrom("backup_codes").select("code_hash").where("user_id", "=", "u-fk").execute()).toEqual([])
     })
 
     it("reads the same instant back whatever the session time zone", async () => {

@@ -4,9 +4,9 @@ import { join } from "node:path"
 import { sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { KyselyAdapter, createSqliteDatabase, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
-import { describeAdapterConformance, migratedTables, sessionRowOf } from "./conformance.js"
+import { allMigrations, describeAdapterConformance, expectMigratesForwardFromFirstRelease, migratedTables, sessionRowOf } from "./conformance.js"
 
-const tables = ["sessions", "accounts", "authenticators", "verification_tokens", "users"] as const
+const tables = ["sessions", "accounts", "authenticators", "factors", "backup_codes", "verification_tokens", "users"] as const
 
 async function emptyTables(db: Kysely<AuthflowDatabase>): Promise<void> {
   for (const table of tables) await db.deleteFrom(table).execute()
@@ -41,19 +41,24 @@ describe("SQLite database and migrations", () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  it("migrateToLatest applies the initial migration once, then nothing (idempotent)", async () => {
+  it("migrateToLatest applies each migration once, then nothing (idempotent)", async () => {
     const fresh = createSqliteDatabase(join(dir, "fresh.sqlite"))
     try {
       const first = await migrateToLatest(fresh)
-      expect(first.map((m) => [m.migrationName, m.status])).toEqual([["0001_initial", "Success"]])
+      expect(first.map((m) => [m.migrationName, m.status])).toEqual(allMigrations)
       expect(await migrateToLatest(fresh)).toEqual([])
       const names = (await fresh.introspection.getTables()).map((t) => t.name).sort()
       expect(names).toEqual(migratedTables)
-      const recorded = await sql<{ name: string }>`select name from authflow_migration`.execute(fresh)
-      expect(recorded.rows).toEqual([{ name: "0001_initial" }])
+      const recorded = await sql<{ name: string }>`select name from authflow_migration order by name`.execute(fresh)
+      expect(recorded.rows).toEqual([{ name: "0001_initial" }, { name: "0002_second_factor" }])
     } finally {
       await fresh.destroy()
     }
+  })
+
+  it("migrates a database of the first release forward to the second factor's tables", async () => {
+    const old = createSqliteDatabase(join(dir, "first-release.sqlite"))
+    await expectMigratesForwardFromFirstRelease({ db: old, drop: () => old.destroy() })
   })
 
   it("leaves Kysely's default migration table to the application", async () => {
@@ -100,6 +105,19 @@ describe("SQLite database and migrations", () => {
 
   it("indexes every foreign key column", async () => {
     const indexes = await sql<{ name: string; tbl_name: string }>`select name, tbl_name from sqlite_master where type = 'index' and name like '%user_id%' order by name`.execute(db)
-    expect(indexes.rows.map((row) => row.tbl_name)).toEqual(["accounts", "authenticators", "sessions"])
+    expect(indexes.rows.map((row) => row.tbl_name)).toEqual(["accounts", "authenticators", "factors", "sessions"])
+    // backup_codes: its primary key (user_id, code_hash) starts with the foreign key column.
+    const primaryKey = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info('backup_codes') where pk > 0 order by pk`.execute(db)
+    expect(primaryKey.rows.map((row) => row.name)).toEqual(["user_id", "code_hash"])
+  })
+
+  it("cascades a raw DELETE of a user to its factors and backup codes", async () => {
+    const adapter = KyselyAdapter(db)
+    await adapter.createUser({ id: "u-2fa", email: "2fa@example.test", emailVerified: null })
+    await adapter.createFactor({ id: "f-2fa", userId: "u-2fa", type: "totp", name: "Phone", secret: "sealed", algorithm: "SHA-1", digits: 6, period: 30, lastUsedStep: null, createdAt: new Date() })
+    await adapter.replaceBackupCodes("u-2fa", ["h1", "h2"])
+    await db.deleteFrom("users").where("id", "=", "u-2fa").execute()
+    expect(await db.selectFrom("factors").select("id").where("user_id", "=", "u-2fa").execute()).toEqual([])
+    expect(await db.selectFrom("backup_codes").select("code_hash").where("user_id", "=", "u-2fa").execute()).toEqual([])
   })
 })

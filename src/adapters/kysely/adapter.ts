@@ -11,23 +11,33 @@
  * @module
  */
 import { randomUUID } from "node:crypto"
-import { MysqlIntrospector, type Kysely, type Selectable, type Transaction } from "kysely"
+import { MysqlIntrospector, SqliteIntrospector, type Kysely, type Selectable, type Transaction } from "kysely"
 import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterFactor,
   AdapterSession,
   AdapterUser,
   VerificationToken,
 } from "../../adapters.js"
 import { accountShape } from "../fields.js"
-import type { AccountsTable, AuthenticatorsTable, AuthflowDatabase, SessionsTable, UsersTable, VerificationTokensTable } from "./schema.js"
+import type {
+  AccountsTable,
+  AuthenticatorsTable,
+  AuthflowDatabase,
+  FactorsTable,
+  SessionsTable,
+  UsersTable,
+  VerificationTokensTable,
+} from "./schema.js"
 
 type UserRow = Selectable<UsersTable>
 type AccountRow = Selectable<AccountsTable>
 type SessionRow = Selectable<SessionsTable>
 type VerificationTokenRow = Selectable<VerificationTokensTable>
 type AuthenticatorRow = Selectable<AuthenticatorsTable>
+type FactorRow = Selectable<FactorsTable>
 
 /** ISO-8601 in UTC: PostgreSQL parses it as `timestamptz`, SQLite stores it as sortable text. */
 function toIsoDate(value: Date | string): string {
@@ -91,6 +101,21 @@ function toAuthenticator(row: AuthenticatorRow): AdapterAuthenticator {
   }
 }
 
+function toFactor(row: FactorRow): AdapterFactor {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    type: row.type as AdapterFactor["type"],
+    name: row.name,
+    secret: row.secret,
+    algorithm: row.algorithm as AdapterFactor["algorithm"],
+    digits: Number(row.digits),
+    period: Number(row.period),
+    lastUsedStep: row.last_used_step === null ? null : Number(row.last_used_step),
+    createdAt: fromStoredDate(row.created_at),
+  }
+}
+
 /** An optional string column: `null` when absent or not a string. */
 function optionalText(value: unknown): string | null {
   return typeof value === "string" ? value : null
@@ -108,8 +133,15 @@ function optionalText(value: unknown): string | null {
  *   `DELETE` in a transaction, the row returned only when that `DELETE` removed it): of concurrent
  *   calls for the same token, exactly one gets it. It does
  *   not check `expires`; the caller does.
- * - `deleteUser` deletes the user's sessions, accounts and authenticators in the same transaction,
- *   so it cascades even on a SQLite connection opened without `PRAGMA foreign_keys = ON`.
+ * - `deleteUser` deletes the user's sessions, accounts, authenticators, factors and backup codes in
+ *   the same transaction, so it cascades even on a SQLite connection opened without
+ *   `PRAGMA foreign_keys = ON`.
+ * - `useFactorStep` is a single `UPDATE … WHERE id = ? AND (last_used_step IS NULL OR
+ *   last_used_step < step)` and `useBackupCode` a single `DELETE`, each answering whether it
+ *   changed a row: of concurrent calls with one step (one code), exactly one gets `true`.
+ * - `replaceBackupCodes` locks the user's row (`SELECT … FOR UPDATE`; SQLite has one writer at a
+ *   time), then deletes the old codes and inserts the new ones in one transaction: of concurrent
+ *   regenerations one set wins whole. It rejects for an unknown user; a hash given twice is stored once.
  * - Unknown ids give `null` (`unlinkAccount`: `undefined`); `updateUser` and
  *   `updateAuthenticatorCounter` throw for an unknown id; constraint violations (a provider account
  *   linked twice, a reused session token) reject with the driver's error.
@@ -179,6 +211,8 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
         await trx.deleteFrom("sessions").where("user_id", "=", userId).execute()
         await trx.deleteFrom("accounts").where("user_id", "=", userId).execute()
         await trx.deleteFrom("authenticators").where("user_id", "=", userId).execute()
+        await trx.deleteFrom("factors").where("user_id", "=", userId).execute()
+        await trx.deleteFrom("backup_codes").where("user_id", "=", userId).execute()
         const row = await writes.remove<UserRow>("users", { id: userId }, trx)
         return row ? toUser(row) : null
       })
@@ -335,6 +369,78 @@ export function KyselyAdapter(db: Kysely<AuthflowDatabase>): Required<Adapter> {
       if (!row) throw new Error("Cannot update the counter of an unknown authenticator", { cause: { credentialID } })
       return toAuthenticator(row)
     },
+
+    async createFactor(factor) {
+      const row = await writes.insert<FactorRow>("factors", { id: factor.id }, {
+        id: factor.id,
+        user_id: factor.userId,
+        type: factor.type,
+        name: factor.name,
+        secret: factor.secret,
+        algorithm: factor.algorithm,
+        digits: factor.digits,
+        period: factor.period,
+        last_used_step: factor.lastUsedStep ?? null,
+        created_at: toStoredDate(factor.createdAt),
+      })
+      return toFactor(row)
+    },
+
+    async listFactorsByUserId(userId) {
+      const rows = await db.selectFrom("factors").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute()
+      return rows.map(toFactor)
+    },
+
+    async renameFactor(id, name) {
+      const row = await writes.update<FactorRow>("factors", { id }, { name })
+      return row ? toFactor(row) : null
+    },
+
+    async deleteFactor(id) {
+      const row = await writes.remove<FactorRow>("factors", { id })
+      return row ? toFactor(row) : null
+    },
+
+    async useFactorStep(id, step) {
+      // One conditional UPDATE: concurrent callers with one step queue on the row lock (SQLite: the
+      // write lock), and each re-checks the condition against the row the previous one left.
+      const result = await db
+        .updateTable("factors")
+        .set({ last_used_step: step })
+        .where("id", "=", id)
+        .where((eb) => eb.or([eb("last_used_step", "is", null), eb("last_used_step", "<", step)]))
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows) === 1
+    },
+
+    async replaceBackupCodes(userId, codeHashes) {
+      await db.transaction().execute(async (trx) => {
+        // The user's row lock serialises regenerations: without it two could each delete the old
+        // codes and both insert theirs (a DELETE does not see rows another transaction inserts).
+        const owner = trx.selectFrom("users").select("id").where("id", "=", userId)
+        if (!(await (writes.rowLocks ? owner.forUpdate() : owner).executeTakeFirst())) {
+          throw new Error("The backup codes refer to an unknown user", { cause: { userId } })
+        }
+        await trx.deleteFrom("backup_codes").where("user_id", "=", userId).execute()
+        const rows = [...new Set(codeHashes)].map((codeHash) => ({ user_id: userId, code_hash: codeHash }))
+        if (rows.length) await trx.insertInto("backup_codes").values(rows).execute()
+      })
+    },
+
+    async useBackupCode(userId, codeHash) {
+      // One DELETE: of concurrent callers for one code, only the one that removed the row sees it.
+      const result = await db.deleteFrom("backup_codes").where("user_id", "=", userId).where("code_hash", "=", codeHash).executeTakeFirst()
+      return Number(result.numDeletedRows) === 1
+    },
+
+    async countBackupCodes(userId) {
+      const { count } = await db
+        .selectFrom("backup_codes")
+        .select((eb) => eb.fn.countAll().as("count"))
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow()
+      return Number(count)
+    },
   }
 }
 
@@ -350,6 +456,8 @@ function rowWrites(db: Kysely<any>) {
   const byKey = (key: Key) => (eb: any) => eb.and(key)
   return {
     returning,
+    /** Whether the dialect has `SELECT … FOR UPDATE` (SQLite has no row locks: one writer at a time). */
+    rowLocks: !(db.introspection instanceof SqliteIntrospector),
     async insert<Row>(table: string, key: Key, values: Record<string, unknown>): Promise<Row> {
       if (returning) return (await db.insertInto(table).values(values).returningAll().executeTakeFirstOrThrow()) as Row
       return db.transaction().execute(async (trx) => {

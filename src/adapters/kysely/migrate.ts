@@ -147,6 +147,33 @@ function migrations(types: DialectTypes): Record<string, Migration> {
         await db.schema.createIndex("authenticators_user_id_index").on("authenticators").column("user_id").execute()
       },
     },
+    // Second factors: a database migrated before them gains the two tables; nothing else changes.
+    "0002_second_factor": {
+      async up(db: Kysely<any>) {
+        const factors = db.schema
+          .createTable("factors")
+          .addColumn("id", types.key, (c) => c.primaryKey())
+          .addColumn("user_id", types.key, user.column)
+          .addColumn("type", "text", (c) => c.notNull())
+          .addColumn("name", "text", (c) => c.notNull())
+          .addColumn("secret", "text", (c) => c.notNull())
+          .addColumn("algorithm", "text", (c) => c.notNull())
+          .addColumn("digits", "integer", (c) => c.notNull())
+          .addColumn("period", "integer", (c) => c.notNull())
+          .addColumn("last_used_step", types.bigint)
+          .addColumn("created_at", types.moment, (c) => c.notNull())
+        await tableOptions(types, user.table("factors", factors)).execute()
+        await db.schema.createIndex("factors_user_id_index").on("factors").column("user_id").execute()
+
+        // The primary key starts with user_id, so it is the foreign key's index too.
+        const backupCodes = db.schema
+          .createTable("backup_codes")
+          .addColumn("user_id", types.key, user.column)
+          .addColumn("code_hash", types.key, (c) => c.notNull())
+          .addPrimaryKeyConstraint("backup_codes_pkey", ["user_id", "code_hash"])
+        await tableOptions(types, user.table("backup_codes", backupCodes)).execute()
+      },
+    },
   }
 }
 
@@ -164,9 +191,11 @@ export const authflowMigrationTable = "authflow_migration"
 
 /**
  * Creates or updates authflow's tables to the latest schema: `users`, `accounts`, `sessions`,
- * `verification_tokens`, `authenticators`, with their keys, unique constraints, cascading foreign
- * keys and indexes. Idempotent: migrations already applied are skipped, so it can run at every
- * start. Concurrent runs are serialised by Kysely's migration lock.
+ * `verification_tokens`, `authenticators`, `factors`, `backup_codes`, with their keys, unique
+ * constraints, cascading foreign keys and indexes. Idempotent: migrations already applied are
+ * skipped, so it can run at every start, and a database created by an earlier release gains only
+ * what it lacks (`0002_second_factor`: the second factor's tables). Concurrent runs are serialised
+ * by Kysely's migration lock.
  *
  * Returns the migrations applied by this call (empty when the schema was up to date) and throws
  * the first migration error.
@@ -175,7 +204,7 @@ export const authflowMigrationTable = "authflow_migration"
  * ```ts
  * const db = createPostgresDatabase("postgres://postgres@127.0.0.1:5432/app")
  * const applied = await migrateToLatest(db)
- * console.log(applied.map((m) => m.migrationName)) // ["0001_initial"], then [] on the next start
+ * console.log(applied.map((m) => m.migrationName)) // ["0001_initial", "0002_second_factor"], then [] on the next start
  * ```
  */
 export async function migrateToLatest(db: Kysely<AuthflowDatabase>): Promise<MigrationResult[]> {

@@ -10,8 +10,9 @@
  * - moments: PostgreSQL `timestamptz`; SQLite ISO-8601 text in UTC (`2026-01-01T00:00:00.000Z`),
  *   which sorts as time does. Both are written as ISO-8601 text and read back as `Date`.
  * - booleans: PostgreSQL `boolean`; SQLite integer 0/1. Written as 0/1, read back as `boolean`.
- * - `expires_at` and the WebAuthn counter (an unsigned 32-bit number): PostgreSQL `bigint`, which
- *   `pg` returns as a string; SQLite integer. Read back as `number`.
+ * - `expires_at`, the WebAuthn counter (an unsigned 32-bit number) and a factor's last used TOTP
+ *   step: PostgreSQL and MySQL `bigint`, which `pg` returns as a string; SQLite integer. Read back
+ *   as `number`.
  *
  * @example
  * ```ts
@@ -155,6 +156,43 @@ export interface AuthenticatorsTable {
 }
 
 /**
+ * The `factors` table: second factors (TOTP authenticator apps) keyed by `id`; deleting the user
+ * deletes them. `secret` is sealed by authflow before it gets here; `last_used_step` is the last
+ * accepted TOTP time step, `null` before the first.
+ *
+ * @example
+ * ```ts
+ * await db.selectFrom("factors").select(["id", "name"]).where("user_id", "=", userId).orderBy("created_at").execute()
+ * ```
+ */
+export interface FactorsTable {
+  id: string
+  user_id: string
+  type: string
+  name: string
+  secret: string
+  algorithm: string
+  digits: number
+  period: number
+  last_used_step: ColumnType<number | string | bigint | null, number | null, number | null>
+  created_at: DateColumn
+}
+
+/**
+ * The `backup_codes` table: a user's single-use backup codes, hashed by authflow, keyed by
+ * (`user_id`, `code_hash`); deleting the user deletes them.
+ *
+ * @example
+ * ```ts
+ * const left = await db.selectFrom("backup_codes").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow()
+ * ```
+ */
+export interface BackupCodesTable {
+  user_id: string
+  code_hash: string
+}
+
+/**
  * Every table of the SQL adapter: the type parameter of `Kysely` for {@link KyselyAdapter}. An
  * application with more tables can extend it.
  *
@@ -170,4 +208,6 @@ export interface AuthflowDatabase {
   sessions: SessionsTable
   verification_tokens: VerificationTokensTable
   authenticators: AuthenticatorsTable
+  factors: FactorsTable
+  backup_codes: BackupCodesTable
 }
