@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { sameInConstantTime } from "./constant-time.js"
 
 /** The HMAC hash of a one-time password: RFC 6238 allows SHA-1, SHA-256 and SHA-512. */
 export type OtpAlgorithm = "SHA-1" | "SHA-256" | "SHA-512"
@@ -135,13 +136,6 @@ export async function totpCode(secret: Uint8Array, options: TotpOptions = {}): P
   return codeAt(await hmacKey(secret, algorithm), stepAt(options.now ?? Date.now(), period), digits)
 }
 
-// Compares two strings of equal length without stopping at the first difference.
-function sameCode(a: string, b: string): boolean {
-  let difference = a.length ^ b.length
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return difference === 0
-}
-
 /**
  * The code as typed, with spaces removed ("123 456" reads as "123456"), when it is `digits` ASCII
  * digits; null otherwise.
@@ -189,7 +183,7 @@ export async function verifyTotp(secret: Uint8Array, code: string, options: Veri
   const key = await hmacKey(secret, algorithm)
   let matched: number | null = null
   for (let step = Math.max(0, current - window); step <= current + window; step++) {
-    if (sameCode(await codeAt(key, step, digits), typed)) matched = step
+    if (sameInConstantTime(await codeAt(key, step, digits), typed)) matched = step
   }
   return matched === null ? null : { step: matched }
 }
