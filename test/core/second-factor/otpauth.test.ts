@@ -21,24 +21,26 @@ describe("otpauth:// URIs (Key Uri Format)", () => {
     expect(otpauthUri({ issuer: "Acme", accountName: "ada", secret, algorithm: "SHA-256" })).toContain("algorithm=SHA256")
   })
 
-  it("keeps one literal colon in the label: colons, spaces and non-ASCII inside the parts are encoded", () => {
-    const uri = otpauthUri({ issuer: "Dev: Café", accountName: "a:b c+d@example.com", secret: new Uint8Array([255, 0, 1]) })
+  it("keeps one literal colon in the label: the account's own colons, spaces and non-ASCII are encoded", () => {
+    const uri = otpauthUri({ issuer: "Dev Café", accountName: "a:b c+d@example.com", secret: new Uint8Array([255, 0, 1]) })
     const label = uri.slice("otpauth://totp/".length, uri.indexOf("?"))
     expect(label.split(":")).toHaveLength(2)
-    const [issuer, account] = label.split(":").map(decodeURIComponent)
-    expect(issuer).toBe("Dev: Café")
+    // Apps split at the first colon, literal or %3A: the issuer comes whole, the account keeps its colon.
+    const [, issuer, account] = /^(.*?)(?::|%3A)(.*)$/i.exec(label)!.map(decodeURIComponent)
+    expect(issuer).toBe("Dev Café")
     expect(account).toBe("a:b c+d@example.com")
-    expect(uri).not.toContain("+d") // "+" encoded, never a space in disguise
+    expect(uri).toContain("c%2Bd") // "+" encoded, never a space in disguise
     const parsed = new URL(uri)
-    expect(parsed.searchParams.get("issuer")).toBe("Dev: Café")
+    expect(parsed.searchParams.get("issuer")).toBe("Dev Café")
     const written = parsed.searchParams.get("secret")!
     expect(written).not.toContain("=")
     expect(base32Decode(written)).toEqual(new Uint8Array([255, 0, 1]))
   })
 
-  it("refuses a missing issuer or account and an unknown algorithm", () => {
+  it("refuses a missing issuer or account, an issuer with a colon and an unknown algorithm", () => {
     expect(() => otpauthUri({ issuer: "", accountName: "ada", secret })).toThrow(TypeError)
     expect(() => otpauthUri({ issuer: "Acme", accountName: "", secret })).toThrow(TypeError)
+    expect(() => otpauthUri({ issuer: "Acme: staging", accountName: "ada", secret })).toThrow(/colon/)
     expect(() => otpauthUri({ issuer: "Acme", accountName: "ada", secret, algorithm: "MD5" as OtpAlgorithm })).toThrow(RangeError)
   })
 })
