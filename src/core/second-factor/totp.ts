@@ -70,10 +70,11 @@ function hmacKey(secret: Uint8Array, algorithm: OtpAlgorithm): Promise<CryptoKey
 
 // RFC 4226 section 5.3: the counter as 8 bytes big-endian, HMAC, dynamic truncation, modulo 10^digits.
 async function codeAt(key: CryptoKey, counter: number, digits: number): Promise<string> {
-  const message = new DataView(new ArrayBuffer(8))
-  message.setUint32(0, Math.floor(counter / 2 ** 32))
-  message.setUint32(4, counter >>> 0)
-  const mac = new DataView(await globalThis.crypto.subtle.sign("HMAC", key, message.buffer))
+  const message = new Uint8Array(8)
+  const view = new DataView(message.buffer)
+  view.setUint32(0, Math.floor(counter / 2 ** 32))
+  view.setUint32(4, counter >>> 0)
+  const mac = new DataView(await globalThis.crypto.subtle.sign("HMAC", key, message))
   const offset = mac.getUint8(mac.byteLength - 1) & 0x0f
   const binary = mac.getUint32(offset) & 0x7fffffff
   return String(binary % 10 ** digits).padStart(digits, "0")
