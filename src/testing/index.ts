@@ -26,6 +26,8 @@ export type { RedirectBackOptions, StandInFaults, StandInOptions } from "./stand
 export { formatCoverage } from "./report.js"
 export { SoftCredential, cbor } from "./authenticator.js"
 export type { AuthenticationOptionsJSON, Bend, Cbor, RegistrationOptionsJSON } from "./authenticator.js"
+export { softwareTotp, totpFromUri } from "./totp.js"
+export type { SoftwareTotp, SoftwareTotpFromUri } from "./totp.js"
 export { faultyAdapter, malformedAnswer } from "./faulty-adapter.js"
 export type { AdapterCall, FaultMode, FaultPlan, FaultyAdapter } from "./faulty-adapter.js"
 export type { AuthflowTestModule } from "./cli.js"

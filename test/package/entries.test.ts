@@ -52,7 +52,7 @@ describe("the published package", () => {
   })
 
   it("authflow/testing exposes the model-test kit", () => {
-    expect(exportsOf("authflow/testing")).toEqual(expect.arrayContaining(["authflowModelTests", "StandInProvider", "describeDifference", "faultyAdapter", "formatCoverage", "malformedAnswer", "stableJson"]))
+    expect(exportsOf("authflow/testing")).toEqual(expect.arrayContaining(["authflowModelTests", "StandInProvider", "describeDifference", "faultyAdapter", "formatCoverage", "malformedAnswer", "softwareTotp", "stableJson", "totpFromUri"]))
   })
 
   it("providers are default-exported factories", () => {

@@ -1,0 +1,69 @@
+/**
+ * The 6-digit code sent by email as a second factor. It waits in the sealed flow cookie as a keyed
+ * hash, so even a decrypted snapshot (in a log, in the inspector) does not show it, and a million
+ * guesses cannot be tried against the hash without the auth secret.
+ *
+ * @module
+ */
+import { sameInConstantTime } from "./constant-time.js"
+import { keyedHashes } from "./keyed-hash.js"
+import { uniformIntegers } from "./random.js"
+import { normalizeTotpCode } from "./totp.js"
+
+/** Digits in an emailed code. */
+export const EMAIL_CODE_DIGITS = 6
+
+/** The key derivation salt of emailed code hashes, apart from backup codes and every other use of the secret. */
+export const EMAIL_CODE_SALT = "authflow second-factor email code"
+
+/**
+ * A new 6-digit code, every value from 000000 to 999999 equally likely (rejection sampling on
+ * `crypto.getRandomValues`).
+ *
+ * @example
+ * ```ts
+ * const code = newEmailCode() // "038114"
+ * ```
+ * @see https://pages.nist.gov/800-63-3/sp800-63b.html#-5128-out-of-band-devices
+ */
+export function newEmailCode(): string {
+  const [value] = uniformIntegers(1, 10 ** EMAIL_CODE_DIGITS)
+  return String(value).padStart(EMAIL_CODE_DIGITS, "0")
+}
+
+/**
+ * The code's hash under the auth secret (the first one when several are listed), to keep in the
+ * flow instead of the code.
+ *
+ * @example
+ * ```ts
+ * const code = newEmailCode()
+ * const codeHash = await hashEmailCode(code, process.env.AUTH_SECRET!) // into the machine's context
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc2104
+ */
+export async function hashEmailCode(code: string, secret: string | readonly string[]): Promise<string> {
+  const typed = normalizeTotpCode(code, EMAIL_CODE_DIGITS)
+  if (typed === null) throw new TypeError("An emailed code is 6 digits")
+  const [current] = await keyedHashes(typed, secret, EMAIL_CODE_SALT)
+  return current!
+}
+
+/**
+ * Whether a typed code (spaces allowed) is the one whose hash the flow kept, under any of the
+ * secrets (a rotation during the few minutes a code lives does not void it). Compared in constant
+ * time; anything that is not 6 digits is refused without hashing.
+ *
+ * @example
+ * ```ts
+ * if (await emailCodeMatches(input, context.codeHash, config.secret)) send({ type: "CODE_OK" })
+ * ```
+ * @see https://pages.nist.gov/800-63-3/sp800-63b.html#-5128-out-of-band-devices
+ */
+export async function emailCodeMatches(typed: string, storedHash: string, secret: string | readonly string[]): Promise<boolean> {
+  const code = normalizeTotpCode(typed, EMAIL_CODE_DIGITS)
+  if (code === null) return false
+  const candidates = await keyedHashes(code, secret, EMAIL_CODE_SALT)
+  // Every candidate is compared, so the time does not say which secret matched.
+  return candidates.map((candidate) => sameInConstantTime(candidate, storedHash)).includes(true)
+}
