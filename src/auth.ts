@@ -29,6 +29,7 @@ const actions = {
   oauth: onFirstUse(() => import("./actions/oauth.js")),
   pages: onFirstUse(() => import("./actions/pages.js")),
   providers: onFirstUse(() => import("./actions/providers.js")),
+  secondFactor: onFirstUse(() => import("./actions/second-factor/flow.js")),
   session: onFirstUse(() => import("./actions/session.js")),
   signOut: onFirstUse(() => import("./actions/signout.js")),
   webAuthn: onFirstUse(() => import("./actions/webauthn.js")),
@@ -184,6 +185,8 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return (await actions.pages()).verifyRequestPage(options, cookies)
       case "callback":
         return (await actions.callback()).callbackAction(options, cookies)
+      case "second-factor":
+        return (await actions.secondFactor()).secondFactorAction(options, cookies)
       case "webauthn-options": {
         const provider = options.provider
         if (provider?.type !== "webauthn") return errorAnswer(new InvalidProvider("Provider must be WebAuthn"))
@@ -210,6 +213,8 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return (await actions.callback()).callbackAction(options, cookies)
       case "backchannel-logout":
         return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
+      case "second-factor":
+        return (await actions.secondFactor()).secondFactorAction(options, cookies)
     }
   }
   return errorAnswer(new UnknownAction(`Cannot handle action: ${action}`))

@@ -29,6 +29,7 @@ export type AuthAction =
   | "verify-request"
   | "webauthn-options"
   | "backchannel-logout"
+  | "second-factor"
 
 /** A user as providers and callbacks see it. */
 export interface User {
@@ -164,6 +165,18 @@ export interface CookiesOptions {
    * can plant it.
    */
   flowBinding: CookieOption
+  /**
+   * A sign-in waiting for its second factor: the second-factor flow's snapshot, sealed for 5
+   * minutes and bound to the browser like the `flow` cookie (its binding is `flowBinding`'s name
+   * with `.second-factor`). No session cookie is set until the factor passes.
+   */
+  secondFactor: CookieOption
+  /**
+   * "Remember this device": a sealed cookie naming the user and a fingerprint of their second
+   * factors, so that a sign-in from this browser skips the second factor until it expires (30 days
+   * by default) or the user's factors change. `__Host-` prefixed when secure.
+   */
+  trustedDevice: CookieOption
 }
 
 /** Partial overrides of {@link CookiesOptions}. */
@@ -198,6 +211,14 @@ export interface PagesOptions {
    * @default none: new users go where the sign-in was going
    */
   newUser?: string
+  /**
+   * The second-factor page: a sign-in waiting for its second factor is sent there with `methods`
+   * (comma-separated `totp`, `backup`, `email`) and, after a refused code, `error` and `reason`;
+   * its forms POST `csrfToken`, `method`, `code` (and `remember`, or `send=true` to email a code)
+   * to `{basePath}/second-factor`.
+   * @default the built-in second-factor page
+   */
+  secondFactor?: string
 }
 
 /** Look of the built-in pages. */

@@ -21,6 +21,8 @@ import type { RevocationStore } from "./core/revocation-store.js"
 import type { RateLimitOptions, RateLimitedMessage } from "./core/rate-limit/limiter.js"
 export type { RateLimitOptions, RateLimitedMessage, RateLimitRoute, RateLimitRule, RouteLimits } from "./core/rate-limit/limiter.js"
 import type { RefreshStore } from "./core/refresh-store.js"
+import type { SecondFactorOptions } from "./core/second-factor-options.js"
+export type { SecondFactorOptions, SendSecondFactorCodeParams, TotpAlgorithm, TotpOptions } from "./core/second-factor-options.js"
 import type { RefreshFailure } from "./core/refresh-store.js"
 
 /** Arguments of the `signIn` callback. */
@@ -362,6 +364,17 @@ export interface AuthConfig {
    * ```
    */
   rateLimit?: RateLimitOptions | boolean
+  /**
+   * A second factor after any first factor: authenticator apps (TOTP), backup codes, codes sent by
+   * email, trusted devices (see {@link SecondFactorOptions}). Needs an adapter with the factor
+   * methods. `true` turns it on with the defaults.
+   * @default off
+   * @example
+   * ```ts
+   * Auth(request, { ...config, adapter: KyselyAdapter(db), secondFactor: { issuer: "Example" } })
+   * ```
+   */
+  secondFactor?: SecondFactorOptions | boolean
   /**
    * Encrypts the session and flow cookies and signs CSRF tokens. An array rotates: the first
    * encrypts, any of them decrypts. Outside development and test (`NODE_ENV`), each one must have at

@@ -2,6 +2,7 @@ import { CallbackRouteError, CredentialsSignin, InvalidProvider, MissingCSRF, Au
 import { randomUUID } from "../core/crypto.js"
 import { signInTailPolicy, type SignInOutcome } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
+import { secondFactorOutcomes } from "./second-factor/tail.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { credentialsSignInMachine, type CredentialsSignInContext } from "../machines/credentials-sign-in.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
@@ -81,7 +82,7 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
   }
   const failed = ({ error }: CredentialsSignInContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
   // A refused sign-in sets no cookie: the error page or the sign-in form answers it.
-  const outcomes: FlowOutcomes<typeof credentialsSignInMachine, Answer> = {
+  const outcomes: FlowOutcomes<typeof credentialsSignInMachine, Answer | Promise<Answer>> = {
     signedIn: () => ({ redirect: options.callbackUrl, cookies }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action callback")),
@@ -92,6 +93,7 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     authorizeFailed: failed,
     sessionFailed: failed,
     rateLimited: (context) => errorAnswer(rateLimitedError("credentials", context, limiter)),
+    ...secondFactorOutcomes(options, cookies, ({ user }: CredentialsSignInContext) => signedIn(user!), () => options.callbackUrl),
   }
   return outcomeOf(await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
 }

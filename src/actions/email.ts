@@ -4,6 +4,7 @@ import { emitEvent } from "../core/events.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
+import { secondFactorOutcomes } from "./second-factor/tail.js"
 import { sessionStoreOf } from "../core/session-cookie.js"
 import { emailSignInMachine, type EmailSignInContext } from "../machines/email-sign-in.js"
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
@@ -260,9 +261,10 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
   /** A refused link: the Verification page, with the machine's state as the cause the logs show. */
   const refused = (refusal: StopStateOf<typeof emailVerificationMachine>, message: string) => () => errorAnswer(new Verification(message, { cause: { refusal, provider: provider.id } }))
   const failed = ({ error }: EmailVerificationContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
-  const outcomes: FlowOutcomes<typeof emailVerificationMachine, Answer> = {
+  const outcomes: FlowOutcomes<typeof emailVerificationMachine, Answer | Promise<Answer>> = {
     signedIn: () => ({ redirect: options.callbackUrl, cookies }),
     signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
+    ...secondFactorOutcomes(options, cookies, signedIn, () => options.callbackUrl),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     linkIncomplete: refused("linkIncomplete", "The link has no token"),
     tokenUnknown: refused("tokenUnknown", "The link is unknown or was used already"),

@@ -118,6 +118,11 @@ export interface SealedFlowSpec<TMachine extends AnyStateMachine, TProvider exte
   seals: readonly (keyof ContextFrom<TMachine> & string)[]
   /** The flow cookie and its binding cookie, for a request about `provider`. */
   cookies(options: AuthOptions, provider: TProvider): FlowCookies
+  /**
+   * Seconds a sealed flow lives.
+   * @default 900 (15 minutes, {@link FLOW_MAX_AGE})
+   */
+  maxAge?: number
 }
 
 /**
@@ -194,6 +199,7 @@ export function sealedFlow<TMachine extends AnyStateMachine, TProvider extends {
   spec: SealedFlowSpec<TMachine, TProvider>,
 ): SealedFlow<TMachine, TProvider> {
   const { machine, version, seals } = spec
+  const maxAge = spec.maxAge ?? FLOW_MAX_AGE
   return {
     machine,
     version,
@@ -208,11 +214,11 @@ export function sealedFlow<TMachine extends AnyStateMachine, TProvider extends {
     issue: async (site, flowId) => {
       const store = site.replayStore
       if (!store.issue || !store.claim) return false
-      await store.issue(flowReplayKey(machine.id, flowId), Date.now() + FLOW_MAX_AGE * 1000)
+      await store.issue(flowReplayKey(machine.id, flowId), Date.now() + maxAge * 1000)
       return true
     },
-    seal: (site, snapshot, flowId, issued = false) => seal(machine, version, seals, site, snapshot, flowId, issued),
-    open: (site, requestCookies) => open(machine, version, site, requestCookies),
+    seal: (site, snapshot, flowId, issued = false) => seal(machine, version, seals, site, snapshot, flowId, issued, maxAge),
+    open: (site, requestCookies) => open(machine, version, site, requestCookies, maxAge),
     claim: (site, opened) => (opened.issued && site.replayStore.claim ? site.replayStore.claim(opened.replayKey) : site.replayStore.markUsed(opened.replayKey, opened.expiresAt)),
     clear: ({ cookies }) => [cookies.flow, cookies.binding].map(({ name, options }) => ({ name, value: "", options: { ...options, maxAge: 0 } })),
   }
@@ -226,6 +232,7 @@ async function seal<TMachine extends AnyStateMachine>(
   snapshot: SnapshotFrom<TMachine>,
   flowId: string,
   issued: boolean,
+  maxAge: number,
 ): Promise<[flow: Cookie, binding: Cookie]> {
   const waiting = snapshot as unknown as { status: string; getMeta(): Record<string, unknown> }
   if (waiting.status !== "active" || effectOf(waiting) !== undefined) {
@@ -239,9 +246,9 @@ async function seal<TMachine extends AnyStateMachine>(
   if (site.issuer !== undefined) payload.i = site.issuer
   if (issued) payload.r = 1
   const { cookies } = site
-  const value = await encode({ token: payload as never, secret: site.secret, salt: cookies.flow.name, maxAge: FLOW_MAX_AGE })
-  const expires = new Date(Date.now() + FLOW_MAX_AGE * 1000)
-  const lifetime = { maxAge: FLOW_MAX_AGE, expires }
+  const value = await encode({ token: payload as never, secret: site.secret, salt: cookies.flow.name, maxAge })
+  const expires = new Date(Date.now() + maxAge * 1000)
+  const lifetime = { maxAge, expires }
   return [
     { name: cookies.flow.name, value, options: { ...cookies.flow.options, ...lifetime } },
     { name: cookies.binding.name, value: browserValue, options: { ...cookies.binding.options, ...lifetime } },
@@ -253,6 +260,7 @@ async function open<TMachine extends AnyStateMachine>(
   version: number,
   site: FlowSite,
   requestCookies: Record<string, string>,
+  maxAge: number,
 ): Promise<OpenedFlow<TMachine> | FlowCookieRefused> {
   const { cookies, secret } = site
   const value = requestCookies[cookies.flow.name]
@@ -287,6 +295,6 @@ async function open<TMachine extends AnyStateMachine>(
     return new FlowCookieRefused("invalid-state", "the flow's state is not one that waits for a request")
   }
   if (typeof payload.j !== "string") return new FlowCookieRefused("undecodable", "the flow has no id")
-  const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + FLOW_MAX_AGE * 1000
+  const expiresAt = typeof payload.exp === "number" ? payload.exp * 1000 : Date.now() + maxAge * 1000
   return { snapshot: persisted as SnapshotFrom<TMachine>, flowId: payload.j, replayKey: flowReplayKey(payload.m, payload.j), expiresAt, issued: payload.r === 1 }
 }

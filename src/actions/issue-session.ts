@@ -141,6 +141,10 @@ export function signInTailPolicy(options: AuthOptions, provider?: { id: string; 
   const databaseSessions = options.session.strategy === "database"
   const policy: SignInTailPolicy = { databaseSessions, newUserPage: Boolean(options.pages.newUser) }
   if (databaseSessions && provider && refreshEnabled(options.config, provider)) policy.renewsStoredTokens = true
+  if (options.secondFactor) {
+    policy.secondFactor = true
+    policy.passkeyCountsAsTwoFactors = options.secondFactor.passkeyCountsAsTwoFactors
+  }
   return policy
 }
 

@@ -5,6 +5,7 @@ import { isConfiguredOrigin } from "../core/origin.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
+import { secondFactorOutcomes } from "./second-factor/tail.js"
 import { findAccount, findEmailOwner, persistAccount, signedInUser } from "./account-linking.js"
 import { authorizationServer } from "../core/oauth/discovery.js"
 import { authorizationRequest, usesFormPost } from "../core/oauth/client.js"
@@ -214,7 +215,7 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
         return { type: "undo.failed", error }
       }
     },
-    ...sessionEffects(options, cookies, needs(["user", "account", "profile"], ({ user, account, profile, isNewUser }): SignInOutcome => ({ user, account, profile, isNewUser: isNewUser ?? false }))),
+    ...sessionEffects(options, cookies, oauthSignedIn),
   }
 }
 
@@ -238,6 +239,9 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
  * How each state the OAuth machine stops in answers the request that ends there: adding a state
  * without an answer breaks the build. A failed callback clears the flow cookies with its answer.
  */
+/** Who signed in with the provider, and how: what the session (or the second factor) is issued for. */
+const oauthSignedIn = effectsReading<OAuthContext>()(["user", "account", "profile"], ({ user, account, profile, isNewUser }): SignInOutcome => ({ user, account, profile, isNewUser: isNewUser ?? false }))
+
 function oauthOutcomes({ options, provider, snapshot, limiter, cookies, flowId }: OAuthOutcomeInput): FlowOutcomes<typeof oauthMachine, Answer | Promise<Answer>> {
   const callbackError = ({ error, failedCheck }: OAuthContext) =>
     errorAnswer(error instanceof AuthError ? error : new OAuthCallbackError(asError(error ?? `the ${failedCheck} check failed`), { cause: { provider: provider.id, check: failedCheck } }), cookies)
@@ -253,6 +257,7 @@ function oauthOutcomes({ options, provider, snapshot, limiter, cookies, flowId }
     signInFailed: ({ error }) => errorAnswer(error instanceof AuthError ? error : new OAuthSignInError(asError(error), { cause: { provider: provider.id } })),
     signedIn: ({ checks }) => ({ redirect: checks!.callbackUrl, cookies }),
     signedInNewUser: ({ checks }) => ({ redirect: newUserRedirect(options, checks!.callbackUrl), cookies }),
+    ...secondFactorOutcomes(options, cookies, oauthSignedIn, ({ checks }) => checks!.callbackUrl),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     providerRejected: callbackError,
     responseRejected: callbackError,

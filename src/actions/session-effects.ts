@@ -1,6 +1,6 @@
 /**
  * The session-writing effects of the shared sign-in tail, defined once for every action whose
- * machine ends in it: `createSession` (a database session), `encodeToken` (a JWT) and
+ * machine ends in it: `findSecondFactor` (the second factor's facts, before any session is written), `createSession` (a database session), `encodeToken` (a JWT) and
  * `renewStoredTokens` (the provider tokens a sign-in brought replace the stored ones). Each writes,
  * adds the cookies to the response and reports what happened; the machine chose which one runs.
  *
@@ -10,6 +10,9 @@ import { broughtProviderTokens, createDatabaseSession, encodeSessionToken, renew
 import type { SignInTailEvent } from "../machines/sign-in-tail.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie } from "../types.js"
+
+/** The events the second-factor lookup reports. */
+export type SecondFactorEvent = Extract<SignInTailEvent, { type: "secondFactor.found" | "secondFactor.failed" }>
 
 /** The events the session-writing effects report. */
 export type SessionWriteEvent = Extract<SignInTailEvent, { type: "session.created" | "session.failed" | "token.encoded" | "encode.failed" | "storedTokens.renewed" | "storedTokens.failed" }>
@@ -28,6 +31,14 @@ export type SessionWriteEvent = Extract<SignInTailEvent, { type: "session.create
  */
 export function sessionEffects<TContext>(options: AuthOptions, cookies: Cookie[], signedIn: (context: TContext) => SignInOutcome) {
   return {
+    // Loaded when a sign-in first reaches it: an app without second factors never does.
+    findSecondFactor: async (context: TContext): Promise<SecondFactorEvent> => {
+      try {
+        return await (await import("./second-factor/find.js")).secondFactorFacts(options, signedIn(context))
+      } catch (error) {
+        return { type: "secondFactor.failed", error }
+      }
+    },
     createSession: async (context: TContext): Promise<SessionWriteEvent> => {
       try {
         const outcome = signedIn(context)

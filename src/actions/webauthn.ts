@@ -4,6 +4,7 @@ import { randomUUID } from "../core/crypto.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { newUserRedirect, signInTailPolicy } from "./issue-session.js"
 import { sessionEffects } from "./session-effects.js"
+import { secondFactorOutcomes } from "./second-factor/tail.js"
 import { signedInUser } from "./account-linking.js"
 import { emitEvent } from "../core/events.js"
 import {
@@ -351,9 +352,12 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, request: WebA
         return { type: "undo.failed", error }
       }
     },
-    ...sessionEffects(options, cookies, needs(["signIn"], ({ signIn, isNewUser }) => ({ ...signIn, isNewUser: isNewUser ?? false }))),
+    ...sessionEffects(options, cookies, webAuthnSignedIn),
   }
 }
+
+/** Who signed in with the passkey, and how: what the session (or the second factor) is issued for. */
+const webAuthnSignedIn = effectsReading<WebAuthnContext>()(["signIn"], ({ signIn, isNewUser }) => ({ ...signIn, isNewUser: isNewUser ?? false }))
 
 const json = (status: number, body: unknown, cookies: Cookie[]): ResponseInternal => ({ status, body, headers: { "Content-Type": "application/json" }, cookies })
 
@@ -427,6 +431,7 @@ function webAuthnOutcomes({ options, provider, limiter, cookies, flowId, snapsho
       ),
     signedIn: () => ({ redirect: options.callbackUrl, cookies }),
     signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
+    ...secondFactorOutcomes(options, cookies, webAuthnSignedIn, () => options.callbackUrl),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     accessDenied: failed,
     persistFailed: failed,

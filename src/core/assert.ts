@@ -16,6 +16,7 @@ import {
 } from "./errors.js"
 import { processEnv, providerEnvVariable, readsEnvironment, runtimeMode } from "./env.js"
 import { refreshEnabled } from "./refresh-options.js"
+import { missingSecondFactorMethods } from "./second-factor-methods.js"
 import type { AuthRequest } from "./request.js"
 import type { AuthConfig, CookiesOptions, CredentialsConfig, InternalProvider, Provider, ProviderConfig, WarningCode } from "../types.js"
 import type { OAuthConfig, OIDCConfig } from "../providers/oauth.js"
@@ -274,6 +275,11 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
     }
     if (!adapter) return refuse(new MissingAdapter("WebAuthn requires an adapter"))
     for (const method of webAuthnMethods) required.add(method)
+  }
+  if (config.secondFactor !== undefined && config.secondFactor !== false) {
+    if (!adapter) return refuse(new MissingAdapter("Second factors need an adapter that stores them: add `adapter`, or turn `secondFactor` off"))
+    const missing = missingSecondFactorMethods(adapter)
+    if (missing.length) return refuse(new MissingAdapterMethods(`Second factors need the adapter methods ${missing.join(", ")}: add them to your adapter, use authflow's, or turn \`secondFactor\` off`))
   }
   if (adapter) {
     const missing = [...required].filter((method) => typeof adapter[method] !== "function")

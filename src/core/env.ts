@@ -35,10 +35,12 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "error",
   "webauthn-options",
   "backchannel-logout",
+  "second-factor",
 ])
 
 /**
- * Tells whether a string names one of the nine actions served under `basePath`.
+ * Tells whether a string names one of the actions served under `basePath`: Auth.js's nine, and
+ * authflow's `backchannel-logout` and `second-factor`.
  *
  * @example
  * ```ts

@@ -55,6 +55,9 @@ export type ErrorType =
   | "LogoutTokenRefused"
   | "ClientFetchError"
   | "MissingElk"
+  | "SecondFactorRefused"
+  | "SecondFactorAttemptsExhausted"
+  | "SecondFactorUnavailable"
 
 /** Where an error sends the user: the sign-in page (`signIn`) or the error page (`error`). */
 export type ErrorKind = "signIn" | "error"
@@ -602,6 +605,50 @@ export class RateLimitStoreError extends AuthError {
   static override type = "RateLimitStoreError" as const
 }
 
+/** Why a second factor was refused (`cause.reason` of {@link SecondFactorRefused}). */
+export type SecondFactorRefusal = "wrong-code" | "replayed-code" | "unknown-backup-code" | "expired-email-code" | "no-email-code" | "method-unavailable"
+
+/**
+ * A code typed for the second factor was refused: wrong, used before (a replay), a backup code
+ * that is not (or no longer) the user's, or an emailed code that expired. `cause.reason` says which.
+ * The sign-in waits for another code while attempts are left.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof SecondFactorRefused && error.cause?.reason === "replayed-code") showWaitForNextCode()
+ * ```
+ */
+export class SecondFactorRefused extends SignInError {
+  static override type = "SecondFactorRefused" as const
+}
+
+/**
+ * A sign-in used up its attempts at the second factor (`secondFactor.maxAttempts`): it ends, and
+ * the user signs in again from the first factor.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=SecondFactorAttemptsExhausted
+ * ```
+ */
+export class SecondFactorAttemptsExhausted extends SignInError {
+  static override type = "SecondFactorAttemptsExhausted" as const
+}
+
+/**
+ * The configuration requires a second factor of this user (`secondFactor.required`), who has no
+ * authenticator app or backup codes, and no code can be emailed (no `secondFactor.sendCode`, no
+ * address, or the first factor was the email itself).
+ *
+ * @example
+ * ```ts
+ * // GET /auth/error?error=SecondFactorUnavailable
+ * ```
+ */
+export class SecondFactorUnavailable extends AuthError {
+  static override type = "SecondFactorUnavailable" as const
+}
+
 const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "CredentialsSignin",
   "OAuthAccountNotLinked",
@@ -612,6 +659,9 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "AccountNotLinked",
   "WebAuthnVerificationError",
   "RateLimited",
+  "SecondFactorRefused",
+  "SecondFactorAttemptsExhausted",
+  "SecondFactorUnavailable",
 ])
 
 /**

@@ -26,6 +26,7 @@ import type {
   WarningCode,
 } from "../types.js"
 import type { Adapter } from "../adapters.js"
+import { resolveSecondFactor, type ResolvedSecondFactor } from "./second-factor-options.js"
 
 /** Everything an action needs about this request and this configuration, with defaults applied. */
 export interface AuthOptions {
@@ -70,6 +71,8 @@ export interface AuthOptions {
   csrfTokenVerified: boolean
   /** The validated URL to return to after the flow. */
   callbackUrl: string
+  /** `secondFactor` with its defaults, when second factors are on. */
+  secondFactor?: ResolvedSecondFactor
 }
 
 const thirtyDays = 30 * 24 * 60 * 60
@@ -148,6 +151,8 @@ export async function initOptions(
     callbackUrl: origin,
   }
   if (provider) options.provider = provider
+  const secondFactor = resolveSecondFactor(config.secondFactor)
+  if (secondFactor) options.secondFactor = secondFactor
   if (config.adapter) options.adapter = withAdapterLogging(config.adapter, logger, config.adapterTimeout)
 
   const initCookies: Cookie[] = []

@@ -38,10 +38,10 @@ export const SECOND_FACTOR_METHODS = [
  *
  * @example
  * ```ts
- * const method: SecondFactorMethod = "useBackupCode"
+ * const method: SecondFactorAdapterMethod = "useBackupCode"
  * ```
  */
-export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number]
+export type SecondFactorAdapterMethod = (typeof SECOND_FACTOR_METHODS)[number]
 
 /**
  * The {@link SECOND_FACTOR_METHODS} `adapter` lacks (not a function), in the list's order; empty
@@ -53,6 +53,6 @@ export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number]
  * missingSecondFactorMethods({ createFactor() {} } as Adapter) // ["listFactorsByUserId", "renameFactor", …]
  * ```
  */
-export function missingSecondFactorMethods(adapter: Adapter): SecondFactorMethod[] {
+export function missingSecondFactorMethods(adapter: Adapter): SecondFactorAdapterMethod[] {
   return SECOND_FACTOR_METHODS.filter((method) => typeof adapter[method] !== "function")
 }

@@ -29,6 +29,18 @@ export interface SignInTailPolicy {
    * @default false
    */
   renewsStoredTokens?: boolean
+  /**
+   * Second factors are on (`secondFactor` in the configuration): before the session is written,
+   * the tail looks up the user's second factor (`checkingSecondFactor`), and a user who has one,
+   * or must have one, stops in `secondFactorRequired` until it passes.
+   * @default false
+   */
+  secondFactor?: boolean
+  /**
+   * A passkey verified with user verification counts as both factors (`secondFactor.passkeyCountsAsTwoFactors`).
+   * @default true
+   */
+  passkeyCountsAsTwoFactors?: boolean
 }
 
 /**
@@ -54,6 +66,32 @@ export interface SignInOutcomeContext {
   requestedRedirect?: string
   redirectTo?: string
   error?: unknown
+  /** The second factors the user can pass, once the tail found one is due (`secondFactorRequired`). */
+  secondFactorMethods?: SecondFactorMethod[]
+}
+
+/** A way to pass the second factor: an authenticator app's code, a backup code, or a code sent by email. */
+export type SecondFactorMethod = "totp" | "backup" | "email"
+
+/**
+ * What the `findSecondFactor` effect found about the user who passed the first factor: how many
+ * authenticator apps and backup codes they have, whether the configuration requires a second
+ * factor of them, whether a code can be emailed to them, whether the first factor was a passkey
+ * verified with user verification, and whether this browser holds a trusted-device cookie of the
+ * user that still matches their factors.
+ */
+export interface SecondFactorFound {
+  type: "secondFactor.found"
+  factors: number
+  backupCodes: number
+  required: boolean
+  emailCode: boolean
+  /** The first factor was an email link: an emailed code would be the same factor again, so it is not offered. */
+  firstFactorEmail: boolean
+  passkeyVerified: boolean
+  /** The trusted-device cookie's user and factors fingerprint, and the user's current ones. */
+  trustedDevice?: { userId: string; fingerprint: string }
+  current: { userId: string; fingerprint: string }
 }
 
 /**
@@ -75,12 +113,14 @@ export type SignInTailEvent =
   | { type: "storedTokens.failed"; error: unknown }
   | { type: "token.encoded" }
   | { type: "encode.failed"; error: unknown }
+  | SecondFactorFound
+  | { type: "secondFactor.failed"; error: unknown }
 
 /** The events of asking the `signIn` callback, for a machine that uses only {@link checkingSignInStates} (asking for an email link). */
 export type SignInCallbackEvent = Extract<SignInTailEvent, { type: "signIn.answered" | "signIn.threw" | "redirect.resolved" | "redirect.threw" }>
 
 /** The effects the sign-in tail names. */
-export type SignInTailEffect = "askSignIn" | "resolveRedirect" | "persistUser" | "createSession" | "encodeToken" | "renewStoredTokens"
+export type SignInTailEffect = "askSignIn" | "resolveRedirect" | "persistUser" | "findSecondFactor" | "createSession" | "encodeToken" | "renewStoredTokens"
 
 /** The effects of asking the `signIn` callback, for a machine that uses only {@link checkingSignInStates}. */
 export type SignInCallbackEffect = Extract<SignInTailEffect, "askSignIn" | "resolveRedirect">
@@ -105,6 +145,7 @@ export function flowActions<TContext extends SignInOutcomeContext, TEvent extend
     recordRequestedRedirect: assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => ({ requestedRedirect: (event as { result?: unknown }).result as string }) as Partial<TContext>),
     recordRefusal: assign<TContext, TEvent, undefined, TEvent, never>(() => ({ error: new AccessDenied("AccessDenied") }) as Partial<TContext>),
     recordRefusalCause: assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => ({ error: new AccessDenied(asError((event as { error?: unknown }).error)) }) as Partial<TContext>),
+    recordSecondFactorMethods: assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => ({ secondFactorMethods: secondFactorMethodsOf(event) }) as Partial<TContext>),
   }
 }
 
@@ -133,7 +174,39 @@ export function signInTailGuards<TContext extends SignInOutcomeContext, TEvent e
     /** The session is written, the sign-in brought provider tokens, and the provider's stored tokens are refreshed: they are replaced by the new ones. */
     renewsStoredTokens: ({ context, event }: Args) =>
       event.type === "session.created" && (event as { providerTokens?: boolean }).providerTokens === true && context.policy?.renewsStoredTokens === true,
+    /** Second factors are on in the configuration: the tail looks the user's up before writing the session. */
+    secondFactorEnabled: ({ context }: Args) => context.policy?.secondFactor === true,
+    /** The first factor was a passkey verified with user verification, and such a passkey counts as both factors. */
+    passkeyCountsAsTwoFactors: ({ context, event }: Args) => found(event)?.passkeyVerified === true && context.policy?.passkeyCountsAsTwoFactors !== false,
+    /** This browser holds the user's trusted-device cookie, made while the user's factors were the ones they have now. */
+    deviceTrusted: ({ event }: Args) => {
+      const facts = found(event)
+      return facts?.trustedDevice !== undefined && facts.trustedDevice.userId === facts.current.userId && facts.trustedDevice.fingerprint === facts.current.fingerprint
+    },
+    /** The user has an authenticator app or backup codes: the second factor is due. */
+    hasSecondFactor: ({ event }: Args) => {
+      const facts = found(event)
+      return facts !== undefined && (facts.factors > 0 || facts.backupCodes > 0)
+    },
+    /** The configuration requires a second factor of this user, who has none enrolled, and a code can be emailed to them. */
+    requiredByEmailCode: ({ event }: Args) => {
+      const facts = found(event)
+      return facts?.required === true && facts.emailCode && !facts.firstFactorEmail
+    },
+    /** The configuration requires a second factor of this user, who has no way to pass one. */
+    requiredWithoutMethod: ({ event }: Args) => found(event)?.required === true,
   }
+}
+
+function found(event: EventObject): SecondFactorFound | undefined {
+  return event.type === "secondFactor.found" ? (event as SecondFactorFound) : undefined
+}
+
+/** The second factors a user can pass, from what `findSecondFactor` found. */
+function secondFactorMethodsOf(event: EventObject): SecondFactorMethod[] {
+  const facts = found(event)
+  if (!facts) return []
+  return [...(facts.factors > 0 ? (["totp"] as const) : []), ...(facts.backupCodes > 0 ? (["backup"] as const) : []), ...(facts.emailCode && !facts.firstFactorEmail ? (["email"] as const) : [])]
 }
 
 /**
@@ -230,6 +303,13 @@ export interface IssuingSessionOptions<TFailure extends SessionFailureTransition
    * @default false
    */
   renewsStoredTokens?: boolean
+  /**
+   * Check for a second factor before the session is written (`checkingSecondFactor`, when the
+   * `secondFactorEnabled` guard says so). Off for the second-factor flow itself, which issues the
+   * session once the factor passed.
+   * @default true
+   */
+  checksSecondFactor?: boolean
 }
 
 const sessionFailed = { target: "sessionFailed", actions: "recordError" } as const
@@ -266,7 +346,8 @@ export function issuingSessionStates<
   const TCreatesUsers extends boolean,
   const TFailure extends SessionFailureTransition = typeof sessionFailed,
   const TRenews extends boolean = false,
->(createsUsers: TCreatesUsers, options: { failure?: TFailure; renewsStoredTokens?: TRenews } = {}) {
+  const TChecks extends boolean = true,
+>(createsUsers: TCreatesUsers, options: { failure?: TFailure; renewsStoredTokens?: TRenews; checksSecondFactor?: TChecks } = {}) {
   const signedIn = (createsUsers ? [{ guard: "newUserPage", target: "signedInNewUser" }, { target: "signedIn" }] : [{ target: "signedIn" }]) as unknown as SignedInTransitions<TCreatesUsers>
   const failure = (options.failure ?? sessionFailed) as TFailure
   const renews = options.renewsStoredTokens === true
@@ -282,10 +363,16 @@ export function issuingSessionStates<
     redirected: { type: "final" },
     sessionFailed: { type: "final" },
   } as const
+  const writingSession = [{ guard: "databaseSessions", target: "creatingSession" }, { target: "encodingToken" }] as const
+  const checks = options.checksSecondFactor !== false
+  const secondFactor = (checks ? secondFactorCheckStates(failure) : {}) as TChecks extends false ? {} : ReturnType<typeof secondFactorCheckStates<TFailure>>
   return {
     issuingSession: {
-      always: [{ guard: "databaseSessions", target: "creatingSession" }, { target: "encodingToken" }],
+      always: (checks ? [{ guard: "secondFactorEnabled", target: "checkingSecondFactor" }, ...writingSession] : writingSession) as TChecks extends false
+        ? typeof writingSession
+        : readonly [{ readonly guard: "secondFactorEnabled"; readonly target: "checkingSecondFactor" }, ...typeof writingSession],
     },
+    ...secondFactor,
     creatingSession: {
       meta: { effect: "createSession" },
       on: {
@@ -303,5 +390,37 @@ export function issuingSessionStates<
     ...renewing,
     ...finals,
     ...((createsUsers ? { signedInNewUser: { type: "final" } } : {}) as TCreatesUsers extends true ? { readonly signedInNewUser: { readonly type: "final" } } : {}),
+  } as const
+}
+
+/**
+ * `checkingSecondFactor`: before the session is written, looks up the user's second factor
+ * (`findSecondFactor`). A passkey verified with user verification counts as both factors (unless
+ * the configuration says otherwise); a trusted device of the user whose factors did not change
+ * since skips it; a user with an authenticator app or backup codes, or one the configuration
+ * requires a factor of who can be emailed a code, stops in `secondFactorRequired` (no session is
+ * written: the second-factor flow takes over); a required user with no way to pass one ends in
+ * `secondFactorUnavailable`; anyone else goes on to the session.
+ */
+function secondFactorCheckStates<const TFailure extends SessionFailureTransition>(failure: TFailure) {
+  const writingSession = [{ guard: "databaseSessions", target: "creatingSession" }, { target: "encodingToken" }] as const
+  return {
+    checkingSecondFactor: {
+      meta: { effect: "findSecondFactor" },
+      on: {
+        "secondFactor.found": [
+          { guard: "passkeyCountsAsTwoFactors", target: "writingSession" },
+          { guard: "deviceTrusted", target: "writingSession" },
+          { guard: "hasSecondFactor", target: "secondFactorRequired", actions: "recordSecondFactorMethods" },
+          { guard: "requiredByEmailCode", target: "secondFactorRequired", actions: "recordSecondFactorMethods" },
+          { guard: "requiredWithoutMethod", target: "secondFactorUnavailable" },
+          { target: "writingSession" },
+        ],
+        "secondFactor.failed": failure,
+      },
+    },
+    writingSession: { always: writingSession },
+    secondFactorRequired: { type: "final" },
+    secondFactorUnavailable: { type: "final" },
   } as const
 }

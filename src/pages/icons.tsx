@@ -10,7 +10,7 @@
  */
 
 /** The icons a page header can show. */
-export type IconName = "mail" | "alert" | "exit"
+export type IconName = "mail" | "alert" | "exit" | "lock"
 
 const PATHS: Record<IconName, string> = {
   // An envelope: the body and the flap.
@@ -19,6 +19,8 @@ const PATHS: Record<IconName, string> = {
   alert: "M12 3.75a8.25 8.25 0 1 0 0 16.5a8.25 8.25 0 1 0 0-16.5z M12 8v5 M12 16.25v.01",
   // A door frame with an arrow leaving it.
   exit: "M10 4.5H5.5v15H10 M14 8l4 4-4 4 M18 12H9",
+  // A padlock: the body and the shackle.
+  lock: "M6 11h12v9H6z M8.5 11V8a3.5 3.5 0 0 1 7 0v3",
 }
 
 /**

@@ -255,6 +255,8 @@ describe("default cookies", () => {
       webauthnChallenge: "__Secure-authjs.challenge",
       flow: "__Secure-authflow.flow",
       flowBinding: "__Host-authflow.flow-binding",
+      secondFactor: "__Secure-authflow.second-factor",
+      trustedDevice: "__Host-authflow.trusted-device",
     })
     const plain = defaultCookies(false)
     expect(Object.values(plain).map((cookie) => cookie.name)).toEqual([
@@ -267,15 +269,19 @@ describe("default cookies", () => {
       "authjs.challenge",
       "authflow.flow",
       "authflow.flow-binding",
+      "authflow.second-factor",
+      "authflow.trusted-device",
     ])
   })
 
-  it("are HttpOnly, SameSite=Lax, Path=/, Secure only when secure; the short-lived ones last 15 minutes", () => {
+  it("are HttpOnly, SameSite=Lax, Path=/, Secure only when secure; the short-lived ones last 15 minutes (a waiting second factor 5, a trusted device 30 days)", () => {
     for (const secure of [true, false]) {
       const cookies = defaultCookies(secure)
       const base = { httpOnly: true, sameSite: "lax", path: "/", secure }
       for (const key of ["sessionToken", "callbackUrl", "csrfToken", "nonce"] as const) expect(cookies[key].options, key).toEqual(base)
       for (const key of ["pkceCodeVerifier", "state", "webauthnChallenge", "flow", "flowBinding"] as const) expect(cookies[key].options, key).toEqual({ ...base, maxAge: 900 })
+      expect(cookies.secondFactor.options).toEqual({ ...base, maxAge: 300 })
+      expect(cookies.trustedDevice.options).toEqual({ ...base, maxAge: 30 * 24 * 60 * 60 })
     }
   })
 

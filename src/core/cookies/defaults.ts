@@ -25,6 +25,8 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     webauthnChallenge: { name: `${prefix}authjs.challenge`, options: { ...base, maxAge: fifteenMinutes } },
     flow: { name: `${prefix}authflow.flow`, options: { ...base, maxAge: fifteenMinutes } },
     flowBinding: { name: `${useSecureCookies ? "__Host-" : ""}authflow.flow-binding`, options: { ...base, maxAge: fifteenMinutes } },
+    secondFactor: { name: `${prefix}authflow.second-factor`, options: { ...base, maxAge: 5 * 60 } },
+    trustedDevice: { name: `${useSecureCookies ? "__Host-" : ""}authflow.trusted-device`, options: { ...base, maxAge: 30 * 24 * 60 * 60 } },
   }
 }
 

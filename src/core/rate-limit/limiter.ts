@@ -18,7 +18,7 @@ import { asError } from "../as-error.js"
  * (POST `/signin/<oauth>` and `/callback/<oauth>`), `webauthn` (GET `/webauthn-options/<id>` and
  * POST `/callback/<webauthn>`), `session` (POST `/session`, a session update).
  */
-export type RateLimitRoute = "credentials" | "email" | "oauth" | "webauthn" | "session"
+export type RateLimitRoute = "credentials" | "email" | "oauth" | "webauthn" | "session" | "second-factor"
 
 /** A budget: at most `max` counted requests per window of `windowSeconds`, from the first one. */
 export interface RateLimitRule {
@@ -102,6 +102,7 @@ export interface RateLimitOptions {
  * | oauth | | 60 / 15 min (sign-in and callback) |
  * | webauthn | | 60 / 15 min (options and callback) |
  * | session | | 60 updates / minute |
+ * | second-factor | 10 codes / 15 min per user | 60 / 15 min |
  *
  * @example
  * ```ts
@@ -114,6 +115,7 @@ export const defaultRateLimits: Readonly<{ [Route in RateLimitRoute]: Readonly<R
   oauth: { ip: { max: 60, windowSeconds: 15 * 60 } },
   webauthn: { ip: { max: 60, windowSeconds: 15 * 60 } },
   session: { ip: { max: 60, windowSeconds: 60 } },
+  "second-factor": { identifier: { max: 10, windowSeconds: 15 * 60 }, ip: { max: 60, windowSeconds: 15 * 60 } },
 })
 
 /** What the `rateLimited` event receives, for audit logs. */

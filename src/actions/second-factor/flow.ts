@@ -1,0 +1,224 @@
+/**
+ * `/second-factor`: a sign-in waiting for its second factor. The first-factor flow ended in
+ * `secondFactorRequired` and {@link startSecondFactor} sealed the second-factor machine in
+ * `awaitingCode`; GET shows the page, POST resumes the machine with a code (or a request for an
+ * emailed code) and answers with the state it stops in.
+ *
+ * @module
+ */
+import { CallbackRouteError, EmailSignInError, MissingCSRF, SecondFactorAttemptsExhausted, SecondFactorRefused, type SecondFactorRefusal } from "../../core/errors.js"
+import { errorAnswer, type Answer } from "../../core/answer.js"
+import { asError } from "../../core/as-error.js"
+import { backupCodeHashes, hashEmailCode, newEmailCode, normalizeBackupCode, openFactorSecret, verifyTotp } from "../../core/second-factor/index.js"
+import { EMAIL_CODE_LIFETIME } from "../../core/second-factor-options.js"
+import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { csrfCheckEffect } from "../../machines/csrf-check.js"
+import { secondFactorMachine, type FirstFactor, type SecondFactorContext, type SecondFactorEvent, type SecondFactorPolicy } from "../../machines/second-factor.js"
+import type { SecondFactorMethod } from "../../machines/sign-in-tail.js"
+import { FlowCookieRefused, newFlowId, type OpenedFlow } from "../flow-cookie.js"
+import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
+import { newUserRedirect, signInTailPolicy } from "../issue-session.js"
+import { rateLimitedError, requestLimiter } from "../rate-limit.js"
+import { sessionEffects } from "../session-effects.js"
+import { secondFactorFlow, secondFactorSite } from "./sealed-flow.js"
+import { factorsFingerprint, trustedDeviceCookie } from "./trusted-device.js"
+import type { AuthOptions } from "../../core/options.js"
+import type { Cookie, ResponseInternal } from "../../types.js"
+import type { RequestLimiter } from "../../core/rate-limit/limiter.js"
+
+const methods: ReadonlySet<string> = new Set<SecondFactorMethod>(["totp", "backup", "email"])
+
+/** What the second-factor flow reads of the configuration (for the provider of its first factor), with the event that resumes it. */
+function policyOf(options: AuthOptions, providerId: string | undefined): SecondFactorPolicy {
+  const settings = options.secondFactor!
+  const provider = options.providers.find((candidate) => candidate.id === providerId)
+  return { ...signInTailPolicy(options, provider), maxAttempts: settings.maxAttempts, trustsDevices: settings.trustedDeviceDays > 0 }
+}
+
+/** Where the page is: the built-in one, or `pages.secondFactor`, with what it shows. */
+function pageUrl(options: AuthOptions, context: Pick<SecondFactorContext, "methods" | "refusal">, emailSent: boolean): string {
+  const query = new URLSearchParams({ methods: context.methods.join(",") })
+  if (context.refusal) {
+    query.set("error", SecondFactorRefused.type)
+    query.set("reason", context.refusal)
+  }
+  if (emailSent) query.set("sent", "email")
+  const page = options.pages.secondFactor ?? `${options.baseUrl}/second-factor`
+  return `${page}${page.includes("?") ? "&" : "?"}${query}`
+}
+
+/** Seals a flow waiting in `awaitingCode` and sends the browser to the page. */
+async function sealAndShow(options: AuthOptions, cookies: Cookie[], snapshot: Awaited<ReturnType<typeof runFlow<typeof secondFactorMachine>>>, emailSent: boolean): Promise<Answer> {
+  const site = secondFactorFlow.site(options, secondFactorSite)
+  const flowId = newFlowId()
+  const sealed = await secondFactorFlow.seal(site, snapshot, flowId, await secondFactorFlow.issue(site, flowId))
+  return { redirect: pageUrl(options, snapshot.context, emailSent), cookies: [...cookies, ...sealed] }
+}
+
+/**
+ * Starts the second-factor flow for a first factor that passed (the tail's `secondFactorRequired`):
+ * the machine waits in `awaitingCode`, sealed in the second-factor cookie, and the browser goes to
+ * the page. No session cookie is set.
+ *
+ * @example
+ * ```ts
+ * return startSecondFactor(options, cookies, { user, account, callbackUrl: "/", methods: ["totp", "backup"] })
+ * ```
+ */
+export async function startSecondFactor(options: AuthOptions, cookies: Cookie[], firstFactor: FirstFactor): Promise<Answer> {
+  const snapshot = await runFlow(secondFactorMachine, {} as FlowEffects<typeof secondFactorMachine>, { inspect: options.config.inspect, input: firstFactor })
+  return sealAndShow(options, cookies, snapshot, false)
+}
+
+/** What one request of the flow shares with its effects. */
+interface SecondFactorRequest {
+  opened: OpenedFlow<typeof secondFactorMachine>
+  limiter: RequestLimiter
+}
+
+function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: SecondFactorRequest): FlowEffects<typeof secondFactorMachine> {
+  const settings = options.secondFactor!
+  const adapter = options.adapter!
+  const site = secondFactorFlow.site(options, secondFactorSite)
+  const typed = (context: SecondFactorContext) => (context.submission && "code" in context.submission ? context.submission.code : "")
+  return {
+    claimFlow: async () => {
+      try {
+        return (await secondFactorFlow.claim(site, request.opened)) ? { type: "flow.fresh" } : { type: "flow.replayed" }
+      } catch (error) {
+        return { type: "flow.claimFailed", error }
+      }
+    },
+    ...csrfCheckEffect(options),
+    checkRateLimit: ({ rateLimitIdentity }) => request.limiter.count("second-factor", rateLimitIdentity),
+    checkTotp: async (context) => {
+      try {
+        for (const factor of await adapter.listFactorsByUserId!(context.user.id!)) {
+          const secret = await openFactorSecret(factor.secret, options.secret)
+          if (!secret) continue
+          const matched = await verifyTotp(secret, typed(context), { algorithm: factor.algorithm, digits: factor.digits, period: factor.period })
+          if (matched) return { type: "totp.matched", factorId: factor.id, step: matched.step }
+        }
+        return { type: "totp.unmatched" }
+      } catch (error) {
+        return { type: "totp.failed", error }
+      }
+    },
+    claimStep: async ({ matched }) => {
+      try {
+        return (await adapter.useFactorStep!(matched!.factorId, matched!.step)) ? { type: "step.claimed" } : { type: "step.taken" }
+      } catch (error) {
+        return { type: "step.failed", error }
+      }
+    },
+    useBackupCode: async (context) => {
+      try {
+        const code = normalizeBackupCode(typed(context))
+        if (code === null) return { type: "backupCode.unknown" }
+        // Under every secret (a rotation in progress): the codes were hashed with the one current then.
+        for (const hash of await backupCodeHashes(code, options.secret)) {
+          if (await adapter.useBackupCode!(context.user.id!, hash)) return { type: "backupCode.used" }
+        }
+        return { type: "backupCode.unknown" }
+      } catch (error) {
+        return { type: "backupCode.failed", error }
+      }
+    },
+    hashEmailCode: async (context) => ({ type: "emailCode.hashed", hash: await hashEmailCode(typed(context).replace(/\s+/g, ""), options.secret), now: Date.now() }),
+    sendEmailCode: async ({ user }) => {
+      try {
+        const code = newEmailCode()
+        const expires = new Date(Date.now() + EMAIL_CODE_LIFETIME * 1000)
+        await settings.sendCode!({ email: user.email!, code, expires, request: new Request(options.request.url) })
+        return { type: "emailCode.sent", hash: await hashEmailCode(code, options.secret), expiresAt: expires.getTime() }
+      } catch (error) {
+        return { type: "emailCode.failed", error }
+      }
+    },
+    trustDevice: async ({ user }) => {
+      try {
+        const userId = user.id!
+        const fingerprint = factorsFingerprint(userId, await adapter.listFactorsByUserId!(userId))
+        cookies.push(await trustedDeviceCookie(options, { userId, fingerprint }, settings.trustedDeviceDays))
+        return { type: "device.trusted" }
+      } catch (error) {
+        options.logger.error(asError(error))
+        return { type: "device.failed", error }
+      }
+    },
+    ...sessionEffects(options, cookies, ({ user, account, profile, isNewUser }: SecondFactorContext) => ({ user, account, ...(profile && { profile }), isNewUser: isNewUser ?? false })),
+  }
+}
+
+function outcomes(options: AuthOptions, cookies: Cookie[], request: SecondFactorRequest, snapshot: Awaited<ReturnType<typeof runFlow<typeof secondFactorMachine>>>): FlowOutcomes<typeof secondFactorMachine, Answer | Promise<Answer>> {
+  const site = secondFactorFlow.site(options, secondFactorSite)
+  // Every end clears the flow's cookies; waiting again seals a new flow in their place.
+  const ended = () => [...cookies, ...secondFactorFlow.clear(site)]
+  const failed = ({ error }: SecondFactorContext) => errorAnswer(error instanceof Error && "type" in error ? error : new CallbackRouteError(asError(error), { cause: { provider: "second-factor" } }), ended())
+  const refused = (reason: SecondFactorRefusal, message: string) => errorAnswer(new SecondFactorRefused(message, { cause: { reason } }), ended())
+  return {
+    awaitingCode: (context) => sealAndShow(options, cookies, snapshot, context.refusal === undefined && context.submission !== undefined && "requestsCode" in context.submission),
+    flowReplayed: () => errorAnswer(new FlowCookieRefused("replayed", "the second-factor flow was resumed before"), ended()),
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action second-factor"), ended()),
+    rateLimited: (context) => errorAnswer(rateLimitedError("second-factor", context, request.limiter), ended()),
+    methodUnavailable: () => refused("method-unavailable", "The second factor named is not one this sign-in offers"),
+    emailCodeFailed: ({ error }) => errorAnswer(new EmailSignInError(asError(error), { cause: { provider: "second-factor" } }), ended()),
+    verifyFailed: failed,
+    attemptsExhausted: ({ attempts }) => errorAnswer(new SecondFactorAttemptsExhausted(`The sign-in used its ${attempts + 1} attempts at the second factor`), ended()),
+    signedIn: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: ended() }),
+    signedInNewUser: ({ callbackUrl }) => ({ redirect: newUserRedirect(options, callbackUrl), cookies: ended() }),
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies: ended() }),
+    accessDenied: failed,
+    sessionFailed: failed,
+  }
+}
+
+/**
+ * GET `/second-factor`: the page (or `pages.secondFactor`) for a sign-in waiting for its second
+ * factor; without one, the sign-in page. POST: resumes the waiting flow with `method` and `code`
+ * (or `send=true` to email a code), claimed once; a missing, expired, tampered or foreign flow
+ * cookie is refused.
+ *
+ * @example
+ * ```ts
+ * // POST /auth/second-factor  (csrfToken, method=totp, code=123456) → 302 to the callback URL, signed in
+ * ```
+ */
+export async function secondFactorAction(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
+  const site = secondFactorFlow.site(options, secondFactorSite)
+  if (options.request.method === "GET") return secondFactorPage(options, cookies, site.cookies.flow.name)
+  const opened = await secondFactorFlow.open(site, options.request.cookies)
+  if (opened instanceof FlowCookieRefused) return errorAnswer(opened, [...cookies, ...secondFactorFlow.clear(site)])
+  const request: SecondFactorRequest = { opened, limiter: requestLimiter(options) }
+  const body = options.request.body ?? {}
+  const method = typeof body.method === "string" && methods.has(body.method) ? (body.method as SecondFactorMethod) : "totp"
+  const policy = policyOf(options, (opened.snapshot.context as Partial<SecondFactorContext> | undefined)?.account?.provider)
+  const resume: SecondFactorEvent =
+    method === "email" && body.send === "true"
+      ? { type: "emailCode.requested", policy }
+      : { type: "code.submitted", method, code: typeof body.code === "string" ? body.code : "", rememberDevice: body.remember === "true" || body.remember === "on", policy }
+  const snapshot = await runFlow(secondFactorMachine, secondFactorEffects(options, cookies, request), {
+    inspect: options.config.inspect,
+    snapshot: opened.snapshot,
+    resume,
+    id: secondFactorFlow.actorId(opened.flowId),
+  })
+  return outcomeOf(snapshot, outcomes(options, cookies, request, snapshot))
+}
+
+async function secondFactorPage(options: AuthOptions, cookies: Cookie[], flowCookie: string): Promise<ResponseInternal> {
+  if (!options.request.cookies[flowCookie]) return { redirect: `${options.baseUrl}/signin`, cookies }
+  const { query } = options.request
+  const offered = (query.methods ?? "").split(",").filter((method): method is SecondFactorMethod => methods.has(method))
+  const { renderSecondFactorPage } = await import("../../pages/second-factor.js")
+  const page = renderSecondFactorPage({
+    action: `${options.baseUrl}/second-factor`,
+    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
+    methods: offered.length ? offered : ["totp"],
+    ...(query.reason !== undefined && { refusal: query.reason }),
+    emailSent: query.sent === "email",
+    trustedDeviceDays: options.secondFactor?.trustedDeviceDays ?? 0,
+    theme: options.theme,
+  })
+  return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies }
+}
