@@ -10,10 +10,26 @@ import { keyedHashes } from "./keyed-hash.js"
 import { uniformIntegers } from "./random.js"
 import { normalizeTotpCode } from "./totp.js"
 
-/** Digits in an emailed code. */
+/**
+ * Digits in an emailed code.
+ *
+ * @example
+ * ```ts
+ * newEmailCode().length === EMAIL_CODE_DIGITS // true
+ * ```
+ * @see https://pages.nist.gov/800-63-3/sp800-63b.html#-5128-out-of-band-devices
+ */
 export const EMAIL_CODE_DIGITS = 6
 
-/** The key derivation salt of emailed code hashes, apart from backup codes and every other use of the secret. */
+/**
+ * The key derivation salt of emailed code hashes, apart from backup codes and every other use of the secret.
+ *
+ * @example
+ * ```ts
+ * await keyedHashes("038114", secret, EMAIL_CODE_SALT) // what hashEmailCode computes
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc5869#section-3.1
+ */
 export const EMAIL_CODE_SALT = "authflow second-factor email code"
 
 /**

@@ -9,16 +9,36 @@ import { renderSVG } from "uqr"
 /**
  * Modules of light margin around the code: ISO/IEC 18004 asks for 4, and phone cameras fail
  * more often with less.
+ *
+ * @example
+ * ```ts
+ * encode(text, { border: QR_QUIET_ZONE }) // uqr's matrix, as qrCodeSvg draws it
+ * ```
+ * @see https://www.iso.org/standard/62021.html (ISO/IEC 18004:2015, the quiet zone)
  */
 export const QR_QUIET_ZONE = 4
 
 /**
  * Error correction: M recovers 15% of the modules, enough for a screen with a glare or a
  * scratched one, while an `otpauth://` URI still fits a version a phone reads easily.
+ *
+ * @example
+ * ```ts
+ * encode(text, { ecc: QR_ERROR_CORRECTION }) // uqr's matrix, as qrCodeSvg draws it
+ * ```
+ * @see https://www.iso.org/standard/62021.html (ISO/IEC 18004:2015, the error correction levels)
  */
 export const QR_ERROR_CORRECTION = "M"
 
-/** Options of {@link qrCodeSvg}. */
+/**
+ * Options of {@link qrCodeSvg}.
+ *
+ * @example
+ * ```ts
+ * qrCodeSvg(uri, { label: "QR code to add Acme to your authenticator app", moduleSize: 8 })
+ * ```
+ * @see https://www.w3.org/TR/wai-aria-1.2/#img
+ */
 export interface QrCodeSvgOptions {
   /**
    * The image's accessible name. Never the encoded text: an `otpauth://` URI holds the secret.
@@ -46,7 +66,7 @@ const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(
  * })
  * // '<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="QR code to add…" viewBox=…'
  * ```
- * @see https://www.iso.org/standard/62021.html (ISO/IEC 18004:2015, section 6.3.8: the quiet zone)
+ * @see https://www.iso.org/standard/62021.html (ISO/IEC 18004:2015, the quiet zone)
  */
 export function qrCodeSvg(text: string, options: QrCodeSvgOptions = {}): string {
   const { label = "QR code", moduleSize = 4 } = options
