@@ -49,18 +49,20 @@ export function newEmailCode(): string {
 
 /**
  * The code's hash under the auth secret (the first one when several are listed), to keep in the
- * flow instead of the code.
+ * flow instead of the code; the same for what the user types, spaces removed, to compare with it.
+ * Never throws on what is typed: a value that is not 6 digits gets a hash no sent code has.
  *
  * @example
  * ```ts
  * const code = newEmailCode()
  * const codeHash = await hashEmailCode(code, process.env.AUTH_SECRET!) // into the machine's context
+ * const typedHash = await hashEmailCode(" 038 114", process.env.AUTH_SECRET!) // equal when the code was 038114
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc2104
  */
 export async function hashEmailCode(code: string, secret: string | readonly string[]): Promise<string> {
-  const typed = normalizeTotpCode(code, EMAIL_CODE_DIGITS)
-  if (typed === null) throw new TypeError("An emailed code is 6 digits")
+  // A sent code is 6 digits: anything else keeps a prefix no 6-digit string hashes alike with.
+  const typed = normalizeTotpCode(code, EMAIL_CODE_DIGITS) ?? `not a code:${String(code)}`
   const [current] = await keyedHashes(typed, secret, EMAIL_CODE_SALT)
   return current!
 }
