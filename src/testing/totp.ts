@@ -13,7 +13,16 @@
 import { base32Decode } from "../core/second-factor/base32.js"
 import { TOTP_DEFAULTS, totpCode, type OtpAlgorithm, type TotpOptions } from "../core/second-factor/totp.js"
 
-/** A software authenticator holding one TOTP secret. */
+/**
+ * A software authenticator holding one TOTP secret.
+ *
+ * @example
+ * ```ts
+ * const app: SoftwareTotp = softwareTotp("JBSWY3DPEHPK3PXP")
+ * await app.code()
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6238#section-4
+ */
 export interface SoftwareTotp {
   /** The secret's bytes. */
   readonly secret: Uint8Array
@@ -26,7 +35,16 @@ export interface SoftwareTotp {
   code(now?: number): Promise<string>
 }
 
-/** A software authenticator read from an `otpauth://` URI, with the label's parts. */
+/**
+ * A software authenticator read from an `otpauth://` URI, with the label's parts.
+ *
+ * @example
+ * ```ts
+ * const app: SoftwareTotpFromUri = totpFromUri(uri)
+ * app.issuer // "Acme"
+ * ```
+ * @see https://github.com/google/google-authenticator/wiki/Key-Uri-Format
+ */
 export interface SoftwareTotpFromUri extends SoftwareTotp {
   /** The issuer: the `issuer` parameter, or the label's part before the colon. */
   readonly issuer: string | undefined

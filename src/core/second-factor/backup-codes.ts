@@ -11,13 +11,35 @@ import { uniformIntegers } from "./random.js"
  * The characters of a backup code: digits and lower-case letters without 0, o, 1, i and l, which
  * are read or typed for one another. 31 characters, so a 10-character code holds
  * 10 × log2(31) ≈ 49.5 bits.
+ *
+ * @example
+ * ```ts
+ * [...newBackupCodes(1)[0]!.replace("-", "")].every((c) => BACKUP_CODE_ALPHABET.includes(c)) // true
+ * ```
+ * @see https://pages.nist.gov/800-63-3/sp800-63b.html#-5122-look-up-secrets
  */
 export const BACKUP_CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 
-/** Characters in a backup code (without its dash). */
+/**
+ * Characters in a backup code (without its dash).
+ *
+ * @example
+ * ```ts
+ * normalizeBackupCode("k7m2q-x9c4h")!.length === BACKUP_CODE_LENGTH // true
+ * ```
+ * @see https://pages.nist.gov/800-63-3/sp800-63b.html#-5122-look-up-secrets
+ */
 export const BACKUP_CODE_LENGTH = 10
 
-/** The key derivation salt of backup code hashes: a key of their own, apart from every other use of the secret. */
+/**
+ * The key derivation salt of backup code hashes: a key of their own, apart from every other use of the secret.
+ *
+ * @example
+ * ```ts
+ * await keyedHashes("k7m2qx9c4h", secret, BACKUP_CODE_SALT) // what hashBackupCode computes
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc5869#section-3.1
+ */
 export const BACKUP_CODE_SALT = "authflow second-factor backup code"
 
 const CODE_PATTERN = new RegExp(`^[${BACKUP_CODE_ALPHABET}]{${BACKUP_CODE_LENGTH}}$`)

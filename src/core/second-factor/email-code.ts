@@ -10,10 +10,26 @@ import { keyedHashes } from "./keyed-hash.js"
 import { uniformIntegers } from "./random.js"
 import { normalizeTotpCode } from "./totp.js"
 
-/** Digits in an emailed code. */
+/**
+ * Digits in an emailed code.
+ *
+ * @example
+ * ```ts
+ * newEmailCode().length === EMAIL_CODE_DIGITS // true
+ * ```
+ * @see https://pages.nist.gov/800-63-3/sp800-63b.html#-5128-out-of-band-devices
+ */
 export const EMAIL_CODE_DIGITS = 6
 
-/** The key derivation salt of emailed code hashes, apart from backup codes and every other use of the secret. */
+/**
+ * The key derivation salt of emailed code hashes, apart from backup codes and every other use of the secret.
+ *
+ * @example
+ * ```ts
+ * await keyedHashes("038114", secret, EMAIL_CODE_SALT) // what hashEmailCode computes
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc5869#section-3.1
+ */
 export const EMAIL_CODE_SALT = "authflow second-factor email code"
 
 /**
@@ -33,18 +49,20 @@ export function newEmailCode(): string {
 
 /**
  * The code's hash under the auth secret (the first one when several are listed), to keep in the
- * flow instead of the code.
+ * flow instead of the code; the same for what the user types, spaces removed, to compare with it.
+ * Never throws on what is typed: a value that is not 6 digits gets a hash no sent code has.
  *
  * @example
  * ```ts
  * const code = newEmailCode()
  * const codeHash = await hashEmailCode(code, process.env.AUTH_SECRET!) // into the machine's context
+ * const typedHash = await hashEmailCode(" 038 114", process.env.AUTH_SECRET!) // equal when the code was 038114
  * ```
  * @see https://www.rfc-editor.org/rfc/rfc2104
  */
 export async function hashEmailCode(code: string, secret: string | readonly string[]): Promise<string> {
-  const typed = normalizeTotpCode(code, EMAIL_CODE_DIGITS)
-  if (typed === null) throw new TypeError("An emailed code is 6 digits")
+  // A sent code is 6 digits: anything else keeps a prefix no 6-digit string hashes alike with.
+  const typed = normalizeTotpCode(code, EMAIL_CODE_DIGITS) ?? `not a code:${String(code)}`
   const [current] = await keyedHashes(typed, secret, EMAIL_CODE_SALT)
   return current!
 }

@@ -6,7 +6,15 @@
 import { base32Encode } from "./base32.js"
 import { TOTP_DEFAULTS, type OtpAlgorithm } from "./totp.js"
 
-/** What an `otpauth://totp/` URI carries. */
+/**
+ * What an `otpauth://totp/` URI carries.
+ *
+ * @example
+ * ```ts
+ * const options: OtpauthUriOptions = { issuer: "Acme", accountName: "ada@example.com", secret: newTotpSecret() }
+ * ```
+ * @see https://github.com/google/google-authenticator/wiki/Key-Uri-Format
+ */
 export interface OtpauthUriOptions {
   /** Who issues the code, shown by the app above the account (the app's name). No colon: see {@link otpauthUri}. */
   issuer: string

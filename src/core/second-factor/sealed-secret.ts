@@ -11,7 +11,15 @@ import { decode } from "../jwt/decode.js"
 import { encode } from "../jwt/encode.js"
 import { secretList } from "../jwt/key.js"
 
-/** The key derivation salt of sealed factor secrets: apart from sessions and every other use of the secret. */
+/**
+ * The key derivation salt of sealed factor secrets: apart from sessions and every other use of the secret.
+ *
+ * @example
+ * ```ts
+ * await decode({ token: sealed, secret, salt: FACTOR_SECRET_SALT }) // what openFactorSecret reads
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc5869#section-3.1
+ */
 export const FACTOR_SECRET_SALT = "authflow.second-factor-secret"
 
 // The JWE always carries `exp`; a factor lives until the user removes it, so the seal must outlive

@@ -7,10 +7,28 @@
  */
 import { sameInConstantTime } from "./constant-time.js"
 
-/** The HMAC hash of a one-time password: RFC 6238 allows SHA-1, SHA-256 and SHA-512. */
+/**
+ * The HMAC hash of a one-time password: RFC 6238 allows SHA-1, SHA-256 and SHA-512.
+ *
+ * @example
+ * ```ts
+ * const algorithm: OtpAlgorithm = "SHA-256"
+ * await totpCode(newTotpSecret(32), { algorithm })
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6238#section-1.2
+ */
 export type OtpAlgorithm = "SHA-1" | "SHA-256" | "SHA-512"
 
-/** How codes are made: the same for generating and verifying, and the `otpauth://` URI's parameters. */
+/**
+ * How codes are made: the same for generating and verifying, and the `otpauth://` URI's parameters.
+ *
+ * @example
+ * ```ts
+ * const options: TotpOptions = { algorithm: "SHA-1", digits: 6, period: 30 }
+ * await totpCode(secret, options)
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6238#section-4.1
+ */
 export interface TotpOptions {
   /**
    * The HMAC hash.
@@ -34,7 +52,15 @@ export interface TotpOptions {
   now?: number
 }
 
-/** Options of {@link verifyTotp}: those of the code, plus how many steps around now are accepted. */
+/**
+ * Options of {@link verifyTotp}: those of the code, plus how many steps around now are accepted.
+ *
+ * @example
+ * ```ts
+ * await verifyTotp(secret, typed, { window: 1, digits: 6 }) // { step } or null
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6238#section-5.2
+ */
 export interface VerifyTotpOptions extends TotpOptions {
   /**
    * Steps accepted on each side of the current one, for clock drift and typing time
@@ -44,7 +70,15 @@ export interface VerifyTotpOptions extends TotpOptions {
   window?: number
 }
 
-/** The defaults of {@link TotpOptions}, as the Key Uri Format and most authenticator apps assume them. */
+/**
+ * The defaults of {@link TotpOptions}, as the Key Uri Format and most authenticator apps assume them.
+ *
+ * @example
+ * ```ts
+ * TOTP_DEFAULTS.period // 30
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6238#section-4.1
+ */
 export const TOTP_DEFAULTS = { algorithm: "SHA-1", digits: 6, period: 30 } as const satisfies Required<Omit<TotpOptions, "now">>
 
 const ALGORITHMS: ReadonlySet<string> = new Set<OtpAlgorithm>(["SHA-1", "SHA-256", "SHA-512"])

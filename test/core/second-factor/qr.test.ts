@@ -5,13 +5,17 @@ import { QR_ERROR_CORRECTION, QR_QUIET_ZONE, qrCodeSvg } from "../../../src/core
 
 const uri = otpauthUri({ issuer: "Acme Co", accountName: "ada.lovelace@example.com", secret: new Uint8Array(20).fill(7) })
 
-/** The dark modules the SVG draws, read back from its path (`M{x},{y}h…` per module), as "row,col". */
-function drawnModules(svg: string, moduleSize: number): Set<string> {
+/** The dark modules the SVG draws, read back from its path (`M{x},{y}h{w}v1h-{w}z` per run), as "row,col". */
+function drawnModules(svg: string): Set<string> {
   const path = /<path[^>]* d="([^"]*)"/.exec(svg)![1]!
+  expect(path).toMatch(/^(M\d+,\d+h\d+v1h-\d+z)+$/)
   const modules = new Set<string>()
-  for (const [, x, y] of path.matchAll(/M(\d+),(\d+)h/g)) {
-    expect(Number(x) % moduleSize).toBe(0)
-    modules.add(`${Number(y) / moduleSize},${Number(x) / moduleSize}`)
+  for (const [, x, y, width] of path.matchAll(/M(\d+),(\d+)h(\d+)/g)) {
+    for (let dx = 0; dx < Number(width); dx++) {
+      const module = `${y},${Number(x) + dx}`
+      expect(modules.has(module), `${module} drawn twice`).toBe(false)
+      modules.add(module)
+    }
   }
   return modules
 }
@@ -31,22 +35,24 @@ describe("QR codes as inline SVG", () => {
     const matrix = encode(uri, { ecc: QR_ERROR_CORRECTION, border: QR_QUIET_ZONE })
     expect(matrix.version).toBe(8)
     expect(matrix.size).toBe(17 + 4 * 8 + 2 * QR_QUIET_ZONE)
-    const svg = qrCodeSvg(uri, { moduleSize: 3 })
-    expect(svg).toContain(`viewBox="0 0 ${matrix.size * 3} ${matrix.size * 3}"`)
+    const svg = qrCodeSvg(uri)
+    expect(svg).toContain(`viewBox="0 0 ${matrix.size} ${matrix.size}"`)
+    expect(svg).toContain(`<rect fill="#fff" width="${matrix.size}" height="${matrix.size}"/>`)
+    expect(svg.length).toBeLessThan(10_000) // ≈ 8.6 kB in runs; a square per module (uqr's renderSVG) is ≈ 19 kB
   })
 
   it("draws exactly the dark modules of the code's matrix", () => {
     const matrix = encode(uri, { ecc: QR_ERROR_CORRECTION, border: QR_QUIET_ZONE })
     const expected = new Set<string>()
     matrix.data.forEach((row, r) => row.forEach((dark, c) => dark && expected.add(`${r},${c}`)))
-    const drawn = drawnModules(qrCodeSvg(uri), 4)
+    const drawn = drawnModules(qrCodeSvg(uri))
     expect(drawn.size).toBe(expected.size)
     expect([...drawn].filter((m) => !expected.has(m))).toEqual([])
   })
 
   it("keeps a 4-module quiet zone and draws the three finder patterns inside it", () => {
     const size = encode(uri, { ecc: QR_ERROR_CORRECTION, border: QR_QUIET_ZONE }).size
-    const drawn = drawnModules(qrCodeSvg(uri), 4)
+    const drawn = drawnModules(qrCodeSvg(uri))
     const dark = (r: number, c: number) => drawn.has(`${r},${c}`)
     for (const module of drawn) {
       const [r, c] = module.split(",").map(Number) as [number, number]
