@@ -163,7 +163,8 @@ export function createInspectorHandler(recorder: FlowRecorder, options: Inspecto
             return flow ? [recorder.summary(flow)] : []
           })
           pending.clear()
-          if (flows.length) send("flows", { total: recorder.size, flows })
+          // `listed` and `unlisted`: what the unfiltered list counts, and the flows it leaves out.
+          if (flows.length) send("flows", { total: recorder.size, listed: recorder.size - recorder.unlisted, unlisted: recorder.unlisted, flows })
         }
         const unsubscribe = recorder.subscribe((flow) => {
           pending.add(flow.id)
@@ -191,8 +192,8 @@ export function createInspectorHandler(recorder: FlowRecorder, options: Inspecto
         }
         request.signal?.addEventListener("abort", close)
         write("retry: 2000\n\n")
-        const { total, flows } = recorder.list({ limit: pageSize })
-        send("hello", { total, pageSize, flows })
+        const { total, flows, unlisted } = recorder.list({ limit: pageSize })
+        send("hello", { total, pageSize, flows, unlisted })
       },
       cancel() {
         cleanup()

@@ -34,3 +34,18 @@ export const authflowMachines: readonly AnyStateMachine[] = [
  * without success (a refusal or a failure); the state's name says which.
  */
 export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut"])
+
+/**
+ * Waiting states, per machine, in which a flow that has seen one request has only handed the
+ * browser something a page asks for without anyone acting: a WebAuthn flow in `awaitingCeremony`
+ * has issued passkey options, which the sign-in page fetches on every view for the browser's
+ * autofill. The recorder keeps such a flow whole; the inspector's unfiltered list leaves it out
+ * (and counts it) until a later request restores it (the browser answers the ceremony), and a
+ * filter on the machine or the status shows it.
+ *
+ * @example
+ * ```ts
+ * unlistedWaits.get("webauthn")?.has("awaitingCeremony") // true
+ * ```
+ */
+export const unlistedWaits: ReadonlyMap<string, ReadonlySet<string>> = new Map([["webauthn", new Set(["awaitingCeremony"])]])

@@ -2,7 +2,7 @@ import type { AnyStateMachine, InspectionEvent, Observer } from "xstate"
 import { randomHex, sha256Hex } from "../core/crypto.js"
 import { effectOf } from "../machines/run-flow.js"
 import { activePaths } from "./describe.js"
-import { authflowMachines, successStates } from "./machines.js"
+import { authflowMachines, successStates, unlistedWaits } from "./machines.js"
 import { redact, type RedactOptions } from "./redact.js"
 
 /**
@@ -113,6 +113,11 @@ export interface FlowSummary {
   steps: number
   requests: number
   resumed?: "linked" | "unlinked"
+  /**
+   * The flow has only issued what a page asks for on every view (passkey options for the browser's
+   * autofill: see `unlistedWaits`) and waits: the unfiltered list leaves it out until it goes on.
+   */
+  unlisted?: true
 }
 
 /**
@@ -208,6 +213,8 @@ export class FlowRecorder {
   readonly #actors = new WeakMap<object, RunState>()
   readonly #machines = new Map<string, AnyStateMachine>()
   readonly #waiting = new Map<string, string>()
+  /** Ids of the flows the unfiltered list leaves out (see `onlyOffered`). */
+  readonly #unlisted = new Set<string>()
   readonly #digestKey = randomHex(32)
   readonly #listeners = new Set<(flow: FlowRecord) => void>()
   #seq = 0
@@ -238,15 +245,27 @@ export class FlowRecorder {
     return this.#flows.size
   }
 
-  /** A page of flow summaries, newest first, optionally only those that went through `machine` or have `status`. */
-  list(query: { offset?: number; limit?: number; machine?: string; status?: FlowStatus } = {}): { total: number; flows: FlowSummary[] } {
+  /** How many recorded flows the unfiltered list leaves out (they have only issued passkey options). */
+  get unlisted(): number {
+    return this.#unlisted.size
+  }
+
+  /**
+   * A page of flow summaries, newest first, optionally only those that went through `machine` or have
+   * `status`. Without either filter it leaves out the flows that have only issued passkey options
+   * (`unlisted` counts them): a sign-in page asks for options on every view, and a person cares
+   * about the flow once the browser answers the ceremony.
+   */
+  list(query: { offset?: number; limit?: number; machine?: string; status?: FlowStatus } = {}): { total: number; flows: FlowSummary[]; unlisted: number } {
     const offset = Math.max(0, query.offset ?? 0)
     const limit = Math.max(0, query.limit ?? 50)
+    const unfiltered = !query.machine && !query.status
     const matching: FlowSummary[] = []
     let total = 0
     const all = [...this.#flows.values()]
     for (let i = all.length - 1; i >= 0; i--) {
       const flow = all[i]!
+      if (unfiltered && this.#unlisted.has(flow.id)) continue
       if (query.machine && !flow.runs.some((run) => run.machine === query.machine)) continue
       let summary: FlowSummary | undefined
       if (query.status) {
@@ -256,7 +275,7 @@ export class FlowRecorder {
       if (total >= offset && total < offset + limit) matching.push(summary ?? this.summary(flow))
       total++
     }
-    return { total, flows: matching }
+    return { total, flows: matching, unlisted: unfiltered ? this.#unlisted.size : 0 }
   }
 
   /** A recorded flow by id, with every run and step (all redacted). */
@@ -280,6 +299,7 @@ export class FlowRecorder {
       steps: flow.runs.reduce((sum, run) => sum + run.steps.length + run.droppedSteps, 0),
       requests: flow.requests,
       ...(flow.resumed && { resumed: flow.resumed }),
+      ...(this.#unlisted.has(flow.id) && { unlisted: true as const }),
     }
   }
 
@@ -293,6 +313,7 @@ export class FlowRecorder {
   clear(): void {
     this.#flows.clear()
     this.#waiting.clear()
+    this.#unlisted.clear()
   }
 
   #record(event: InspectionEvent): void {
@@ -398,7 +419,11 @@ export class FlowRecorder {
     const now = Date.now()
     const flow: FlowRecord = { id: String(seq), seq, startedAt: now, updatedAt: now, requests: 1, runs: [] }
     this.#flows.set(flow.id, flow)
-    while (this.#flows.size > this.#maxFlows) this.#flows.delete(this.#flows.keys().next().value!)
+    while (this.#flows.size > this.#maxFlows) {
+      const oldest = this.#flows.keys().next().value!
+      this.#flows.delete(oldest)
+      this.#unlisted.delete(oldest)
+    }
     return flow
   }
 
@@ -410,6 +435,8 @@ export class FlowRecorder {
 
   #changed(flow: FlowRecord): void {
     flow.updatedAt = Date.now()
+    if (onlyOffered(flow)) this.#unlisted.add(flow.id)
+    else this.#unlisted.delete(flow.id)
     for (const listener of this.#listeners) {
       try {
         listener(flow)
@@ -418,6 +445,17 @@ export class FlowRecorder {
       }
     }
   }
+}
+
+/**
+ * A flow of one request, one run from the machine's start, waiting in one of its machine's
+ * `unlistedWaits`: it has only handed out what a page asks for on every view.
+ */
+function onlyOffered(flow: FlowRecord): boolean {
+  const [run, ...more] = flow.runs
+  const step = run?.steps.at(-1)
+  if (!run || more.length > 0 || run.restored || flow.requests !== 1 || !step || !isWaiting(step)) return false
+  return unlistedWaits.get(run.machine)?.has(step.state) ?? false
 }
 
 function statusOf(run: FlowRun, step: FlowStep): FlowStatus {

@@ -255,6 +255,33 @@ browserSuite("the demo in Chromium", () => {
     await context.close()
   }, 60_000)
 
+  it("the inspector lists the passkey sign-ins but not the options each sign-in page view asked for", async () => {
+    // Every view of the sign-in page above asked for passkey options (the browser's autofill).
+    const flows = async (query = "") => (await (await fetch(`${demo.url}/inspect/api/flows?limit=200${query}`)).json()) as { total: number; recorded: number; unlisted: number; flows: { machine: string; state: string; status: string; unlisted?: true }[] }
+    const listed = await flows()
+    const webauthn = await flows("&machine=webauthn")
+    const optionsOnly = webauthn.flows.filter((flow) => flow.unlisted)
+    expect(optionsOnly.length).toBeGreaterThanOrEqual(4)
+    expect(optionsOnly.every((flow) => flow.state === "awaitingCeremony" && flow.status === "waiting")).toBe(true)
+    expect(listed.unlisted).toBe(optionsOnly.length)
+    expect(listed.total + listed.unlisted).toBe(listed.recorded)
+    expect(listed.flows.filter((flow) => flow.unlisted)).toEqual([])
+    // The ceremonies that were answered (two registrations, two passkey sign-ins) stay listed.
+    expect(listed.flows.filter((flow) => flow.machine === "webauthn" && flow.status === "succeeded").length).toBeGreaterThanOrEqual(4)
+
+    const page = await browser.newPage()
+    await page.goto(`${demo.url}/inspect`)
+    const hint = page.locator("#flow-list li.unlisted")
+    await expect.poll(() => hint.innerText()).toContain(`${optionsOnly.length} passkey options requests that went no further are not listed`)
+    expect(await page.locator("a.flow-link", { hasText: "options only" }).count()).toBe(0)
+    await page.screenshot({ path: `${output}demo-inspector-unlisted.png` })
+    await page.getByLabel("Machine").selectOption("webauthn")
+    await expect.poll(() => page.locator("a.flow-link", { hasText: "options only" }).count()).toBe(Math.min(optionsOnly.length, 50))
+    await page.locator("a.flow-link", { hasText: "options only" }).first().click()
+    await expect.poll(() => page.locator("#view").innerText()).toContain("has only issued passkey options")
+    await page.close()
+  })
+
   it("printed the experimental WebAuthn warning once, for all the requests above", () => {
     expect(warnings.filter((warning) => warning.includes("[experimental-webauthn]"))).toHaveLength(1)
   })

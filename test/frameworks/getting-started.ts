@@ -3,7 +3,9 @@
  * the app made by the framework's own create tool from the npm registry at its current defaults,
  * the packed authflow tarball installed into it, the page's files pasted from its code blocks (so
  * the page is what is tested), its secret step run, then the production build and server. The
- * browser part is the test's own.
+ * browser part is the test's own. A create tool that downloads its template from outside the npm
+ * registry cannot run here: its page's test copies a pinned copy of what the tool makes, from
+ * test/frameworks/templates/, in its place (`GettingStartedPage.template`).
  *
  * Creating an app downloads a few hundred packages: the created app is kept, per create tool
  * version, in a cache (`AUTHFLOW_CREATE_CACHE`, default `~/.cache/authflow/create-apps`), and each
@@ -266,9 +268,15 @@ export interface GettingStartedPage {
   framework: string
   /**
    * The create command to run: the page's words with the tool pinned (`create-next-app@16.4.3`),
-   * plus what a test needs (no git, no prompts).
+   * plus what a test needs (no git, no prompts). Not with `template`.
    */
-  create: (pinned: string, words: string[]) => string[]
+  create?: (pinned: string, words: string[]) => string[]
+  /**
+   * A create tool that downloads its template from outside the npm registry (create-solid: from
+   * GitHub) cannot run here: the folder under test/frameworks/templates/ that holds a pinned copy of
+   * what it makes, copied as `my-app` in place of the create command (`create` is then not run).
+   */
+  template?: string
   /** Run once after creating, on the app that goes into the cache (the page's `npm install`). */
   afterCreate?: (dir: string) => void
   /** The build command, and what it needs from this process while it runs (a stand-in server). */
@@ -292,6 +300,24 @@ export interface WalkedPage {
   signedIn: () => void
 }
 
+/** The page's create command with the tool pinned to the version its range gives today, and its cache key. */
+function createToolRun(spec: GettingStartedPage): { key: string; command: string[] } {
+  const { words, name, range } = createCommand(spec.page)
+  if (!spec.create) throw new Error(`docs/getting-started/${spec.page}: the test names neither a create command nor a pinned template`)
+  const version = resolvedVersion(name, range)
+  return { key: `${name}-${version}`, command: spec.create(`${words[0] === "npm" ? name.replace(/^create-/, "") : name}@${version}`, words) }
+}
+
+/** Where the pinned copies of create tools' templates are. */
+export const templates = join(root, "test/frameworks/templates")
+
+/** Copying a pinned template as `my-app`, cached per content of the template. */
+function templateCopy(template: string): { key: string; command: string[] } {
+  const hash = createHash("sha256")
+  hashTree(hash, join(templates, template))
+  return { key: `template-${template}-${hash.digest("hex").slice(0, 16)}`, command: ["cp", "-a", join(templates, template), "my-app"] }
+}
+
 /**
  * Registers the `beforeAll` that walks the page up to a running server and a browser (create,
  * install the tarball, paste, secret, build, start) and the `afterAll` that stops both; call it
@@ -312,11 +338,9 @@ export function walkGettingStarted(spec: GettingStartedPage): WalkedPage {
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true })
     const tarball = packAuthflow()
-    const { words, name, range } = createCommand(spec.page)
-    const version = resolvedVersion(name, range)
-    const command = spec.create(`${words[0] === "npm" ? name.replace(/^create-/, "") : name}@${version}`, words)
+    const { key, command } = spec.template ? templateCopy(spec.template) : createToolRun(spec)
     lapStarted = Date.now()
-    const created = createApp(`${name}-${version}`, command, work, spec.afterCreate)
+    const created = createApp(key, command, work, spec.afterCreate)
     lap("copy of the created app")
     installAuthflow(created.dir, tarball)
     lap("npm install authflow")
@@ -373,8 +397,8 @@ export function walkGettingStarted(spec: GettingStartedPage): WalkedPage {
       // The copy stands for the create command on a cached run, and contains it on a fresh one.
       const rest = seconds.filter(([name]) => name !== "copy of the created app").reduce((sum, [, value]) => sum + value, 0)
       console.log(
-        `[getting-started] ${spec.framework}: ${created.command.join(" ")} ${create} s${created.cached ? " (when it was made; cached since)" : ""}, ` +
-          `${seconds.map(([name, value]) => `${name} ${value} s`).join(", ")}; from the create command to a signed-in page: ${(create + rest).toFixed(1)} s`,
+        `[getting-started] ${spec.framework}: ${spec.template ? `cp -a test/frameworks/templates/${spec.template} my-app (and the page's npm install)` : created.command.join(" ")} ${create} s${created.cached ? " (when it was made; cached since)" : ""}, ` +
+          `${seconds.map(([name, value]) => `${name} ${value} s`).join(", ")}; from the ${spec.template ? "template copy" : "create command"} to a signed-in page: ${(create + rest).toFixed(1)} s`,
       )
     },
   }
@@ -389,11 +413,11 @@ export interface Visit {
 
 /**
  * Opens the app's home page, which must say "Not signed in.", follows its "Sign in" link to
- * authflow's built-in page at `/auth/signin`, and signs in as `ada` / `lovelace`: back home it must
+ * authflow's built-in page at `<basePath>/signin`, and signs in as `ada` / `lovelace`: back home it must
  * say "Hello Ada Lovelace." (timed as the signed-in page), again on a fresh request, with no error
  * line in the server's log meanwhile. Saves a screenshot as `<screenshot>.png`.
  */
-export async function signInOnBuiltInPage(walked: WalkedPage, screenshot: string): Promise<Visit> {
+export async function signInOnBuiltInPage(walked: WalkedPage, screenshot: string, basePath = "/auth"): Promise<Visit> {
   const { server, browser } = walked
   const base = server.url
   const context = await browser.newContext()
@@ -404,7 +428,7 @@ export async function signInOnBuiltInPage(walked: WalkedPage, screenshot: string
   await tab.goto(`${base}/`)
   await expect.poll(() => tab.locator("body").innerText()).toContain("Not signed in.")
   await tab.getByRole("link", { name: "Sign in" }).click()
-  await tab.waitForURL((url) => url.pathname === "/auth/signin")
+  await tab.waitForURL((url) => url.pathname === `${basePath}/signin`)
   const logBefore = server.output().length
   await tab.getByLabel("Username").fill("ada")
   await tab.getByLabel("Password").fill("lovelace")

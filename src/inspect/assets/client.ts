@@ -9,7 +9,7 @@ export const clientScript = String.raw`
   var base = document.body.getAttribute("data-base") || "";
   var PAGE = 50;
   var state = {
-    view: "flows", page: 0, machine: "", status: "", total: 0, recorded: 0, flows: [], selected: null,
+    view: "flows", page: 0, machine: "", status: "", total: 0, recorded: 0, unlisted: 0, flows: [], selected: null,
     detail: null, picked: {}, fit: true, machines: null, svgs: {}, newFlows: 0, hello: false,
   };
   var listEl = document.getElementById("flow-list");
@@ -72,7 +72,7 @@ export const clientScript = String.raw`
   function flowLink(flow) {
     var current = state.selected === flow.id;
     var title = flow.machines.join(" → ");
-    var meta = el("span", { className: "meta" }, ["#" + flow.seq + " · ", el("code", { text: flow.state || "…" }), " · " + time(flow.startedAt) + " · " + flow.steps + " steps" + (flow.requests > 1 ? " · " + flow.requests + " requests" : "") + (flow.resumed === "unlinked" ? " · resumed" : "")]);
+    var meta = el("span", { className: "meta" }, ["#" + flow.seq + " · ", el("code", { text: flow.state || "…" }), " · " + time(flow.startedAt) + " · " + flow.steps + " steps" + (flow.requests > 1 ? " · " + flow.requests + " requests" : "") + (flow.resumed === "unlinked" ? " · resumed" : "") + (flow.unlisted ? " · options only" : "")]);
     return el("li", null, [el("a", {
       className: "flow-link", href: "#/flows/" + flow.id, "data-id": flow.id, "aria-current": current ? "true" : null, tabindex: "-1",
     }, [el("span", { className: "row" }, [el("span", { className: "name", text: title }), badge(flow.status)]), meta])]);
@@ -84,6 +84,8 @@ export const clientScript = String.raw`
     state.flows.forEach(function (flow) { fragment.appendChild(flowLink(flow)); });
     listEl.replaceChildren(fragment);
     if (!state.flows.length) listEl.appendChild(el("li", { className: "hint", text: state.hello ? (filtered() ? "No flow matches these filters." : "No flow yet: sign in or out in another tab and it appears here.") : "Loading…" }));
+    // A sign-in page asks for passkey options on every view (the browser's autofill): those flows wait unanswered.
+    if (!filtered() && state.unlisted > 0) listEl.appendChild(el("li", { className: "hint unlisted", text: state.unlisted + (state.unlisted === 1 ? " passkey options request that went no further is" : " passkey options requests that went no further are") + " not listed (a sign-in page asks for options on every view): filter by webauthn to see " + (state.unlisted === 1 ? "it." : "them.") }));
     var links = listEl.querySelectorAll("a.flow-link");
     var tabbable = listEl.querySelector('a[aria-current="true"]') || links[0];
     if (tabbable) tabbable.setAttribute("tabindex", "0");
@@ -109,20 +111,25 @@ export const clientScript = String.raw`
       if (ticket !== loading) return;
       state.total = page.total;
       state.recorded = page.recorded;
+      state.unlisted = page.unlisted || 0;
       state.flows = page.flows;
       state.newFlows = 0;
       renderList();
     }).catch(function () {});
   }
-  function merge(updates, recorded) {
-    state.recorded = recorded;
+  function merge(update) {
+    var updates = update.flows;
+    state.recorded = update.total;
+    state.unlisted = update.unlisted || 0;
+    // Without a filter, a flow that has only issued passkey options leaves the list (or never joins it).
+    var shown = function (flow) { return filtered() || !flow.unlisted; };
     if (state.page === 0 && !filtered()) {
       var byId = {};
       state.flows.forEach(function (flow) { byId[flow.id] = flow; });
-      updates.forEach(function (flow) { byId[flow.id] = flow; });
+      updates.forEach(function (flow) { if (shown(flow)) byId[flow.id] = flow; else delete byId[flow.id]; });
       var all = Object.keys(byId).map(function (id) { return byId[id]; }).sort(function (a, b) { return b.seq - a.seq; });
       state.flows = all.slice(0, PAGE);
-      state.total = recorded;
+      state.total = update.listed;
       renderList();
       return;
     }
@@ -131,8 +138,9 @@ export const clientScript = String.raw`
     var newest = state.flows.length ? state.flows[0].seq : 0;
     updates.forEach(function (flow) {
       if (known[flow.id] !== undefined) state.flows[known[flow.id]] = flow;
-      else if (flow.seq > newest) state.newFlows++;
+      else if (flow.seq > newest && shown(flow)) state.newFlows++;
     });
+    if (!filtered()) state.flows = state.flows.filter(shown);
     renderList();
   }
   listEl.addEventListener("keydown", function (event) {
@@ -327,6 +335,7 @@ export const clientScript = String.raw`
     ]);
     var notes = [];
     if (flow.resumed === "linked") notes.push(el("p", { className: "note", text: "This flow spans " + flow.requests + " requests. It waited (for the provider, say) with its snapshot sealed in the flow cookie; a later request restored it and the same machine carried on from where it waited. The inspector joins the requests by the actor id the engine gives the flow in each of them, kept in server memory only as a keyed digest (the id itself is never recorded)." }));
+    if (summary.unlisted) notes.push(el("p", { className: "note", text: "This flow has only issued passkey options and waits for the browser to answer the ceremony. A sign-in page asks for options on every view (the browser's passkey autofill), so the list leaves such flows out until the answer arrives; filter by webauthn to see them." }));
     if (flow.resumed === "unlinked") notes.push(el("p", { className: "note", text: "Resumed flow: this run was restored from a sealed snapshot (the flow cookie), but its first request was not recorded by this inspector: it started before the inspector did, in another process, or has left the ring buffer." }));
     viewEl.replaceChildren.apply(viewEl, [el("h2", { id: "flow-title", text: "Flow #" + flow.seq + ": " + summary.machines.join(" → ") }), facts].concat(notes, flow.runs.map(function (run, index) { return runSection(flow, run, index); })));
     if (focusKey) { var again = viewEl.querySelector('[data-key="' + CSS.escape(focusKey) + '"]'); if (again) again.focus(); }
@@ -435,7 +444,8 @@ export const clientScript = String.raw`
     source.addEventListener("hello", function (message) {
       var hello = JSON.parse(message.data);
       state.hello = true;
-      state.recorded = hello.total;
+      state.unlisted = hello.unlisted || 0;
+      state.recorded = hello.total + state.unlisted;
       if (state.page === 0 && !filtered()) { state.flows = hello.flows; state.total = hello.total; state.newFlows = 0; renderList(); }
       else loadPage();
       setLive("live", "Live");
@@ -443,7 +453,7 @@ export const clientScript = String.raw`
     });
     source.addEventListener("flows", function (message) {
       var update = JSON.parse(message.data);
-      merge(update.flows, update.total);
+      merge(update);
       if (state.selected && update.flows.some(function (flow) { return flow.id === state.selected; })) refreshDetailSoon();
     });
     source.onopen = function () { setLive("live", "Live"); };
