@@ -69,10 +69,10 @@ describe("machine descriptions", () => {
       }
     }
     const oauth = describeMachine(authflowMachines.find((machine) => machine.id === "oauth")!)
-    // Without an effect, a state either waits for the next request or is passed through at once (eventless: the session strategy).
+    // Without an effect, a state either waits for the next request or is passed through at once (eventless: a second factor or not, the session strategy).
     const withoutEffect = allStates(oauth).filter((state) => state.type === "atomic" && state.effect === undefined)
     expect(withoutEffect.filter((state) => !state.transitions.some((transition) => transition.label === "always")).map((state) => state.path)).toEqual(["awaitingCallback"])
-    expect(withoutEffect.filter((state) => state.transitions.some((transition) => transition.label === "always")).map((state) => state.path)).toEqual(["issuingSession"])
+    expect(withoutEffect.filter((state) => state.transitions.some((transition) => transition.label === "always")).map((state) => state.path)).toEqual(["issuingSession", "writingSession"])
   })
 
   it("describe nested, parallel, guarded, eventless, delayed and targetless transitions", () => {
