@@ -30,6 +30,7 @@ const actions = {
   pages: onFirstUse(() => import("./actions/pages.js")),
   providers: onFirstUse(() => import("./actions/providers.js")),
   secondFactor: onFirstUse(() => import("./actions/second-factor/flow.js")),
+  factors: onFirstUse(() => import("./actions/second-factor/factors.js")),
   session: onFirstUse(() => import("./actions/session.js")),
   signOut: onFirstUse(() => import("./actions/signout.js")),
   webAuthn: onFirstUse(() => import("./actions/webauthn.js")),
@@ -186,7 +187,9 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
       case "callback":
         return (await actions.callback()).callbackAction(options, cookies)
       case "second-factor":
-        return (await actions.secondFactor()).secondFactorAction(options, cookies)
+        return secondFactor(options, cookies)
+      case "factors":
+        return factors(options, cookies)
       case "webauthn-options": {
         const provider = options.provider
         if (provider?.type !== "webauthn") return errorAnswer(new InvalidProvider("Provider must be WebAuthn"))
@@ -214,10 +217,24 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
       case "backchannel-logout":
         return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
       case "second-factor":
-        return (await actions.secondFactor()).secondFactorAction(options, cookies)
+        return secondFactor(options, cookies)
+      case "factors":
+        return factors(options, cookies)
     }
   }
   return errorAnswer(new UnknownAction(`Cannot handle action: ${action}`))
+}
+
+/** `/second-factor`, where second factors are on. */
+async function secondFactor(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
+  if (!options.secondFactor) return errorAnswer(new UnknownAction("Second factors are off: set `secondFactor` in the configuration to use /second-factor"))
+  return (await actions.secondFactor()).secondFactorAction(options, cookies)
+}
+
+/** `/factors`, where second factors are on: without them there is nothing to manage. */
+async function factors(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
+  if (!options.secondFactor) return errorAnswer(new UnknownAction("Second factors are off: set `secondFactor` in the configuration to manage them at /factors"))
+  return (await actions.factors()).factorsAction(options, cookies)
 }
 
 /** The answer as the caller asked for it: the internal response (`raw`), or a web `Response`. */

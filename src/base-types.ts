@@ -30,6 +30,7 @@ export type AuthAction =
   | "webauthn-options"
   | "backchannel-logout"
   | "second-factor"
+  | "factors"
 
 /** A user as providers and callbacks see it. */
 export interface User {

@@ -36,11 +36,12 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "webauthn-options",
   "backchannel-logout",
   "second-factor",
+  "factors",
 ])
 
 /**
  * Tells whether a string names one of the actions served under `basePath`: Auth.js's nine, and
- * authflow's `backchannel-logout` and `second-factor`.
+ * authflow's `backchannel-logout`, `second-factor` and `factors`.
  *
  * @example
  * ```ts

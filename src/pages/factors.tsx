@@ -1,0 +1,194 @@
+/**
+ * The built-in pages of second-factor management (`/factors`): the list with its forms, the
+ * enrolment page (QR code, the secret to type, the confirming form), and the backup codes, shown
+ * once.
+ *
+ * @example
+ * ```ts
+ * import { renderFactorsPage } from "./factors.js"
+ * const { html } = renderFactorsPage({ action: "/auth/factors", csrfToken: "a1b2c3", factors: [], backupCodes: 0, theme: {} })
+ * ```
+ * @module
+ */
+import type { Theme } from "../types.js"
+import { PageIcon } from "./icons.js"
+import { renderDocument, safeUrl } from "./layout.js"
+import type { RenderedPage } from "./types.js"
+
+/** A factor as the list shows it. */
+export interface FactorsPageFactor {
+  id: string
+  name: string
+  createdAt: string
+}
+
+/** Props shared by the management pages. */
+interface FactorsPageBase {
+  /** Where the forms post: `<basePath>/factors`. */
+  action: string
+  csrfToken?: string
+  theme: Theme
+}
+
+/** Props of {@link renderFactorsPage}. */
+export interface FactorsPageProps extends FactorsPageBase {
+  factors: FactorsPageFactor[]
+  /** Backup codes left. */
+  backupCodes: number
+  /** What the last request ended with, shown above the list. @default none */
+  notice?: string
+}
+
+/** Props of {@link renderEnrolPage}. */
+export interface EnrolPageProps extends FactorsPageBase {
+  /** The QR code of the `otpauth://` URI, as inline SVG. */
+  qrSvg: string
+  /** The secret in base32, for typing into an app that cannot scan. */
+  secret: string
+  /** The last code was wrong. @default false */
+  codeRefused?: boolean
+}
+
+/** Props of {@link renderBackupCodesPage}. */
+export interface BackupCodesPageProps {
+  codes: string[]
+  /** Where "Done" goes: the list. */
+  continueUrl: string
+  theme: Theme
+}
+
+function Hidden({ csrfToken, action }: { csrfToken: string | undefined; action: string }) {
+  return (
+    <>
+      <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
+      <input type="hidden" name="action" value={action} />
+    </>
+  )
+}
+
+/**
+ * Render the list of the user's authenticator apps (rename, remove; removing the last one asks for
+ * a code from it), the backup codes left (regenerate), and "Add an authenticator app".
+ *
+ * @example
+ * ```ts
+ * renderFactorsPage({ action: "/auth/factors", factors: [{ id: "f1", name: "Phone", createdAt: "2026-11-26T10:00:00.000Z" }], backupCodes: 9, theme: {} }).html.includes("Phone") // true
+ * ```
+ */
+export function renderFactorsPage({ action, csrfToken, factors, backupCodes, notice, theme }: FactorsPageProps): RenderedPage {
+  const url = safeUrl(action)
+  return renderDocument({
+    title: "Two-step verification",
+    status: 200,
+    theme,
+    children: (
+      <>
+        <PageIcon name="lock" />
+        <h1>Two-step verification</h1>
+        {notice ? <p class="lead" role="status">{notice}</p> : null}
+        {factors.length === 0 ? <p>No authenticator app yet.</p> : null}
+        <ul class="factors">
+          {factors.map((factor) => (
+            <li key={factor.id}>
+              <form action={url} method="post" class="rename">
+                <Hidden csrfToken={csrfToken} action="rename" />
+                <input type="hidden" name="factorId" value={factor.id} />
+                <label for={`name-${factor.id}`}>Name</label>
+                <input id={`name-${factor.id}`} name="name" type="text" value={factor.name} required maxLength={64} />
+                <button type="submit" class="button neutral">Rename</button>
+              </form>
+              <form action={url} method="post" class="remove">
+                <Hidden csrfToken={csrfToken} action="remove" />
+                <input type="hidden" name="factorId" value={factor.id} />
+                {factors.length === 1 ? (
+                  <>
+                    <label for={`code-${factor.id}`}>A current code from {factor.name}, to remove your last app</label>
+                    <input id={`code-${factor.id}`} name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required />
+                  </>
+                ) : null}
+                <button type="submit" class="button neutral">Remove {factor.name}</button>
+              </form>
+            </li>
+          ))}
+        </ul>
+        <form action={url} method="post">
+          <Hidden csrfToken={csrfToken} action="enrol" />
+          <button type="submit" class="button">Add an authenticator app</button>
+        </form>
+        <p>Backup codes left: {backupCodes}</p>
+        <form action={url} method="post">
+          <Hidden csrfToken={csrfToken} action="regenerate" />
+          <button type="submit" class="button neutral">Make new backup codes</button>
+        </form>
+      </>
+    ),
+  })
+}
+
+/**
+ * Render the enrolment page: scan the QR code (or type the secret), then type the code the app
+ * shows; the app is added only once that code is right.
+ *
+ * @example
+ * ```ts
+ * renderEnrolPage({ action: "/auth/factors", qrSvg: "<svg …/>", secret: "JBSWY3DPEHPK3PXP", theme: {} }).html.includes("JBSWY3DPEHPK3PXP") // true
+ * ```
+ */
+export function renderEnrolPage({ action, csrfToken, qrSvg, secret, codeRefused = false, theme }: EnrolPageProps): RenderedPage {
+  return renderDocument({
+    title: "Add an authenticator app",
+    status: 200,
+    theme,
+    children: (
+      <>
+        <h1>Add an authenticator app</h1>
+        <p class="lead">Scan this code with your authenticator app, or type the key below into it.</p>
+        <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg }} />
+        <p>
+          Key: <code class="secret">{secret.replace(/(.{4})/g, "$1 ").trim()}</code>
+        </p>
+        {codeRefused ? <div class="error" role="alert"><p>That code is not right. Check the app and try again.</p></div> : null}
+        <form action={safeUrl(action)} method="post">
+          <Hidden csrfToken={csrfToken} action="confirm" />
+          <label for="factor-name">Name</label>
+          <input id="factor-name" name="name" type="text" value="Authenticator app" maxLength={64} />
+          <label for="factor-code">Code from the app</label>
+          <input id="factor-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required autoFocus />
+          <button type="submit" class="button">Add</button>
+        </form>
+      </>
+    ),
+  })
+}
+
+/**
+ * Render the backup codes, shown once: each signs in once when the app is not at hand.
+ *
+ * @example
+ * ```ts
+ * renderBackupCodesPage({ codes: ["abcde-fghjk"], continueUrl: "/auth/factors", theme: {} }).html.includes("abcde-fghjk") // true
+ * ```
+ */
+export function renderBackupCodesPage({ codes, continueUrl, theme }: BackupCodesPageProps): RenderedPage {
+  return renderDocument({
+    title: "Backup codes",
+    status: 200,
+    theme,
+    children: (
+      <>
+        <h1>Your backup codes</h1>
+        <p class="lead">Keep them somewhere safe. Each one works once, when your app is not at hand. They are not shown again.</p>
+        <ul class="backup-codes">
+          {codes.map((code) => (
+            <li key={code}>
+              <code>{code}</code>
+            </li>
+          ))}
+        </ul>
+        <div class="actions">
+          <a class="button" href={safeUrl(continueUrl, "/")}>Done</a>
+        </div>
+      </>
+    ),
+  })
+}
