@@ -7,6 +7,8 @@ import { signOutMachine } from "../machines/sign-out.js"
 import { webAuthnMachine } from "../machines/webauthn.js"
 import { tokenRefreshMachine } from "../machines/token-refresh.js"
 import { backchannelLogoutMachine } from "../machines/backchannel-logout.js"
+import { secondFactorMachine } from "../machines/second-factor.js"
+import { factorsMachine } from "../machines/factors.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -27,13 +29,15 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   signOutMachine,
   tokenRefreshMachine,
   backchannelLogoutMachine,
+  secondFactorMachine,
+  factorsMachine,
 ]
 
 /**
  * Final states that mean the flow did what the user asked. Other final states are shown as ended
  * without success (a refusal or a failure); the state's name says which.
  */
-export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut"])
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done"])
 
 /**
  * Waiting states, per machine, in which a flow that has seen one request has only handed the

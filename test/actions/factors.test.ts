@@ -73,7 +73,7 @@ describe.each(["jwt", "database"] as const)("/factors with %s sessions", (strate
     await signIn(config, jar)
     const app = totpFromUri(((await (await post(config, jar, { action: "enrol" })).json()) as { otpauthUri: string }).otpauthUri)
     await post(config, jar, { action: "confirm", code: await app.code() })
-    const [{ id }] = (await list(config, jar)).factors as [{ id: string }]
+    const { id } = (await list(config, jar)).factors[0]!
 
     expect((await post(config, jar, { action: "rename", factorId: id, name: "  Work phone  " })).status).toBe(200)
     expect((await list(config, jar)).factors[0]!.name).toBe("Work phone")
