@@ -1,4 +1,4 @@
-import { decodeJwt } from "jose"
+import { decodeJwt } from "jose/jwt/decode"
 import { emitEvent } from "../core/events.js"
 import { databaseToken, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
 import { compensate } from "../core/adapter-calls.js"

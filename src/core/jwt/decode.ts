@@ -65,5 +65,5 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   }
   const header = parseHeader(utf8.decode(base64url.decode(parts.header)))
   const key = await selectKey(header, secrets, salt)
-  return parseClaims<Payload>(await (await portableJwe()).decryptPortable(token, key), header)
+  return parseClaims<Payload>(await (await portableJwe()).decryptPortable(parts, header, key), header)
 }

@@ -56,5 +56,5 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
     return encryptCbcNode(node, derived.key, encodedHeaderFor(derived), plaintext)
   }
   const derived = await deriveKey(first!, salt, KEY_BYTES)
-  return (await portableJwe()).encryptPortable(derived.key, derived.kid, plaintext)
+  return (await portableJwe()).encryptCbcPortable(derived.key, encodedHeaderFor(derived), plaintext)
 }

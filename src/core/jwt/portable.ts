@@ -1,5 +1,5 @@
 /**
- * The portable (jose, WebCrypto) JWE code, loaded when a token first needs it: where `node:crypto`
+ * The portable (WebCrypto) JWE code, loaded when a token first needs it: where `node:crypto`
  * runs (see `runtime.ts`), a process never loads it.
  *
  * @module
