@@ -8,8 +8,7 @@ import * as base64url from "jose/base64url"
 import type { JWT, JWTEncodeParams } from "../../types.js"
 import { DEFAULT_MAX_AGE, serializeClaims } from "./claims.js"
 import { checkSalt, deriveKey, deriveKeySync, KEY_LENGTH, secretList, type DerivedKey } from "./key.js"
-import { encryptCbcNode } from "./jwe-node.js"
-import { portableJwe } from "./portable.js"
+import { nodeJwe, portableJwe } from "./backends.js"
 import { nodeRuntime } from "./runtime.js"
 
 const KEY_BYTES = KEY_LENGTH["A256CBC-HS512"]
@@ -53,7 +52,7 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
   const node = nodeRuntime()
   if (node) {
     const derived = deriveKeySync(first!, salt, KEY_BYTES)!
-    return encryptCbcNode(node, derived.key, encodedHeaderFor(derived), plaintext)
+    return (await nodeJwe()).encryptCbcNode(node, derived.key, encodedHeaderFor(derived), plaintext)
   }
   const derived = await deriveKey(first!, salt, KEY_BYTES)
   return (await portableJwe()).encryptCbcPortable(derived.key, encodedHeaderFor(derived), plaintext)
