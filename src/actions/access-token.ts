@@ -5,14 +5,11 @@
  * @module
  */
 import { RefreshTokenError } from "../core/errors.js"
-import { checkRequest } from "../core/assert.js"
 import { serializeCookie } from "../core/cookies/serialize.js"
-import { resolveLogger } from "../core/logger.js"
-import { configFor, initOptions } from "../core/options.js"
-import { toAuthRequest } from "../core/request.js"
 import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { refreshAccountTokens, refreshEnabled, refreshJwtTokens, refreshPolicy, takeTokensClaim, tokensClaim, type RefreshOutcome } from "./token-refresh.js"
-import type { AuthConfig } from "../types.js"
+import type { AuthConfig, LoggerInstance } from "../types.js"
+import type { AuthOptions } from "../core/options.js"
 
 /**
  * A provider access token, valid for at least the configured skew.
@@ -38,24 +35,17 @@ export interface AccessToken {
 }
 
 /**
- * The work of the public `getAccessToken` (src/auth.ts, which documents it), loaded on its first
- * call: the session in `request`'s cookies, its tokens for `providerId`, refreshed when due. A
- * refusal is answered as the error the public function throws: `RefreshTokenError` when the
- * refresh failed, a `TypeError` for a provider without refresh, the configuration's error.
+ * The work of the public `getAccessToken` (src/auth.ts, which documents it and resolves the options
+ * as for a `/session` request), loaded on its first call: the session in the request's cookies, its
+ * tokens for `providerId`, refreshed when due. A refusal is answered as the error the public function
+ * throws: `RefreshTokenError` when the refresh failed, a `TypeError` for a provider without refresh.
  *
  * @example
  * ```ts
- * const token = await accessTokenOf(request, config, "github") // AccessToken | null | Error
+ * const token = await accessTokenOf(options, config, logger, "github") // AccessToken | null | Error
  * ```
  */
-export async function accessTokenOf(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null | Error> {
-  const logger = resolveLogger(config)
-  const basePath = config.basePath ?? "/auth"
-  const sessionRequest = new Request(new URL(`${basePath}/session`, request.url), { headers: { cookie: request.headers.get("cookie") ?? "" } })
-  const authRequest = await toAuthRequest(sessionRequest, basePath)
-  const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
-  if (!resolved.ok) return resolved.error
-  const { options } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
+export async function accessTokenOf(options: AuthOptions, config: AuthConfig, logger: LoggerInstance, providerId: string): Promise<AccessToken | null | Error> {
   const found = options.providers.find((candidate) => candidate.id === providerId)
   if (!found || (found.type !== "oauth" && found.type !== "oidc") || !refreshEnabled(config, found)) {
     return new TypeError(`getAccessToken: "${providerId}" is not an OAuth/OIDC provider with token refresh on; set \`refresh: true\` on the provider or in the configuration`)
