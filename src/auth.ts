@@ -165,10 +165,12 @@ export async function getAccessToken(request: Request, config: AuthConfig, provi
   const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
   if (!resolved.ok) throw resolved.error
   const { options } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
-  const token = await (await accessToken()).accessTokenOf(options, config, logger, providerId)
+  const found = await (await accessToken()).accessTokenOf(options, config, logger, providerId)
   // The public boundary: a refusal, answered as a value below, is thrown to the caller here.
-  if (token instanceof Error) throw token
-  return token
+  if (found instanceof Error) throw found
+  if (!found) return null
+  const { cookies, ...token } = found
+  return { ...token, setCookie: cookies.map((cookie) => serializeCookie(cookie.name, cookie.value, cookie.options)) }
 }
 
 async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
