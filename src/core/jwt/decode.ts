@@ -4,7 +4,7 @@
  *
  * @module
  */
-import * as base64url from "jose/base64url"
+import { fromBase64Url } from "../base64.js"
 import * as errors from "jose/errors"
 import type { JWT, JWTDecodeParams } from "../../types.js"
 import { parseClaims } from "./claims.js"
@@ -62,7 +62,7 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
     const key = selectKeySync(header, secrets, salt)
     if (key) return parseClaims<Payload>((await nodeJwe()).decryptNode(node, parts, header, key), header)
   }
-  const header = parseHeader(utf8.decode(base64url.decode(parts.header)))
+  const header = parseHeader(utf8.decode(fromBase64Url(parts.header)))
   const key = await selectKey(header, secrets, salt)
   return parseClaims<Payload>(await (await portableJwe()).decryptPortable(parts, header, key), header)
 }

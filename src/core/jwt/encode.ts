@@ -4,7 +4,7 @@
  *
  * @module
  */
-import * as base64url from "jose/base64url"
+import { toBase64Url } from "../base64.js"
 import type { JWT, JWTEncodeParams } from "../../types.js"
 import { DEFAULT_MAX_AGE, serializeClaims } from "./claims.js"
 import { checkSalt, deriveKey, deriveKeySync, KEY_LENGTH, secretList, type DerivedKey } from "./key.js"
@@ -12,6 +12,7 @@ import { nodeJwe, portableJwe } from "./backends.js"
 import { nodeRuntime } from "./runtime.js"
 
 const KEY_BYTES = KEY_LENGTH["A256CBC-HS512"]
+const utf8 = new TextEncoder()
 // Derived keys live in a bounded cache, so their encoded headers can hang off them.
 const encodedHeaders = new WeakMap<DerivedKey, string>()
 
@@ -19,7 +20,7 @@ function encodedHeaderFor(derived: DerivedKey): string {
   let encoded = encodedHeaders.get(derived)
   // Stryker disable next-line ConditionalExpression: a cache of encoded headers; encoding again gives the same header
   if (encoded === undefined) {
-    encoded = base64url.encode(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: derived.kid }))
+    encoded = toBase64Url(utf8.encode(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: derived.kid })))
     encodedHeaders.set(derived, encoded)
   }
   return encoded

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import * as base64url from "jose/base64url"
+import { fromBase64Url, toBase64Url } from "../base64.js"
 import * as errors from "jose/errors"
 import type { CompactParts, SessionHeader } from "./header.js"
 
@@ -74,7 +74,7 @@ export async function encryptCbcPortable(key: Uint8Array, encodedHeader: string,
   const iv = globalThis.crypto.getRandomValues(new Uint8Array(16))
   const ciphertext = new Uint8Array(await globalThis.crypto.subtle.encrypt({ name: "AES-CBC", iv }, enc, utf8.encode(plaintext)))
   const tag = await cbcTag(mac!, utf8.encode(encodedHeader), iv, ciphertext)
-  return `${encodedHeader}..${base64url.encode(iv)}.${base64url.encode(ciphertext)}.${base64url.encode(tag)}`
+  return `${encodedHeader}..${toBase64Url(iv)}.${toBase64Url(ciphertext)}.${toBase64Url(tag)}`
 }
 
 /** Constant-time equality of two byte strings of the same length. */
@@ -96,9 +96,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  */
 export async function decryptPortable(parts: CompactParts, header: SessionHeader, key: Uint8Array): Promise<Uint8Array> {
   const aad = utf8.encode(parts.header)
-  const iv = base64url.decode(parts.iv)
-  const ciphertext = base64url.decode(parts.ciphertext)
-  const tag = base64url.decode(parts.tag)
+  const iv = fromBase64Url(parts.iv)
+  const ciphertext = fromBase64Url(parts.ciphertext)
+  const tag = fromBase64Url(parts.tag)
   const gcm = header.enc === "A256GCM"
   if (iv.length !== (gcm ? 12 : 16)) throw new errors.JWEInvalid("Invalid Initialization Vector length")
   const keys = await importKeys(key)
