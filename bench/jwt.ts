@@ -1,6 +1,6 @@
 /**
- * Micro benchmark of session token encode/decode: authflow on node:crypto, authflow on jose
- * (WebCrypto, the portable path), and @auth/core 0.41.3, all with warm keys as on a running server.
+ * Micro benchmark of session token encode/decode: authflow on node:crypto, authflow on WebCrypto
+ * (the portable path), and @auth/core 0.41.3, all with warm keys as on a running server.
  * The contenders run in interleaved rounds and the median round is reported, so a noisy neighbour or
  * a GC pause does not favour whoever ran first.
  *
@@ -39,7 +39,7 @@ const ours = {
 }
 const contenders: Contender[] = [
   { name: "authflow, node:crypto", batch: 5000, select: () => useNodeCrypto(true), ...ours, encodeUs: [], decodeUs: [] },
-  { name: "authflow, jose (portable)", batch: 500, select: () => useNodeCrypto(false), ...ours, encodeUs: [], decodeUs: [] },
+  { name: "authflow, WebCrypto (portable)", batch: 500, select: () => useNodeCrypto(false), ...ours, encodeUs: [], decodeUs: [] },
   {
     name: "@auth/core 0.41.3",
     batch: 500,

@@ -1,7 +1,7 @@
 import { AuthError, CredentialsSignin, ErrorPageLoop, InvalidCallbackUrl, InvalidProvider, MissingCSRF, RateLimited, UnknownAction, isClientSafeError } from "./core/errors.js"
 import { adapterFailureLogged } from "./core/adapter-calls.js"
 import { emitEvent } from "./core/events.js"
-import { rateLimitedAnswer, rateLimitedMessage } from "./core/rate-limit/limiter.js"
+import { rateLimitedAnswer, rateLimitedMessage } from "./core/rate-limit/refusal.js"
 import { checkRequest, isValidHttpUrl } from "./core/assert.js"
 import { errorAnswer, isErrorAnswer, type Answer, type ErrorAnswer } from "./core/answer.js"
 import { asError } from "./core/as-error.js"
@@ -159,10 +159,20 @@ async function answerError(
  * ```
  */
 export async function getAccessToken(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null> {
-  const token = await (await accessToken()).accessTokenOf(request, config, providerId)
+  const logger = resolveLogger(config)
+  const basePath = config.basePath ?? "/auth"
+  // The options of a /session request carrying the same cookies.
+  const sessionRequest = new Request(new URL(`${basePath}/session`, request.url), { headers: { cookie: request.headers.get("cookie") ?? "" } })
+  const authRequest = await toAuthRequest(sessionRequest, basePath)
+  const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
+  if (!resolved.ok) throw resolved.error
+  const { options } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
+  const found = await (await accessToken()).accessTokenOf(options, config, logger, providerId)
   // The public boundary: a refusal, answered as a value below, is thrown to the caller here.
-  if (token instanceof Error) throw token
-  return token
+  if (found instanceof Error) throw found
+  if (!found) return null
+  const { cookies, ...token } = found
+  return { ...token, setCookie: cookies.map((cookie) => serializeCookie(cookie.name, cookie.value, cookie.options)) }
 }
 
 async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {

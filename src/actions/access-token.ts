@@ -5,14 +5,10 @@
  * @module
  */
 import { RefreshTokenError } from "../core/errors.js"
-import { checkRequest } from "../core/assert.js"
-import { serializeCookie } from "../core/cookies/serialize.js"
-import { resolveLogger } from "../core/logger.js"
-import { configFor, initOptions } from "../core/options.js"
-import { toAuthRequest } from "../core/request.js"
 import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
 import { refreshAccountTokens, refreshEnabled, refreshJwtTokens, refreshPolicy, takeTokensClaim, tokensClaim, type RefreshOutcome } from "./token-refresh.js"
-import type { AuthConfig } from "../types.js"
+import type { AuthConfig, Cookie, LoggerInstance } from "../types.js"
+import type { AuthOptions } from "../core/options.js"
 
 /**
  * A provider access token, valid for at least the configured skew.
@@ -38,24 +34,31 @@ export interface AccessToken {
 }
 
 /**
- * The work of the public `getAccessToken` (src/auth.ts, which documents it), loaded on its first
- * call: the session in `request`'s cookies, its tokens for `providerId`, refreshed when due. A
- * refusal is answered as the error the public function throws: `RefreshTokenError` when the
- * refresh failed, a `TypeError` for a provider without refresh, the configuration's error.
+ * What `accessTokenOf` finds: the token, with the session cookies to set as values; the router
+ * serializes them into {@link AccessToken.setCookie}.
  *
  * @example
  * ```ts
- * const token = await accessTokenOf(request, config, "github") // AccessToken | null | Error
+ * const { cookies, ...token } = found
+ * return { ...token, setCookie: cookies.map((cookie) => serializeCookie(cookie.name, cookie.value, cookie.options)) }
  * ```
  */
-export async function accessTokenOf(request: Request, config: AuthConfig, providerId: string): Promise<AccessToken | null | Error> {
-  const logger = resolveLogger(config)
-  const basePath = config.basePath ?? "/auth"
-  const sessionRequest = new Request(new URL(`${basePath}/session`, request.url), { headers: { cookie: request.headers.get("cookie") ?? "" } })
-  const authRequest = await toAuthRequest(sessionRequest, basePath)
-  const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
-  if (!resolved.ok) return resolved.error
-  const { options } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
+export interface FoundAccessToken extends Omit<AccessToken, "setCookie"> {
+  cookies: Cookie[]
+}
+
+/**
+ * The work of the public `getAccessToken` (src/auth.ts, which documents it and resolves the options
+ * as for a `/session` request), loaded on its first call: the session in the request's cookies, its
+ * tokens for `providerId`, refreshed when due. A refusal is answered as the error the public function
+ * throws: `RefreshTokenError` when the refresh failed, a `TypeError` for a provider without refresh.
+ *
+ * @example
+ * ```ts
+ * const token = await accessTokenOf(options, config, logger, "github") // FoundAccessToken | null | Error
+ * ```
+ */
+export async function accessTokenOf(options: AuthOptions, config: AuthConfig, logger: LoggerInstance, providerId: string): Promise<FoundAccessToken | null | Error> {
   const found = options.providers.find((candidate) => candidate.id === providerId)
   if (!found || (found.type !== "oauth" && found.type !== "oidc") || !refreshEnabled(config, found)) {
     return new TypeError(`getAccessToken: "${providerId}" is not an OAuth/OIDC provider with token refresh on; set \`refresh: true\` on the provider or in the configuration`)
@@ -66,7 +69,7 @@ export async function accessTokenOf(request: Request, config: AuthConfig, provid
   if (!store.value) return null
 
   let outcome: RefreshOutcome | undefined
-  const setCookie: string[] = []
+  const cookies: Cookie[] = []
   if (options.session.strategy === "jwt") {
     const payload = await decodeSessionCookie(options, store)
     if (!payload) return null
@@ -76,8 +79,7 @@ export async function accessTokenOf(request: Request, config: AuthConfig, provid
     outcome = await refreshJwtTokens({ config, logger, provider, policy, ...(payload.sub !== undefined && { userId: payload.sub }) }, entry)
     if (outcome && "tokens" in outcome && outcome.refreshed) {
       const { id_token: _idToken, ...kept } = outcome.tokens
-      const cookies = await writeJwtSession(options, store, { ...payload, [tokensClaim]: { ...claim, [providerId]: kept } })
-      for (const cookie of cookies) setCookie.push(serializeCookie(cookie.name, cookie.value, cookie.options))
+      cookies.push(...(await writeJwtSession(options, store, { ...payload, [tokensClaim]: { ...claim, [providerId]: kept } })))
     }
   } else {
     const adapter = options.adapter
@@ -101,6 +103,6 @@ export async function accessTokenOf(request: Request, config: AuthConfig, provid
     ...(tokens.expires_at !== undefined && { expiresAt: tokens.expires_at }),
     ...(tokens.token_type !== undefined && { tokenType: tokens.token_type }),
     ...(tokens.scope !== undefined && { scope: tokens.scope }),
-    setCookie,
+    cookies,
   }
 }

@@ -1,4 +1,4 @@
-import { noCacheHeaders } from "../core/response.js"
+import { noCacheHeaders } from "../core/answer.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 

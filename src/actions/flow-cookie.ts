@@ -1,4 +1,4 @@
-import { errors as joseErrors } from "jose"
+import * as joseErrors from "jose/errors"
 import { InvalidCheck } from "../core/errors.js"
 import { encode, decode } from "../core/jwt/index.js"
 import { randomHex, sha256Hex } from "../core/crypto.js"

@@ -1,4 +1,3 @@
-import { decodeJwt } from "jose"
 import { emitEvent } from "../core/events.js"
 import { databaseToken, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
 import { compensate } from "../core/adapter-calls.js"
@@ -36,7 +35,7 @@ async function announce(options: AuthOptions, outcome: SignInOutcome): Promise<v
 export async function createDatabaseSession(options: AuthOptions, outcome: SignInOutcome): Promise<Cookie[]> {
   const adapter = options.adapter!
   const generated = options.session.generateSessionToken()
-  const meta = options.session.recordsSignIn ? signInMeta(options, outcome) : undefined
+  const meta = options.session.recordsSignIn ? await signInMeta(options, outcome) : undefined
   const sessionToken = meta ? databaseToken(generated, meta) : generated
   let session: AdapterSession
   try {
@@ -112,7 +111,7 @@ export async function encodeSessionToken(options: AuthOptions, outcome: SignInOu
     isNewUser: isNewUser ?? false,
     trigger: isNewUser ? "signUp" : "signIn",
   })
-  if (token && options.session.recordsSignIn) token[sessionMetaClaim] = signInMeta(options, outcome)
+  if (token && options.session.recordsSignIn) token[sessionMetaClaim] = await signInMeta(options, outcome)
   const cookies = await writeJwtSession(options, sessionStoreOf(options), withProviderTokens(options, token, account))
   await announce(options, outcome)
   return cookies
@@ -163,15 +162,18 @@ export function newUserRedirect(options: AuthOptions, callbackUrl: string): stri
 
 /**
  * What the session records of this sign-in: when, through which provider, and, for a provider
- * with back-channel or RP-initiated logout, the ID token's `sid` and the ID token itself.
+ * with back-channel or RP-initiated logout, the ID token's `sid` and the ID token itself. The JWT
+ * decoder is loaded only for such a provider: every other sign-in (credentials, email, passkeys)
+ * goes through here too.
  */
-function signInMeta(options: AuthOptions, { account }: SignInOutcome): SessionMeta {
+async function signInMeta(options: AuthOptions, { account }: SignInOutcome): Promise<SessionMeta> {
   const meta: SessionMeta = { signedInAt: Date.now(), provider: account.provider }
   const provider = options.providers.find((candidate) => candidate.id === account.provider)
   if (provider?.type !== "oidc" || typeof account.id_token !== "string") return meta
   if (provider.endSessionAtProvider) meta.idToken = account.id_token
   if (provider.backchannelLogout) {
     meta.subject = account.providerAccountId
+    const { decodeJwt } = await import("jose/jwt/decode")
     try {
       const { sid } = decodeJwt(account.id_token)
       if (typeof sid === "string") meta.sid = sid

@@ -10,15 +10,14 @@ import { emitEvent } from "../core/events.js"
 import {
   attestedAuthData,
   credentialIdForBrowser,
-  fromBase64Url,
   readAuthenticatorData,
   readClientData,
   rpIdHashMatches,
   type AuthenticatorData,
   type ClientData,
   storedCredentialId,
-  toBase64,
 } from "../core/webauthn/response.js"
+import { fromBase64Url, toBase64 } from "../core/base64.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { webAuthnMachine, type CeremonyFindings, type NewAuthenticator, type RegistrationUndo, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
 import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"

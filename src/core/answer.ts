@@ -9,6 +9,13 @@
  */
 import type { Cookie, ResponseInternal } from "../types.js"
 
+/** The headers that keep a session or CSRF answer out of every cache. */
+export const noCacheHeaders: Readonly<Record<string, string>> = Object.freeze({
+  "Cache-Control": "private, no-cache, no-store",
+  Expires: "0",
+  Pragma: "no-cache",
+})
+
 /**
  * A request the flow refused or could not finish: the error (logged, told to `events`, named in
  * the redirect, rethrown in raw mode) and the cookies the answer sets whatever the outcome (a flow

@@ -7,14 +7,13 @@ import {
   MissingAdapter,
   MissingAdapterMethods,
   MissingAuthorize,
-  MissingClientId,
   MissingSecret,
   MissingWebAuthnAutocomplete,
   UnsupportedStrategy,
   WeakSecret,
   type AuthError,
 } from "./errors.js"
-import { processEnv, providerEnvVariable, readsEnvironment, runtimeMode } from "./env.js"
+import { missingClientId, processEnv, readsEnvironment, runtimeMode } from "./env.js"
 import { refreshEnabled } from "./refresh-options.js"
 import { missingSecondFactorMethods } from "./second-factor-methods.js"
 import type { AuthRequest } from "./request.js"
@@ -109,31 +108,6 @@ export type ConfigCheck =
 
 function hasClientId<P extends { clientId?: string }>(provider: P): provider is P & { clientId: string } {
   return typeof provider.clientId === "string" && provider.clientId !== ""
-}
-
-/**
- * The `MissingClientId` error of a provider, saying how to give it its client id on the path the app
- * took: the env variable when `setEnvDefaults` completed the configuration (the framework
- * wrappers call it), else the option (of the factory, when the provider was given as one) and how
- * to read the variable, since plain `Auth()` reads no environment.
- *
- * @param source - The provider as configured: a factory gives its name to the message.
- * @param readsEnv - Whether `setEnvDefaults` completed the configuration.
- *
- * @example
- * ```ts
- * missingClientId("github", GitHub, true).message
- * // 'Provider "github" has no clientId: set AUTH_GITHUB_ID (or pass clientId to GitHub())'
- * missingClientId("github", GitHub, false).message
- * // 'Provider "github" has no clientId: pass clientId to GitHub(), or call setEnvDefaults(process.env, config) before Auth() to read AUTH_GITHUB_ID'
- * ```
- */
-export function missingClientId(id: string, source?: Provider, readsEnv = false): MissingClientId {
-  const factory = typeof source === "function" && /^[A-Za-z_$][\w$]*$/.test(source.name) ? source.name : undefined
-  const option = factory ? `pass clientId to ${factory}()` : "give the provider a clientId"
-  const variable = providerEnvVariable(id, "clientId")
-  const fix = readsEnv ? `set ${variable} (or ${option})` : `${option}, or call setEnvDefaults(process.env, config) before Auth() to read ${variable}`
-  return new MissingClientId(`Provider "${id}" has no clientId: ${fix}`, { cause: { provider: id } })
 }
 
 /**

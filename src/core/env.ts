@@ -1,7 +1,8 @@
 /**
  * Environment inference: the defaults authflow reads from `AUTH_*` variables, and the absolute URL of
  * an action. Wire-compatible with the `setEnvDefaults`, `createActionURL` and `isAuthAction` exports of
- * Auth.js v5, with the deviations listed on each function.
+ * Auth.js v5, with the deviations listed on each function. Also the error that says which variable a
+ * provider's missing client id is read from.
  *
  * @example
  * ```ts
@@ -12,6 +13,7 @@
  * ```
  * @module
  */
+import { MissingClientId } from "./errors.js"
 import type { AuthAction, AuthConfig, LoggerInstance, Provider, ProviderConfig } from "../types.js"
 
 /**
@@ -301,4 +303,29 @@ export function createActionURL(
   const origin = url.href.replace(/\/$/, "")
   const base = basePath?.replace(/^\/+|\/+$/g, "")
   return new URL(base ? `${origin}/${base}/${action}` : `${origin}/${action}`)
+}
+
+/**
+ * The `MissingClientId` error of a provider, saying how to give it its client id on the path the app
+ * took: the env variable when `setEnvDefaults` completed the configuration (the framework
+ * wrappers call it), else the option (of the factory, when the provider was given as one) and how
+ * to read the variable, since plain `Auth()` reads no environment.
+ *
+ * @param source - The provider as configured: a factory gives its name to the message.
+ * @param readsEnv - Whether `setEnvDefaults` completed the configuration.
+ *
+ * @example
+ * ```ts
+ * missingClientId("github", GitHub, true).message
+ * // 'Provider "github" has no clientId: set AUTH_GITHUB_ID (or pass clientId to GitHub())'
+ * missingClientId("github", GitHub, false).message
+ * // 'Provider "github" has no clientId: pass clientId to GitHub(), or call setEnvDefaults(process.env, config) before Auth() to read AUTH_GITHUB_ID'
+ * ```
+ */
+export function missingClientId(id: string, source?: Provider, readsEnv = false): MissingClientId {
+  const factory = typeof source === "function" && /^[A-Za-z_$][\w$]*$/.test(source.name) ? source.name : undefined
+  const option = factory ? `pass clientId to ${factory}()` : "give the provider a clientId"
+  const variable = providerEnvVariable(id, "clientId")
+  const fix = readsEnv ? `set ${variable} (or ${option})` : `${option}, or call setEnvDefaults(process.env, config) before Auth() to read ${variable}`
+  return new MissingClientId(`Provider "${id}" has no clientId: ${fix}`, { cause: { provider: id } })
 }

@@ -4,7 +4,7 @@ import { mergeCallbacks } from "./callbacks.js"
 import { providerConfigs, withProviderUrls } from "./providers.js"
 import { checkConfig, type CheckedProvider, type CheckedProviderConfig, type ConfigCheck, type ResolvedConfig } from "./assert.js"
 export type { CheckedConfig, CheckedProvider, RefusedConfig, ResolvedConfig } from "./assert.js"
-import { withAdapterLogging } from "./adapter-calls.js"
+import { onFirstUse } from "./on-first-use.js"
 import { randomUUID } from "./crypto.js"
 import { encode } from "./jwt/encode.js"
 import { decode } from "./jwt/decode.js"
@@ -76,6 +76,9 @@ export interface AuthOptions {
 }
 
 const thirtyDays = 30 * 24 * 60 * 60
+
+/** The adapter wrapper, loaded by the first configuration with an adapter. */
+const adapterLogging = onFirstUse(() => import("./adapter-logging.js"))
 
 /** Merged callbacks per configured callbacks object, reused while its four callbacks stay the same. */
 const mergedCallbacks = new WeakMap<object, { given: readonly unknown[]; merged: CallbacksOptions }>()
@@ -153,7 +156,7 @@ export async function initOptions(
   if (provider) options.provider = provider
   const secondFactor = resolveSecondFactor(config.secondFactor)
   if (secondFactor) options.secondFactor = secondFactor
-  if (config.adapter) options.adapter = withAdapterLogging(config.adapter, logger, config.adapterTimeout)
+  if (config.adapter) options.adapter = (await adapterLogging()).withAdapterLogging(config.adapter, logger, config.adapterTimeout)
 
   const initCookies: Cookie[] = []
   if (request.action !== "providers") {

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { fromBase64Url, toBase64Url } from "./base64.js"
 import { sha256Hex } from "./crypto.js"
 
 /**
@@ -181,8 +182,6 @@ async function sealingKey(refreshToken: string, usage: "encrypt" | "decrypt"): P
   return crypto.subtle.importKey("raw", digest, "AES-GCM", false, [usage])
 }
 
-const toBase64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0))
 
 /**
  * Seals a refresh result for the store (AES-256-GCM), with a key only holders of `refreshToken`
@@ -197,7 +196,7 @@ const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, 
 export async function sealResult(refreshToken: string, result: RefreshResult): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12))
   const body = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await sealingKey(refreshToken, "encrypt"), encoder.encode(JSON.stringify(result))))
-  return `${toBase64url(iv)}.${toBase64url(body)}`
+  return `${toBase64Url(iv)}.${toBase64Url(body)}`
 }
 
 /**
@@ -211,7 +210,7 @@ export async function sealResult(refreshToken: string, result: RefreshResult): P
  */
 export async function openResult(refreshToken: string, sealed: string): Promise<RefreshResult | undefined> {
   try {
-    const [iv, body] = sealed.split(".").map(fromBase64url)
+    const [iv, body] = sealed.split(".").map(fromBase64Url)
     if (!iv || !body) return undefined
     const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv }, await sealingKey(refreshToken, "decrypt"), body)
     const result = JSON.parse(new TextDecoder().decode(plain)) as RefreshResult

@@ -1,7 +1,7 @@
 import { UnknownAction } from "./errors.js"
 import { parseCookieHeader } from "./cookies/parse.js"
 import { isAuthAction } from "./env.js"
-import { peerAddressOf } from "./rate-limit/ip.js"
+import { peerAddressOf } from "./rate-limit/peer.js"
 import type { AuthAction } from "../types.js"
 
 /** A web `Request` reduced to what the actions need. */

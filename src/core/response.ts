@@ -1,13 +1,6 @@
 import { serializeCookie } from "./cookies/serialize.js"
 import type { ResponseInternal } from "../types.js"
 
-/** The headers that keep a session or CSRF answer out of every cache. */
-export const noCacheHeaders: Readonly<Record<string, string>> = Object.freeze({
-  "Cache-Control": "private, no-cache, no-store",
-  Expires: "0",
-  Pragma: "no-cache",
-})
-
 // The pairs of frozen header objects (the session answer's), computed once; each answer gets its own
 // copy of the list, since cookies and Location are appended to it.
 const frozenEntries = new WeakMap<object, readonly [string, string][]>()

@@ -23,7 +23,7 @@ import { configFor } from "../core/options.js"
 import { servedOrigin } from "../core/origin.js"
 import { toAuthRequest } from "../core/request.js"
 import type { AuthConfig, Session } from "../types.js"
-import { withClientAddress } from "../core/rate-limit/ip.js"
+import { withClientAddress } from "../core/rate-limit/peer.js"
 
 const maxBodyBytes = 1024 * 1024
 

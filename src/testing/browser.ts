@@ -6,7 +6,7 @@
  */
 import { Auth } from "../auth.js"
 import type { AuthConfig } from "../types.js"
-import { withClientAddress } from "../core/rate-limit/ip.js"
+import { withClientAddress } from "../core/rate-limit/peer.js"
 import { CookieJar, buildRequest } from "./cookie-jar.js"
 
 /** The address every request of the kit's browser comes from (a documentation address, RFC 5737). */

@@ -4,14 +4,13 @@
  *
  * @module
  */
-import * as base64url from "jose/base64url"
+import { fromBase64Url } from "../base64.js"
 import * as errors from "jose/errors"
 import type { JWT, JWTDecodeParams } from "../../types.js"
 import { parseClaims } from "./claims.js"
 import { parseHeader, splitCompact, type SessionHeader } from "./header.js"
-import { decryptNode } from "./jwe-node.js"
 import { checkSalt, secretList } from "./key.js"
-import { portableJwe } from "./portable.js"
+import { nodeJwe, portableJwe } from "./backends.js"
 import { nodeRuntime, type NodeRuntime } from "./runtime.js"
 import { selectKey, selectKeySync } from "./select-key.js"
 
@@ -61,9 +60,9 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
   if (node) {
     const header = nodeHeader(node, parts.header)
     const key = selectKeySync(header, secrets, salt)
-    if (key) return parseClaims<Payload>(decryptNode(node, parts, header, key), header)
+    if (key) return parseClaims<Payload>((await nodeJwe()).decryptNode(node, parts, header, key), header)
   }
-  const header = parseHeader(utf8.decode(base64url.decode(parts.header)))
+  const header = parseHeader(utf8.decode(fromBase64Url(parts.header)))
   const key = await selectKey(header, secrets, salt)
-  return parseClaims<Payload>(await (await portableJwe()).decryptPortable(token, key), header)
+  return parseClaims<Payload>(await (await portableJwe()).decryptPortable(parts, header, key), header)
 }

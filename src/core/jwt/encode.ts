@@ -4,15 +4,15 @@
  *
  * @module
  */
-import * as base64url from "jose/base64url"
+import { toBase64Url } from "../base64.js"
 import type { JWT, JWTEncodeParams } from "../../types.js"
 import { DEFAULT_MAX_AGE, serializeClaims } from "./claims.js"
 import { checkSalt, deriveKey, deriveKeySync, KEY_LENGTH, secretList, type DerivedKey } from "./key.js"
-import { encryptCbcNode } from "./jwe-node.js"
-import { portableJwe } from "./portable.js"
+import { nodeJwe, portableJwe } from "./backends.js"
 import { nodeRuntime } from "./runtime.js"
 
 const KEY_BYTES = KEY_LENGTH["A256CBC-HS512"]
+const utf8 = new TextEncoder()
 // Derived keys live in a bounded cache, so their encoded headers can hang off them.
 const encodedHeaders = new WeakMap<DerivedKey, string>()
 
@@ -20,7 +20,7 @@ function encodedHeaderFor(derived: DerivedKey): string {
   let encoded = encodedHeaders.get(derived)
   // Stryker disable next-line ConditionalExpression: a cache of encoded headers; encoding again gives the same header
   if (encoded === undefined) {
-    encoded = base64url.encode(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: derived.kid }))
+    encoded = toBase64Url(utf8.encode(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: derived.kid })))
     encodedHeaders.set(derived, encoded)
   }
   return encoded
@@ -53,8 +53,8 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
   const node = nodeRuntime()
   if (node) {
     const derived = deriveKeySync(first!, salt, KEY_BYTES)!
-    return encryptCbcNode(node, derived.key, encodedHeaderFor(derived), plaintext)
+    return (await nodeJwe()).encryptCbcNode(node, derived.key, encodedHeaderFor(derived), plaintext)
   }
   const derived = await deriveKey(first!, salt, KEY_BYTES)
-  return (await portableJwe()).encryptPortable(derived.key, derived.kid, plaintext)
+  return (await portableJwe()).encryptCbcPortable(derived.key, encodedHeaderFor(derived), plaintext)
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import * as base64url from "jose/base64url"
+import { toBase64Url } from "../base64.js"
 import { MissingSecret } from "../errors.js"
 import { nodeRuntime } from "./runtime.js"
 
@@ -45,7 +45,7 @@ function info(salt: string): string {
 }
 
 function thumbprintInput(key: Uint8Array): string {
-  return `{"k":"${base64url.encode(key)}","kty":"oct"}`
+  return `{"k":"${toBase64Url(key)}","kty":"oct"}`
 }
 
 /**
@@ -101,7 +101,7 @@ export async function deriveKey(secret: string, salt: string, length: number): P
   )
   const key = new Uint8Array(bits)
   const digest = await subtle.digest(`SHA-${length * 8}`, utf8.encode(thumbprintInput(key)))
-  return remember(cacheKey(secret, salt, length), { key, kid: base64url.encode(new Uint8Array(digest)) })
+  return remember(cacheKey(secret, salt, length), { key, kid: toBase64Url(new Uint8Array(digest)) })
 }
 
 /** Empties the key cache. Internal: lets tests and benchmarks measure cold derivations. */

@@ -1,7 +1,7 @@
 /**
  * Which crypto backend the JWE code runs on. `node:crypto` is looked up at run time instead of being
  * imported, so this module still loads on runtimes that do not have it (edge workers, browsers); there
- * the portable WebCrypto path (jose) takes over.
+ * the portable WebCrypto path takes over.
  *
  * @module
  */
@@ -41,7 +41,7 @@ export function nodeRuntime(): NodeRuntime | undefined {
  *
  * @example
  * ```ts
- * useNodeCrypto(false) // every encode/decode now goes through jose
+ * useNodeCrypto(false) // every encode/decode now goes through WebCrypto
  * useNodeCrypto(true)  // back to node:crypto (true if available)
  * ```
  */

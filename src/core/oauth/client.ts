@@ -1,6 +1,6 @@
 import * as o from "oauth4webapi"
 import { resolveEndpoint } from "./endpoints.js"
-import { missingClientId } from "../assert.js"
+import { missingClientId } from "../env.js"
 import type { OAuthProviderConfig, TokenEndpointConfig } from "../../providers/oauth.js"
 
 /**

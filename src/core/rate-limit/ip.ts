@@ -2,41 +2,10 @@
  * The client's address, as the rate limiter keys it: the address the framework wrapper saw on the
  * socket, or an `X-Forwarded-For` entry when `trustedProxies` says the proxies in front are
  * trusted. IPv6 addresses are reduced to their network (`/64` by default), since one host
- * usually holds a whole `/64`.
+ * usually holds a whole `/64`. The socket's address itself is recorded in `peer.ts`.
  *
  * @module
  */
-
-const clientAddresses = new WeakMap<Request, string>()
-
-/**
- * Records the address a request came from (the socket's peer), for the rate limiter. Framework
- * wrappers call it: `authflow/node`'s `toWebRequest` with `req.socket.remoteAddress`, SvelteKit's
- * `handle` with `event.getClientAddress()`. It cannot be set from a header, so a client cannot
- * choose it. Returns the same request.
- *
- * @example
- * ```ts
- * import { withClientAddress } from "authflow/rate-limit"
- * const response = await Auth(withClientAddress(request, socket.remoteAddress), config)
- * ```
- */
-export function withClientAddress(request: Request, address: string | undefined | null): Request {
-  if (address) clientAddresses.set(request, address)
-  return request
-}
-
-/**
- * The address recorded for a request by {@link withClientAddress}, if any.
- *
- * @example
- * ```ts
- * peerAddressOf(withClientAddress(request, "203.0.113.7")) // "203.0.113.7"
- * ```
- */
-export function peerAddressOf(request: Request): string | undefined {
-  return clientAddresses.get(request)
-}
 
 /** An address parsed to bytes: 4 for IPv4, 16 for IPv6. */
 type AddressBytes = Uint8Array

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { fromBase64Url, toBase64, toBase64Url } from "../base64.js"
 import { sha256Hex } from "../crypto.js"
 
 /** `clientDataJSON`, decoded. */
@@ -20,47 +21,6 @@ export interface AuthenticatorData {
   userPresent: boolean
   userVerified: boolean
   counter: number
-}
-
-/**
- * Bytes of a base64url (or base64) string.
- *
- * @example
- * ```ts
- * fromBase64Url("AQID") // Uint8Array [1, 2, 3]
- * ```
- */
-export function fromBase64Url(value: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(value.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, ""))
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return bytes
-}
-
-/**
- * Standard base64 (padded) of bytes, as Auth.js stores credential IDs and public keys.
- *
- * @example
- * ```ts
- * toBase64(new Uint8Array([251, 255])) // "+/8="
- * ```
- */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = ""
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary)
-}
-
-/**
- * base64url (unpadded) of bytes, as WebAuthn's JSON carries them.
- *
- * @example
- * ```ts
- * toBase64Url(new Uint8Array([251, 255])) // "-_8"
- * ```
- */
-export function toBase64Url(bytes: Uint8Array): string {
-  return toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 }
 
 /**

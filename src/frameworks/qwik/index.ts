@@ -32,7 +32,7 @@ import {
   type RequestEventCommon,
 } from "@builder.io/qwik-city"
 import { Auth } from "../../auth.js"
-import { withClientAddress } from "../../core/rate-limit/ip.js"
+import { withClientAddress } from "../../core/rate-limit/peer.js"
 import { isAuthAction } from "../../core/env.js"
 import { AuthError } from "../../core/errors.js"
 import { resolveProviders } from "../../core/providers.js"

@@ -18,7 +18,7 @@
  */
 import type { APIEvent, FetchEvent } from "@solidjs/start/server"
 import { Auth } from "../../auth.js"
-import { withClientAddress } from "../../core/rate-limit/ip.js"
+import { withClientAddress } from "../../core/rate-limit/peer.js"
 import { isAuthAction } from "../../core/env.js"
 import { derivedConfig, processEnv } from "./config.js"
 import type { SolidAuthConfig, SolidAuthHandlers } from "./types.js"

@@ -12,7 +12,7 @@ import { resolveProviders } from "../../core/providers.js"
 import { raw } from "../../core/symbols.js"
 import type { AuthAction, AuthConfig, Cookie, ResponseInternal, Session } from "../../types.js"
 import type { AuthActionData, SvelteKitAuthConfig } from "./types.js"
-import { withClientAddress } from "../../core/rate-limit/ip.js"
+import { withClientAddress } from "../../core/rate-limit/peer.js"
 
 /**
  * The client's address as the adapter knows it, for the rate limiter; some adapters cannot tell and throw.

@@ -22,7 +22,7 @@
  */
 import type { Handle, RequestEvent } from "@sveltejs/kit"
 import { Auth } from "../../auth.js"
-import { withClientAddress } from "../../core/rate-limit/ip.js"
+import { withClientAddress } from "../../core/rate-limit/peer.js"
 import { isAuthAction, type EnvObject } from "../../core/env.js"
 import { clientAddressOf, readSession, signInAction, signOutAction } from "./actions.js"
 import { processEnv, setSvelteKitEnvDefaults } from "./env.js"
