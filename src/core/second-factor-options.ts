@@ -100,6 +100,8 @@ export interface ResolvedSecondFactor {
 export const EMAIL_CODE_LIFETIME = 10 * 60
 
 const resolved = new WeakMap<object, ResolvedSecondFactor>()
+/** What `secondFactor: true` stands for: one object, so its resolution is cached like any other. */
+const defaults: SecondFactorOptions = Object.freeze({})
 const never = () => false
 const always = () => true
 
@@ -113,7 +115,7 @@ const always = () => true
  */
 export function resolveSecondFactor(given: SecondFactorOptions | boolean | undefined): ResolvedSecondFactor | undefined {
   if (given === undefined || given === false) return undefined
-  const options = given === true ? {} : given
+  const options = given === true ? defaults : given
   const cached = resolved.get(options)
   if (cached) return cached
   const required = options.required
