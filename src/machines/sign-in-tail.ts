@@ -89,9 +89,10 @@ export interface SecondFactorFound {
   /** The first factor was an email link: an emailed code would be the same factor again, so it is not offered. */
   firstFactorEmail: boolean
   passkeyVerified: boolean
-  /** The trusted-device cookie's user and factors fingerprint, and the user's current ones. */
-  trustedDevice?: { userId: string; fingerprint: string }
-  current: { userId: string; fingerprint: string }
+  /** The trusted-device cookie's user, factors fingerprint and making time (epoch ms). */
+  trustedDevice?: { userId: string; fingerprint: string; issuedAt: number }
+  /** The user, their factors' fingerprint now, and when their sessions were last revoked (epoch ms), where they were. */
+  current: { userId: string; fingerprint: string; revokedAt?: number }
 }
 
 /**
@@ -178,10 +179,11 @@ export function signInTailGuards<TContext extends SignInOutcomeContext, TEvent e
     secondFactorEnabled: ({ context }: Args) => context.policy?.secondFactor === true,
     /** The first factor was a passkey verified with user verification, and such a passkey counts as both factors. */
     passkeyCountsAsTwoFactors: ({ context, event }: Args) => found(event)?.passkeyVerified === true && context.policy?.passkeyCountsAsTwoFactors !== false,
-    /** This browser holds the user's trusted-device cookie, made while the user's factors were the ones they have now. */
+    /** This browser holds the user's trusted-device cookie, made while the user's factors were the ones they have now, and after their sessions were last revoked. */
     deviceTrusted: ({ event }: Args) => {
       const facts = found(event)
-      return facts?.trustedDevice !== undefined && facts.trustedDevice.userId === facts.current.userId && facts.trustedDevice.fingerprint === facts.current.fingerprint
+      const device = facts?.trustedDevice
+      return device !== undefined && device.userId === facts!.current.userId && device.fingerprint === facts!.current.fingerprint && device.issuedAt > (facts!.current.revokedAt ?? 0)
     },
     /** The user has an authenticator app or backup codes: the second factor is due. */
     hasSecondFactor: ({ event }: Args) => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { memoryRevocationStore } from "../../src/core/revocation-store.js"
 import { base32Encode, hashBackupCode, newTotpSecret, sealFactorSecret, totpCode } from "../../src/core/second-factor/index.js"
 import { softwareTotp } from "../../src/testing/index.js"
 import { ada, adaCredentials, CookieJar, cookieNames, csrfTokenFor, send } from "../helpers.js"
@@ -179,6 +180,21 @@ describe.each(["jwt", "database"] as const)("second factor with %s sessions", (s
 
     await adapter.createFactor({ ...(await adapter.listFactorsByUserId(ada.id))[0]!, id: "f2", name: "Tablet", createdAt: new Date() })
     expect(new URL((await signInWithPassword(config, jar)).headers.get("location")!).pathname).toBe("/auth/second-factor")
+  })
+
+  it("forgets a trusted device once the user's sessions are revoked (a back-channel logout)", async () => {
+    const { config, app } = await world(strategy)
+    const revocations = memoryRevocationStore()
+    const revocable = { ...config, revocationStore: revocations }
+    const jar = new CookieJar()
+    await signInWithPassword(revocable, jar)
+    await submit(revocable, jar, { method: "totp", code: await app.code(), remember: "true" })
+    jar.cookies.delete(names.sessionToken)
+    expect((await signInWithPassword(revocable, jar)).headers.get("location")).toBe("https://app.test/dashboard")
+    jar.cookies.delete(names.sessionToken)
+
+    await revocations.revoke(`user:${ada.id}`, Date.now() + 1, Date.now() + 60_000)
+    expect(new URL((await signInWithPassword(revocable, jar)).headers.get("location")!).pathname).toBe("/auth/second-factor")
   })
 })
 

@@ -6,6 +6,7 @@
 import type { AuthOptions } from "../../core/options.js"
 import type { SecondFactorFound } from "../../machines/sign-in-tail.js"
 import type { SignInOutcome } from "../issue-session.js"
+import { revocationStoreOf } from "../../core/revocation-store.js"
 import { factorsFingerprint, readTrustedDevice } from "./trusted-device.js"
 
 /**
@@ -28,6 +29,8 @@ export async function secondFactorFacts(options: AuthOptions, { user, account }:
     settings.required({ user, account }),
     readTrustedDevice(options),
   ])
+  // Only a browser that holds a trusted device asks whether the user's sessions were revoked since.
+  const revokedAt = trustedDevice ? await revocationStoreOf(options.config).revokedAt([`user:${userId}`]) : undefined
   const provider = options.providers.find((candidate) => candidate.id === account.provider)
   const passkeyVerified = provider?.type === "webauthn" && (provider.verifyAuthenticationOptions?.requireUserVerification ?? true)
   return {
@@ -39,6 +42,6 @@ export async function secondFactorFacts(options: AuthOptions, { user, account }:
     firstFactorEmail: provider?.type === "email",
     passkeyVerified,
     ...(trustedDevice && { trustedDevice }),
-    current: { userId, fingerprint: factorsFingerprint(userId, factors) },
+    current: { userId, fingerprint: factorsFingerprint(userId, factors), ...(revokedAt !== undefined && { revokedAt }) },
   }
 }

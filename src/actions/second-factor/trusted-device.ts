@@ -1,7 +1,8 @@
 /**
  * "Remember this device": a cookie sealed with the secret (the cookie's name as salt) that names
  * the user and a fingerprint of their authenticator apps. The sign-in tail's `deviceTrusted` guard
- * skips the second factor when both still match: a factor added or removed voids every trusted
+ * skips the second factor when both still match and the user's sessions were not revoked since it
+ * was made (a back-channel logout of the user): a factor added or removed voids every trusted
  * device of the user. The cookie only reports; the machine decides.
  *
  * @module
@@ -12,10 +13,11 @@ import type { AuthOptions } from "../../core/options.js"
 import type { AdapterFactor } from "../../adapters.js"
 import type { Cookie } from "../../types.js"
 
-/** What a trusted-device cookie names: the user, and their factors' fingerprint when it was made. */
+/** What a trusted-device cookie names: the user, their factors' fingerprint, and when it was made (epoch ms). */
 export interface TrustedDevice {
   userId: string
   fingerprint: string
+  issuedAt: number
 }
 
 /**
@@ -44,8 +46,8 @@ export async function readTrustedDevice(options: AuthOptions): Promise<TrustedDe
   const value = options.request.cookies[name]
   if (!value) return undefined
   try {
-    const payload = (await decode({ token: value, secret: options.secret, salt: name })) as { u?: unknown; f?: unknown } | null
-    return typeof payload?.u === "string" && typeof payload.f === "string" ? { userId: payload.u, fingerprint: payload.f } : undefined
+    const payload = (await decode({ token: value, secret: options.secret, salt: name })) as { u?: unknown; f?: unknown; t?: unknown } | null
+    return typeof payload?.u === "string" && typeof payload.f === "string" && typeof payload.t === "number" ? { userId: payload.u, fingerprint: payload.f, issuedAt: payload.t } : undefined
   } catch {
     return undefined
   }
@@ -59,9 +61,9 @@ export async function readTrustedDevice(options: AuthOptions): Promise<TrustedDe
  * cookies.push(await trustedDeviceCookie(options, { userId: "u1", fingerprint }, 30))
  * ```
  */
-export async function trustedDeviceCookie(options: AuthOptions, device: TrustedDevice, days: number): Promise<Cookie> {
+export async function trustedDeviceCookie(options: AuthOptions, device: Omit<TrustedDevice, "issuedAt">, days: number): Promise<Cookie> {
   const { name, options: cookieOptions } = options.cookies.trustedDevice
   const maxAge = days * 24 * 60 * 60
-  const value = await encode({ token: { u: device.userId, f: device.fingerprint } as never, secret: options.secret, salt: name, maxAge })
+  const value = await encode({ token: { u: device.userId, f: device.fingerprint, t: Date.now() } as never, secret: options.secret, salt: name, maxAge })
   return { name, value, options: { ...cookieOptions, maxAge, expires: new Date(Date.now() + maxAge * 1000) } }
 }
