@@ -87,17 +87,17 @@ export function renderFactorsPage({ action, csrfToken, factors, backupCodes, not
         <h1>Two-step verification</h1>
         {notice ? <p class="lead" role="status">{notice}</p> : null}
         {factors.length === 0 ? <p>No authenticator app yet.</p> : null}
-        <ul class="factors">
+        <ul class="factors plain-list">
           {factors.map((factor) => (
             <li key={factor.id}>
-              <form action={url} method="post" class="rename">
+              <form action={url} method="post" class="rename stack">
                 <Hidden csrfToken={csrfToken} action="rename" />
                 <input type="hidden" name="factorId" value={factor.id} />
                 <label for={`name-${factor.id}`}>Name</label>
                 <input id={`name-${factor.id}`} name="name" type="text" value={factor.name} required maxLength={64} />
                 <button type="submit" class="button neutral">Rename</button>
               </form>
-              <form action={url} method="post" class="remove">
+              <form action={url} method="post" class="remove stack">
                 <Hidden csrfToken={csrfToken} action="remove" />
                 <input type="hidden" name="factorId" value={factor.id} />
                 {factors.length === 1 ? (
@@ -111,15 +111,17 @@ export function renderFactorsPage({ action, csrfToken, factors, backupCodes, not
             </li>
           ))}
         </ul>
-        <form action={url} method="post">
-          <Hidden csrfToken={csrfToken} action="enrol" />
-          <button type="submit" class="button">Add an authenticator app</button>
-        </form>
-        <p>Backup codes left: {backupCodes}</p>
-        <form action={url} method="post">
-          <Hidden csrfToken={csrfToken} action="regenerate" />
-          <button type="submit" class="button neutral">Make new backup codes</button>
-        </form>
+        <div class="actions">
+          <form action={url} method="post">
+            <Hidden csrfToken={csrfToken} action="enrol" />
+            <button type="submit" class="button primary">Add an authenticator app</button>
+          </form>
+          <p class="hint">Backup codes left: {backupCodes}</p>
+          <form action={url} method="post">
+            <Hidden csrfToken={csrfToken} action="regenerate" />
+            <button type="submit" class="button neutral">Make new backup codes</button>
+          </form>
+        </div>
       </>
     ),
   })
@@ -147,14 +149,18 @@ export function renderEnrolPage({ action, csrfToken, qrSvg, secret, codeRefused 
         <p>
           Key: <code class="secret">{secret.replace(/(.{4})/g, "$1 ").trim()}</code>
         </p>
-        {codeRefused ? <div class="error" role="alert"><p>That code is not right. Check the app and try again.</p></div> : null}
-        <form action={safeUrl(action)} method="post">
+        {codeRefused ? <div class="alert" role="alert"><p>That code is not right. Check the app and try again.</p></div> : null}
+        <form action={safeUrl(action)} method="post" class="stack">
           <Hidden csrfToken={csrfToken} action="confirm" />
-          <label for="factor-name">Name</label>
-          <input id="factor-name" name="name" type="text" value="Authenticator app" maxLength={64} />
-          <label for="factor-code">Code from the app</label>
-          <input id="factor-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required autoFocus />
-          <button type="submit" class="button">Add</button>
+          <div class="field">
+            <label for="factor-name">Name</label>
+            <input id="factor-name" name="name" type="text" value="Authenticator app" maxLength={64} />
+          </div>
+          <div class="field">
+            <label for="factor-code">Code from the app</label>
+            <input id="factor-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required autoFocus />
+          </div>
+          <button type="submit" class="button primary">Add</button>
         </form>
       </>
     ),
@@ -178,7 +184,7 @@ export function renderBackupCodesPage({ codes, continueUrl, theme }: BackupCodes
       <>
         <h1>Your backup codes</h1>
         <p class="lead">Keep them somewhere safe. Each one works once, when your app is not at hand. They are not shown again.</p>
-        <ul class="backup-codes">
+        <ul class="backup-codes codes">
           {codes.map((code) => (
             <li key={code}>
               <code>{code}</code>
@@ -186,7 +192,7 @@ export function renderBackupCodesPage({ codes, continueUrl, theme }: BackupCodes
           ))}
         </ul>
         <div class="actions">
-          <a class="button" href={safeUrl(continueUrl, "/")}>Done</a>
+          <a class="button primary" href={safeUrl(continueUrl, "/")}>Done</a>
         </div>
       </>
     ),

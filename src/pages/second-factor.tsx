@@ -63,10 +63,39 @@ export const SECOND_FACTOR_REFUSALS: Readonly<Record<string, string>> = Object.f
  */
 export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPage {
   const { action, csrfToken, methods, refusal, emailSent = false, trustedDeviceDays = 0, theme } = props
-  const first = props.method && methods.includes(props.method) ? props.method : methods[0]
-  const ordered = first ? [first, ...methods.filter((method) => method !== first)] : []
+  const first = props.method && methods.includes(props.method) ? props.method : emailSent && methods.includes("email") ? "email" : methods[0]
+  const others = methods.filter((method) => method !== first)
   const url = safeUrl(action)
   const message = refusal ? (SECOND_FACTOR_REFUSALS[refusal] ?? "That code was refused. Try again.") : undefined
+  const form = (method: SecondFactorPageMethod, focus: boolean) => {
+    const text = LABELS[method]
+    const id = `second-factor-${method}`
+    return (
+      <form action={url} method="post" class="second-factor stack">
+        <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
+        <input type="hidden" name="method" value={method} />
+        <div class="field">
+          <label for={id}>{text.label}</label>
+          <input id={id} name="code" type="text" inputMode={text.inputMode} autoComplete={text.autocomplete} required autoFocus={focus} spellcheck={false} aria-describedby={`${id}-hint`} />
+        </div>
+        <p class="hint" id={`${id}-hint`}>{text.hint}</p>
+        {trustedDeviceDays > 0 ? (
+          <label class="check">
+            <input type="checkbox" name="remember" value="true" /> Don't ask again on this device for {trustedDeviceDays} days
+          </label>
+        ) : null}
+        <button type="submit" class="button primary">Verify</button>
+      </form>
+    )
+  }
+  const emailRequest = (
+    <form action={url} method="post" class="second-factor-email">
+      <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
+      <input type="hidden" name="method" value="email" />
+      <input type="hidden" name="send" value="true" />
+      <button type="submit" class="button neutral">{emailSent ? "Email me a new code" : "Email me a code"}</button>
+    </form>
+  )
   return renderDocument({
     title: "Two-step verification",
     status: 200,
@@ -75,36 +104,25 @@ export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPa
       <>
         <PageIcon name="lock" />
         <h1>Two-step verification</h1>
-        {message ? <div class="error" role="alert"><p>{message}</p></div> : null}
+        {message ? <div class="alert" role="alert"><p>{message}</p></div> : null}
         {emailSent ? <p class="lead" role="status">We emailed you a code. It works for 10 minutes.</p> : null}
-        {ordered.map((method) => {
-          const text = LABELS[method]
-          const id = `second-factor-${method}`
-          return (
-            <form key={method} action={url} method="post" class="second-factor">
-              <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
-              <input type="hidden" name="method" value={method} />
-              <label class="section-header" for={id}>{text.label}</label>
-              <input id={id} name="code" type="text" inputMode={text.inputMode} autoComplete={text.autocomplete} required autoFocus={method === first} spellcheck={false} />
-              <p class="hint">{text.hint}</p>
-              {trustedDeviceDays > 0 ? (
-                <label class="remember">
-                  <input type="checkbox" name="remember" value="true" /> Don't ask again on this device for {trustedDeviceDays} days
-                </label>
-              ) : null}
-              <button type="submit" class="button">Verify</button>
-            </form>
-          )
-        })}
-        {methods.includes("email") ? (
-          <form action={url} method="post" class="second-factor-email">
-            <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
-            <input type="hidden" name="method" value="email" />
-            <input type="hidden" name="send" value="true" />
-            <button type="submit" class="button neutral">{emailSent ? "Email me a new code" : "Email me a code"}</button>
-          </form>
-        ) : null}
+        {first ? form(first, true) : null}
+        {first === "email" ? <div class="actions">{emailRequest}</div> : null}
+        {others.map((method) => (
+          <details key={method}>
+            <summary>{SWITCH[method]}</summary>
+            {method === "email" ? <div class="actions">{emailRequest}</div> : null}
+            {form(method, false)}
+          </details>
+        ))}
       </>
     ),
   })
+}
+
+/** The link to each other method. */
+const SWITCH: Record<SecondFactorPageMethod, string> = {
+  totp: "Use your authenticator app instead",
+  backup: "Use a backup code instead",
+  email: "Get a code by email instead",
 }

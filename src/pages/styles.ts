@@ -73,6 +73,15 @@ font:inherit;font-weight:600;line-height:1.25;text-align:center;text-decoration:
 .alert p+p{margin-top:6px}
 .alert:focus{outline:2px solid var(--alert-border);outline-offset:2px}
 .actions{margin-top:24px;display:flex;flex-direction:column;gap:12px}
+.hint{margin:0;color:var(--muted);font-size:0.875rem}
+.check{display:flex;align-items:center;gap:10px;margin:0;font-weight:400}
+.check input{width:18px;height:18px;min-height:0;margin:0;flex:none}
+.plain-list{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:16px}
+details{margin-top:16px}
+summary{cursor:pointer;color:var(--link)}
+details>form{margin-top:12px}
+.qr svg{display:block;width:100%;max-width:240px;margin:0 auto}
+.codes{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:1fr 1fr;gap:8px;font-family:ui-monospace,monospace}
 @media (max-width:480px){.page{justify-content:flex-start;padding-top:24px}.card{padding:24px 20px}}
 @media (forced-colors:active){.button{border:1px solid ButtonText}:focus-visible,input:focus{outline-color:Highlight}}
 @media (prefers-reduced-motion:no-preference){.button,input{transition:background-color .15s,border-color .15s}}

@@ -97,6 +97,7 @@ browserSuite("second factor on the built-in pages, in Chromium", () => {
 
     await context.clearCookies()
     await signInWithPassword(page)
+    await page.getByText("Use a backup code instead").click()
     await page.getByLabel("Backup code").fill(codes[0]!)
     await page.locator("form.second-factor").nth(1).getByRole("button", { name: "Verify" }).click()
     await page.waitForURL(`${origin}/home`)
@@ -104,6 +105,7 @@ browserSuite("second factor on the built-in pages, in Chromium", () => {
 
     await context.clearCookies()
     await signInWithPassword(page)
+    await page.getByText("Use a backup code instead").click()
     await page.getByLabel("Backup code").fill(codes[1]!)
     await page.locator("form.second-factor").nth(1).getByLabel(/Don't ask again/).check()
     await page.locator("form.second-factor").nth(1).getByRole("button", { name: "Verify" }).click()
