@@ -102,7 +102,8 @@ function effects(options: AuthOptions, state: FactorsRequestState): FlowEffects<
       const secret = factor && (await openFactorSecret(factor.secret, options.secret))
       const matched = factor && secret && (await verifyTotp(secret, request?.code ?? "", factor))
       // The code proves the factor once: the same code cannot prove it again.
-      return matched && (await adapter.useFactorStep!(factor.id, matched.step)) ? { type: "code.matched", step: matched.step } : { type: "code.unmatched" }
+      // Only `true` claims the step: an adapter answering anything else has not proven the write.
+      return matched && (await adapter.useFactorStep!(factor.id, matched.step)) === true ? { type: "code.matched", step: matched.step } : { type: "code.unmatched" }
     },
     createFactor: async ({ enrolment, request, confirmedStep }) => {
       try {

@@ -106,7 +106,8 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
     },
     claimStep: async ({ matched }) => {
       try {
-        return (await adapter.useFactorStep!(matched!.factorId, matched!.step)) ? { type: "step.claimed" } : { type: "step.taken" }
+        // Only `true` claims the step (an adapter answering anything else has not proven the write): a code is accepted once.
+        return (await adapter.useFactorStep!(matched!.factorId, matched!.step)) === true ? { type: "step.claimed" } : { type: "step.taken" }
       } catch (error) {
         return { type: "step.failed", error }
       }
@@ -117,7 +118,7 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
         if (code === null) return { type: "backupCode.unknown" }
         // Under every secret (a rotation in progress): the codes were hashed with the one current then.
         for (const hash of await backupCodeHashes(code, options.secret)) {
-          if (await adapter.useBackupCode!(context.user.id!, hash)) return { type: "backupCode.used" }
+          if ((await adapter.useBackupCode!(context.user.id!, hash)) === true) return { type: "backupCode.used" }
         }
         return { type: "backupCode.unknown" }
       } catch (error) {
