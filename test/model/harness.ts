@@ -272,29 +272,39 @@ export function offeredMethods(world: SecondFactorWorld | undefined): string | u
   return world === "enrolled" ? "totp,backup" : world === "emailCode" ? "email" : undefined
 }
 
+/** Options of {@link secondFactorRepresentatives}. */
+export interface SecondFactorRepresentativesOptions {
+  /** Whether the events before the second-factor check are a way in the test can drive to every answer. @default any */
+  acceptable?: (events: readonly { type: string }[]) => boolean
+  /** The tail policy a path runs with. @default the path's input ({@link policyOf}) */
+  policy?: (path: { events: readonly { type: string }[]; input?: unknown }) => SignInTailPolicy | undefined
+}
+
 /**
  * The paths worth driving once second factors are in the model: every answer of
- * `findSecondFactor` (and what follows it) after one way in, the shortest of those `acceptable`
- * accepts (per input; ties: the first generated), since the sign-in before it walks as it does
- * without second factors, which the other paths drive.
+ * `findSecondFactor` (and what follows it) after one way in per policy, the shortest way
+ * `acceptable` accepts (ties: the first generated), since the sign-in before the check walks as it
+ * does without second factors, which the other paths drive. A path with second factors on that
+ * never reaches the check is dropped: the same path without them drives it.
  */
-export function secondFactorRepresentatives<TPath extends { events: readonly { type: string }[]; input?: unknown }>(paths: readonly TPath[], acceptable: (events: readonly { type: string }[]) => boolean = () => true): TPath[] {
+export function secondFactorRepresentatives<TPath extends { events: readonly { type: string }[]; input?: unknown }>(paths: readonly TPath[], options: SecondFactorRepresentativesOptions = {}): TPath[] {
+  const { acceptable = () => true, policy = policyOf } = options
   const prefixOf = (path: TPath) => {
     const at = path.events.findIndex((event) => event.type === "secondFactor.found" || event.type === "secondFactor.failed")
     return at < 0 ? undefined : path.events.slice(0, at)
   }
-  const chosen = new Map<string, string>()
+  const chosen = new Map<string, { key: string; length: number }>()
   for (const path of paths) {
     const prefix = prefixOf(path)
     if (!prefix || !acceptable(prefix)) continue
-    const input = JSON.stringify(path.input)
-    const key = JSON.stringify(prefix, errorsReadable)
-    const current = chosen.get(input)
-    if (current === undefined || (JSON.parse(current) as unknown[]).length > prefix.length) chosen.set(input, key)
+    const group = JSON.stringify(policy(path))
+    const current = chosen.get(group)
+    if (current === undefined || current.length > prefix.length) chosen.set(group, { key: JSON.stringify(prefix, errorsReadable), length: prefix.length })
   }
   return paths.filter((path) => {
     const prefix = prefixOf(path)
-    return !prefix || chosen.get(JSON.stringify(path.input)) === JSON.stringify(prefix, errorsReadable)
+    if (!prefix) return policy(path)?.secondFactor !== true
+    return chosen.get(JSON.stringify(policy(path)))?.key === JSON.stringify(prefix, errorsReadable)
   })
 }
 
