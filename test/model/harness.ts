@@ -235,19 +235,33 @@ export async function enrolledFactor(userId: string, secret: string, totpSecret:
   return { id: "f1", userId, type: "totp", name: "Phone", secret: await sealFactorSecret(totpSecret, secret), algorithm: "SHA-1", digits: 6, period: 30, lastUsedStep: null, createdAt: new Date() }
 }
 
+/** Options of {@link secondFactorWorld}. */
+export interface SecondFactorWorldOptions {
+  /** The user the factors are enrolled for (who must exist, for a world with enrolled factors). */
+  userId: string
+  secret: string
+  /** `sendCode` is configured in a world that does not need it (the first factor was an email link). @default false */
+  sendCode?: boolean
+  /** The rest of the `secondFactor` option. @default {} */
+  base?: SecondFactorOptions
+  /** When the failing factor store fails (a test that signs in while it builds its world lets those through). @default always */
+  failing?: () => boolean
+}
+
 /**
- * Builds the world of a second-factor answer for `userId` (who must exist, for a world with
- * enrolled factors): the `secondFactor` option, the adapter (the memory adapter, its factor store
- * failing for `failing`), the user's authenticator app and backup codes, and the trusted-device
- * cookie of the user (its fingerprint the user's current factors), as `trustedDevice` makes it.
- * `sent` collects the codes `sendCode` emails.
+ * Builds the world of a second-factor answer: the `secondFactor` option, the adapter (the memory
+ * adapter, its factor store failing for `failing`), the user's authenticator app (and, `enrolled`,
+ * backup codes; a passkey that counts as both factors skips an app the user has), and the
+ * trusted-device cookie of the user (its fingerprint the user's current factors), as
+ * `trustDevice` makes it. `sent` collects the codes `sendCode` emails.
  */
-export async function secondFactorWorld(world: SecondFactorWorld | undefined, memory: Adapter, { userId, secret, sendCode = false }: { userId: string; secret: string; sendCode?: boolean }) {
+export async function secondFactorWorld(world: SecondFactorWorld | undefined, memory: Adapter, { userId, secret, sendCode = false, base = {}, failing = () => true }: SecondFactorWorldOptions) {
   const sent: { email: string; code: string }[] = []
   const mails = { sendCode: ({ email, code }: { email: string; code: string }) => void sent.push({ email, code }) }
-  const adapter: Adapter = world === "failing" ? { ...memory, listFactorsByUserId: () => Promise.reject(factorsDown) } : memory
+  const adapter: Adapter =
+    world === "failing" ? { ...memory, listFactorsByUserId: (id) => (failing() ? Promise.reject(factorsDown) : memory.listFactorsByUserId!(id)) } : memory
   const cookies: [string, string][] = []
-  if (world === "enrolled" || world === "trustedDevice") {
+  if (world === "enrolled" || world === "trustedDevice" || world === "passkey") {
     await memory.createFactor!(await enrolledFactor(userId, secret))
     if (world === "enrolled") await memory.replaceBackupCodes!(userId, await Promise.all(modelBackupCodes.map((code) => hashBackupCode(code, secret))))
   }
@@ -257,8 +271,7 @@ export async function secondFactorWorld(world: SecondFactorWorld | undefined, me
     const options = { secret, cookies: { trustedDevice: { name, options: {} } } } as unknown as AuthOptions
     cookies.push([name, (await trustedDeviceCookie(options, { userId, fingerprint }, 30)).value])
   }
-  const secondFactor: SecondFactorOptions | true =
-    world === "emailCode" ? { required: true, ...mails } : world === "unavailable" ? { required: true, ...(sendCode && mails) } : world === undefined ? true : sendCode ? mails : true
+  const secondFactor: SecondFactorOptions = { ...base, ...((world === "emailCode" || world === "unavailable") && { required: true }), ...((world === "emailCode" || sendCode) && mails) }
   return { secondFactor, adapter, cookies, sent }
 }
 
