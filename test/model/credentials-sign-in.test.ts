@@ -6,23 +6,7 @@ import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } f
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import {
-  expectSecondFactorFinal,
-  FlowEndings,
-  modelClientHeaders,
-  policyOf,
-  rateLimitOf,
-  rateLimitOutcomes,
-  redirectCallbackOf,
-  secondFactorFindings,
-  secondFactorInputs,
-  secondFactorRepresentatives,
-  secondFactorWorld,
-  secondFactorWorldOf,
-  signInDecisionOf,
-  signInDecisions,
-  tailInputs,
-} from "./harness.js"
+import { expectSecondFactorFinal, FlowEndings, modelClientHeaders, policyOf, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import type { AuthConfig, User } from "../../src/types.js"

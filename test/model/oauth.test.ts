@@ -12,21 +12,7 @@ import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { discoveryGoesDown, standInFaults } from "../../src/testing/drivers/oauth-events.js"
-import {
-  expectSecondFactorFinal,
-  limiterRepresentatives,
-  modelClientHeaders,
-  rateLimitOf,
-  rateLimitOutcomes,
-  redirectCallbackOf,
-  secondFactorFindings,
-  secondFactorRepresentatives,
-  secondFactorWorld,
-  secondFactorWorldOf,
-  signInDecisionOf,
-  signInDecisions,
-  splitAt,
-} from "./harness.js"
+import { expectSecondFactorFinal, limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, splitAt } from "./harness.js"
 import { decode, encode } from "../../src/jwt.js"
 import { clientId, opProvider, standInOP } from "../support/oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"

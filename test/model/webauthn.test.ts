@@ -13,24 +13,7 @@ import { SoftCredential, type Bend } from "../../src/testing/authenticator.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import {
-  expectSecondFactorFinal,
-  limiterRepresentatives,
-  modelClientHeaders,
-  passkeyFinding,
-  rateLimitOf,
-  rateLimitOutcomes,
-  redirectCallbackOf,
-  secondFactorFindings,
-  secondFactorInputs,
-  secondFactorRepresentatives,
-  secondFactorWorld,
-  secondFactorWorldOf,
-  signInDecisionOf,
-  signInDecisions,
-  splitAt,
-  tailInputs,
-} from "./harness.js"
+import { expectSecondFactorFinal, limiterRepresentatives, modelClientHeaders, passkeyFinding, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, splitAt, tailInputs } from "./harness.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
