@@ -239,7 +239,7 @@ async function finalStateOf(config: AuthConfig, url: string): Promise<unknown> {
 const recorder = new TransitionRecorder([emailVerificationMachine])
 /** The way in to the second-factor check: Ada, who exists (with her factors) before the link, follows it in a browser signed in as nobody. */
 const adaFollowsTheLink = (events: readonly { type: string }[]) =>
-  events.some((event) => event.type === "user.lookedUp" && (event as { user: unknown }).user !== null) && !events.some((event) => event.type === "currentSession.found")
+  events.some((event) => event.type === "user.lookedUp" && "user" in event && event.user !== null) && !events.some((event) => event.type === "currentSession.found")
 const paths = secondFactorRepresentatives(modelPaths(emailVerificationMachine, events, { inputs: [...tailInputs, ...secondFactorInputs] }), { acceptable: adaFollowsTheLink })
 /** Transitions no sign-in through an email link can take. */
 const unreachable = new Map([

@@ -141,6 +141,11 @@ export function limiterRepresentatives<TPath extends { events: readonly { type: 
   })
 }
 
+/** Every limiter outcome of these events admitted the request within its budgets (none over one, no store failing). */
+export function limiterAdmitted(events: readonly { type: string }[]): boolean {
+  return !events.some((event) => event.type === "rateLimit.failed" || (event.type === "rateLimit.counted" && "hits" in event && Array.isArray(event.hits) && event.hits.length > 0))
+}
+
 /** The events of a path up to (not including) `type`, and from it on: the two requests of a flow that waits. */
 export function splitAt<TEvent extends { type: string }>(events: readonly TEvent[], type: string): [TEvent[], TEvent[]] {
   const at = events.findIndex((event) => event.type === type)

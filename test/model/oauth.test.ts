@@ -12,7 +12,7 @@ import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { discoveryGoesDown, standInFaults } from "../../src/testing/drivers/oauth-events.js"
-import { expectSecondFactorFinal, limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, splitAt } from "./harness.js"
+import { expectSecondFactorFinal, limiterAdmitted, limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, splitAt } from "./harness.js"
 import { decode, encode } from "../../src/jwt.js"
 import { clientId, opProvider, standInOP } from "../support/oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -239,7 +239,7 @@ const allPaths = modelPaths(oauthMachine, events)
 /** The way in to the second-factor check: a returning user (whose factors exist before the sign-in), in a browser signed in as nobody, the limiter admitting. */
 const returningUser = (events: readonly { type: string }[]) =>
   events.some((event) => event.type === "account.linked" && !("signedInAs" in event && event.signedInAs)) &&
-  !events.some((event) => event.type === "rateLimit.failed" || (event.type === "rateLimit.counted" && (event as { hits: unknown[] }).hits.length > 0))
+  limiterAdmitted(events)
 const paths = limiterRepresentatives(
   secondFactorRepresentatives(
     allPaths.filter((path) => !unreachable(path.events)),

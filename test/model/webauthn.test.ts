@@ -13,7 +13,7 @@ import { SoftCredential, type Bend } from "../../src/testing/authenticator.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { expectSecondFactorFinal, limiterRepresentatives, modelClientHeaders, passkeyFinding, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, splitAt, tailInputs } from "./harness.js"
+import { expectSecondFactorFinal, limiterAdmitted, limiterRepresentatives, modelClientHeaders, passkeyFinding, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, splitAt, tailInputs } from "./harness.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
@@ -123,8 +123,8 @@ const recorder = new TransitionRecorder([webAuthnMachine])
 /** The way in to the second-factor check: Ada signs in with her passkey, in a browser signed in as nobody, the limiter admitting. */
 const adaSignsIn = (events: readonly { type: string }[]) =>
   events.some((event) => event.type === "options.requested" && (event as { action?: string }).action === "authenticate") &&
-  !events.some((event) => event.type === "user.found" && (event as { signedIn: boolean }).signedIn) &&
-  !events.some((event) => event.type === "rateLimit.failed" || (event.type === "rateLimit.counted" && (event as { hits: unknown[] }).hits.length > 0))
+  !events.some((event) => event.type === "user.found" && "signedIn" in event && event.signedIn === true) &&
+  limiterAdmitted(events)
 const paths = limiterRepresentatives(
   secondFactorRepresentatives(modelPaths(webAuthnMachine, events), { acceptable: adaSignsIn, policy: (path) => find(path.events as WebAuthnEvent[], "ceremony.received")?.policy }),
 )
