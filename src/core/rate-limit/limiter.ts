@@ -16,7 +16,8 @@ import { asError } from "../as-error.js"
  * The groups of routes that are limited, each with its own budgets:
  * `credentials` (POST `/callback/<credentials>`), `email` (POST `/signin/<email>`), `oauth`
  * (POST `/signin/<oauth>` and `/callback/<oauth>`), `webauthn` (GET `/webauthn-options/<id>` and
- * POST `/callback/<webauthn>`), `session` (POST `/session`, a session update).
+ * POST `/callback/<webauthn>`), `session` (POST `/session`, a session update), `second-factor`
+ * (POST `/second-factor`, a code or a request for one).
  */
 export type RateLimitRoute = "credentials" | "email" | "oauth" | "webauthn" | "session" | "second-factor"
 
@@ -157,7 +158,7 @@ export type RateLimitEvent =
   | { type: "rateLimit.counted"; hits: RateLimitHit[] }
   | { type: "rateLimit.failed"; error: unknown; failOpen: boolean }
 
-const routes: readonly RateLimitRoute[] = ["credentials", "email", "oauth", "webauthn", "session"]
+const routes: readonly RateLimitRoute[] = ["credentials", "email", "oauth", "webauthn", "session", "second-factor"]
 let processStore: RateLimitStore | undefined
 const resolvedFor = new WeakMap<object, { input: unknown; production: boolean; resolved: ResolvedRateLimit | undefined }>()
 
