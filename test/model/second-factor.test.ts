@@ -358,7 +358,7 @@ describe("second-factor machine (one flow, several requests), driven through Aut
       let response: Response | undefined
       for (const [index, request] of requests.entries()) {
         const form = await s.formOf(request)
-        const csrf = request.some((event) => event.type === "csrf.invalid") ? {} : { csrfToken: await csrfTokenFor(s.config, jar) }
+        const csrf: Record<string, string> = request.some((event) => event.type === "csrf.invalid") ? {} : { csrfToken: await csrfTokenFor(s.config, jar) }
         if (request.some((event) => event.type === "flow.replayed")) {
           // The same flow cookie, sent twice: the first use claims it.
           const saved = new Map(jar.cookies)
