@@ -12,6 +12,14 @@ import type { RateLimitEvent, RateLimitRoute } from "../../src/core/rate-limit/l
 import type { AuthConfig, CallbacksOptions } from "../../src/types.js"
 import type { InspectionEvent } from "xstate"
 import type { TransitionRecorder } from "../../src/testing/recorder.js"
+import type { SecondFactorFound, SignInTailEvent } from "../../src/machines/sign-in-tail.js"
+import type { Adapter, AdapterFactor } from "../../src/adapters.js"
+import type { AuthOptions } from "../../src/core/options.js"
+import type { SecondFactorOptions } from "../../src/core/second-factor-options.js"
+import { hashBackupCode, newTotpSecret, sealFactorSecret } from "../../src/core/second-factor/index.js"
+import { factorsFingerprint, trustedDeviceCookie } from "../../src/actions/second-factor/trusted-device.js"
+import { cookieNames } from "../helpers.js"
+import { expect } from "vitest"
 
 /** The URL the `signIn` callback answers when a path redirects. */
 export const signInRedirect = "/welcome"
@@ -133,6 +141,11 @@ export function limiterRepresentatives<TPath extends { events: readonly { type: 
   })
 }
 
+/** Every limiter outcome of these events admitted the request within its budgets (none over one, no store failing). */
+export function limiterAdmitted(events: readonly { type: string }[]): boolean {
+  return !events.some((event) => event.type === "rateLimit.failed" || (event.type === "rateLimit.counted" && "hits" in event && Array.isArray(event.hits) && event.hits.length > 0))
+}
+
 /** The events of a path up to (not including) `type`, and from it on: the two requests of a flow that waits. */
 export function splitAt<TEvent extends { type: string }>(events: readonly TEvent[], type: string): [TEvent[], TEvent[]] {
   const at = events.findIndex((event) => event.type === type)
@@ -169,4 +182,169 @@ export class FlowEndings {
     this.recorder.reset()
     this.#statuses.clear()
   }
+}
+
+/** The tail inputs with second factors on (`secondFactor` in the configuration), for both session strategies. */
+export const secondFactorInputs: { policy: SignInTailPolicy }[] = tailInputs.map(({ policy }) => ({ policy: { ...policy, secondFactor: true } }))
+
+/** The error the model's failing factor store throws (`listFactorsByUserId`). */
+export const factorsDown = new Error("factor store down")
+
+const nothingEnrolled = { type: "secondFactor.found", factors: 0, backupCodes: 0, required: false, emailCode: false, firstFactorEmail: false, passkeyVerified: false, current: { userId: "u", fingerprint: "none" } } as const
+
+/**
+ * What `findSecondFactor` can find after a first factor that is not a passkey, one answer per
+ * guard of `checkingSecondFactor`: a trusted device of the user whose factors did not change, an
+ * authenticator app and backup codes, a factor required with a code to email, a factor required
+ * with no way to pass one, nothing (the sign-in goes on), or the factor store failing.
+ * `firstFactorEmail` is the first factor's: an email link (the emailed code is not offered).
+ */
+export function secondFactorFindings(firstFactorEmail = false): SecondFactorAnswer[] {
+  const found = { ...nothingEnrolled, firstFactorEmail }
+  return [
+    { ...found, factors: 1, trustedDevice: { userId: "u", fingerprint: "f1" }, current: { userId: "u", fingerprint: "f1" } },
+    { ...found, factors: 1, backupCodes: 2 },
+    ...(firstFactorEmail ? [] : [{ ...found, required: true, emailCode: true }]),
+    { ...found, required: true, emailCode: firstFactorEmail },
+    found,
+    { type: "secondFactor.failed", error: factorsDown },
+  ]
+}
+
+/** An answer of `findSecondFactor`. */
+export type SecondFactorAnswer = Extract<SignInTailEvent, { type: "secondFactor.found" | "secondFactor.failed" }>
+
+/** What `findSecondFactor` finds after a passkey verified with user verification. */
+export const passkeyFinding: SecondFactorFound = { ...nothingEnrolled, passkeyVerified: true }
+
+/** The world a path's `findSecondFactor` answer needs (see {@link secondFactorWorldOf}). */
+export type SecondFactorWorld = "passkey" | "trustedDevice" | "enrolled" | "emailCode" | "unavailable" | "none" | "failing"
+
+/** Which world the path's second-factor answer needs, or `undefined` for a path that never looks. */
+export function secondFactorWorldOf(path: readonly { type: string }[]): SecondFactorWorld | undefined {
+  const event = path.find((candidate) => candidate.type === "secondFactor.found" || candidate.type === "secondFactor.failed") as SecondFactorFound | { type: "secondFactor.failed" } | undefined
+  if (!event) return undefined
+  if (event.type === "secondFactor.failed") return "failing"
+  if (event.passkeyVerified) return "passkey"
+  if (event.trustedDevice) return "trustedDevice"
+  if (event.factors > 0 || event.backupCodes > 0) return "enrolled"
+  if (event.required) return event.emailCode && !event.firstFactorEmail ? "emailCode" : "unavailable"
+  return "none"
+}
+
+/** The backup codes the model's enrolled user has. */
+export const modelBackupCodes = ["abcde-fghjk", "mnpqr-stuvw"]
+
+/** An authenticator app, its TOTP secret sealed as the engine seals it, for `userId`. */
+export async function enrolledFactor(userId: string, secret: string, totpSecret: Uint8Array = newTotpSecret()): Promise<AdapterFactor> {
+  return { id: "f1", userId, type: "totp", name: "Phone", secret: await sealFactorSecret(totpSecret, secret), algorithm: "SHA-1", digits: 6, period: 30, lastUsedStep: null, createdAt: new Date() }
+}
+
+/** Options of {@link secondFactorWorld}. */
+export interface SecondFactorWorldOptions {
+  /** The user the factors are enrolled for (who must exist, for a world with enrolled factors). */
+  userId: string
+  secret: string
+  /** `sendCode` is configured in a world that does not need it (the first factor was an email link). @default false */
+  sendCode?: boolean
+  /** The rest of the `secondFactor` option. @default {} */
+  base?: SecondFactorOptions
+  /** When the failing factor store fails (a test that signs in while it builds its world lets those through). @default always */
+  failing?: () => boolean
+}
+
+/**
+ * Builds the world of a second-factor answer: the `secondFactor` option, the adapter (the memory
+ * adapter, its factor store failing for `failing`), the user's authenticator app (and, `enrolled`,
+ * backup codes; a passkey that counts as both factors skips an app the user has), and the
+ * trusted-device cookie of the user (its fingerprint the user's current factors), as
+ * `trustDevice` makes it. `sent` collects the codes `sendCode` emails.
+ */
+export async function secondFactorWorld(world: SecondFactorWorld | undefined, memory: Adapter, { userId, secret, sendCode = false, base = {}, failing = () => true }: SecondFactorWorldOptions) {
+  const sent: { email: string; code: string }[] = []
+  const mails = { sendCode: ({ email, code }: { email: string; code: string }) => void sent.push({ email, code }) }
+  const adapter: Adapter =
+    world === "failing" ? { ...memory, listFactorsByUserId: (id) => (failing() ? Promise.reject(factorsDown) : memory.listFactorsByUserId!(id)) } : memory
+  const cookies: [string, string][] = []
+  if (world === "enrolled" || world === "trustedDevice" || world === "passkey") {
+    await memory.createFactor!(await enrolledFactor(userId, secret))
+    if (world === "enrolled") await memory.replaceBackupCodes!(userId, await Promise.all(modelBackupCodes.map((code) => hashBackupCode(code, secret))))
+  }
+  if (world === "trustedDevice") {
+    const name = cookieNames.https.trustedDevice
+    const fingerprint = factorsFingerprint(userId, await memory.listFactorsByUserId!(userId))
+    const options = { secret, cookies: { trustedDevice: { name, options: {} } } } as unknown as AuthOptions
+    cookies.push([name, (await trustedDeviceCookie(options, { userId, fingerprint }, 30)).value])
+  }
+  const secondFactor: SecondFactorOptions = { ...base, ...((world === "emailCode" || world === "unavailable") && { required: true }), ...((world === "emailCode" || sendCode) && mails) }
+  return { secondFactor, adapter, cookies, sent }
+}
+
+/** The page a sign-in that stopped in `secondFactorRequired` is sent to, offering `methods`. */
+export function secondFactorPage(origin: string, methods: string): string {
+  return `${origin}/auth/second-factor?${new URLSearchParams({ methods })}`
+}
+
+/** The methods the page offers in a world that stops for the second factor. */
+export function offeredMethods(world: SecondFactorWorld | undefined): string | undefined {
+  return world === "enrolled" ? "totp,backup" : world === "emailCode" ? "email" : undefined
+}
+
+/** Options of {@link secondFactorRepresentatives}. */
+export interface SecondFactorRepresentativesOptions {
+  /** Whether the events before the second-factor check are a way in the test can drive to every answer. @default any */
+  acceptable?: (events: readonly { type: string }[]) => boolean
+  /** The tail policy a path runs with. @default the path's input ({@link policyOf}) */
+  policy?: (path: { events: readonly { type: string }[]; input?: unknown }) => SignInTailPolicy | undefined
+}
+
+/**
+ * The paths worth driving once second factors are in the model: every answer of
+ * `findSecondFactor` (and what follows it) after one way in per policy, the shortest way
+ * `acceptable` accepts (ties: the first generated), since the sign-in before the check walks as it
+ * does without second factors, which the other paths drive. A path with second factors on that
+ * never reaches the check is dropped: the same path without them drives it.
+ */
+export function secondFactorRepresentatives<TPath extends { events: readonly { type: string }[]; input?: unknown }>(paths: readonly TPath[], options: SecondFactorRepresentativesOptions = {}): TPath[] {
+  const { acceptable = () => true, policy = policyOf } = options
+  const prefixOf = (path: TPath) => {
+    const at = path.events.findIndex((event) => event.type === "secondFactor.found" || event.type === "secondFactor.failed")
+    return at < 0 ? undefined : path.events.slice(0, at)
+  }
+  const chosen = new Map<string, { key: string; length: number }>()
+  for (const path of paths) {
+    const prefix = prefixOf(path)
+    if (!prefix || !acceptable(prefix)) continue
+    const group = JSON.stringify(policy(path))
+    const current = chosen.get(group)
+    if (current === undefined || current.length > prefix.length) chosen.set(group, { key: JSON.stringify(prefix, errorsReadable), length: prefix.length })
+  }
+  return paths.filter((path) => {
+    const prefix = prefixOf(path)
+    if (!prefix) return policy(path)?.secondFactor !== true
+    return chosen.get(JSON.stringify(policy(path)))?.key === JSON.stringify(prefix, errorsReadable)
+  })
+}
+
+function errorsReadable(_key: string, value: unknown): unknown {
+  return value instanceof Error ? `Error(${value.message})` : value
+}
+
+/**
+ * What a final of the tail's second-factor check shows: `secondFactorRequired` sends the browser
+ * to the second-factor page with the sealed flow and no session; `secondFactorUnavailable` to the
+ * error page with `SecondFactorUnavailable` and no session. Whether `state` is one of them.
+ */
+export function expectSecondFactorFinal(state: string, world: SecondFactorWorld | undefined, response: Response, jar: { get(name: string): string | undefined }, origin: string): boolean {
+  if (state !== "secondFactorRequired" && state !== "secondFactorUnavailable") return false
+  expect(response.status).toBe(302)
+  expect(jar.get(cookieNames.https.sessionToken)).toBeUndefined()
+  if (state === "secondFactorRequired") {
+    expect(response.headers.get("location")).toBe(secondFactorPage(origin, offeredMethods(world)!))
+    expect(jar.get(cookieNames.https.secondFactor)).toBeTruthy()
+  } else {
+    expect(response.headers.get("location")).toBe(`${origin}/auth/error?error=SecondFactorUnavailable`)
+    expect(jar.get(cookieNames.https.secondFactor)).toBeUndefined()
+  }
+  return true
 }

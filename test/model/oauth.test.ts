@@ -12,7 +12,7 @@ import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { discoveryGoesDown, standInFaults } from "../../src/testing/drivers/oauth-events.js"
-import { limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, splitAt } from "./harness.js"
+import { expectSecondFactorFinal, limiterAdmitted, limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, splitAt } from "./harness.js"
 import { decode, encode } from "../../src/jwt.js"
 import { clientId, opProvider, standInOP } from "../support/oauth-stand-in.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -36,11 +36,13 @@ const issuer = "https://op.model"
 const starter = "signed-in-before"
 const latecomer = "signed-in-after"
 
-// Each policy with pages.newUser set; database sessions (and the provider's tokens refreshed) with one of the two adapter policies, JWTs with the others.
-const policies: Record<"linking" | "noLinking" | "noAdapter", OAuthCallbackPolicy> = {
+// Each policy with pages.newUser set; database sessions (and the provider's tokens refreshed) with one of the two adapter policies, JWTs with the others; second factors on with either strategy.
+const policies: Record<"linking" | "noLinking" | "noAdapter" | "secondFactorDatabase" | "secondFactorJwt", OAuthCallbackPolicy> = {
   linking: { adapter: true, emailLinking: true, databaseSessions: true, newUserPage: true, renewsStoredTokens: true },
   noLinking: { adapter: true, emailLinking: false, databaseSessions: false, newUserPage: true },
   noAdapter: { adapter: false, emailLinking: false, databaseSessions: false, newUserPage: true },
+  secondFactorDatabase: { adapter: true, emailLinking: true, databaseSessions: true, newUserPage: true, renewsStoredTokens: true, secondFactor: true },
+  secondFactorJwt: { adapter: true, emailLinking: false, databaseSessions: false, newUserPage: true, secondFactor: true },
 }
 const server = { issuer }
 const received = (params: { state?: string; iss?: string; error?: string }, refused?: string) =>
@@ -81,6 +83,7 @@ const events: OAuthEvent[] = [
   { type: "emailOwner.found", user: owner },
   { type: "lookup.failed", error: "getUserByAccount threw" },
   ...signInDecisions,
+  ...secondFactorFindings(),
   { type: "user.persisted", isNewUser: true, user: owner },
   { type: "user.persisted", isNewUser: false, user: owner },
   { type: "persist.failed", error: "linkAccount threw" },
@@ -233,7 +236,18 @@ async function scenario(path: readonly OAuthEvent[]) {
 
 const recorder = new TransitionRecorder([oauthMachine])
 const allPaths = modelPaths(oauthMachine, events)
-const paths = limiterRepresentatives(allPaths.filter((path) => !unreachable(path.events)))
+/** The way in to the second-factor check: a returning user (whose factors exist before the sign-in), in a browser signed in as nobody, the limiter admitting. */
+const returningUser = (events: readonly { type: string }[]) =>
+  events.some((event) => event.type === "account.linked" && !("signedInAs" in event && event.signedInAs)) &&
+  limiterAdmitted(events)
+const paths = limiterRepresentatives(
+  secondFactorRepresentatives(
+    allPaths.filter((path) => !unreachable(path.events)),
+    { acceptable: returningUser, policy: (path) => find(path.events as OAuthEvent[], "callback.received")?.policy },
+  ),
+)
+/** An OAuth sign-in never finds a passkey: the passkey counting as both factors is the WebAuthn machine's (its model test takes it). */
+const unreachableTransitions = new Map([["oauth.checkingSecondFactor:secondFactor.found:0", "the first factor is not a passkey"]])
 const skipped = allPaths.filter((path) => unreachable(path.events))
 const callbackRefusals = new Set(["providerRejected", "responseRejected", "tokensRejected", "idTokenRejected"])
 
@@ -272,6 +286,7 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       new Set([
         "csrfRejected", "signInFailed", "providerRejected", "responseRejected", "tokensRejected", "idTokenRejected", "profileFailed",
         "accountNotLinked", "signedIn", "signedInNewUser", "accessDenied", "redirected", "persistFailed", "sessionFailed", "rateLimited",
+        "secondFactorRequired", "secondFactorUnavailable",
       ]),
     )
     for (const path of skipped) expect(unreachable(path.events)).toBeTruthy()
@@ -280,12 +295,20 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
   for (const path of paths) {
     it(`${titleOf(path)} ⇒ ${path.finalState}`, async () => {
       const world = await scenario(path.events)
+      const secondFactor = secondFactorWorldOf(path.events)
+      const jar = new CookieJar()
+      if (find(path.events, "callback.received")?.policy.secondFactor) {
+        // The returning user's factors (and trusted device), as they were before this sign-in.
+        const user = await world.memory.getUserByAccount({ provider: "op", providerAccountId: world.op.subject })
+        const built = await secondFactorWorld(secondFactor, world.config.adapter!, { userId: user!.id, secret: "model-secret" })
+        world.config = { ...world.config, secondFactor: built.secondFactor, adapter: built.adapter }
+        for (const [name, value] of built.cookies) jar.cookies.set(name, value)
+      }
       const { logger, errors } = recordingLogger()
       // Each request meets its own limiter outcome: the sign-in's, then the callback's.
       const [signInEvents, callbackEvents] = splitAt(path.events, "callback.received")
       const observed = { ...world.config, logger, inspect: recorder.inspect, ...rateLimitOf(signInEvents, "oauth") }
       const observedCallback = { ...world.config, logger, inspect: recorder.inspect, ...rateLimitOf(callbackEvents, "oauth") }
-      const jar = new CookieJar()
       if (world.signedInBefore) await world.signInAsOther(jar)
       const csrfToken = await csrfTokenFor(world.config, jar)
       const csrfValid = !path.events.some((event) => event.type === "csrf.invalid")
@@ -403,7 +426,12 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
         case "sessionFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
           // A failing database is logged as the adapter's error; a throwing jwt callback as the callback route's.
-          expect(new Set(errorNames)).toEqual(new Set([path.events.some((event) => event.type === "session.failed") ? "AdapterError" : "CallbackRouteError"]))
+          // A failing factor store too.
+          expect(new Set(errorNames)).toEqual(new Set([path.events.some((event) => event.type === "session.failed") || secondFactor === "failing" ? "AdapterError" : "CallbackRouteError"]))
+          break
+        case "secondFactorRequired":
+        case "secondFactorUnavailable":
+          expectSecondFactorFinal(path.finalState, secondFactor, response, jar, origin)
           break
       }
       if (path.finalState !== "signedIn" && path.finalState !== "signedInNewUser") {
@@ -422,7 +450,9 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
     console.log(`oauth flow cookie: max ${Math.max(0, ...sealedSizes)} bytes over ${sealedSizes.length} sealed (budget ${flowCookieBudget})`)
     console.log(`oauth: ${paths.length} paths driven, ${skipped.length} generated paths the real world cannot produce`)
     const { line, missing } = coverageReport(oauthMachine, recorder)
-    console.log(line)
-    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+    console.log(line, `(unreachable through Auth(): ${[...unreachableTransitions].map(([key, why]) => `${key}: ${why}`).join("; ")})`)
+    expect(missing.filter((key) => !unreachableTransitions.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+    // A transition named unreachable is one no path took.
+    expect(missing.filter((key) => unreachableTransitions.has(key))).toEqual([...unreachableTransitions.keys()])
   })
 })

@@ -13,7 +13,7 @@ import { SoftCredential, type Bend } from "../../src/testing/authenticator.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions, splitAt, tailInputs } from "./harness.js"
+import { expectSecondFactorFinal, limiterAdmitted, limiterRepresentatives, modelClientHeaders, passkeyFinding, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, splitAt, tailInputs } from "./harness.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
@@ -92,8 +92,8 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
   if (flow) {
     const other = flow.ceremony === "register" ? "authenticate" : "register"
     list.push(
-      // The answer arrives with the tail's policy: both session strategies, pages.newUser set.
-      ...tailInputs.map(({ policy }) => ({ type: "ceremony.received" as const, action: flow.ceremony, policy })),
+      // The answer arrives with the tail's policy: both session strategies, pages.newUser set, second factors off and on.
+      ...[...tailInputs, ...secondFactorInputs].map(({ policy }) => ({ type: "ceremony.received" as const, action: flow.ceremony, policy })),
       { type: "ceremony.received", action: other, policy: tailInputs[0]!.policy },
       { type: "challenge.replayed" },
       { type: "challenge.failed", error: new Error("replay store down") },
@@ -106,6 +106,8 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
     if (flow.ceremony === "authenticate") list.push({ type: "counter.failed", error: new Error("updateAuthenticatorCounter failed") })
     list.push(
       ...signInDecisions,
+      passkeyFinding,
+      ...secondFactorFindings(),
       { type: "user.persisted", isNewUser: flow.user?.id === undefined, user: { id: flow.user?.id ?? "u-new", email: flow.user?.email ?? newcomer, emailVerified: null }, account: { provider: "passkey", providerAccountId: "cred", type: "webauthn", userId: flow.user?.id ?? "u-new" } },
       { type: "persist.failed", error: new Error("createAuthenticator failed") },
       { type: "registration.undone" },
@@ -118,7 +120,14 @@ function events(snapshot: SnapshotFrom<typeof webAuthnMachine>): WebAuthnEvent[]
 }
 
 const recorder = new TransitionRecorder([webAuthnMachine])
-const paths = limiterRepresentatives(modelPaths(webAuthnMachine, events))
+/** The way in to the second-factor check: Ada signs in with her passkey, in a browser signed in as nobody, the limiter admitting. */
+const adaSignsIn = (events: readonly { type: string }[]) =>
+  events.some((event) => event.type === "options.requested" && (event as { action?: string }).action === "authenticate") &&
+  !events.some((event) => event.type === "user.found" && "signedIn" in event && event.signedIn === true) &&
+  limiterAdmitted(events)
+const paths = limiterRepresentatives(
+  secondFactorRepresentatives(modelPaths(webAuthnMachine, events), { acceptable: adaSignsIn, policy: (path) => find(path.events as WebAuthnEvent[], "ceremony.received")?.policy }),
+)
 
 function find<T extends WebAuthnEvent["type"]>(path: WebAuthnEvent[], type: T) {
   return path.find((event) => event.type === type) as Extract<WebAuthnEvent, { type: T }> | undefined
@@ -226,6 +235,7 @@ describe("WebAuthn machine, driven through Auth()", () => {
         },
       }
 
+      const jar = new CookieJar()
       // The world before the flow: Ada and Bob have passkeys.
       const options = async (jar: CookieJar, query: Record<string, string>) => (await (await send(config, jar, `/webauthn-options/passkey?${new URLSearchParams(query)}`)).json()) as { action: string; options: never }
       const post = async (jar: CookieJar, action: string, data: unknown, withCsrf = true) =>
@@ -237,9 +247,17 @@ describe("WebAuthn machine, driven through Auth()", () => {
         await post(jar, "register", key.register((await options(jar, { action: "register", email })).options, origin))
       }
       const adaId = (await memory.getUserByEmail(ada))!.id
+      // Second factors, once Ada and Bob have their passkeys: Ada's factors as the path finds them. A passkey counts as both
+      // factors unless the configuration says otherwise, which it says for every other answer.
+      const secondFactor = secondFactorWorldOf(path.events)
+      if (policy.secondFactor) {
+        const built = await secondFactorWorld(secondFactor, adapter, { userId: adaId, secret: "model-secret", base: { passkeyCountsAsTwoFactors: secondFactor === "passkey" }, failing: () => world.measuring })
+        config.secondFactor = built.secondFactor
+        config.adapter = built.adapter
+        for (const [name, value] of built.cookies) jar.cookies.set(name, value)
+      }
       const signIn = async (jar: CookieJar, key: SoftCredential) => post(jar, "authenticate", key.authenticate((await options(jar, { action: "authenticate" })).options, origin))
 
-      const jar = new CookieJar()
       if (found?.signedIn) await signIn(jar, adaKey)
       if (bent?.name === "counter") await memory.updateAuthenticatorCounter(Buffer.from(adaKey.id).toString("base64"), 5)
 
@@ -368,6 +386,13 @@ describe("WebAuthn machine, driven through Auth()", () => {
           break
         case "sessionFailed":
           expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          // A failing factor store is logged as the adapter's error.
+          if (secondFactor === "failing") expect(lastError?.name).toBe("AdapterError")
+          break
+        case "secondFactorRequired":
+        case "secondFactorUnavailable":
+          expectSecondFactorFinal(path.finalState, secondFactor, second, jar, origin)
+          expect(session).toBeNull()
           break
         case "rateLimited":
           expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
