@@ -202,7 +202,7 @@ const nothingEnrolled = { type: "secondFactor.found", factors: 0, backupCodes: 0
 export function secondFactorFindings(firstFactorEmail = false): SecondFactorAnswer[] {
   const found = { ...nothingEnrolled, firstFactorEmail }
   return [
-    { ...found, factors: 1, trustedDevice: { userId: "u", fingerprint: "f1" }, current: { userId: "u", fingerprint: "f1" } },
+    { ...found, factors: 1, trustedDevice: { userId: "u", fingerprint: "f1", issuedAt: 1 }, current: { userId: "u", fingerprint: "f1" } },
     { ...found, factors: 1, backupCodes: 2 },
     ...(firstFactorEmail ? [] : [{ ...found, required: true, emailCode: true }]),
     { ...found, required: true, emailCode: firstFactorEmail },

@@ -74,6 +74,8 @@ export async function startSecondFactor(options: AuthOptions, cookies: Cookie[],
 interface SecondFactorRequest {
   opened: OpenedFlow<typeof secondFactorMachine>
   limiter: RequestLimiter
+  /** The trusted-device cookie, once made: set only by a sign-in that ends signed in. */
+  trustedDevice?: Cookie
 }
 
 function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: SecondFactorRequest): FlowEffects<typeof secondFactorMachine> {
@@ -140,7 +142,7 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
       try {
         const userId = user.id!
         const fingerprint = factorsFingerprint(userId, await adapter.listFactorsByUserId!(userId))
-        cookies.push(await trustedDeviceCookie(options, { userId, fingerprint }, settings.trustedDeviceDays))
+        request.trustedDevice = await trustedDeviceCookie(options, { userId, fingerprint }, settings.trustedDeviceDays)
         return { type: "device.trusted" }
       } catch (error) {
         options.logger.error(asError(error))
@@ -155,6 +157,8 @@ function outcomes(options: AuthOptions, cookies: Cookie[], request: SecondFactor
   const site = secondFactorFlow.site(options, secondFactorSite)
   // Every end clears the flow's cookies; waiting again seals a new flow in their place.
   const ended = () => [...cookies, ...secondFactorFlow.clear(site)]
+  // A device is remembered only by a sign-in that ended signed in.
+  const signedInCookies = () => [...ended(), ...(request.trustedDevice ? [request.trustedDevice] : [])]
   const failed = ({ error }: SecondFactorContext) => errorAnswer(error instanceof Error && "type" in error ? error : new CallbackRouteError(asError(error), { cause: { provider: "second-factor" } }), ended())
   const refused = (reason: SecondFactorRefusal, message: string) => errorAnswer(new SecondFactorRefused(message, { cause: { reason } }), ended())
   return {
@@ -166,8 +170,8 @@ function outcomes(options: AuthOptions, cookies: Cookie[], request: SecondFactor
     emailCodeFailed: ({ error }) => errorAnswer(new EmailSignInError(asError(error), { cause: { provider: "second-factor" } }), ended()),
     verifyFailed: failed,
     attemptsExhausted: ({ attempts }) => errorAnswer(new SecondFactorAttemptsExhausted(`The sign-in used its ${attempts + 1} attempts at the second factor`), ended()),
-    signedIn: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: ended() }),
-    signedInNewUser: ({ callbackUrl }) => ({ redirect: newUserRedirect(options, callbackUrl), cookies: ended() }),
+    signedIn: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: signedInCookies() }),
+    signedInNewUser: ({ callbackUrl }) => ({ redirect: newUserRedirect(options, callbackUrl), cookies: signedInCookies() }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies: ended() }),
     accessDenied: failed,
     sessionFailed: failed,
