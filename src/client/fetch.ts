@@ -26,7 +26,8 @@ export interface AuthAnswer<T> {
 
 /**
  * Sends a request to `<basePath>/<path>` and returns its status and JSON body. Throws a
- * {@link ClientFetchError} when the body is not JSON.
+ * {@link ClientFetchError} when the body is not JSON. Where `{ url }` was asked for
+ * (`returnRedirect`), a redirect the server answered anyway reads as `200 { url }` too.
  *
  * @example
  * ```ts
