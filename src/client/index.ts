@@ -32,10 +32,10 @@ export {
   regenerateBackupCodes,
   submitSecondFactor,
   requestEmailCode,
-  secondFactorMethods,
   type ConfirmAuthenticatorAppOptions,
   type RemoveFactorOptions,
 } from "./second-factor.js"
+export { secondFactorMethods } from "./second-factor-methods.js"
 export { ClientFetchError } from "./fetch.js"
 export type {
   ClientSafeProvider,

@@ -14,9 +14,7 @@ import { send, type AuthRequestInit } from "./fetch.js"
 import { navigate } from "./navigate.js"
 import { getCsrfToken } from "./session.js"
 import { errorOf } from "./sign-in.js"
-import type { FactorsRefusal, FactorsResult, SecondFactorMethod, SecondFactorRefusal, SecondFactorResponse, SecondFactorSummary, SubmitSecondFactorOptions } from "./types.js"
-
-const allMethods: ReadonlySet<string> = new Set<SecondFactorMethod>(["totp", "backup", "email"])
+import type { FactorsRefusal, FactorsResult, SecondFactorRefusal, SecondFactorResponse, SecondFactorSummary, SubmitSecondFactorOptions } from "./types.js"
 
 /**
  * One request to `/factors`: the JSON answer, or the refusal it carries. A refusal of the flow
@@ -221,29 +219,4 @@ async function postSecondFactor(fields: Record<string, string>): Promise<SecondF
 
 function reasonOf(url: string): SecondFactorRefusal | undefined {
   return (new URL(url, "http://relative.invalid").searchParams.get("reason") ?? undefined) as SecondFactorRefusal | undefined
-}
-
-/**
- * The second factors a sign-in waits for, read from where it sent the browser (the `url` of
- * `signIn(…, { redirect: false })`): the second-factor page names them in `methods`. `undefined`
- * when the URL is not that page.
- *
- * @example
- * ```ts
- * import { secondFactorMethods, signIn } from "authflow/client"
- *
- * const result = await signIn("credentials", { username, password, redirect: false })
- * const methods = secondFactorMethods(result?.url) // ["totp", "backup"] while the sign-in waits
- * ```
- */
-export function secondFactorMethods(url: string | null | undefined): SecondFactorMethod[] | undefined {
-  if (!url) return undefined
-  let named: string | null
-  try {
-    named = new URL(url, "http://relative.invalid").searchParams.get("methods")
-  } catch {
-    return undefined
-  }
-  const methods = (named ?? "").split(",").filter((method): method is SecondFactorMethod => allMethods.has(method))
-  return methods.length ? methods : undefined
 }
