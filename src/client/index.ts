@@ -5,7 +5,8 @@
  * Requests go to `/api/auth` unless {@link configure} says otherwise (or `NEXT_PUBLIC_AUTH_URL`
  * is inlined by the bundler; see `config.ts`). Session changes are announced to the other tabs on
  * the `next-auth` BroadcastChannel. Passkeys sign in through `signIn` of `authflow/client/passkey`,
- * a separate entry so that only apps using them need `@simplewebauthn/browser`.
+ * a separate entry so that only apps using them need `@simplewebauthn/browser`. Second factors
+ * (managing authenticator apps, passing the second factor of a sign-in) are functions of this entry.
  *
  * @example
  * ```ts
@@ -22,5 +23,32 @@ export { getSession, getCsrfToken, getProviders, update, type GetSessionOptions 
 export { signIn } from "./sign-in.js"
 export { signOut } from "./sign-out.js"
 export { onSessionChange, announceSessionChange, channelName, type SessionMessage, type SessionTrigger } from "./broadcast.js"
+export {
+  listFactors,
+  enrolAuthenticatorApp,
+  confirmAuthenticatorApp,
+  renameFactor,
+  removeFactor,
+  regenerateBackupCodes,
+  submitSecondFactor,
+  requestEmailCode,
+  type ConfirmAuthenticatorAppOptions,
+  type RemoveFactorOptions,
+} from "./second-factor.js"
+export { secondFactorMethods } from "./second-factor-methods.js"
 export { ClientFetchError } from "./fetch.js"
-export type { ClientSafeProvider, Session, SignInAuthorizationParams, SignInOptions, SignInResponse, SignOutOptions } from "./types.js"
+export type {
+  ClientSafeProvider,
+  FactorsRefusal,
+  FactorsResult,
+  SecondFactorMethod,
+  SecondFactorRefusal,
+  SecondFactorResponse,
+  SecondFactorSummary,
+  Session,
+  SignInAuthorizationParams,
+  SignInOptions,
+  SignInResponse,
+  SignOutOptions,
+  SubmitSecondFactorOptions,
+} from "./types.js"

@@ -12,6 +12,7 @@ import { announceSessionChange } from "./broadcast.js"
 import { authUrl } from "./config.js"
 import { requestJson, send } from "./fetch.js"
 import { currentHref, navigate } from "./navigate.js"
+import { secondFactorMethods } from "./second-factor-methods.js"
 import { getCsrfToken, getProviders } from "./session.js"
 import { errorOf, signIn as signInWithoutPasskey } from "./sign-in.js"
 import type { SignInAuthorizationParams, SignInOptions, SignInResponse } from "./types.js"
@@ -92,7 +93,8 @@ export async function signIn(
   const url = typeof data?.url === "string" ? data.url : undefined
   const error = errorOf(url)
   const succeeded = ok && url !== undefined && !error.error
-  if (succeeded) announceSessionChange("signin")
+  // A passkey without user verification is one factor: such a sign-in may still wait for a second.
+  if (succeeded && !secondFactorMethods(url)) announceSessionChange("signin")
   if (redirect) {
     navigate(url ?? authUrl("error"))
     return undefined

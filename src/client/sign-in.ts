@@ -7,6 +7,7 @@ import { announceSessionChange } from "./broadcast.js"
 import { authUrl } from "./config.js"
 import { send } from "./fetch.js"
 import { currentHref, navigate } from "./navigate.js"
+import { secondFactorMethods } from "./second-factor-methods.js"
 import { getCsrfToken, getProviders } from "./session.js"
 import type { SignInAuthorizationParams, SignInOptions, SignInResponse } from "./types.js"
 
@@ -71,8 +72,8 @@ export async function signIn(
   const url = typeof data?.url === "string" ? data.url : undefined
   const { error, code } = errorOf(url)
   const succeeded = ok && url !== undefined && !error
-  // Only these sign-ins end with a session already set; OAuth and email ones continue elsewhere.
-  if (succeeded && found.type === "credentials") announceSessionChange("signin")
+  // Only these sign-ins end with a session already set (unless they wait for a second factor); OAuth and email ones continue elsewhere.
+  if (succeeded && found.type === "credentials" && !secondFactorMethods(url)) announceSessionChange("signin")
 
   if (redirect) {
     navigate(url ?? target)

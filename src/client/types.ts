@@ -1,7 +1,9 @@
 /** Types of the browser client. */
 import type { ProviderType, Session } from "../types.js"
+import type { SecondFactorRefusal } from "../core/errors.js"
+import type { SecondFactorMethod } from "../machines/sign-in-tail.js"
 
-export type { Session }
+export type { Session, SecondFactorMethod, SecondFactorRefusal }
 
 /** A provider as `GET /providers` lists it. */
 export interface ClientSafeProvider {
@@ -47,4 +49,71 @@ export interface SignOutOptions {
   redirectTo?: string
   /** Older name of `redirectTo`. */
   callbackUrl?: string
+}
+
+/** An authenticator app as `/factors` lists it: no secret. */
+export interface SecondFactorSummary {
+  id: string
+  name: string
+  /** When it was added, as an ISO 8601 string. */
+  createdAt: string
+}
+
+/**
+ * Why `/factors` refused: one of the flow's refusals, or the error type of the page the router
+ * sent the request to (`MissingCSRF`, `RateLimited`, and `Configuration`, which is also how the
+ * server names an enrolment that expired or was confirmed before).
+ */
+export type FactorsRefusal =
+  | "signed-out"
+  | "wrong-code"
+  | "attempts-exhausted"
+  | "removal-refused"
+  | "unknown-factor"
+  | "enrolment-of-other-user"
+  | "invalid-request"
+  | (string & {})
+
+/** The outcome of a `/factors` function: what the server answered, or the refusal, with the HTTP status. */
+export type FactorsResult<T extends object = Record<never, never>> =
+  | (T & { ok: true; error: undefined; status: number })
+  | { ok: false; error: FactorsRefusal; status: number }
+
+/** Options of `submitSecondFactor`. */
+export interface SubmitSecondFactorOptions {
+  /**
+   * Which kind of code `code` is.
+   * @default "totp"
+   */
+  method?: SecondFactorMethod
+  /** The code the user typed. */
+  code: string
+  /**
+   * "Don't ask again on this device" (where the server offers it: `trustedDeviceDays` above 0).
+   * @default false
+   */
+  remember?: boolean
+  /**
+   * Navigate to where the server answers; `false` returns a {@link SecondFactorResponse} instead.
+   * @default true
+   */
+  redirect?: boolean
+}
+
+/** The outcome of `submitSecondFactor(…, { redirect: false })` and of `requestEmailCode()`. */
+export interface SecondFactorResponse {
+  /** `true` when the code passed (signed in), or the email was sent. */
+  ok: boolean
+  /**
+   * Where the server sent the browser: the callback URL once signed in, the second-factor page
+   * (with `error` and `reason`, or `sent=email`) while the sign-in waits, else the sign-in or error
+   * page; `null` if it answered no URL.
+   */
+  url: string | null
+  /** The error type of that URL (`SecondFactorRefused`, `SecondFactorAttemptsExhausted`, `MissingCSRF`, `RateLimited`…), if any. */
+  error: string | undefined
+  /** Why a code was refused while the sign-in still waits. */
+  reason: SecondFactorRefusal | undefined
+  /** HTTP status of the request. */
+  status: number
 }
