@@ -606,12 +606,23 @@ export class RateLimitStoreError extends AuthError {
 }
 
 /** Why a second factor was refused (`cause.reason` of {@link SecondFactorRefused}). */
-export type SecondFactorRefusal = "wrong-code" | "replayed-code" | "unknown-backup-code" | "expired-email-code" | "no-email-code" | "method-unavailable"
+export type SecondFactorRefusal =
+  | "wrong-code"
+  | "replayed-code"
+  | "unknown-backup-code"
+  | "expired-email-code"
+  | "no-email-code"
+  | "method-unavailable"
+  /** The waiting sign-in is gone: its 5 minutes passed, or its cookie is missing. */
+  | "expired-flow"
+  /** The waiting sign-in's cookie was resumed before, or belongs to another browser, or does not open. */
+  | "foreign-flow"
 
 /**
  * A code typed for the second factor was refused: wrong, used before (a replay), a backup code
- * that is not (or no longer) the user's, or an emailed code that expired. `cause.reason` says which.
- * The sign-in waits for another code while attempts are left.
+ * that is not (or no longer) the user's, or an emailed code that expired; or the sign-in waiting
+ * for it is gone (expired, resumed before, from another browser). `cause.reason` says which. The
+ * sign-in waits for another code while attempts are left; a sign-in that is gone starts again.
  *
  * @example
  * ```ts

@@ -31,7 +31,7 @@ export interface ErrorPageProps {
 }
 
 /** The error codes with a page of their own; any other value renders the generic page. */
-export type ErrorPageCode = "Configuration" | "AccessDenied" | "Verification"
+export type ErrorPageCode = "Configuration" | "AccessDenied" | "Verification" | "SecondFactorUnavailable"
 
 interface ErrorContent {
   status: number
@@ -59,6 +59,13 @@ const ERROR_PAGES: Readonly<Record<ErrorPageCode, ErrorContent>> = {
     messages: ["The sign in link is no longer valid.", "It may have been used already or it may have expired."],
     signIn: true,
   },
+  // authflow's own: a second factor is required of a user who has no way to pass one.
+  SecondFactorUnavailable: {
+    status: 403,
+    heading: "Two-step verification needed",
+    messages: ["This account must use two-step verification, and has no way set up to do it.", "Ask the site's administrator to help you set it up."],
+    signIn: false,
+  },
 }
 
 function isErrorPageCode(error: string | undefined): error is ErrorPageCode {
@@ -67,8 +74,9 @@ function isErrorPageCode(error: string | undefined): error is ErrorPageCode {
 
 /**
  * Render the error page for `error`: `Configuration` (500, "Server error"), `AccessDenied` (403,
- * "Access Denied") and `Verification` (403, "Unable to sign in"); the last two offer a "Sign in"
- * button to `signinUrl`. Any other or missing code renders a generic "Error" page (200) linking
+ * "Access Denied"), `Verification` (403, "Unable to sign in") and authflow's
+ * `SecondFactorUnavailable` (403); `AccessDenied` and `Verification` offer a "Sign in" button to
+ * `signinUrl`. Any other or missing code renders a generic "Error" page (200) linking
  * back to `host`. Unlike Auth.js, the button goes to `signinUrl` as given, never to the request URL
  * with `/signin` appended after its query.
  *

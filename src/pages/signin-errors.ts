@@ -28,6 +28,9 @@ export const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.fr
   InvalidEmail: "That email address is not valid. Check it and try again.",
   // authflow's own: the rate limiter refused the request (see `rateLimit`).
   RateLimited: "Too many attempts. Wait a few minutes, then try again.",
+  // authflow's own: the second factor (see `secondFactor`).
+  SecondFactorRefused: "Your sign-in could not be finished. Sign in again.",
+  SecondFactorAttemptsExhausted: "Too many wrong codes. Sign in again.",
 })
 
 /** The message for an `?error=` value the sign-in page does not know (e.g. `MissingCSRF`). */

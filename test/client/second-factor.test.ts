@@ -227,9 +227,9 @@ describe("passing the second factor of a sign-in", () => {
     await signInAsAda()
     const exhausted = await client.submitSecondFactor({ code: "000000", redirect: false })
     expect(exhausted).toMatchObject({ ok: false, error: "SecondFactorAttemptsExhausted", reason: undefined, url: `${origin}${basePath}/signin?error=SecondFactorAttemptsExhausted` })
-    // The flow ended: the right code now has no sign-in to finish (the missing flow cookie reads "Configuration").
+    // The flow ended: the right code now has no sign-in to finish, and the sign-in starts again.
     const ended = await client.submitSecondFactor({ code: await app.code(), redirect: false })
-    expect(ended).toMatchObject({ ok: false, error: "Configuration", reason: undefined, url: `${origin}${basePath}/error?error=Configuration` })
+    expect(ended).toMatchObject({ ok: false, error: "SecondFactorRefused", reason: undefined, url: `${origin}${basePath}/signin?error=SecondFactorRefused` })
     expect(await sessionEmail()).toBeNull()
 
     await signInAsAda()

@@ -412,9 +412,9 @@ describe("second-factor machine (one flow, several requests), driven through Aut
           break
         }
         case "flowReplayed":
-          // As Auth.js shows a check that failed: the error page, the cause in the log.
-          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
-          expect(errorNames).toEqual(["FlowCookieRefused"])
+          // The sign-in starts again, the replayed flow cookie named in the log.
+          expect(location).toBe(`${origin}/auth/signin?error=SecondFactorRefused`)
+          expect(errorNames).toEqual(["SecondFactorRefused"])
           break
         case "csrfRejected":
           expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)

@@ -163,7 +163,10 @@ function outcomes(options: AuthOptions, cookies: Cookie[], request: SecondFactor
   const refused = (reason: SecondFactorRefusal, message: string) => errorAnswer(new SecondFactorRefused(message, { cause: { reason } }), ended())
   return {
     awaitingCode: (context) => sealAndShow(options, cookies, snapshot, context.refusal === undefined && context.submission !== undefined && "requestsCode" in context.submission),
-    flowReplayed: () => errorAnswer(new FlowCookieRefused("replayed", "the second-factor flow was resumed before"), ended()),
+    flowReplayed: () => {
+      const replayed = new FlowCookieRefused("replayed", "the second-factor flow was resumed before")
+      return errorAnswer(new SecondFactorRefused(`The sign-in waiting for its second factor cannot go on: ${replayed.message}`, { cause: { reason: "foreign-flow", err: replayed } }), ended())
+    },
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action second-factor"), ended()),
     rateLimited: (context) => errorAnswer(rateLimitedError("second-factor", context, request.limiter), ended()),
     methodUnavailable: () => refused("method-unavailable", "The second factor named is not one this sign-in offers"),
@@ -193,7 +196,10 @@ export async function secondFactorAction(options: AuthOptions, cookies: Cookie[]
   const site = secondFactorFlow.site(options, secondFactorSite)
   if (options.request.method === "GET") return secondFactorPage(options, cookies, site.cookies.flow.name)
   const opened = await secondFactorFlow.open(site, options.request.cookies)
-  if (opened instanceof FlowCookieRefused) return errorAnswer(opened, [...cookies, ...secondFactorFlow.clear(site)])
+  if (opened instanceof FlowCookieRefused) {
+    const reason = opened.reason === "expired" || opened.reason === "missing" ? "expired-flow" : "foreign-flow"
+    return errorAnswer(new SecondFactorRefused(`The sign-in waiting for its second factor cannot go on: ${opened.message}`, { cause: { reason, err: opened } }), [...cookies, ...secondFactorFlow.clear(site)])
+  }
   const request: SecondFactorRequest = { opened, limiter: requestLimiter(options) }
   const body = options.request.body ?? {}
   const method = typeof body.method === "string" && methods.has(body.method) ? (body.method as SecondFactorMethod) : "totp"
