@@ -3,7 +3,7 @@
  * stops before any session exists, waits in the sealed second-factor flow, and signs in only once
  * a code passes; every refusal is checked as a browser meets it.
  */
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { memoryRevocationStore } from "../../src/core/revocation-store.js"
 import { base32Encode, hashBackupCode, newTotpSecret, sealFactorSecret, totpCode } from "../../src/core/second-factor/index.js"
@@ -129,6 +129,20 @@ describe.each(["jwt", "database"] as const)("second factor with %s sessions", (s
     expect(stopped.searchParams.get("methods")).toBe("totp")
     const tampered = await submit(config, none, { method: "backup", code: "mnpqr-stuvw" })
     expect(tampered.headers.get("location")).toBe("https://app.test/auth/signin?error=SecondFactorRefused")
+  })
+
+  it("refuses a waiting sign-in after its 5 minutes: the sign-in starts again", async () => {
+    const { config, app } = await world(strategy)
+    const jar = new CookieJar()
+    await signInWithPassword(config, jar)
+    vi.useFakeTimers({ now: Date.now() + 5 * 60 * 1000 + 16_000, toFake: ["Date"] })
+    try {
+      const late = await submit(config, jar, { method: "totp", code: await app.code() })
+      expect(late.headers.get("location")).toBe("https://app.test/auth/signin?error=SecondFactorRefused")
+      expect(await sessionOf(config, jar)).toBeNull()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it("refuses the waiting flow from another browser, and a flow cookie sent twice", async () => {
