@@ -85,6 +85,7 @@ function events(snapshot: SnapshotFrom<typeof factorsMachine>): FactorsEvent[] {
     { type: "flow.claimFailed", error: new Error("replay store down") },
     ...rateLimitOutcomes,
     { type: "code.matched", step: 1 },
+    { type: "code.failed", error: new Error("factor store down") },
     { type: "factor.created", factor: { id: "new", name: "Second phone", createdAt } },
     { type: "backupCodes.generated", codes: ["new-codes"] },
   ]
@@ -145,8 +146,8 @@ const recorder = new TransitionRecorder([factorsMachine])
 const allPaths = modelPaths(factorsMachine, events)
 const paths = limiterRepresentatives(allPaths.filter((path) => !unreachable(path) && drivable(path)))
 
-/** The writes that fail, by the state whose effect makes them. */
-const writes = { creatingFactor: "createFactor", generatingBackupCodes: "replaceBackupCodes", renamingFactor: "renameFactor", removingFactor: "deleteFactor" } as const
+/** The writes that fail, by the state whose effect makes them (claiming the step of the code that removes the last factor, for `code.failed`). */
+const writes = { checkingFactorCode: "useFactorStep", creatingFactor: "createFactor", generatingBackupCodes: "replaceBackupCodes", renamingFactor: "renameFactor", removingFactor: "deleteFactor" } as const
 
 /** The world of a path: Ada (and Grace), Ada's factors and backup codes before it, and what fails in which request. */
 async function scenario(path: Path, strategy: "jwt" | "database") {
@@ -161,6 +162,10 @@ async function scenario(path: Path, strategy: "jwt" | "database") {
     async listFactorsByUserId(userId) {
       if (failing("user.failed")) throw new Error("factor store down")
       return memory.listFactorsByUserId!(userId)
+    },
+    async useFactorStep(id, step) {
+      failWrite("useFactorStep")
+      return memory.useFactorStep!(id, step)
     },
     async createFactor(factor) {
       failWrite("createFactor")
@@ -220,7 +225,7 @@ async function scenario(path: Path, strategy: "jwt" | "database") {
   /** Sets what fails in `request`, which starts at event `start` of the path. */
   function failIn(request: FactorsEvent[], start: number) {
     world.request = request
-    const at = request.findIndex((event) => event.type === "write.failed")
+    const at = request.findIndex((event) => event.type === "write.failed" || event.type === "code.failed")
     world.failingWrite = at < 0 ? undefined : writes[path.states[start + at] as keyof typeof writes]
   }
   function working() {
@@ -290,7 +295,7 @@ describe("factors machine (one flow, one or more requests), driven through Auth(
         const body: Record<string, string> = { ...csrf, action: asked.action ?? "format-disk" }
         if (asked.factorId) body.factorId = asked.factorId
         if (asked.name) body.name = asked.name
-        if (asked.action === "remove" && asked.factorId === phone.id) body.code = await s.factorCode(phone.id, has("code.matched"))
+        if (asked.action === "remove" && asked.factorId === phone.id) body.code = await s.factorCode(phone.id, has("code.matched") || has("code.failed"))
         if (asked.action === "confirm") {
           body.code = has("code.matched") ? await app!.code() : "000000"
           if (!has("code.matched") && (await app!.code()) === "000000") body.code = "111111"
