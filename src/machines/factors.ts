@@ -51,6 +51,7 @@ export type FactorsEvent =
   | { type: "flow.claimFailed"; error: unknown }
   | { type: "code.matched"; step: number }
   | { type: "code.unmatched" }
+  | { type: "code.failed"; error: unknown }
   | { type: "factor.created"; factor: FactorSummary }
   | { type: "factor.renamed" }
   | { type: "factor.removed" }
@@ -230,6 +231,8 @@ export const factorsMachine = flowMachine(setup({
       on: {
         "code.matched": "removingFactor",
         "code.unmatched": "removalRefused",
+        // The factor store failed reading the factor or claiming the code's step.
+        "code.failed": { target: "failed", actions: "recordError" },
       },
     },
     creatingFactor: {

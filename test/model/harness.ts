@@ -15,6 +15,7 @@ import type { TransitionRecorder } from "../../src/testing/recorder.js"
 import type { SecondFactorFound, SignInTailEvent } from "../../src/machines/sign-in-tail.js"
 import type { Adapter, AdapterFactor } from "../../src/adapters.js"
 import type { AuthOptions } from "../../src/core/options.js"
+import { adapterReplayStore, type ReplayStore } from "../../src/core/replay-store.js"
 import type { SecondFactorOptions } from "../../src/core/second-factor-options.js"
 import { hashBackupCode, newTotpSecret, sealFactorSecret } from "../../src/core/second-factor/index.js"
 import { factorsFingerprint, trustedDeviceCookie } from "../../src/actions/second-factor/trusted-device.js"
@@ -347,4 +348,18 @@ export function expectSecondFactorFinal(state: string, world: SecondFactorWorld 
     expect(jar.get(cookieNames.https.secondFactor)).toBeUndefined()
   }
   return true
+}
+
+/**
+ * The adapter's replay store with only `markUsed` (a flow is claimed there, not issued), throwing
+ * while `failing()` does: the model's `flow.claimFailed`.
+ */
+export function claimFailingReplayStore(adapter: Adapter, failing: () => boolean): ReplayStore {
+  const store = adapterReplayStore(adapter)
+  return {
+    markUsed(key, expiresAt) {
+      if (failing()) throw new Error("replay store down")
+      return store.markUsed(key, expiresAt)
+    },
+  }
 }

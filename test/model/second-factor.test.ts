@@ -10,14 +10,13 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest"
 import type { SnapshotFrom } from "xstate"
 import { secondFactorMachine, type FirstFactor, type SecondFactorEvent, type SecondFactorPolicy } from "../../src/machines/second-factor.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { adapterReplayStore } from "../../src/core/replay-store.js"
 import Credentials from "../../src/providers/credentials.js"
 import { hashBackupCode, newTotpSecret, totpCode } from "../../src/core/second-factor/index.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { enrolledFactor, limiterAdmitted, limiterRepresentatives, modelBackupCodes, modelClientHeaders, rateLimitOf, rateLimitOutcomes, secondFactorPage } from "./harness.js"
+import { claimFailingReplayStore, enrolledFactor, limiterAdmitted, limiterRepresentatives, modelBackupCodes, modelClientHeaders, rateLimitOf, rateLimitOutcomes, secondFactorPage } from "./harness.js"
 import { opProvider, standInOP } from "../support/oauth-stand-in.js"
 import { consent, startSignIn } from "../support/oauth-harness.js"
 import type { Adapter } from "../../src/adapters.js"
@@ -221,19 +220,13 @@ async function scenario(path: Path) {
       return memory.getAccount!(providerAccountId, provider)
     },
   }
-  const store = adapterReplayStore(adapter)
   const op = standInOP({}, true)
   const totpSecret = newTotpSecret()
   const config: AuthConfig = {
     secret,
     trustHost: true,
     adapter,
-    replayStore: {
-      markUsed(key, expiresAt) {
-        if (failing("flow.claimFailed")) throw new Error("replay store down")
-        return store.markUsed(key, expiresAt)
-      },
-    },
+    replayStore: claimFailingReplayStore(adapter, () => failing("flow.claimFailed")),
     session: { strategy: policy.databaseSessions ? "database" : "jwt" },
     pages: { newUser: "/welcome-aboard" },
     providers: oauth ? [opProvider(op, { refresh: policy.renewsStoredTokens === true })] : [Credentials({ credentials: { username: {} }, authorize: () => ({ ...ada }) })],

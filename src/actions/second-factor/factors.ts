@@ -98,12 +98,16 @@ function effects(options: AuthOptions, state: FactorsRequestState): FlowEffects<
       return matched ? { type: "code.matched", step: matched.step } : { type: "code.unmatched" }
     },
     checkFactorCode: async ({ userId, request }) => {
-      const factor = (await adapter.listFactorsByUserId!(userId!)).find((candidate) => candidate.id === request?.factorId)
-      const secret = factor && (await openFactorSecret(factor.secret, options.secret))
-      const matched = factor && secret && (await verifyTotp(secret, request?.code ?? "", factor))
-      // The code proves the factor once: the same code cannot prove it again.
-      // Only `true` claims the step: an adapter answering anything else has not proven the write.
-      return matched && (await adapter.useFactorStep!(factor.id, matched.step)) === true ? { type: "code.matched", step: matched.step } : { type: "code.unmatched" }
+      try {
+        const factor = (await adapter.listFactorsByUserId!(userId!)).find((candidate) => candidate.id === request?.factorId)
+        const secret = factor && (await openFactorSecret(factor.secret, options.secret))
+        const matched = factor && secret && (await verifyTotp(secret, request?.code ?? "", factor))
+        // The code proves the factor once: the same code cannot prove it again.
+        // Only `true` claims the step: an adapter answering anything else has not proven the write.
+        return matched && (await adapter.useFactorStep!(factor.id, matched.step)) === true ? { type: "code.matched", step: matched.step } : { type: "code.unmatched" }
+      } catch (error) {
+        return { type: "code.failed", error }
+      }
     },
     createFactor: async ({ enrolment, request, confirmedStep }) => {
       try {
