@@ -145,8 +145,8 @@ describe("managing authenticator apps", () => {
     const { config } = await world({}, { rateLimit: { limits: { "second-factor": { identifier: { max: 0, windowSeconds: 60 } } } } })
     browserFor(config)
     await signInAsAda()
-    // The router refuses the missing enrolment cookie with an error that is not client-safe: "Configuration".
-    expect(await client.confirmAuthenticatorApp("123456")).toEqual({ ok: false, error: "Configuration", status: 200 })
+    // No enrolment waits: the route says it ended, so the app can start again.
+    expect(await client.confirmAuthenticatorApp("123456")).toEqual({ ok: false, error: "enrolment-ended", status: 409 })
     expect((await client.enrolAuthenticatorApp()).ok).toBe(true)
     expect(await client.confirmAuthenticatorApp("123456")).toEqual({ ok: false, error: "RateLimited", status: 429 })
   })

@@ -381,9 +381,11 @@ describe("factors machine (one flow, one or more requests), driven through Auth(
           factorsUnchanged()
           break
         case "flowReplayed":
-          // A refused flow cookie is a failed check, which the error page names as the configuration's.
-          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
-          expect(errorNames).toEqual(["FlowCookieRefused"])
+          // The enrolment ended with its first confirmation: the copy is told to start again.
+          if (mode === "json") {
+            expect(response!.status).toBe(409)
+            expect(await json()).toEqual({ error: "enrolment-ended" })
+          } else expect(location).toBe(`${origin}/auth/factors?notice=enrolment-ended`)
           // The first use (a wrong code) created nothing either.
           factorsUnchanged()
           break

@@ -206,7 +206,11 @@ function outcomes(options: AuthOptions, cookies: Cookie[], state: FactorsRequest
     signedOut: () => (asJson ? json(401, { error: "signed-out" }, ended()) : { redirect: `${options.baseUrl}/signin?${new URLSearchParams({ callbackUrl: list })}`, cookies: ended() }),
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action factors"), ended()),
     rateLimited: (context) => errorAnswer(rateLimitedError("second-factor", context, state.limiter), ended()),
-    flowReplayed: () => errorAnswer(new FlowCookieRefused("replayed", "the enrolment was confirmed before"), ended()),
+    // A confirmation sent again: the enrolment ended with the first one; the log names the replay.
+    flowReplayed: () => {
+      options.logger.debug("a second-factor enrolment was confirmed again: the copy is refused")
+      return refused(409, "enrolment-ended")()
+    },
     enrolmentOfOtherUser: refused(403, "enrolment-of-other-user"),
     unknownFactor: refused(404, "unknown-factor"),
     invalidRequest: refused(400, "invalid-request"),
@@ -224,6 +228,7 @@ const NOTICES: Readonly<Record<string, string>> = Object.freeze({
   "attempts-exhausted": "Too many wrong codes: start adding the app again.",
   "removal-refused": "That code is not right: your last app stays.",
   "enrolment-of-other-user": "That enrolment was started by someone else.",
+  "enrolment-ended": "That enrolment has ended: start adding the app again.",
 })
 
 function noticeText(notice: string | undefined): string | undefined {
@@ -248,7 +253,11 @@ export async function factorsAction(options: AuthOptions, cookies: Cookie[]): Pr
   const flowSite = enrolmentFlow.site(options, site)
   if (action === "confirm") {
     const opened = await enrolmentFlow.open(flowSite, options.request.cookies)
-    if (opened instanceof FlowCookieRefused) return errorAnswer(opened, [...cookies, ...enrolmentFlow.clear(flowSite)])
+    if (opened instanceof FlowCookieRefused) {
+      // No enrolment waits here (it expired, ended, or belongs to another browser): start again.
+      const ended = [...cookies, ...enrolmentFlow.clear(flowSite)]
+      return wantsJson(options) ? json(409, { error: "enrolment-ended" }, ended) : { redirect: `${options.baseUrl}/factors?notice=enrolment-ended`, cookies: ended }
+    }
     state.opened = opened
   }
   const resume: FactorsEvent = {
