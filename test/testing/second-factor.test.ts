@@ -70,6 +70,26 @@ describe("authflow/testing with secondFactor on", async () => {
   })
 })
 
+describe("authflow/testing with secondFactor on, after an email link, with database sessions", () => {
+  it("passes the link for the fixtures' existing user, then the app's code writes a session row; an emailed code is not offered after an email link", async () => {
+    const email = { id: "email", name: "Email", type: "email", from: "auth@example.test", maxAge: 600, sendVerificationRequest: () => {} } as const
+    const config: AuthConfig = { adapter: MemoryAdapter(), providers: [email], secondFactor: { sendCode: () => {} } }
+    const suite = await authflowModelTests(config, { freshAdapter: () => MemoryAdapter() })
+    const run = async (name: string) => {
+      const found = suite.cases.find((testCase) => testCase.name === name)
+      expect(found, name).toBeDefined()
+      return (await found!.run()).outcome
+    }
+    const signedIn = await run("second-factor email: authenticator code")
+    expect(signedIn.final).toBe("signedIn")
+    expect(signedIn.adapterWrites.createSession).toBe(1)
+    expect(signedIn.session?.user?.email).toBe("existing-user@example.test")
+    expect((await run("email-verification email: address of an existing user, second factor enrolled")).final).toBe("secondFactorRequired")
+    expect((await run("second-factor email: authenticator code, wrong code, emailed code")).final).toBe("methodUnavailable")
+    expect((await run("second-factor email: backup code, session.failed")).final).toBe("sessionFailed")
+  })
+})
+
 describe("authflow/testing with secondFactor off", () => {
   it("lists the second-factor lookup and machine as unreachable, in one line each", async () => {
     const suite = await authflowModelTests(base, fixtures)
