@@ -48,7 +48,7 @@ export function planDriver(driver: MachineDriver): DriverPlan {
   const refused: { path: ModelPath; why: string }[] = []
   const reachable = new Set<TransitionKey>()
   for (const path of modelPaths(driver.machine, driver.events, driver.inputs ? { inputs: driver.inputs } : {})) {
-    if (driver.impossible?.(path.events)) continue
+    if (driver.impossible?.(path.events) || driver.redundant?.(path.events, path.input)) continue
     const roles = path.events.map((event) => driver.role(event))
     const why = driver.unreachable(path.events, path.input)
     if (why !== undefined) {
@@ -57,8 +57,12 @@ export function planDriver(driver: MachineDriver): DriverPlan {
     }
     for (const keys of path.transitions) for (const key of keys) reachable.add(key)
     possible.push({ transitions: path.transitions, decidedBy: roles.map((role) => role.decidedBy) })
-    const name = scenarioName(driver, roles.flatMap((role) => (role.condition ? [role.condition] : [])))
-    if (!scenarios.has(name)) scenarios.set(name, { name, conditions: path.events.filter((_, index) => roles[index]!.condition !== undefined) })
+    // A reachable path of another input than the first is told apart by the input's note (`no backup codes left`).
+    const inputNote = path.input !== undefined && path.input !== driver.inputs?.[0] ? driver.inputNote?.(path.input) : undefined
+    const name = `${scenarioName(driver, roles.flatMap((role) => (role.condition ? [role.condition] : [])))}${inputNote ? ` (${inputNote})` : ""}`
+    if (!scenarios.has(name)) {
+      scenarios.set(name, { name, conditions: path.events.filter((_, index) => roles[index]!.condition !== undefined), ...(path.input !== undefined && { input: path.input }) })
+    }
   }
   return { scenarios: [...scenarios.values()], possible, unreachable: explainUnreachable(driver, refused, reachable) }
 }

@@ -56,7 +56,7 @@ export interface ModelTestSuite {
 }
 
 /** The machines the kit drives, by id, in the order the coverage table lists them. */
-export const drivenMachines: readonly string[] = ["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "sign-out"]
+export const drivenMachines: readonly string[] = ["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "second-factor", "sign-out"]
 
 /**
  * The model-based regression tests of your own configuration. Every path through every machine

@@ -35,7 +35,32 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
   "signIn.threw": { threwAuthError: "the signIn callback threw an AuthError", otherwise: "the signIn callback threw another error" },
   "redirect.resolved": "the redirect callback answered a URL",
   "redirect.threw": { threwAuthError: "the redirect callback threw an AuthError", otherwise: "the redirect callback threw another error" },
-  always: { databaseSessions: "sessions are database sessions", otherwise: "sessions are JWTs" },
+  always: {
+    secondFactorEnabled: "second factors are on",
+    databaseSessions: "sessions are database sessions",
+    otherwise: "sessions are JWTs",
+    // The second-factor flow's eventless choices: an `otherwise` of its own per state.
+    "not(methodOffered)": "the form names a method this user does not have",
+    "otherwise in choosingMethod": "the form names a method this user has",
+    requestsEmailCode: "a code by email was asked for",
+    submittedTotp: "an authenticator app's code was typed",
+    submittedBackupCode: "a backup code was typed",
+    noEmailCodeSent: "an emailed code was typed, and none was sent",
+    "otherwise in verifying": "an emailed code was typed",
+    attemptsLeft: "the code was refused, and attempts are left",
+    "otherwise in refusing": "the code was refused, and it was the last attempt",
+    remembersDevice: "the factor passed, and the device is to be remembered",
+    "otherwise in passed": "the factor passed",
+  },
+  "secondFactor.found": {
+    passkeyCountsAsTwoFactors: "the first factor was a passkey verified with user verification, which counts as both",
+    deviceTrusted: "the browser is a trusted device of the user, whose factors did not change",
+    hasSecondFactor: "the user has an authenticator app or backup codes",
+    requiredByEmailCode: "a second factor is required of the user, who has none, and a code can be emailed",
+    requiredWithoutMethod: "a second factor is required of the user, who has no way to pass one",
+    otherwise: "the user has no second factor, and none is required",
+  },
+  "secondFactor.failed": "looking up the user's second factor failed",
   "session.created": {
     renewsStoredTokens: "the session row was created, and the sign-in brought provider tokens to store",
     newUserPage: "the session row was created, for a new user with pages.newUser set",
@@ -155,6 +180,26 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
   "counter.updated": "the passkey's counter was stored",
   "counter.failed": "storing the passkey's counter failed",
   "registration.undone": "the half-written registration was removed",
+  // The second factor.
+  "code.submitted": "a code was posted",
+  "emailCode.requested": "a code by email was asked for",
+  "flow.fresh": "the waiting flow was claimed",
+  "flow.replayed": "the waiting flow was used already (its cookie sent again)",
+  "flow.claimFailed": "claiming the waiting flow failed",
+  "totp.matched": "the code matched an authenticator app",
+  "totp.unmatched": "the code matched no authenticator app",
+  "totp.failed": "reading the user's authenticator apps failed",
+  "step.claimed": "the code's time step was claimed",
+  "step.taken": "the code's time step was used already",
+  "step.failed": "claiming the code's time step failed",
+  "backupCode.used": "the backup code was used up",
+  "backupCode.unknown": "the backup code is unknown (never issued, or used already)",
+  "backupCode.failed": "using the backup code failed",
+  "emailCode.hashed": { emailCodeExpired: "the emailed code had expired", emailCodeMatches: "the typed code is the emailed one", otherwise: "the typed code is not the emailed one" },
+  "emailCode.sent": "a code was emailed",
+  "emailCode.failed": "emailing the code failed",
+  "device.trusted": "the device was remembered",
+  "device.failed": "remembering the device failed",
   // Sign-out.
   "session.found": { jwtSession: "a JWT session was found", otherwise: "a database session was found" },
   "session.none": "there was no session",
@@ -201,11 +246,16 @@ function find(machine: AnyStateMachine, key: TransitionKey): Found | undefined {
   return { event, guard: guardName(transition.guard), source: node.path.join("."), targets: (transition.target ?? []).map((target) => target.path.join(".")), siblings: list.length }
 }
 
-/** The words of a transition from the table, or undefined when the table does not name it. */
+/**
+ * The words of a transition from the table, or undefined when the table does not name it. An
+ * entry `<guard> in <state>` names the transition of that state before the plain `<guard>` does
+ * (for the eventless choices, whose `otherwise` means something else in each state).
+ */
 function wordsOf(found: Found): string | undefined {
   const entry = transitionWords[found.event]
   if (typeof entry === "string") return found.siblings === 1 ? entry : undefined
-  return entry?.[found.guard ?? "otherwise"]
+  const guard = found.guard ?? "otherwise"
+  return entry?.[`${guard} in ${found.source}`] ?? entry?.[guard]
 }
 
 /**

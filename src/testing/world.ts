@@ -23,6 +23,9 @@ import type { WebAuthnConfig, WebAuthnLibrary } from "../providers/webauthn-conf
 import type { AuthConfig, ProviderConfig, RateLimitOptions } from "../types.js"
 import { rateLimitOf } from "../core/rate-limit/limiter.js"
 import type { RateLimitStore } from "../core/rate-limit/store.js"
+import { resolveSecondFactor } from "../core/second-factor-options.js"
+import { base32Encode, hashBackupCode, newBackupCodes, newTotpSecret, sealFactorSecret } from "../core/second-factor/index.js"
+import { softwareTotp, type SoftwareTotp } from "./totp.js"
 
 /** What the kit's rate-limit store answers for one request (see `World.limitRequests`). */
 export type LimiterMode = "within" | "over" | "down-open" | "down-closed"
@@ -44,6 +47,14 @@ export function configuredProviders(config: AuthConfig): ProviderConfig[] {
 /** The session strategy a configuration uses. */
 export function strategyOf(config: AuthConfig): "jwt" | "database" {
   return config.session?.strategy ?? (config.adapter ? "database" : "jwt")
+}
+
+/** A second factor the world enrolled for a user: its authenticator app (a software one) and backup codes. */
+export interface Enrolment {
+  userId: string
+  factorId: string
+  app: SoftwareTotp
+  backupCodes: string[]
 }
 
 /** The default claims of a stand-in's user: the usual shapes, so most `profile()` functions find what they read. */
@@ -69,6 +80,20 @@ export class World {
   readonly record = new PathRecord()
   readonly standIns = new Map<string, StandInProvider>()
   readonly mail: CapturedMail[] = []
+  /** The codes `secondFactor.sendCode` was given, captured instead of mailed. */
+  readonly secondFactorCodes: { email: string; code: string }[] = []
+  /** Make the capturing `secondFactor.sendCode` throw, as a mail service that is down would. */
+  sendCodeFails = false
+  /**
+   * Enrol a software authenticator (and backup codes) for the user whose second factor the path
+   * looks up, just before the lookup reads it: the user who signs in has a factor, whoever the
+   * first factor turns out to name (the user a credentials `authorize` returns, say).
+   */
+  enrollOnLookup = false
+  /** Whether the enrolment gives backup codes too (a user who spent every backup code has none). */
+  enrollBackupCodes = true
+  /** The second factor the world enrolled, once it did. */
+  enrolled?: Enrolment
   /** Set by a driver when the path's own flow could not be started, and why. */
   note?: string
   /** Make the capturing mailer throw, as a mail service that is down would. */
@@ -116,7 +141,8 @@ export class World {
       providers,
       secret: userConfig.secret ?? process.env.AUTH_SECRET ?? testSecret,
       ...(userConfig.origin === undefined && { trustHost: true }),
-      ...(database && { adapter: this.record.wrapAdapter(database) }),
+      ...(database && { adapter: this.record.wrapAdapter(this.#enrollingOnLookup(database)) }),
+      ...(typeof userConfig.secondFactor === "object" && userConfig.secondFactor.sendCode && { secondFactor: this.#capturingSendCode(userConfig.secondFactor) }),
       events: this.record.wrapEvents(userConfig.events),
       logger: this.record.logger(),
       inspect: recorder.inspect,
@@ -124,6 +150,54 @@ export class World {
       rateLimit: this.#limiterRateLimit(),
     }
     this.browser = new Browser(this.config, this.origin, userConfig.basePath ?? "/auth")
+  }
+
+  /**
+   * The database, with the lookups of a user's factors and backup codes enrolling them first when
+   * the path needs it (see {@link enrollOnLookup}); both wait for one enrolment, as the engine
+   * makes them together.
+   */
+  #enrollingOnLookup(database: Adapter): Adapter {
+    let enrolment: Promise<unknown> | undefined
+    const enrolFirst = <T>(method: ((userId: string) => T) | undefined) =>
+      method &&
+      (async (userId: string) => {
+        if (this.enrollOnLookup) await (enrolment ??= this.enrollSecondFactor(userId))
+        return method.call(database, userId)
+      })
+    const wrapped: Record<string, unknown> = { listFactorsByUserId: enrolFirst(database.listFactorsByUserId), countBackupCodes: enrolFirst(database.countBackupCodes) }
+    // A proxy, not a copy: an adapter's methods may live on its prototype.
+    return new Proxy(database, { get: (target, key, receiver) => (typeof key === "string" && wrapped[key] ? wrapped[key] : Reflect.get(target, key, receiver)) })
+  }
+
+  /** `secondFactor` with its `sendCode` capturing the codes instead of mailing them. */
+  #capturingSendCode(options: Exclude<AuthConfig["secondFactor"], boolean | undefined>): AuthConfig["secondFactor"] {
+    return {
+      ...options,
+      sendCode: ({ email, code }) => {
+        if (this.sendCodeFails) throw new Error("The mail service is unreachable (authflow/testing made it fail)")
+        this.secondFactorCodes.push({ email, code })
+      },
+    }
+  }
+
+  /**
+   * Enrols a software authenticator app and ten backup codes (see {@link enrollBackupCodes}) for `userId`, as the user would on
+   * an enrolment page (not recorded). A user the database lacks (one a credentials `authorize`
+   * returns from elsewhere) is created first, with an address of the kit's.
+   */
+  async enrollSecondFactor(userId: string): Promise<Enrolment> {
+    const database = this.#database()
+    if (!(await database.getUser!(userId))) await database.createUser!({ id: userId, name: "Enrolled User", email: `enrolled-${userId}@example.test`, emailVerified: null })
+    const { totp } = resolveSecondFactor(this.config.secondFactor ?? true)!
+    const secret = newTotpSecret()
+    const factorId = randomUUID()
+    const authSecret = this.config.secret as string | string[]
+    await database.createFactor!({ id: factorId, userId, type: "totp", name: "authflow/testing", secret: await sealFactorSecret(secret, authSecret), ...totp, lastUsedStep: null, createdAt: new Date() })
+    const backupCodes = this.enrollBackupCodes ? newBackupCodes() : []
+    if (backupCodes.length) await database.replaceBackupCodes!(userId, await Promise.all(backupCodes.map((code) => hashBackupCode(code, authSecret))))
+    this.enrolled = { userId, factorId, app: softwareTotp(base32Encode(secret), totp), backupCodes }
+    return this.enrolled
   }
 
   #limiterRateLimit(): AuthConfig["rateLimit"] {

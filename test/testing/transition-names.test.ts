@@ -8,13 +8,15 @@ import { describe, expect, it } from "vitest"
 import { describeMachine } from "../../src/inspect/describe.js"
 import { authflowMachines } from "../../src/inspect/machines.js"
 import { credentialsSignInMachine } from "../../src/machines/credentials-sign-in.js"
+import { secondFactorMachine } from "../../src/machines/second-factor.js"
 import { machineCoverage } from "../../src/testing/coverage.js"
 import { formatCoverage } from "../../src/testing/report.js"
 import { drivenMachines } from "../../src/testing/suite.js"
 import { transitionName, transitionWords, unnamedTransitions } from "../../src/testing/transition-names.js"
 import { declaredTransitions } from "../../src/testing/transitions.js"
 
-const driven = drivenMachines.map((id) => authflowMachines.find((machine) => machine.id === id)!)
+// The second-factor machine is not among the inspector's machines (it is resumed, never started by a request of its own).
+const driven = drivenMachines.map((id) => [...authflowMachines, secondFactorMachine].find((machine) => machine.id === id)!)
 
 describe("transition names", () => {
   it("names every transition of every machine the kit drives", () => {
@@ -31,12 +33,15 @@ describe("transition names", () => {
   })
 
   it("keeps no words for an event or guard no driven machine has", () => {
-    // The entry each transition reads: `<event>` for an event named by one string, else `<event> <guard or otherwise>`.
+    // The entry each transition reads: `<event>` for an event named by one string, else `<event> <guard or otherwise>`, or `<event> <guard or otherwise> in <state>`.
     const read = new Set<string>()
     for (const machine of driven) {
       const visit = (states: ReturnType<typeof describeMachine>["states"]) => {
         for (const state of states) {
-          for (const { label, guard } of state.transitions) read.add(typeof transitionWords[label] === "string" ? label : `${label} ${guard ?? "otherwise"}`)
+          for (const { label, guard } of state.transitions) {
+            if (typeof transitionWords[label] === "string") read.add(label)
+            else read.add(`${label} ${guard ?? "otherwise"}`).add(`${label} ${guard ?? "otherwise"} in ${state.path}`)
+          }
           visit(state.states)
         }
       }
@@ -48,7 +53,12 @@ describe("transition names", () => {
 
   it("names a transition by what happened and where the machine went", () => {
     expect(transitionName(credentialsSignInMachine, "credentials-sign-in.checkingSignIn:signIn.answered:2")).toBe("the signIn callback answered false (checkingSignIn → accessDenied)")
-    expect(transitionName(credentialsSignInMachine, "credentials-sign-in.issuingSession:always:0")).toBe("sessions are database sessions (issuingSession → creatingSession)")
+    expect(transitionName(credentialsSignInMachine, "credentials-sign-in.issuingSession:always:0")).toBe("second factors are on (issuingSession → checkingSecondFactor)")
+    expect(transitionName(credentialsSignInMachine, "credentials-sign-in.issuingSession:always:1")).toBe("sessions are database sessions (issuingSession → creatingSession)")
+    expect(transitionName(credentialsSignInMachine, "credentials-sign-in.checkingSecondFactor:secondFactor.found:2")).toBe("the user has an authenticator app or backup codes (checkingSecondFactor → secondFactorRequired)")
+    // An eventless choice's `otherwise` is named for its state.
+    expect(transitionName(secondFactorMachine, "second-factor.refusing:always:1")).toBe("the code was refused, and it was the last attempt (refusing → attemptsExhausted)")
+    expect(transitionName(secondFactorMachine, "second-factor.choosingMethod:always:1")).toBe("the form names a method this user has (choosingMethod → checkingRateLimit)")
   })
 
   it("names a transition the table lacks by its event and guard, never by its index, and reports it", () => {

@@ -7,7 +7,7 @@
 import { credentialsSignInMachine } from "../../machines/credentials-sign-in.js"
 import { CredentialsSignin } from "../../core/errors.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
-import { everyTailPolicy, has, rateLimitEvents, rateLimitRole, rateLimitUnreachable, limiterModeOf, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
+import { everyTailPolicy, has, prepareSecondFactor, rateLimitEvents, rateLimitRole, rateLimitUnreachable, limiterModeOf, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
 import { strategyOf } from "../world.js"
@@ -58,7 +58,7 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
     machine: credentialsSignInMachine,
     target: `credentials-sign-in ${provider.id}`,
     provider: provider.id,
-    events: [
+    events: (snapshot) => [
       { type: "credentials.read", identifier: "a user", nonString: [] },
       { type: "credentials.read", nonString: [] },
       { type: "credentials.read", nonString: ["a field"] },
@@ -67,7 +67,7 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
       { type: "authorize.returned", user: null },
       { type: "authorize.threw", error: new CredentialsSignin() },
       { type: "authorize.threw", error: new Error("authorize threw") },
-      ...signInTailEvents,
+      ...signInTailEvents(snapshot.value),
     ],
     inputs: everyTailPolicy(policy).map((each) => ({ policy: each })),
     inputNote: (input) => tailPolicyNote(policyOf(input), policy),
@@ -94,6 +94,7 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
       const labels = new Set(scenario.conditions.map((event) => role(event).condition))
       const typed = labels.has("failing credentials") ? fixture?.failing : labels.has("rejected credentials") ? fixture?.rejected : fixture?.accepted
       if (has(scenario.conditions, "session.failed")) world.record.failing.add("createSession")
+      prepareSecondFactor(scenario.conditions, world)
       world.limitRequests(limiterModeOf(scenario.conditions))
       const csrfToken = await world.csrfToken()
       await world.send(`/callback/${provider.id}`, {

@@ -11,6 +11,7 @@ import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
 import type { LimiterMode, World } from "../world.js"
 import { rateLimitOf, type RateLimitRoute } from "../../core/rate-limit/limiter.js"
+import { resolveSecondFactor } from "../../core/second-factor-options.js"
 import type { AuthConfig } from "../../types.js"
 
 /** What an event of a generated path means for the kit. */
@@ -41,6 +42,8 @@ export interface Scenario {
   name: string
   /** The events of the path that carry a condition, in path order. */
   conditions: MachineEvent[]
+  /** The input the machine was started with in the model, for a driver with more than one the configuration can reach. */
+  input?: unknown
 }
 
 /** A machine driven for one provider (or for the whole configuration). */
@@ -64,6 +67,11 @@ export interface MachineDriver {
   unreachable(path: readonly MachineEvent[], input?: unknown): string | undefined
   /** True for a generated path no world can produce (the model does not know what the effects know). */
   impossible?(path: readonly MachineEvent[]): boolean
+  /**
+   * True for a generated path that takes no transition other paths of the driver do not take in
+   * the same way (a fault met again at a later attempt): the kit leaves it out, to keep the paths few.
+   */
+  redundant?(path: readonly MachineEvent[], input?: unknown): boolean
   /** Sets the path's world up and sends its requests through `world.send`. */
   drive(scenario: Scenario, world: World): Promise<void>
 }
@@ -93,7 +101,6 @@ export const signInCallbackEvents: MachineEvent[] = [
   { type: "redirect.threw", error: new Error("the redirect callback threw") },
 ]
 
-/** The events of the whole sign-in tail: the callbacks', then issuing the session failing either way. */
 /**
  * What the rate limiter can report at a limited state: within the budgets (the ordinary case), over
  * one, or its store down, failing open or closed. `at` tells a flow's second limited state (the
@@ -144,21 +151,69 @@ export function rateLimitUnreachable(path: readonly MachineEvent[], config: Auth
   return undefined
 }
 
-export const signInTailEvents: MachineEvent[] = [
-  ...signInCallbackEvents,
-  { type: "session.failed", error: "createSession threw" },
-  { type: "encode.failed", error: "the jwt callback threw" },
-]
-
-/** The sign-in tail's policy of a configuration: its session strategy, and whether `pages.newUser` is set. */
-export function tailPolicyOf(config: { pages?: { newUser?: string } }, strategy: "jwt" | "database"): SignInTailPolicy {
-  return { databaseSessions: strategy === "database", newUserPage: Boolean(config.pages?.newUser) }
+/** What `findSecondFactor` finds for a user of the model: no factor, nothing required, no trusted device. */
+const nobodyFound = {
+  type: "secondFactor.found",
+  factors: 0,
+  backupCodes: 0,
+  required: false,
+  emailCode: false,
+  firstFactorEmail: false,
+  passkeyVerified: false,
+  current: { userId: "u1", fingerprint: "F" },
 }
 
-/** Every sign-in tail policy, the configuration's own first: the others' paths are listed as unreachable, with why. */
+/**
+ * What the second-factor lookup of the sign-in tail can find, each told apart by the guard it
+ * meets first: a passkey that counts as both factors, a trusted device, an enrolled factor, a
+ * factor required of a user who can be emailed a code or of one who cannot, nothing; or the
+ * lookup failing.
+ */
+export const secondFactorLookupEvents: MachineEvent[] = [
+  { ...nobodyFound, factors: 1, passkeyVerified: true },
+  { ...nobodyFound, factors: 1, trustedDevice: nobodyFound.current },
+  { ...nobodyFound, factors: 1, backupCodes: 10 },
+  { ...nobodyFound, required: true, emailCode: true },
+  { ...nobodyFound, required: true },
+  nobodyFound,
+  { type: "secondFactor.failed", error: "listFactorsByUserId threw" },
+]
+
+/**
+ * The events of the whole sign-in tail at `state`: the callbacks', the second-factor lookup's (only
+ * where the machine looks it up: offered everywhere, they would slow the model down for nothing),
+ * then issuing the session failing either way.
+ */
+export function signInTailEvents(state: unknown): MachineEvent[] {
+  return [
+    ...signInCallbackEvents,
+    ...(state === "checkingSecondFactor" ? secondFactorLookupEvents : []),
+    { type: "session.failed", error: "createSession threw" },
+    { type: "encode.failed", error: "the jwt callback threw" },
+  ]
+}
+
+/** The sign-in tail's policy of a configuration: its session strategy, whether `pages.newUser` is set, and whether second factors are on. */
+export function tailPolicyOf(config: { pages?: { newUser?: string }; secondFactor?: AuthConfig["secondFactor"] }, strategy: "jwt" | "database"): SignInTailPolicy {
+  const secondFactor = resolveSecondFactor(config.secondFactor)
+  return {
+    databaseSessions: strategy === "database",
+    newUserPage: Boolean(config.pages?.newUser),
+    secondFactor: secondFactor !== undefined,
+    ...(secondFactor && { passkeyCountsAsTwoFactors: secondFactor.passkeyCountsAsTwoFactors }),
+  }
+}
+
+/**
+ * Every sign-in tail policy, the configuration's own first: each session strategy and
+ * `pages.newUser` with the configuration's second-factor setting, and its own with second factors
+ * the other way. The others' paths are listed as unreachable, with why.
+ */
 export function everyTailPolicy(own: SignInTailPolicy): SignInTailPolicy[] {
-  const all = [true, false].flatMap((databaseSessions) => [true, false].map((newUserPage) => ({ databaseSessions, newUserPage })))
-  return [own, ...all.filter((policy) => policy.databaseSessions !== own.databaseSessions || policy.newUserPage !== own.newUserPage)]
+  const all = [true, false].flatMap((databaseSessions) => [true, false].map((newUserPage) => ({ ...own, databaseSessions, newUserPage })))
+  const others = all.filter((policy) => policy.databaseSessions !== own.databaseSessions || policy.newUserPage !== own.newUserPage)
+  const { passkeyCountsAsTwoFactors: _counts, ...withoutSecondFactor } = own
+  return [own, ...others, own.secondFactor ? { ...withoutSecondFactor, secondFactor: false } : { ...own, secondFactor: true }]
 }
 
 /** How a path generated with another tail policy than the configuration's is told apart (`database sessions`). */
@@ -167,12 +222,95 @@ export function tailPolicyNote(policy: SignInTailPolicy | undefined, own: SignIn
   const notes = [
     ...(policy.databaseSessions !== own.databaseSessions ? [policy.databaseSessions ? "database sessions" : "jwt sessions"] : []),
     ...(policy.newUserPage !== own.newUserPage ? [policy.newUserPage ? "with pages.newUser" : "without pages.newUser"] : []),
+    ...(Boolean(policy.secondFactor) !== Boolean(own.secondFactor) ? [policy.secondFactor ? "with secondFactor" : "without secondFactor"] : []),
   ]
   return notes.length ? notes.join(", ") : undefined
 }
 
-/** The sign-in tail's events every sign-in machine shares, and who decides them. */
-export function signInTailRole(event: MachineEvent, _strategy: "jwt" | "database", config: { callbacks?: object }): EventRole | undefined {
+/** Which of {@link secondFactorLookupEvents} an event is, by the guard it meets first. */
+export function secondFactorFinding(event: MachineEvent): "passkey" | "trusted device" | "enrolled" | "required, email code" | "required, no method" | "none" | "failed" | undefined {
+  if (event.type === "secondFactor.failed") return "failed"
+  if (event.type !== "secondFactor.found") return undefined
+  const found = event as unknown as typeof nobodyFound & { trustedDevice?: unknown }
+  if (found.passkeyVerified) return "passkey"
+  if (found.trustedDevice) return "trusted device"
+  if (found.factors > 0 || found.backupCodes > 0) return "enrolled"
+  if (found.required) return found.emailCode ? "required, email code" : "required, no method"
+  return "none"
+}
+
+/** The role of a second-factor lookup event: an enrolled factor and a failing lookup are conditions the kit's world sets up. */
+function secondFactorLookupRole(event: MachineEvent, config: { secondFactor?: AuthConfig["secondFactor"] }): EventRole | undefined {
+  const finding = secondFactorFinding(event)
+  if (finding === undefined) return undefined
+  const required = typeof config.secondFactor === "object" ? config.secondFactor.required : undefined
+  switch (finding) {
+    case "enrolled":
+      return { condition: "second factor enrolled" }
+    case "failed":
+      return { condition: "secondFactor.failed" }
+    case "passkey":
+      return { condition: "passkey counts as both factors" }
+    case "trusted device":
+      return { condition: "trusted device" }
+    case "none":
+      return typeof required === "function" ? { decidedBy: "secondFactor.required", ordinary: true } : {}
+    default: {
+      const condition = finding === "required, email code" ? "second factor required, by emailed code" : "second factor required, no way to pass it"
+      return { condition, ...(typeof required === "function" && { decidedBy: "secondFactor.required" }) }
+    }
+  }
+}
+
+/** What a driver's first factor means for the second-factor lookup. */
+export interface FirstFactorFacts {
+  /** The first factor is a passkey verified with user verification (the provider requires it). */
+  passkeyVerified?: boolean
+  /** The first factor is an email link: an emailed code would be the same factor again. */
+  email?: boolean
+}
+
+/** Why the configuration never finds what a path's second-factor lookup finds, or undefined when it may. */
+function secondFactorUnreachable(path: readonly MachineEvent[], config: { secondFactor?: AuthConfig["secondFactor"] }, first: FirstFactorFacts): string | undefined {
+  const lookup = path.find((event) => secondFactorFinding(event) !== undefined)
+  const settings = resolveSecondFactor(config.secondFactor)
+  if (!lookup || !settings) return undefined
+  const finding = secondFactorFinding(lookup)
+  const required = typeof config.secondFactor === "object" ? config.secondFactor.required : undefined
+  if (finding === "failed") return undefined
+  if (finding === "passkey") {
+    if (!first.passkeyVerified) return "the first factor is not a passkey verified with user verification"
+    if (!settings.passkeyCountsAsTwoFactors) return "secondFactor.passkeyCountsAsTwoFactors is off: a passkey is one factor"
+    return undefined
+  }
+  if (first.passkeyVerified && settings.passkeyCountsAsTwoFactors) return "a passkey verified with user verification counts as both factors: nothing else is looked at"
+  if (finding === "trusted device") return "the kit's browser holds no trusted-device cookie when it signs in (one is set when a second factor passes with \"remember this device\": the second-factor paths)"
+  const created = path.some((event) => event.type === "user.persisted" && (event as { isNewUser?: boolean }).isNewUser === true)
+  if (finding === "enrolled") return created ? "a user the sign-in creates has no second factor yet" : undefined
+  if (finding === "none") return required === true ? "secondFactor.required is true: a second factor is required of every user" : undefined
+  if (!required) return "secondFactor.required is off: only a user who enrolled a factor is asked for one"
+  if (finding === "required, email code") {
+    if (!settings.sendCode) return "no secondFactor.sendCode: no code is emailed"
+    if (first.email) return "the first factor is an email link: an emailed code would be the same factor again"
+    return undefined
+  }
+  if (settings.sendCode && !first.email) return "secondFactor.sendCode is set: a user without a factor is emailed a code"
+  return undefined
+}
+
+/**
+ * Sets up what a path's second-factor lookup is to find: the user who signs in has a software
+ * authenticator (and backup codes) enrolled, or the lookup fails.
+ */
+export function prepareSecondFactor(conditions: readonly MachineEvent[], world: World): void {
+  const finding = conditions.map(secondFactorFinding).find((each) => each !== undefined)
+  if (finding === "enrolled") world.enrollOnLookup = true
+  if (finding === "failed") world.record.failing.add("listFactorsByUserId")
+}
+
+export function signInTailRole(event: MachineEvent, _strategy: "jwt" | "database", config: { callbacks?: object; secondFactor?: AuthConfig["secondFactor"] }): EventRole | undefined {
+  const lookup = secondFactorLookupRole(event, config)
+  if (lookup) return lookup
   switch (event.type) {
     case "signIn.answered":
       if (event.result === true) return { decidedBy: "callbacks.signIn", ordinary: true }
@@ -205,11 +343,17 @@ export function signInTailRole(event: MachineEvent, _strategy: "jwt" | "database
 export function signInTailUnreachable(
   path: readonly MachineEvent[],
   strategy: "jwt" | "database",
-  config: { callbacks?: object; jwt?: { encode?: unknown }; pages?: { newUser?: string } },
+  config: { callbacks?: object; jwt?: { encode?: unknown }; pages?: { newUser?: string }; secondFactor?: AuthConfig["secondFactor"] },
   policy?: SignInTailPolicy,
+  first: FirstFactorFacts = {},
 ): string | undefined {
   const callbacks = (config.callbacks ?? {}) as Record<string, unknown>
   const own = tailPolicyOf(config, strategy)
+  if (policy && Boolean(policy.secondFactor) !== Boolean(own.secondFactor)) {
+    return own.secondFactor
+      ? "secondFactor is on: every sign-in looks up the user's second factor before the session is written"
+      : "secondFactor is off: no second factor is looked up, the session is written once the first factor passed"
+  }
   if (policy && policy.databaseSessions !== own.databaseSessions) {
     return strategy === "database" ? "sessions are database sessions: no JWT is encoded" : "sessions are jwt sessions: no session row is created"
   }
@@ -222,5 +366,5 @@ export function signInTailUnreachable(
   if (has(path, "encode.failed") && typeof callbacks.jwt !== "function" && config.jwt?.encode === undefined) {
     return "JWT sessions with the default jwt callback and encode: issuing the session does not fail"
   }
-  return undefined
+  return secondFactorUnreachable(path, config, first)
 }

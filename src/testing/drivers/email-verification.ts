@@ -8,7 +8,7 @@
 import { emailVerificationMachine } from "../../machines/email-verification.js"
 import { sha256Hex } from "../../core/crypto.js"
 import { Browser } from "../browser.js"
-import { everyTailPolicy, find, has, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
+import { everyTailPolicy, find, has, prepareSecondFactor, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import { strategyOf } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
@@ -77,7 +77,7 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
     machine: emailVerificationMachine,
     target: `email-verification ${provider.id}`,
     provider: provider.id,
-    events: [
+    events: (snapshot) => [
       { type: "link.read", hasToken: true, email: linked },
       { type: "link.read", hasToken: true, email: hostile },
       { type: "link.read", hasToken: false, email: linked },
@@ -90,7 +90,7 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       { type: "user.lookedUp", user: { id: existingId, email: linked, emailVerified: null }, newUserId: "new-user" },
       { type: "user.lookedUp", user: null, newUserId: "new-user" },
       { type: "lookup.failed", error: "getUserByEmail threw" },
-      ...signInTailEvents,
+      ...signInTailEvents(snapshot.value),
       // Database sessions: the browser following the link is signed in already, as that user or as another one.
       { type: "currentSession.found", userId: existingId },
       { type: "currentSession.found", userId: "another-user" },
@@ -117,9 +117,10 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       return persisted !== undefined && persisted.isNewUser !== (lookedUp?.user === null)
     },
     unreachable(path, input) {
-      return signInTailUnreachable(path, strategy, config, policyOf(input))
+      return signInTailUnreachable(path, strategy, config, policyOf(input), { email: true })
     },
     async drive(scenario, world) {
+      prepareSecondFactor(scenario.conditions, world)
       const labels = new Set(scenario.conditions.map((event) => role(event).condition))
       const address = labels.has("address of an existing user") ? (await world.existingUser()).email : world.users.newEmail
       let link: URL

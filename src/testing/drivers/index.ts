@@ -1,5 +1,6 @@
 /**
- * The drivers a configuration needs: one per provider for the sign-in machines, one for sign-out.
+ * The drivers a configuration needs: one per provider for the sign-in machines, one for the
+ * second factor when it is on, one for sign-out.
  *
  * @module
  */
@@ -9,6 +10,8 @@ import { signOutDriver } from "./sign-out.js"
 import { emailSignInDriver } from "./email-sign-in.js"
 import { emailVerificationDriver } from "./email-verification.js"
 import { webAuthnDriver } from "./webauthn.js"
+import { secondFactorDriver } from "./second-factor.js"
+import { resolveSecondFactor } from "../../core/second-factor-options.js"
 import type { WebAuthnConfig } from "../../providers/webauthn-config.js"
 import { configuredProviders } from "../world.js"
 import type { MachineDriver } from "./driver.js"
@@ -41,6 +44,8 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   for (const provider of providers) {
     if (provider.type === "webauthn") drivers.push(webAuthnDriver(config, provider as WebAuthnConfig))
   }
+  const secondFactor = resolveSecondFactor(config.secondFactor) !== undefined
+  if (secondFactor) drivers.push(secondFactorDriver(config, fixtures.credentials))
   drivers.push(signOutDriver(config))
   const unused: { name: string; why: string }[] = []
   const kinds = new Set(providers.map((provider) => provider.type))
@@ -51,5 +56,6 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
     unused.push({ name: "email-verification", why: "no email provider" })
   }
   if (!kinds.has("webauthn")) unused.push({ name: "webauthn", why: "no WebAuthn or Passkey provider" })
+  if (!secondFactor) unused.push({ name: "second-factor", why: "secondFactor is off: no sign-in waits for a second factor" })
   return { drivers, unused }
 }

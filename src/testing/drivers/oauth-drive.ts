@@ -8,7 +8,7 @@ import { mapProfile } from "../../core/oauth/callback.js"
 import { usesFormPost } from "../../core/oauth/client.js"
 import { discoveryGoesDown, failedLookups, latecomer, standInFaults, starter } from "./oauth-events.js"
 import { redirectBackFor, variantOf } from "./oauth-responses.js"
-import { find, has, limiterModeOf, type Scenario } from "./driver.js"
+import { find, has, limiterModeOf, prepareSecondFactor, type Scenario } from "./driver.js"
 import type { World } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { OAuthProviderConfig } from "../../providers/oauth.js"
@@ -60,6 +60,7 @@ export async function driveOAuth(provider: OAuthProviderConfig, scenario: Scenar
   if (has(conditions, "persist.failed")) world.record.failing.add("linkAccount")
   if (has(conditions, "undo.failed")) world.record.failing.add("deleteUser")
   if (has(conditions, "session.failed") && world.strategy === "database") world.record.failing.add("createSession")
+  prepareSecondFactor(conditions, world)
 
   world.limitRequests(limiterModeOf(conditions.filter(atCallback)))
   const response = find(conditions, "response.received")

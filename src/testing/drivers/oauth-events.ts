@@ -59,7 +59,7 @@ export function oauthEvents(issuerRequired: boolean, own: { adapter: boolean; em
     { type: "account.new", signedIn: signedInAs(latecomer) },
     { type: "emailOwner.found", user: owner },
     { type: "lookup.failed", error: state === "findingEmailOwner" ? failedLookups.email : failedLookups.account },
-    ...signInTailEvents,
+    ...signInTailEvents(state),
     { type: "user.persisted", isNewUser: true, user: owner },
     { type: "user.persisted", isNewUser: false, user: owner },
     { type: "persist.failed", error: "linkAccount threw" },

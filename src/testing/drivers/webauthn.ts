@@ -10,7 +10,7 @@ import type { SnapshotFrom } from "xstate"
 import { webAuthnMachine, type CeremonyFindings, type WebAuthnCeremony } from "../../machines/webauthn.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
 import { SoftCredential, type AuthenticationOptionsJSON, type Bend, type RegistrationOptionsJSON } from "../authenticator.js"
-import { everyTailPolicy, find, has, limiterEvents, limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver, type Scenario } from "./driver.js"
+import { everyTailPolicy, find, has, prepareSecondFactor, limiterEvents, limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver, type Scenario } from "./driver.js"
 import { strategyOf, type World } from "../world.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
@@ -94,7 +94,7 @@ function eventsFor(policies: SignInTailPolicy[]) {
         if (!bent.ceremony || bent.ceremony === flow.ceremony) list.push({ type: "response.checked", findings: { ...good, ...bent.findings }, bent: bent.condition })
       }
       if (flow.ceremony === "authenticate") list.push({ type: "counter.failed", error: "updateAuthenticatorCounter threw" })
-      list.push(...signInTailEvents, { type: "user.persisted", isNewUser: flow.user?.id === undefined }, { type: "persist.failed", error: "createAuthenticator threw" })
+      list.push(...signInTailEvents(snapshot.value), { type: "user.persisted", isNewUser: flow.user?.id === undefined }, { type: "persist.failed", error: "createAuthenticator threw" })
       // Undoing a registration whose write failed: the user it created goes (deleteUser), or the passkey account linked to an existing user (unlinkAccount).
       if (flow.ceremony === "register") list.push({ type: "undo.failed", error: flow.user?.id === undefined ? "deleteUser threw" : "unlinkAccount threw" })
     }
@@ -171,7 +171,9 @@ export function webAuthnDriver(config: AuthConfig, provider: WebAuthnConfig): Ma
       if (checked?.bent === "user not verified" && !verificationRequired(checked.findings.type === "webauthn.create" ? "register" : "authenticate")) {
         return `providers.${provider.id} does not require user verification: an unverified user is accepted`
       }
-      return signInTailUnreachable(path, strategy, config, policyOf(path))
+      // As the engine reads it: a passkey of a provider that requires user verification was verified with it.
+      const passkeyVerified = provider.verifyAuthenticationOptions?.requireUserVerification ?? true
+      return signInTailUnreachable(path, strategy, config, policyOf(path), { passkeyVerified })
     },
     drive: (scenario, world) => driveWebAuthn(provider, scenario, world, role),
   }
@@ -234,6 +236,7 @@ async function driveWebAuthn(provider: WebAuthnConfig, scenario: Scenario, world
   // The undo deletes the user the registration created, or unlinks the passkey account it linked to an existing user.
   if (labels.has("undo.failed")) for (const method of ["deleteUser", "unlinkAccount"]) world.record.failing.add(method)
   if (labels.has("session.failed")) world.record.failing.add("createSession")
+  prepareSecondFactor(scenario.conditions, world)
 
   const posted = labels.has("answer posted for the other ceremony") ? (ceremony === "register" ? "authenticate" : "register") : ceremony
   const form = async () => ({
