@@ -171,7 +171,7 @@ const nobodyFound = {
  */
 export const secondFactorLookupEvents: MachineEvent[] = [
   { ...nobodyFound, factors: 1, passkeyVerified: true },
-  { ...nobodyFound, factors: 1, trustedDevice: nobodyFound.current },
+  { ...nobodyFound, factors: 1, trustedDevice: { ...nobodyFound.current, issuedAt: 1 } },
   { ...nobodyFound, factors: 1, backupCodes: 10 },
   { ...nobodyFound, required: true, emailCode: true },
   { ...nobodyFound, required: true },
