@@ -8,6 +8,7 @@ import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
 import { contextFromInput, signInTailGuards, type SignInOutcomeContext, type SignInTailEvent, type SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
+import { CallbackRouteError } from "../../src/core/errors.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
@@ -56,8 +57,11 @@ describe("sign-in tail", () => {
 
   it("keeps an AuthError only when a callback threw it", () => {
     const { threwAuthError } = signInTailGuards<SignInOutcomeContext, SignInTailEvent>()
-    const authError = new (class extends Error {})()
+    const authError = new CallbackRouteError("refused")
+    expect(threwAuthError({ context: {}, event: { type: "signIn.threw", error: authError } })).toBe(true)
+    expect(threwAuthError({ context: {}, event: { type: "redirect.threw", error: authError } })).toBe(true)
     expect(threwAuthError({ context: {}, event: { type: "persist.failed", error: authError } })).toBe(false)
+    expect(threwAuthError({ context: {}, event: { type: "signIn.threw", error: new Error("plain") } })).toBe(false)
   })
 
   it("reads the policy: database sessions, the new-user page for a created user, the renewal of stored tokens", () => {

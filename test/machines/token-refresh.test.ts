@@ -61,6 +61,8 @@ describe("token-refresh machine", () => {
     expect(after({ tokens: { ...due, expires_at: seconds + skew } }).value).toEqual({ refreshing: "enteringRun" })
     expect(after({ tokens: { ...due, expires_at: seconds + skew + 1 }, at: at + 999 }).value).toBe("fresh")
     expect(after({ tokens: { ...due, expires_at: seconds + skew + 1 }, at: at + 1000 }).value).toEqual({ refreshing: "enteringRun" })
+    // The clock is read in whole seconds.
+    expect(after({ tokens: { ...due, expires_at: seconds + skew + 0.5 }, at: at + 700 }).value).toBe("fresh")
     // No expiry at all: refreshed.
     expect(after({ tokens: { access_token: "at-1", refresh_token: "rt-1", token_type: "bearer" } }).value).toEqual({ refreshing: "enteringRun" })
     const none = after({ tokens: { access_token: "at-1", expires_at: seconds + 10, token_type: "bearer" } })

@@ -97,6 +97,8 @@ describe("WebAuthn machine", () => {
     expect(after(...options("register", found(true, false, newcomer))).value).toBe("invalidRequest")
     expect(after(...options("register", found(false, false))).value).toBe("invalidRequest")
     expect(after(...options("register", found(false, false, { email: "" }))).value).toBe("invalidRequest")
+    // An effect of your own may find a user without an address: nothing to register.
+    expect(after(...options("register", found(false, false, {} as never))).value).toBe("invalidRequest")
   })
 
   it("without an action: a signed-in user must say, a new email registers, anybody else authenticates", () => {
