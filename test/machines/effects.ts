@@ -24,3 +24,19 @@ export function effectsByState(machine: AnyStateMachine): Record<string, string>
   visit(machine.root, "")
   return effects
 }
+
+/**
+ * The names of a machine's top-level final states, sorted: where its flows end. A machine's tests
+ * compare them with the outcomes they expect, so a final state that stops being final fails.
+ *
+ * @example
+ * ```ts
+ * expect(finalStates(signOutMachine)).toEqual(["csrfRejected", "signedOut", …])
+ * ```
+ */
+export function finalStates(machine: AnyStateMachine): string[] {
+  return Object.entries(machine.root.states)
+    .filter(([, node]) => node.type === "final")
+    .map(([name]) => name)
+    .sort()
+}

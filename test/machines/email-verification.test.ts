@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest"
 import { emailVerificationMachine, type EmailVerificationEvent } from "../../src/machines/email-verification.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import { AccessDenied, AuthError, CallbackRouteError } from "../../src/core/errors.js"
-import { effectsByState } from "./effects.js"
+import { effectsByState, finalStates } from "./effects.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
 
 // Each test drives the machine and the sign-in tail it spreads in, loaded afresh (see load-per-test.ts).
@@ -38,6 +38,10 @@ const allowed: EmailVerificationEvent = { type: "signIn.answered", result: true 
 const toSignIn = [read, used, known] as const
 
 describe("email verification machine", () => {
+  it("ends its flows in these final states", () => {
+    expect(finalStates(emailVerificationMachine)).toEqual(["accessDenied", "identifierInvalid", "identifierMismatch", "linkIncomplete", "lookupFailed", "persistFailed", "redirected", "sessionFailed", "signedIn", "signedInNewUser", "tokenExpired", "tokenLookupFailed", "tokenUnknown"])
+  })
+
   it("names the effect each state waits on (the engine performs it by that name)", () => {
     expect(effectsByState(emailVerificationMachine)).toEqual({
       readingLink: "readLink",

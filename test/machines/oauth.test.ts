@@ -8,7 +8,7 @@ import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
 import type { AuthorizationServer } from "oauth4webapi"
 import { oauthMachine, type OAuthCallbackPolicy, type OAuthEvent, type OAuthFlowChecks } from "../../src/machines/oauth.js"
-import { effectsByState } from "./effects.js"
+import { effectsByState, finalStates } from "./effects.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
@@ -56,6 +56,10 @@ const toAccount = (with_: Partial<OAuthCallbackPolicy> = {}): OAuthEvent[] => [
 const allowed: OAuthEvent = { type: "signIn.answered", result: true }
 
 describe("OAuth machine", () => {
+  it("ends its flows in these final states", () => {
+    expect(finalStates(oauthMachine)).toEqual(["accessDenied", "accountNotLinked", "csrfRejected", "idTokenRejected", "persistFailed", "profileFailed", "providerRejected", "rateLimited", "redirected", "responseRejected", "sessionFailed", "signInFailed", "signedIn", "signedInNewUser", "tokensRejected"])
+  })
+
   it("names the effect each state waits on (the engine performs it by that name)", () => {
     expect(effectsByState(oauthMachine)).toEqual({
       validatingInput: "checkCsrf",

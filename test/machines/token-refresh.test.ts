@@ -7,7 +7,7 @@ import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
 import { tokenRefreshContext, tokenRefreshMachine, type ProviderTokens, type TokenRefreshEvent, type TokenRefreshInput } from "../../src/machines/token-refresh.js"
 import { rowClaimMarker } from "../../src/core/row-claim.js"
-import { effectsByState } from "./effects.js"
+import { effectsByState, finalStates } from "./effects.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
 
 // Each test drives the machine, loaded afresh (see load-per-test.ts).
@@ -32,6 +32,10 @@ const entered: TokenRefreshEvent = { type: "run.entered" }
 const rowRead = (tokens: ProviderTokens, readAt = at): TokenRefreshEvent => ({ type: "row.read", tokens, at: readAt })
 
 describe("token-refresh machine", () => {
+  it("ends its flows in these final states", () => {
+    expect(finalStates(tokenRefreshMachine)).toEqual(["absent", "failed", "fresh", "joined", "joinedFailure", "persisted"])
+  })
+
   it("names the effect each state waits on (the engine performs it by that name)", () => {
     expect(effectsByState(tokenRefreshMachine)).toEqual({
       loadingTokens: "readRow",
@@ -46,6 +50,25 @@ describe("token-refresh machine", () => {
       "refreshing.granted": "persist",
       "refreshing.releasing": "release",
     })
+  })
+
+  it("ends in a final state on each outcome", () => {
+    const outcomes = [
+      after({ tokens: undefined }),
+      after({ tokens: { ...due, expires_at: seconds + 5000 } }),
+      after({}, { type: "run.running" }, { type: "run.settled", result: { tokens: other } }),
+      after({}, { type: "run.running" }, { type: "run.settled", result: { failure: "revoked" } }),
+      after({}, entered, { type: "claim.won" }, { type: "grant.answered", tokens: other }, { type: "persist.done" }),
+      after({}, entered, { type: "claim.failed", error: new Error("down") }),
+    ]
+    expect(outcomes.map((snapshot) => [snapshot.value, snapshot.status])).toEqual([
+      ["absent", "done"],
+      ["fresh", "done"],
+      ["joined", "done"],
+      ["joinedFailure", "done"],
+      ["persisted", "done"],
+      ["failed", "done"],
+    ])
   })
 
   it("starts from its input: one retry, the store lock, a 30 s claim, the row read again only with the row lock", () => {
@@ -190,6 +213,9 @@ describe("token-refresh machine", () => {
     expect([putBack.value, putBack.context.failure]).toEqual(["joinedFailure", "unavailable"])
     const stillHeld = after({ lock: "row", claimMs: 100 }, ...waiting, rowRead({ ...due, refresh_token: live }, at + 5))
     expect([stillHeld.value, stillHeld.context.waitingSince]).toEqual([{ refreshing: "awaitingWinner" }, at + 5])
+    // Still claimed, whatever else the row holds: still waiting.
+    const reclaimed = after({ lock: "row", claimMs: 100 }, ...waiting, rowRead({ ...other, refresh_token: live }, at + 5))
+    expect([reclaimed.value, reclaimed.context.refreshed]).toEqual([{ refreshing: "awaitingWinner" }, undefined])
     // The claim ran out while waiting: claimed again, from where the wait ended.
     const outlived = after({ lock: "row", claimMs: 100_000 }, ...waiting, rowRead({ ...due, refresh_token: live }, at + 1_000))
     expect([outlived.value, outlived.context.retries, outlived.context.at, outlived.context.waitingSince]).toEqual([{ refreshing: "checkingBackOff" }, 0, at + 1_000, undefined])
@@ -213,7 +239,7 @@ describe("token-refresh machine", () => {
     const refusal = { error: "invalid_grant" }
     const revoked = after({}, ...claimed, { type: "grant.failed", error: refusal })
     expect([revoked.value, revoked.context.failure, revoked.context.error]).toEqual([{ refreshing: "releasing" }, "revoked", refusal])
-    for (const error of [{ error: "server_error" }, new Error("network"), null, "invalid_grant"]) {
+    for (const error of [{ error: "server_error" }, new Error("network"), null, undefined, "invalid_grant"]) {
       const unavailable = after({}, ...claimed, { type: "grant.failed", error })
       expect([unavailable.value, unavailable.context.failure, unavailable.context.error], String(error)).toEqual([{ refreshing: "releasing" }, "unavailable", error])
     }

@@ -8,7 +8,7 @@ import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
 import { webAuthnMachine, type CeremonyFindings, type WebAuthnEvent } from "../../src/machines/webauthn.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
-import { effectsByState } from "./effects.js"
+import { effectsByState, finalStates } from "./effects.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
@@ -57,6 +57,10 @@ const assertion: CeremonyFindings = { ...registration, type: "webauthn.get", cou
 const checked = (findings: CeremonyFindings, extra: Partial<Extract<WebAuthnEvent, { type: "response.checked" }>> = {}): WebAuthnEvent => ({ type: "response.checked", findings, error: new Error("refused"), ...extra })
 
 describe("WebAuthn machine", () => {
+  it("ends its flows in these final states", () => {
+    expect(finalStates(webAuthnMachine)).toEqual(["accessDenied", "accountNotLinked", "badSignature", "challengeMismatch", "challengeReplayed", "counterRegressed", "csrfRejected", "invalidAction", "invalidRequest", "optionsFailed", "persistFailed", "rateLimited", "redirected", "responseMalformed", "sessionFailed", "signedIn", "signedInNewUser", "unknownCredential", "userVerificationMissing", "wrongCeremony", "wrongOrigin", "wrongRpId"])
+  })
+
   it("names the effect each state waits on (the engine performs it by that name)", () => {
     expect(effectsByState(webAuthnMachine)).toEqual({
       readingRequest: "readRequest",
