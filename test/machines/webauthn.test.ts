@@ -202,6 +202,8 @@ describe("WebAuthn machine", () => {
     const authenticator = { ...registered, userId: "u-ada" }
     const asserted = after(...authenticating, checked(assertion, { signIn, authenticator } as never))
     expect([asserted.context.authenticator, asserted.context.signIn, "registered" in asserted.context]).toEqual([authenticator, signIn, false])
+    const unnamed = after(...registering, checked(registration))
+    expect(["signIn" in unnamed.context, "registered" in unnamed.context, "authenticator" in unnamed.context]).toEqual([false, false, false])
     expect(after(...authenticating, checked(assertion), { type: "counter.updated" }).value).toBe("checkingSignIn")
     const down = new Error("down")
     const counterFailed = after(...authenticating, checked(assertion), { type: "counter.failed", error: down })
