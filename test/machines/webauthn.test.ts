@@ -93,7 +93,8 @@ describe("WebAuthn machine", () => {
   })
 
   it("authenticates when asked to, and registers only a signed-in user or an email nobody has", () => {
-    expect(after(...options("authenticate", found(true, true, ada))).value).toBe("preparingAuthentication")
+    const authenticate = after(...options("authenticate", found(true, true, ada)))
+    expect([authenticate.value, authenticate.context.user]).toEqual(["preparingAuthentication", ada])
     const signedIn = after(...options("register", found(true, true, ada)))
     expect([signedIn.value, signedIn.context.user]).toEqual(["preparingRegistration", ada])
     expect(after(...options("register", found(false, false, newcomer))).value).toBe("preparingRegistration")
@@ -126,7 +127,8 @@ describe("WebAuthn machine", () => {
     expect(waitingToAuthenticate.context).toStrictEqual({ flow: { ceremony: "authenticate", challenge: "ch-1" }, user: undefined, requested: undefined, options: { challenge: "ch-1" }, flowIssued: false })
     const down = new Error("down")
     expect(after(...options("register", found(true, true, ada)), { type: "options.failed", error: down }).context.error).toBe(down)
-    expect(after(...options("authenticate", found(true, true, ada)), { type: "options.failed", error: down }).value).toBe("optionsFailed")
+    const authenticationFailed = after(...options("authenticate", found(true, true, ada)), { type: "options.failed", error: down })
+    expect([authenticationFailed.value, authenticationFailed.context.error]).toEqual(["optionsFailed", down])
   })
 
   it("checks CSRF and the rate limit on the answer, then claims its challenge for the ceremony it was issued for", () => {
@@ -166,7 +168,9 @@ describe("WebAuthn machine", () => {
     // Not required, user verification may be missing; a registration has no counter to regress.
     expect(after(...registering, checked({ ...registration, userVerified: false, userVerificationRequired: false })).value).toBe("checkingSignIn")
     expect(after(...registering, checked({ ...registration, counter: 1, storedCounter: 5 })).value).toBe("checkingSignIn")
-    expect(after(...registering, { type: "response.malformed", error: new Error("bad") }).value).toBe("responseMalformed")
+    const bad = new Error("bad")
+    const malformed = after(...registering, { type: "response.malformed", error: bad })
+    expect([malformed.value, malformed.context.error]).toEqual(["responseMalformed", bad])
   })
 
   it("registers a new user only in a browser signed in as nobody", () => {
@@ -190,8 +194,12 @@ describe("WebAuthn machine", () => {
     }
     const accepted: Partial<CeremonyFindings>[] = [{}, { counter: 0, storedCounter: 0 }, { counter: 3, storedCounter: 0 }, { storedCounter: undefined, counter: 0 }, { signedInAs: "u-ada" }, { credentialTaken: true }]
     for (const change of accepted) expect(after(...authenticating, checked({ ...assertion, ...change })).value, JSON.stringify(change)).toBe("recordingCounter")
-    expect(after(...authenticating, { type: "credential.unknown", error: new Error("unknown") }).value).toBe("unknownCredential")
-    expect(after(...authenticating, { type: "response.malformed", error: new Error("bad") }).value).toBe("responseMalformed")
+    const unknown = new Error("unknown")
+    const unknownCredential = after(...authenticating, { type: "credential.unknown", error: unknown })
+    expect([unknownCredential.value, unknownCredential.context.error]).toEqual(["unknownCredential", unknown])
+    const bad = new Error("bad")
+    const malformed = after(...authenticating, { type: "response.malformed", error: bad })
+    expect([malformed.value, malformed.context.error]).toEqual(["responseMalformed", bad])
   })
 
   it("keeps who a verified response signs in, and the authenticator it creates or was checked against", () => {
