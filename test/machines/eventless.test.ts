@@ -63,6 +63,8 @@ describe("finalAtStart", () => {
     expect(finalAtStart(withAction, { ready: true, fresh: true })).toBeUndefined()
     const targetless = decide.createMachine({ initial: "a", context: { ready: true, fresh: true }, states: { a: { always: { guard: "ready", actions: () => undefined } }, done: { type: "final" } } })
     expect(finalAtStart(targetless, { ready: true, fresh: true })).toBeUndefined()
+    const bare = decide.createMachine({ initial: "a", context: { ready: true, fresh: true }, states: { a: { always: { guard: "ready" } }, done: { type: "final" } } })
+    expect(finalAtStart(bare, { ready: true, fresh: true })).toBeUndefined()
     const inline = decide.createMachine({ initial: "a", context: { ready: true, fresh: true }, states: { a: { always: { guard: ({ context }) => context.ready, target: "done" } }, done: { type: "final" } } })
     expect(finalAtStart(inline, { ready: true, fresh: true })).toBeUndefined()
     const withParams = decide.createMachine({ initial: "a", context: { ready: true, fresh: true }, states: { a: { always: { guard: { type: "needs", params: { x: 1 } }, target: "done" } }, done: { type: "final" } } })
@@ -98,6 +100,15 @@ describe("finalAtStart", () => {
     expect(finalAtStart(chain(9), {})).toBeUndefined()
     const loop = createMachine({ initial: "a", states: { a: { always: "b" }, b: { always: "a" } } })
     expect(finalAtStart(loop, {})).toBeUndefined()
+  })
+
+  it("evaluates the guards with the event the actor starts with", () => {
+    const started = setup({ guards: { atStart: ({ event }) => event.type === "xstate.init" } }).createMachine({
+      initial: "a",
+      states: { a: { always: [{ guard: "atStart", target: "started" }, { target: "other" }] }, started: { type: "final" }, other: { type: "final" } },
+    })
+    expect(createActor(started).start().getSnapshot().value).toBe("started")
+    expect(finalAtStart(started, {})).toBe("started")
   })
 
   it("answers at once for a machine that starts in a final state", () => {
