@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config"
+import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
  * The tests Stryker runs against each mutant (`npm run mutation`, see stryker.config.mjs): for each
@@ -27,9 +28,24 @@ const scope = process.env.AUTHFLOW_MUTATION_SCOPE ?? "security"
 const include = scopes[scope]
 if (!include) throw new Error(`AUTHFLOW_MUTATION_SCOPE must be one of ${Object.keys(scopes).join(", ")}, not "${scope}": fix the variable or unset it`)
 
+/**
+ * Runs the direct machine tests (test/machines: milliseconds each) before the flow-level suites
+ * (test/model: seconds each), otherwise in vitest's order. Stryker stops a mutant's run at its first
+ * failing test, so a mutant a direct test kills never loads the model suites: the order changes how
+ * long a run takes, not which mutants are killed.
+ */
+class DirectMachineTestsFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files)
+    const direct = (file: TestSpecification) => file.moduleId.replaceAll("\\", "/").includes("/test/machines/")
+    return [...sorted.filter(direct), ...sorted.filter((file) => !direct(file))]
+  }
+}
+
 export default defineConfig({
   test: {
     include,
+    sequence: { sequencer: DirectMachineTestsFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

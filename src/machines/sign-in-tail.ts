@@ -160,12 +160,13 @@ export function flowActions<TContext extends SignInOutcomeContext, TEvent extend
  */
 export function signInTailGuards<TContext extends SignInOutcomeContext, TEvent extends EventObject>() {
   type Args = { context: TContext; event: TEvent }
+  // The `signIn` callback's answer; any other event answers nothing (`undefined`), which neither guard below accepts.
   const answer = (event: TEvent) => (event.type === "signIn.answered" ? (event as { result?: unknown }).result : undefined)
   return {
     /** The `signIn` callback answered a URL (a string): the user is sent there, through the `redirect` callback. */
-    answeredUrl: ({ event }: Args) => event.type === "signIn.answered" && typeof answer(event) === "string",
+    answeredUrl: ({ event }: Args) => typeof answer(event) === "string",
     /** The `signIn` callback answered `true` (any truthy answer that is not a URL): the sign-in goes on. */
-    answeredTrue: ({ event }: Args) => event.type === "signIn.answered" && typeof answer(event) !== "string" && Boolean(answer(event)),
+    answeredTrue: ({ event }: Args) => typeof answer(event) !== "string" && Boolean(answer(event)),
     /** The callback threw an `AuthError`: the refusal keeps it as it is (any other error is wrapped in `AccessDenied`). */
     threwAuthError: ({ event }: Args) => (event.type === "signIn.threw" || event.type === "redirect.threw") && (event as { error?: unknown }).error instanceof AuthError,
     /** Sessions are database rows (`session.strategy: "database"`), not JWTs. */

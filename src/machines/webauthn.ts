@@ -259,11 +259,14 @@ export const webAuthnMachine = flowMachine(setup({
       const found = findingsOf(event)
       return found !== undefined && found.userVerificationRequired && !found.userVerified
     },
-    /** A counting authenticator's counter must grow; one that never counts (0 and 0) is allowed. */
+    /**
+     * A counting authenticator's counter must grow; one that never counts (0 and 0) is allowed. A
+     * stored counter of 0 allows any counter: the response starts the count, or does not count.
+     */
     counterRegressed: ({ event }) => {
       const found = findingsOf(event)
       if (found?.storedCounter === undefined) return false
-      return (found.storedCounter > 0 || found.counter > 0) && found.counter <= found.storedCounter
+      return found.storedCounter > 0 && found.counter <= found.storedCounter
     },
     notVerified: ({ event }) => findingsOf(event)?.verified !== true,
     credentialTaken: ({ event }) => findingsOf(event)?.credentialTaken === true,
