@@ -39,11 +39,12 @@ const toSignIn = [read, used, known] as const
 
 describe("email verification machine", () => {
   it("ends its flows in these final states", () => {
-    expect(finalStates(emailVerificationMachine)).toEqual(["accessDenied", "identifierInvalid", "identifierMismatch", "linkIncomplete", "lookupFailed", "persistFailed", "redirected", "sessionFailed", "signedIn", "signedInNewUser", "tokenExpired", "tokenLookupFailed", "tokenUnknown"])
+    expect(finalStates(emailVerificationMachine)).toEqual(["accessDenied", "identifierInvalid", "identifierMismatch", "linkIncomplete", "lookupFailed", "persistFailed", "redirected", "secondFactorRequired", "secondFactorUnavailable", "sessionFailed", "signedIn", "signedInNewUser", "tokenExpired", "tokenLookupFailed", "tokenUnknown"])
   })
 
   it("names the effect each state waits on (the engine performs it by that name)", () => {
     expect(effectsByState(emailVerificationMachine)).toEqual({
+      checkingSecondFactor: "findSecondFactor",
       readingLink: "readLink",
       usingToken: "useToken",
       lookingUpUser: "lookUpUser",

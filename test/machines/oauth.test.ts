@@ -57,11 +57,12 @@ const allowed: OAuthEvent = { type: "signIn.answered", result: true }
 
 describe("OAuth machine", () => {
   it("ends its flows in these final states", () => {
-    expect(finalStates(oauthMachine)).toEqual(["accessDenied", "accountNotLinked", "csrfRejected", "idTokenRejected", "persistFailed", "profileFailed", "providerRejected", "rateLimited", "redirected", "responseRejected", "sessionFailed", "signInFailed", "signedIn", "signedInNewUser", "tokensRejected"])
+    expect(finalStates(oauthMachine)).toEqual(["accessDenied", "accountNotLinked", "csrfRejected", "idTokenRejected", "persistFailed", "profileFailed", "providerRejected", "rateLimited", "redirected", "responseRejected", "secondFactorRequired", "secondFactorUnavailable", "sessionFailed", "signInFailed", "signedIn", "signedInNewUser", "tokensRejected"])
   })
 
   it("names the effect each state waits on (the engine performs it by that name)", () => {
     expect(effectsByState(oauthMachine)).toEqual({
+      checkingSecondFactor: "findSecondFactor",
       validatingInput: "checkCsrf",
       checkingRateLimit: "checkRateLimit",
       discovering: "discover",

@@ -58,11 +58,12 @@ const checked = (findings: CeremonyFindings, extra: Partial<Extract<WebAuthnEven
 
 describe("WebAuthn machine", () => {
   it("ends its flows in these final states", () => {
-    expect(finalStates(webAuthnMachine)).toEqual(["accessDenied", "accountNotLinked", "badSignature", "challengeMismatch", "challengeReplayed", "counterRegressed", "csrfRejected", "invalidAction", "invalidRequest", "optionsFailed", "persistFailed", "rateLimited", "redirected", "responseMalformed", "sessionFailed", "signedIn", "signedInNewUser", "unknownCredential", "userVerificationMissing", "wrongCeremony", "wrongOrigin", "wrongRpId"])
+    expect(finalStates(webAuthnMachine)).toEqual(["accessDenied", "accountNotLinked", "badSignature", "challengeMismatch", "challengeReplayed", "counterRegressed", "csrfRejected", "invalidAction", "invalidRequest", "optionsFailed", "persistFailed", "rateLimited", "redirected", "responseMalformed", "secondFactorRequired", "secondFactorUnavailable", "sessionFailed", "signedIn", "signedInNewUser", "unknownCredential", "userVerificationMissing", "wrongCeremony", "wrongOrigin", "wrongRpId"])
   })
 
   it("names the effect each state waits on (the engine performs it by that name)", () => {
     expect(effectsByState(webAuthnMachine)).toEqual({
+      checkingSecondFactor: "findSecondFactor",
       readingRequest: "readRequest",
       checkingRateLimit: "checkRateLimit",
       findingUser: "findUser",
