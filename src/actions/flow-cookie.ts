@@ -105,6 +105,9 @@ export interface OpenedFlow<TMachine extends AnyStateMachine> {
   issued: boolean
 }
 
+/** What claiming a sealed flow found, as the event a machine's `claimingFlow` state takes. */
+export type FlowClaimEvent = { type: "flow.fresh" } | { type: "flow.replayed" } | { type: "flow.claimFailed"; error: unknown }
+
 /** What a kind of sealed flow is: defined once per machine that waits for another request. */
 export interface SealedFlowSpec<TMachine extends AnyStateMachine, TProvider extends { id: string; issuer?: string }> {
   machine: TMachine
@@ -175,6 +178,11 @@ export interface SealedFlow<TMachine extends AnyStateMachine, TProvider extends 
    * other with `markUsed`. A store that fails rejects.
    */
   claim(site: FlowSite, opened: Pick<OpenedFlow<TMachine>, "replayKey" | "expiresAt" | "issued">): Promise<boolean>
+  /**
+   * {@link SealedFlow.claim} reported as the event of a machine's `claimingFlow` state:
+   * `flow.fresh` the first time, `flow.replayed` after, `flow.claimFailed` when the store fails.
+   */
+  claimEvent(site: FlowSite, opened: Pick<OpenedFlow<TMachine>, "replayKey" | "expiresAt" | "issued">): Promise<FlowClaimEvent>
   /** The two cookies, expired: a flow's cookies are cleared whatever its next request ends with. */
   clear(site: FlowSite): Cookie[]
 }
@@ -200,6 +208,8 @@ export function sealedFlow<TMachine extends AnyStateMachine, TProvider extends {
 ): SealedFlow<TMachine, TProvider> {
   const { machine, version, seals } = spec
   const maxAge = spec.maxAge ?? FLOW_MAX_AGE
+  const claim = (site: FlowSite, opened: Pick<OpenedFlow<TMachine>, "replayKey" | "expiresAt" | "issued">) =>
+    opened.issued && site.replayStore.claim ? site.replayStore.claim(opened.replayKey) : site.replayStore.markUsed(opened.replayKey, opened.expiresAt)
   return {
     machine,
     version,
@@ -219,7 +229,14 @@ export function sealedFlow<TMachine extends AnyStateMachine, TProvider extends {
     },
     seal: (site, snapshot, flowId, issued = false) => seal(machine, version, seals, site, snapshot, flowId, issued, maxAge),
     open: (site, requestCookies) => open(machine, version, site, requestCookies, maxAge),
-    claim: (site, opened) => (opened.issued && site.replayStore.claim ? site.replayStore.claim(opened.replayKey) : site.replayStore.markUsed(opened.replayKey, opened.expiresAt)),
+    claim,
+    claimEvent: async (site, opened) => {
+      try {
+        return (await claim(site, opened)) ? { type: "flow.fresh" } : { type: "flow.replayed" }
+      } catch (error) {
+        return { type: "flow.claimFailed", error }
+      }
+    },
     clear: ({ cookies }) => [cookies.flow, cookies.binding].map(({ name, options }) => ({ name, value: "", options: { ...options, maxAge: 0 } })),
   }
 }

@@ -92,6 +92,9 @@ export type FactorsEffect =
   | "removeFactor"
   | "generateBackupCodes"
 
+/** A store or adapter that failed: the flow ends in `failed`, keeping the error. */
+const failed = { target: "failed", actions: "recordError" } as const
+
 const requested = (action: FactorsAction) => ({ context }: { context: FactorsContext }) => context.request?.action === action
 
 /**
@@ -176,7 +179,7 @@ export const factorsMachine = flowMachine(setup({
       on: {
         "flow.fresh": "validatingInput",
         "flow.replayed": "flowReplayed",
-        "flow.claimFailed": { target: "failed", actions: "recordError" },
+        "flow.claimFailed": failed,
       },
     },
     validatingInput: csrfCheckingState("findingUser"),
@@ -185,7 +188,7 @@ export const factorsMachine = flowMachine(setup({
       on: {
         "user.found": { target: "choosingAction", actions: "recordUser" },
         "user.missing": "signedOut",
-        "user.failed": { target: "failed", actions: "recordError" },
+        "user.failed": failed,
       },
     },
     choosingAction: {
@@ -207,7 +210,7 @@ export const factorsMachine = flowMachine(setup({
       meta: { effect: "generateSecret" },
       on: {
         "secret.generated": { target: "awaitingConfirmation", actions: "recordEnrolment" },
-        "write.failed": { target: "failed", actions: "recordError" },
+        "write.failed": failed,
       },
     },
     // Codes are counted against the user: an enrolment or a removal cannot be guessed through.
@@ -232,7 +235,7 @@ export const factorsMachine = flowMachine(setup({
         "code.matched": "removingFactor",
         "code.unmatched": "removalRefused",
         // The factor store failed reading the factor or claiming the code's step.
-        "code.failed": { target: "failed", actions: "recordError" },
+        "code.failed": failed,
       },
     },
     creatingFactor: {
@@ -242,28 +245,28 @@ export const factorsMachine = flowMachine(setup({
           { guard: "hasBackupCodes", target: "enrolled", actions: "recordCreated" },
           { target: "generatingBackupCodes", actions: "recordCreated" },
         ],
-        "write.failed": { target: "failed", actions: "recordError" },
+        "write.failed": failed,
       },
     },
     generatingBackupCodes: {
       meta: { effect: "generateBackupCodes" },
       on: {
         "backupCodes.generated": { target: "backupCodesShown", actions: "recordBackupCodes" },
-        "write.failed": { target: "failed", actions: "recordError" },
+        "write.failed": failed,
       },
     },
     renamingFactor: {
       meta: { effect: "renameFactor" },
       on: {
         "factor.renamed": "done",
-        "write.failed": { target: "failed", actions: "recordError" },
+        "write.failed": failed,
       },
     },
     removingFactor: {
       meta: { effect: "removeFactor" },
       on: {
         "factor.removed": "done",
-        "write.failed": { target: "failed", actions: "recordError" },
+        "write.failed": failed,
       },
     },
     ...csrfRejectedState,

@@ -94,6 +94,9 @@ export type SecondFactorEffect =
   | "trustDevice"
   | Exclude<SignInTailEffect, "askSignIn" | "resolveRedirect" | "persistUser" | "findSecondFactor">
 
+/** A store or adapter that failed while checking: the flow ends in `verifyFailed`, keeping the error. */
+const verifyFailed = { target: "verifyFailed", actions: "recordError" } as const
+
 const refuse = (reason: SecondFactorRefusal) => ({ target: "refusing", actions: { type: "recordRefusal", params: { reason } } }) as const
 
 /**
@@ -186,7 +189,7 @@ export const secondFactorMachine = flowMachine(setup({
       on: {
         "flow.fresh": "validatingInput",
         "flow.replayed": "flowReplayed",
-        "flow.claimFailed": { target: "verifyFailed", actions: "recordError" },
+        "flow.claimFailed": verifyFailed,
       },
     },
     validatingInput: csrfCheckingState("choosingMethod"),
@@ -215,7 +218,7 @@ export const secondFactorMachine = flowMachine(setup({
       on: {
         "totp.matched": { target: "claimingStep", actions: "recordMatch" },
         "totp.unmatched": refuse("wrong-code"),
-        "totp.failed": { target: "verifyFailed", actions: "recordError" },
+        "totp.failed": verifyFailed,
       },
     },
     // A code is accepted once: of two requests with one code, here or on another instance, one claims its time step.
@@ -224,7 +227,7 @@ export const secondFactorMachine = flowMachine(setup({
       on: {
         "step.claimed": { target: "passed", actions: { type: "recordPassed", params: { method: "totp" } } },
         "step.taken": refuse("replayed-code"),
-        "step.failed": { target: "verifyFailed", actions: "recordError" },
+        "step.failed": verifyFailed,
       },
     },
     usingBackupCode: {
@@ -232,7 +235,7 @@ export const secondFactorMachine = flowMachine(setup({
       on: {
         "backupCode.used": { target: "passed", actions: { type: "recordPassed", params: { method: "backup" } } },
         "backupCode.unknown": refuse("unknown-backup-code"),
-        "backupCode.failed": { target: "verifyFailed", actions: "recordError" },
+        "backupCode.failed": verifyFailed,
       },
     },
     checkingEmailCode: {

@@ -57,13 +57,8 @@ function effects(options: AuthOptions, state: FactorsRequestState): FlowEffects<
   const adapter = options.adapter!
   const settings = options.secondFactor!
   return {
-    claimFlow: async () => {
-      try {
-        return state.opened && (await enrolmentFlow.claim(enrolmentFlow.site(options, site), state.opened)) ? { type: "flow.fresh" } : { type: "flow.replayed" }
-      } catch (error) {
-        return { type: "flow.claimFailed", error }
-      }
-    },
+    // Only a confirmation opens an enrolment cookie; anything else claiming one is a bug, reported as a replay.
+    claimFlow: async () => (state.opened ? enrolmentFlow.claimEvent(enrolmentFlow.site(options, site), state.opened) : { type: "flow.replayed" }),
     ...csrfCheckEffect(options),
     checkRateLimit: ({ rateLimitIdentity }) => state.limiter.count("second-factor", rateLimitIdentity),
     findUser: async () => {

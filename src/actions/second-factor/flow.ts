@@ -84,13 +84,7 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
   const site = secondFactorFlow.site(options, secondFactorSite)
   const typed = (context: SecondFactorContext) => (context.submission && "code" in context.submission ? context.submission.code : "")
   return {
-    claimFlow: async () => {
-      try {
-        return (await secondFactorFlow.claim(site, request.opened)) ? { type: "flow.fresh" } : { type: "flow.replayed" }
-      } catch (error) {
-        return { type: "flow.claimFailed", error }
-      }
-    },
+    claimFlow: () => secondFactorFlow.claimEvent(site, request.opened),
     ...csrfCheckEffect(options),
     checkRateLimit: ({ rateLimitIdentity }) => request.limiter.count("second-factor", rateLimitIdentity),
     checkTotp: async (context) => {
