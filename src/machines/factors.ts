@@ -31,6 +31,8 @@ export interface FactorSummary {
 /** An enrolment waiting for its first code: the user, the secret (sealed at rest), and the code parameters. */
 export interface PendingEnrolment {
   userId: string
+  /** The name authenticator apps show for the account: the user's email, or their id. */
+  accountName: string
   secret: string
   algorithm: "SHA-1" | "SHA-256" | "SHA-512"
   digits: number
@@ -42,7 +44,7 @@ export type FactorsEvent =
   | { type: "request.received"; request: FactorsRequest }
   | CsrfEvent
   | RateLimitEvent
-  | { type: "user.found"; userId: string; factors: FactorSummary[]; backupCodes: number }
+  | { type: "user.found"; userId: string; email?: string; factors: FactorSummary[]; backupCodes: number }
   | { type: "user.missing" }
   | { type: "user.failed"; error: unknown }
   | { type: "secret.generated"; enrolment: PendingEnrolment }
@@ -62,6 +64,8 @@ export type FactorsEvent =
 export interface FactorsContext extends RateLimitContext {
   request?: FactorsRequest
   userId?: string
+  /** The signed-in user's email, as the session has it: the account name an enrolment shows. */
+  email?: string
   factors?: FactorSummary[]
   backupCodes?: number
   enrolment?: PendingEnrolment
@@ -123,7 +127,7 @@ export const factorsMachine = flowMachine(setup({
     ...rateLimitActions<FactorsContext, FactorsEvent>(),
     recordRequest: assign({ request: ({ event }) => (event.type === "request.received" ? event.request : undefined), codeRefused: () => undefined }),
     recordUser: assign(({ event }) =>
-      event.type === "user.found" ? { userId: event.userId, factors: event.factors, backupCodes: event.backupCodes, rateLimitIdentity: event.userId } : {},
+      event.type === "user.found" ? { userId: event.userId, email: event.email, factors: event.factors, backupCodes: event.backupCodes, rateLimitIdentity: event.userId } : {},
     ),
     recordEnrolment: assign({ enrolment: ({ event }) => (event.type === "secret.generated" ? event.enrolment : undefined), attempts: () => 0 }),
     recordRefusedCode: assign({ attempts: ({ context }) => context.attempts + 1, codeRefused: () => true }),

@@ -80,7 +80,7 @@ function events(snapshot: SnapshotFrom<typeof factorsMachine>): FactorsEvent[] {
   return [
     ...users,
     { type: "user.failed", error: new Error("factor store down") },
-    { type: "secret.generated", enrolment: { userId: context.userId ?? ada.id, secret: "sealed", algorithm: "SHA-1", digits: 6, period: 30 } },
+    { type: "secret.generated", enrolment: { userId: context.userId ?? ada.id, accountName: ada.email, secret: "sealed", algorithm: "SHA-1", digits: 6, period: 30 } },
     { type: "write.failed", error: new Error("adapter write threw") },
     { type: "flow.claimFailed", error: new Error("replay store down") },
     ...rateLimitOutcomes,

@@ -66,23 +66,27 @@ function effects(options: AuthOptions, state: FactorsRequestState): FlowEffects<
         const store = sessionStoreOf(options)
         if (!store.value) return { type: "user.missing" }
         let userId: string | undefined
+        let email: string | undefined
         if (options.session.strategy === "jwt") {
-          userId = (await decodeSessionCookie(options, store))?.sub ?? undefined
+          const token = await decodeSessionCookie(options, store)
+          userId = token?.sub ?? undefined
+          email = typeof token?.email === "string" ? token.email : undefined
         } else {
           const found = await adapter.getSessionAndUser!(store.value)
           userId = found && found.session.expires.valueOf() > Date.now() ? found.user.id : undefined
+          email = found?.user.email || undefined
         }
         if (!userId) return { type: "user.missing" }
         const [factors, backupCodes] = await Promise.all([adapter.listFactorsByUserId!(userId), adapter.countBackupCodes!(userId)])
-        return { type: "user.found", userId, factors: factors.map(summary), backupCodes }
+        return { type: "user.found", userId, ...(email && { email }), factors: factors.map(summary), backupCodes }
       } catch (error) {
         return { type: "user.failed", error }
       }
     },
-    generateSecret: async ({ userId }) => {
+    generateSecret: async ({ userId, email }) => {
       try {
         const { algorithm, digits, period } = settings.totp
-        return { type: "secret.generated", enrolment: { userId: userId!, secret: await sealFactorSecret(newTotpSecret(), options.secret), algorithm, digits, period } }
+        return { type: "secret.generated", enrolment: { userId: userId!, accountName: email ?? userId!, secret: await sealFactorSecret(newTotpSecret(), options.secret), algorithm, digits, period } }
       } catch (error) {
         return { type: "write.failed", error }
       }
@@ -183,8 +187,7 @@ function outcomes(options: AuthOptions, cookies: Cookie[], state: FactorsRequest
       const sealed = await enrolmentFlow.seal(flowSite, snapshot, flowId, await enrolmentFlow.issue(flowSite, flowId))
       const bytes = (await openFactorSecret(enrolment!.secret, options.secret))!
       const secret = base32Encode(bytes)
-      const user = await options.adapter!.getUser!(enrolment!.userId)
-      const uri = otpauthUri({ issuer: (options.secondFactor!.issuer ?? options.request.url.hostname).replaceAll(":", ""), accountName: user?.email ?? enrolment!.userId, secret: bytes, algorithm: enrolment!.algorithm, digits: enrolment!.digits, period: enrolment!.period })
+      const uri = otpauthUri({ issuer: (options.secondFactor!.issuer ?? options.request.url.hostname).replaceAll(":", ""), accountName: enrolment!.accountName, secret: bytes, algorithm: enrolment!.algorithm, digits: enrolment!.digits, period: enrolment!.period })
       if (asJson) return json(codeRefused ? 400 : 200, { otpauthUri: uri, secret, ...(codeRefused && { error: "wrong-code" }) }, [...cookies, ...sealed])
       return page(pages().then(({ renderEnrolPage }) => renderEnrolPage({ action: list, csrfToken: options.csrfToken, qrSvg: qrCodeSvg(uri), secret, codeRefused: codeRefused === true, theme: options.theme })), [...cookies, ...sealed])
     },
