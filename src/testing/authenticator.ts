@@ -71,6 +71,22 @@ export interface Bend {
   badSignature?: boolean
   /** Sign with another key than the registered one. */
   otherKey?: boolean
+  /**
+   * The width of the signature's `r` and `s`. About one signature in 256 has an `r` or `s` shorter
+   * than 32 bytes (its top byte is zero), and a server must pad it before it verifies: "short" asks
+   * for such a signature, "full-width" avoids one (for a server that does not pad, such as
+   * @simplewebauthn/server 9, which @auth/core 0.41 was written for). @default "any"
+   */
+  signatureIntegers?: "any" | "full-width" | "short"
+}
+
+/**
+ * Whether `r` or `s` of a DER ECDSA signature (`30 len 02 rLen r 02 sLen s`) is shorter than 32 bytes
+ * as a value: a DER integer whose top bit is set carries a leading zero that is not part of it.
+ */
+function hasShortInteger(signature: Buffer): boolean {
+  const valueWidth = (at: number) => signature[at + 1]! - (signature[at + 2] === 0 ? 1 : 0)
+  return valueWidth(2) < 32 || valueWidth(4 + signature[3]!) < 32
 }
 
 /**
@@ -195,7 +211,10 @@ export class SoftCredential {
     const clientDataJSON = JSON.stringify({ type: bend.type ?? "webauthn.get", challenge: bend.challenge ?? options.challenge, origin: bend.origin ?? origin, crossOrigin: false })
     const authData = this.#authData(bend)
     const key = bend.otherKey ? generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey : this.privateKey
-    const signature = sign("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), key)
+    const signed = Buffer.concat([authData, sha256(clientDataJSON)])
+    const wanted = bend.signatureIntegers ?? "any"
+    let signature = sign("sha256", signed, key)
+    while (wanted !== "any" && hasShortInteger(signature) !== (wanted === "short")) signature = sign("sha256", signed, key)
     if (bend.badSignature) signature[signature.length - 1]! ^= 0x01
     return {
       id: this.idBase64Url,

@@ -113,6 +113,15 @@ describe("every refusal is named", () => {
     expect(lastCheck(config).check).toBe("counterRegressed")
   })
 
+  it("a signature whose r or s is shorter than 32 bytes (about 1 in 256) signs in; so does a full-width one", async () => {
+    for (const signatureIntegers of ["short", "full-width"] as const) {
+      const jar = new CookieJar()
+      const { response } = await authenticate(config, jar, ada, { signatureIntegers })
+      expect([signatureIntegers, response.headers.get("location")]).toEqual([signatureIntegers, `${origin}/dashboard`])
+      expect((await sessionOf(config, jar))?.user?.email).toBe("ada@example.test")
+    }
+  })
+
   it("an authenticator that never counts (counter 0) signs in again and again", async () => {
     const config = passkeyConfig()
     const synced = new SoftCredential("app.test", false)
