@@ -31,6 +31,7 @@ const actions = {
   providers: onFirstUse(() => import("./actions/providers.js")),
   secondFactor: onFirstUse(() => import("./actions/second-factor/flow.js")),
   factors: onFirstUse(() => import("./actions/second-factor/factors.js")),
+  stepUp: onFirstUse(() => import("./actions/second-factor/step-up.js")),
   session: onFirstUse(() => import("./actions/session.js")),
   signOut: onFirstUse(() => import("./actions/signout.js")),
   webAuthn: onFirstUse(() => import("./actions/webauthn.js")),
@@ -200,6 +201,9 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return secondFactor(options, cookies)
       case "factors":
         return factors(options, cookies)
+      case "step-up":
+        if (!options.secondFactor) return errorAnswer(new UnknownAction("Second factors are off: set `secondFactor` in the configuration to step up at /step-up"))
+        return (await actions.stepUp()).stepUpAction(options, cookies)
       case "webauthn-options": {
         const provider = options.provider
         if (provider?.type !== "webauthn") return errorAnswer(new InvalidProvider("Provider must be WebAuthn"))

@@ -31,6 +31,7 @@ export type AuthAction =
   | "backchannel-logout"
   | "second-factor"
   | "factors"
+  | "step-up"
 
 /** A user as providers and callbacks see it. */
 export interface User {
@@ -178,6 +179,13 @@ export interface CookiesOptions {
    * by default) or the user's factors change. `__Host-` prefixed when secure.
    */
   trustedDevice: CookieOption
+  /**
+   * When and how the signed-in user last authenticated (`authTime`, `amr`): a sealed cookie naming
+   * the user, set beside the session cookie when `secondFactor` is on, and renewed by a step-up
+   * (`/step-up`) without touching the session. It lives as long as the session. `__Host-` prefixed
+   * when secure.
+   */
+  authContext: CookieOption
 }
 
 /** Partial overrides of {@link CookiesOptions}. */

@@ -7,7 +7,7 @@ import { refreshEnabled } from "../core/refresh-options.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, Profile, User } from "../types.js"
 import type { AdapterSession } from "../adapters.js"
-import type { SignInTailEvent, SignInTailPolicy } from "../machines/sign-in-tail.js"
+import type { SecondFactorMethod, SignInTailEvent, SignInTailPolicy } from "../machines/sign-in-tail.js"
 import { asError } from "../core/as-error.js"
 
 /** Who signed in, how, and whether the user is new (unknown for credentials: no database is involved). */
@@ -16,6 +16,8 @@ export interface SignInOutcome {
   account: Account
   profile?: Profile
   isNewUser?: boolean
+  /** The second factor that passed, when one did: it goes in the auth context's `amr`. */
+  secondFactor?: SecondFactorMethod
 }
 
 async function announce(options: AuthOptions, outcome: SignInOutcome): Promise<void> {

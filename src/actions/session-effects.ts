@@ -42,7 +42,7 @@ export function sessionEffects<TContext>(options: AuthOptions, cookies: Cookie[]
     createSession: async (context: TContext): Promise<SessionWriteEvent> => {
       try {
         const outcome = signedIn(context)
-        cookies.push(...(await createDatabaseSession(options, outcome)))
+        cookies.push(...(await withAuthContext(options, outcome, await createDatabaseSession(options, outcome))))
         return { type: "session.created", providerTokens: broughtProviderTokens(outcome.account) }
       } catch (error) {
         return { type: "session.failed", error }
@@ -57,11 +57,23 @@ export function sessionEffects<TContext>(options: AuthOptions, cookies: Cookie[]
     },
     encodeToken: async (context: TContext): Promise<SessionWriteEvent> => {
       try {
-        cookies.push(...(await encodeSessionToken(options, signedIn(context))))
+        const outcome = signedIn(context)
+        cookies.push(...(await withAuthContext(options, outcome, await encodeSessionToken(options, outcome))))
         return { type: "token.encoded" }
       } catch (error) {
         return { type: "encode.failed", error }
       }
     },
   }
+}
+
+/**
+ * The session's cookies, with the auth-context cookie (when and how the user authenticated) beside
+ * them where second factors are on and a session cookie was written. Loaded only then.
+ */
+async function withAuthContext(options: AuthOptions, outcome: SignInOutcome, sessionCookies: Cookie[]): Promise<Cookie[]> {
+  const { name } = options.cookies.sessionToken
+  if (!options.secondFactor || !sessionCookies.some((cookie) => cookie.name.startsWith(name) && cookie.value !== "")) return sessionCookies
+  const { amrOf, authContextCookie } = await import("./second-factor/auth-context.js")
+  return [...sessionCookies, await authContextCookie(options, { userId: outcome.user.id!, amr: amrOf(options, outcome.account, outcome.secondFactor) })]
 }

@@ -39,11 +39,12 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "backchannel-logout",
   "second-factor",
   "factors",
+  "step-up",
 ])
 
 /**
  * Tells whether a string names one of the actions served under `basePath`: Auth.js's nine, and
- * authflow's `backchannel-logout`, `second-factor` and `factors`.
+ * authflow's `backchannel-logout`, `second-factor`, `factors` and `step-up`.
  *
  * @example
  * ```ts

@@ -9,6 +9,7 @@ import { tokenRefreshMachine } from "../machines/token-refresh.js"
 import { backchannelLogoutMachine } from "../machines/backchannel-logout.js"
 import { secondFactorMachine } from "../machines/second-factor.js"
 import { factorsMachine } from "../machines/factors.js"
+import { stepUpMachine } from "../machines/step-up.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -31,13 +32,14 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   backchannelLogoutMachine,
   secondFactorMachine,
   factorsMachine,
+  stepUpMachine,
 ]
 
 /**
  * Final states that mean the flow did what the user asked. Other final states are shown as ended
  * without success (a refusal or a failure); the state's name says which.
  */
-export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done"])
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done", "recent", "steppedUp"])
 
 /**
  * Waiting states, per machine, in which a flow that has seen one request has only handed the

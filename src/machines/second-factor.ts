@@ -48,6 +48,8 @@ export type SecondFactorEvent =
   | { type: "emailCode.failed"; error: unknown }
   | { type: "device.trusted" }
   | { type: "device.failed"; error: unknown }
+  | { type: "authContext.renewed" }
+  | { type: "authContext.failed"; error: unknown }
   | SignInTailEvent
 
 /** Who passed the first factor, and how: what the session is issued for once the second one passes. */
@@ -60,6 +62,12 @@ export interface FirstFactor {
   callbackUrl: string
   /** The second factors this user can pass. */
   methods: SecondFactorMethod[]
+  /**
+   * A step-up: the user is signed in and proves a second factor again for a sensitive action. Once
+   * it passes, the auth context is renewed (`amr` is what the user had, given here, with the factor
+   * that passed) and the session is left as it is.
+   */
+  stepUp?: { amr: string[] }
 }
 
 /** Context of the second-factor flow. Sealed while it waits: the first factor, attempts made, the emailed code's hash. */
@@ -92,6 +100,7 @@ export type SecondFactorEffect =
   | "hashEmailCode"
   | "sendEmailCode"
   | "trustDevice"
+  | "renewAuthContext"
   | Exclude<SignInTailEffect, "askSignIn" | "resolveRedirect" | "persistUser" | "findSecondFactor">
 
 /** A store or adapter that failed while checking: the flow ends in `verifyFailed`, keeping the error. */
@@ -109,7 +118,9 @@ const refuse = (reason: SecondFactorRefusal) => ({ target: "refusing", actions: 
  * step claimed once (`step.taken` is a replay), a backup code used once, or the emailed code
  * compared with its hash before it expires. A refused code goes back to `awaitingCode` while
  * attempts are left (`attemptsExhausted` when none are); a passed factor remembers the device
- * when asked and issues the session through the shared sign-in tail.
+ * when asked and issues the session through the shared sign-in tail. A step-up (a signed-in user
+ * proving a factor again, started by `/step-up`) instead renews the auth context and ends in
+ * `steppedUp`, its session untouched.
  *
  * @example
  * ```ts
@@ -160,6 +171,8 @@ export const secondFactorMachine = flowMachine(setup({
     emailCodeMatches: ({ context, event }) => event.type === "emailCode.hashed" && context.emailCode?.hash === event.hash,
     /** The sign-in has attempts left after this refusal. */
     attemptsLeft: ({ context }) => context.attempts + 1 < (context.policy?.maxAttempts ?? 5),
+    /** The flow is a step-up of a signed-in user: no session is issued, the auth context is renewed. */
+    stepsUp: ({ context }) => context.stepUp !== undefined,
     /** The person ticked "remember this device", and the configuration offers it. */
     remembersDevice: ({ context }) => context.policy?.trustsDevices === true && context.submission !== undefined && "rememberDevice" in context.submission && context.submission.rememberDevice,
   },
@@ -174,6 +187,7 @@ export const secondFactorMachine = flowMachine(setup({
     methods: input.methods,
     attempts: 0,
     rateLimitIdentity: input.user.id!,
+    ...(input.stepUp !== undefined && { stepUp: input.stepUp }),
   }),
   initial: "awaitingCode",
   states: {
@@ -252,7 +266,12 @@ export const secondFactorMachine = flowMachine(setup({
       always: [{ guard: "attemptsLeft", target: "awaitingCode", actions: "countAttempt" }, { target: "attemptsExhausted" }],
     },
     passed: {
-      always: [{ guard: "remembersDevice", target: "trustingDevice" }, { target: "issuingSession" }],
+      always: [{ guard: "stepsUp", target: "renewingAuthContext" }, { guard: "remembersDevice", target: "trustingDevice" }, { target: "issuingSession" }],
+    },
+    // A step-up leaves the session as it is: only when and how the user authenticated changes.
+    renewingAuthContext: {
+      meta: { effect: "renewAuthContext" },
+      on: { "authContext.renewed": "steppedUp", "authContext.failed": verifyFailed },
     },
     // A device that could not be remembered still signs in: the next sign-in asks for the factor again.
     trustingDevice: {
@@ -262,6 +281,7 @@ export const secondFactorMachine = flowMachine(setup({
     ...issuingSessionStates(true, { checksSecondFactor: false, renewsStoredTokens: true }),
     ...csrfRejectedState,
     ...rateLimitedState,
+    steppedUp: { type: "final" },
     flowReplayed: { type: "final" },
     methodUnavailable: { type: "final" },
     emailCodeFailed: { type: "final" },

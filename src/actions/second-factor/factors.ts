@@ -11,7 +11,6 @@ import { CallbackRouteError, MissingCSRF } from "../../core/errors.js"
 import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
 import { randomUUID } from "../../core/crypto.js"
-import { decodeSessionCookie, sessionStoreOf } from "../../core/session-cookie.js"
 import { base32Encode, hashBackupCode, newBackupCodes, newTotpSecret, openFactorSecret, otpauthUri, qrCodeSvg, sealFactorSecret, verifyTotp } from "../../core/second-factor/index.js"
 import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
@@ -20,6 +19,7 @@ import { FlowCookieRefused, newFlowId, sealedFlow, type OpenedFlow } from "../fl
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "../rate-limit.js"
 import { SECOND_FACTOR_MAX_AGE } from "./sealed-flow.js"
+import { sessionUser } from "./session-user.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { RequestLimiter } from "../../core/rate-limit/limiter.js"
 import type { AdapterFactor } from "../../adapters.js"
@@ -63,20 +63,10 @@ function effects(options: AuthOptions, state: FactorsRequestState): FlowEffects<
     checkRateLimit: ({ rateLimitIdentity }) => state.limiter.count("second-factor", rateLimitIdentity),
     findUser: async () => {
       try {
-        const store = sessionStoreOf(options)
-        if (!store.value) return { type: "user.missing" }
-        let userId: string | undefined
-        let email: string | undefined
-        if (options.session.strategy === "jwt") {
-          const token = await decodeSessionCookie(options, store)
-          userId = token?.sub ?? undefined
-          email = typeof token?.email === "string" ? token.email : undefined
-        } else {
-          const found = await adapter.getSessionAndUser!(store.value)
-          userId = found && found.session.expires.valueOf() > Date.now() ? found.user.id : undefined
-          email = found?.user.email || undefined
-        }
-        if (!userId) return { type: "user.missing" }
+        const user = await sessionUser(options)
+        if (!user) return { type: "user.missing" }
+        const userId = user.id
+        const email = user.email || undefined
         const [factors, backupCodes] = await Promise.all([adapter.listFactorsByUserId!(userId), adapter.countBackupCodes!(userId)])
         return { type: "user.found", userId, ...(email && { email }), factors: factors.map(summary), backupCodes }
       } catch (error) {

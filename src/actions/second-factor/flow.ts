@@ -24,6 +24,7 @@ import { secondFactorFlow, secondFactorSite } from "./sealed-flow.js"
 import { factorsFingerprint, trustedDeviceCookie } from "./trusted-device.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, ResponseInternal } from "../../types.js"
+import type { AuthMethod } from "./auth-context.js"
 import type { RequestLimiter } from "../../core/rate-limit/limiter.js"
 
 const methods: ReadonlySet<string> = new Set<SecondFactorMethod>(["totp", "backup", "email"])
@@ -76,6 +77,8 @@ interface SecondFactorRequest {
   limiter: RequestLimiter
   /** The trusted-device cookie, once made: set only by a sign-in that ends signed in. */
   trustedDevice?: Cookie
+  /** The renewed auth-context cookie of a step-up. */
+  authContext?: Cookie
 }
 
 function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: SecondFactorRequest): FlowEffects<typeof secondFactorMachine> {
@@ -143,7 +146,16 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
         return { type: "device.failed", error }
       }
     },
-    ...sessionEffects(options, cookies, ({ user, account, profile, isNewUser }: SecondFactorContext) => ({ user, account, ...(profile && { profile }), isNewUser: isNewUser ?? false })),
+    renewAuthContext: async ({ user, stepUp, passedWith }) => {
+      try {
+        const { authContextCookie, steppedUpAmr } = await import("./auth-context.js")
+        request.authContext = await authContextCookie(options, { userId: user.id!, amr: steppedUpAmr((stepUp?.amr ?? []) as AuthMethod[], passedWith!) })
+        return { type: "authContext.renewed" }
+      } catch (error) {
+        return { type: "authContext.failed", error }
+      }
+    },
+    ...sessionEffects(options, cookies, ({ user, account, profile, isNewUser, passedWith }: SecondFactorContext) => ({ user, account, ...(profile && { profile }), isNewUser: isNewUser ?? false, ...(passedWith && { secondFactor: passedWith }) })),
   }
 }
 
@@ -168,6 +180,7 @@ function outcomes(options: AuthOptions, cookies: Cookie[], request: SecondFactor
     verifyFailed: failed,
     attemptsExhausted: ({ attempts }) => errorAnswer(new SecondFactorAttemptsExhausted(`The sign-in used its ${attempts + 1} attempts at the second factor`), ended()),
     signedIn: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: signedInCookies() }),
+    steppedUp: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: [...ended(), request.authContext!] }),
     signedInNewUser: ({ callbackUrl }) => ({ redirect: newUserRedirect(options, callbackUrl), cookies: signedInCookies() }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies: ended() }),
     accessDenied: failed,

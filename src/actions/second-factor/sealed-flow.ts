@@ -28,7 +28,7 @@ export const secondFactorSite = { id: "second-factor" } as const
 export const secondFactorFlow = sealedFlow({
   machine: secondFactorMachine,
   version: SECOND_FACTOR_FLOW_VERSION,
-  seals: ["user", "account", "profile", "isNewUser", "callbackUrl", "methods", "attempts", "emailCode", "rateLimitIdentity"],
+  seals: ["user", "account", "profile", "isNewUser", "callbackUrl", "methods", "attempts", "emailCode", "rateLimitIdentity", "stepUp"],
   maxAge: SECOND_FACTOR_MAX_AGE,
   cookies: (options) => ({
     flow: options.cookies.secondFactor,

@@ -27,6 +27,7 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     flowBinding: { name: `${useSecureCookies ? "__Host-" : ""}authflow.flow-binding`, options: { ...base, maxAge: fifteenMinutes } },
     secondFactor: { name: `${prefix}authflow.second-factor`, options: { ...base, maxAge: 5 * 60 } },
     trustedDevice: { name: `${useSecureCookies ? "__Host-" : ""}authflow.trusted-device`, options: { ...base, maxAge: 30 * 24 * 60 * 60 } },
+    authContext: { name: `${useSecureCookies ? "__Host-" : ""}authflow.auth-context`, options: { ...base } },
   }
 }
 
