@@ -49,7 +49,6 @@ export type SecondFactorEvent =
   | { type: "device.trusted" }
   | { type: "device.failed"; error: unknown }
   | { type: "authContext.renewed" }
-  | { type: "authContext.failed"; error: unknown }
   | SignInTailEvent
 
 /** Who passed the first factor, and how: what the session is issued for once the second one passes. */
@@ -268,10 +267,10 @@ export const secondFactorMachine = flowMachine(setup({
     passed: {
       always: [{ guard: "stepsUp", target: "renewingAuthContext" }, { guard: "remembersDevice", target: "trustingDevice" }, { target: "issuingSession" }],
     },
-    // A step-up leaves the session as it is: only when and how the user authenticated changes.
+    // A step-up leaves the session as it is: only when and how the user authenticated changes (a sealed cookie, made without I/O).
     renewingAuthContext: {
       meta: { effect: "renewAuthContext" },
-      on: { "authContext.renewed": "steppedUp", "authContext.failed": verifyFailed },
+      on: { "authContext.renewed": "steppedUp" },
     },
     // A device that could not be remembered still signs in: the next sign-in asks for the factor again.
     trustingDevice: {

@@ -51,6 +51,8 @@ const firstFactors = {
   newOAuthUser: { user: ada, account: { provider: "op", type: "oidc", providerAccountId: "sub" }, isNewUser: true, callbackUrl, methods: ["email"] },
   /** An OAuth sign-in of Ada, linked before with tokens of her own, which the session's tokens replace. */
   returningOAuthUser: { user: ada, account: { provider: "op", type: "oidc", providerAccountId: "sub" }, isNewUser: false, callbackUrl, methods: ["email"] },
+  /** A step-up: Ada signed in with her password and app two minutes before, and a one-minute demand sends her through the app again; her session stays. */
+  stepUp: { user: ada, account: { provider: "step-up", type: "credentials", providerAccountId: ada.id }, callbackUrl, methods: ["totp", "backup"], stepUp: { amr: ["pwd", "otp", "mfa"] } },
 } satisfies Record<string, FirstFactor>
 type FirstFactorName = keyof typeof firstFactors
 
@@ -97,6 +99,7 @@ function events(snapshot: SnapshotFrom<typeof secondFactorMachine>): SecondFacto
     { type: "emailCode.sent", hash: "sent", expiresAt: modelExpiresAt },
     { type: "emailCode.failed", error: new Error("mailer down") },
     { type: "device.failed", error: new Error("factor store down") },
+    { type: "authContext.renewed" },
     { type: "session.created", providerTokens: oauth },
     { type: "session.failed", error: new Error("createSession threw") },
     { type: "encode.failed", error: new Error("jwt callback threw") },
@@ -191,6 +194,7 @@ const paths = limiterRepresentatives(onePassPerWay(allPaths.filter(plainAfterFir
 async function scenario(path: Path) {
   const firstFactor = firstFactorOf(path)
   const oauth = firstFactor === "newOAuthUser" || firstFactor === "returningOAuthUser"
+  const hasApp = firstFactor === "app" || firstFactor === "stepUp"
   const policy = (path.events.find(isResume) as { policy: SecondFactorPolicy }).policy
   /** The events of the request being sent (none between requests: the world then works). */
   const world: { request: SecondFactorEvent[]; expiresLater: boolean } = { request: [], expiresLater: path.events.some((event) => event.type === "emailCode.hashed" && event.now >= modelExpiresAt) }
@@ -234,7 +238,7 @@ async function scenario(path: Path) {
       maxAttempts: policy.maxAttempts,
       trustedDeviceDays: policy.trustsDevices ? 30 : 0,
       // Ada with her app is offered it and backup codes; Ada without one is required to pass a factor, and emailed a code.
-      ...(firstFactor !== "app" && {
+      ...(!hasApp && {
         required: true,
         async sendCode({ code, expires }) {
           if (failing("emailCode.failed")) throw new Error("mailer down")
@@ -254,7 +258,7 @@ async function scenario(path: Path) {
 
   // The database before the sign-in.
   if (!oauth) await memory.createUser({ ...ada, emailVerified: null })
-  if (firstFactor === "app") {
+  if (hasApp) {
     await memory.createFactor!(await enrolledFactor(ada.id, secret, totpSecret))
     await memory.replaceBackupCodes!(ada.id, await Promise.all(modelBackupCodes.map((code) => hashBackupCode(code, secret))))
   }
@@ -265,6 +269,14 @@ async function scenario(path: Path) {
 
   /** The first factor, in `jar`'s browser: it stops for the second. */
   async function signIn(jar: CookieJar, observed: AuthConfig = config): Promise<Response> {
+    if (firstFactor === "stepUp") {
+      // Ada signs in with her password and app; two minutes on (the same second of a 30-second step), a one-minute demand stops her.
+      await send(config, jar, "/callback/credentials", { form: { csrfToken: await csrfTokenFor(config, jar), username: "ada", callbackUrl: "/dashboard" } })
+      await send(config, jar, "/second-factor", { form: { csrfToken: await csrfTokenFor(config, jar), method: "totp", code: await totpCode(totpSecret) } })
+      expect(jar.get(names.sessionToken)).toBeTruthy()
+      vi.setSystemTime(Date.now() + 2 * 60_000)
+      return send(observed, jar, `/step-up?${new URLSearchParams({ maxAge: "60", callbackUrl: "/dashboard" })}`)
+    }
     if (oauth) {
       const authorization = await startSignIn(config, jar, `${origin}/auth/signin/op?${new URLSearchParams({ callbackUrl: "/dashboard" })}`)
       return send(observed, jar, consent(op, authorization))
@@ -328,7 +340,7 @@ describe("second-factor machine (one flow, several requests), driven through Aut
 
   it("the model yields a path to every final state the flow can end in", () => {
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
-      new Set(["flowReplayed", "csrfRejected", "methodUnavailable", "rateLimited", "emailCodeFailed", "verifyFailed", "attemptsExhausted", "signedIn", "signedInNewUser", "sessionFailed"]),
+      new Set(["flowReplayed", "csrfRejected", "methodUnavailable", "rateLimited", "emailCodeFailed", "verifyFailed", "attemptsExhausted", "signedIn", "signedInNewUser", "sessionFailed", "steppedUp"]),
     )
   })
 
@@ -340,11 +352,13 @@ describe("second-factor machine (one flow, several requests), driven through Aut
       const jar = new CookieJar()
       recorder.reset()
       const stopped = await s.signIn(jar, { ...s.config, logger, inspect: recorder.inspect })
-      // The first factor stopped: the flow waits, sealed, and no session exists.
+      // The first factor stopped: the flow waits, sealed, and no session exists (a step-up's session stays as it was).
       const methods = firstFactors[s.firstFactor].methods
+      const stepUp = s.firstFactor === "stepUp"
+      const session = jar.get(names.sessionToken)
       expect(stopped.headers.get("location")).toBe(secondFactorPage(origin, methods.join(",")))
       expect(jar.get(names.secondFactor)).toBeTruthy()
-      expect(jar.get(names.sessionToken)).toBeUndefined()
+      expect(session).toEqual(stepUp ? expect.any(String) : undefined)
 
       const requests = requestsOf(path.events)
       const expectedRuns = statesPerRequest(path)
@@ -373,7 +387,7 @@ describe("second-factor machine (one flow, several requests), driven through Aut
         const refusedBy = path.transitions[taken - 1]!.find((key) => key in refusals)
         expect(response.headers.get("location")).toBe(waitingPage(methods, refusedBy && refusals[refusedBy], request[0]!.type === "emailCode.requested"))
         expect(jar.get(names.secondFactor)).toBeTruthy()
-        expect(jar.get(names.sessionToken)).toBeUndefined()
+        expect(jar.get(names.sessionToken)).toBe(session)
       }
 
       const location = response!.headers.get("location")
@@ -402,6 +416,16 @@ describe("second-factor machine (one flow, several requests), driven through Aut
             expect(row?.refresh_token).toMatch(/^rt-/)
             expect(row?.refresh_token).not.toBe("rt-stored-before")
           }
+          break
+        }
+        case "steppedUp": {
+          // The session is the one Ada had; when and how she authenticated is renewed.
+          expect(location).toBe(callbackUrl)
+          expect(jar.get(names.sessionToken)).toBe(session)
+          const status = (await (await send(s.config, jar, "/step-up?maxAge=60", { headers: { accept: "application/json" } })).json()) as { recent: boolean; amr?: string[] }
+          const passedWith = path.events.some((event) => event.type === "backupCode.used") ? "backup-code" : "otp"
+          expect(status).toEqual({ recent: true, authTime: new Date(Date.now()).toISOString(), amr: [...new Set(["pwd", "otp", passedWith, "mfa"])] })
+          expect(errorNames).toEqual([])
           break
         }
         case "flowReplayed":
@@ -434,7 +458,7 @@ describe("second-factor machine (one flow, several requests), driven through Aut
         default:
           throw new Error(`no expectation for state ${path.finalState}`)
       }
-      if (!signedIn) expect(jar.get(names.sessionToken)).toBeUndefined()
+      if (!signedIn && path.finalState !== "steppedUp") expect(jar.get(names.sessionToken)).toBe(session)
       // The device is remembered once the factor passed and the browser asked, and only by a sign-in that ends signed in.
       expect(Boolean(jar.get(names.trustedDevice))).toBe(signedIn && path.events.some((event) => event.type === "device.trusted"))
     })

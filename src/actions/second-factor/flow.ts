@@ -147,13 +147,9 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
       }
     },
     renewAuthContext: async ({ user, stepUp, passedWith }) => {
-      try {
-        const { authContextCookie, steppedUpAmr } = await import("./auth-context.js")
-        request.authContext = await authContextCookie(options, { userId: user.id!, amr: steppedUpAmr((stepUp?.amr ?? []) as AuthMethod[], passedWith!) })
-        return { type: "authContext.renewed" }
-      } catch (error) {
-        return { type: "authContext.failed", error }
-      }
+      const { authContextCookie, steppedUpAmr } = await import("./auth-context.js")
+      request.authContext = await authContextCookie(options, { userId: user.id!, amr: steppedUpAmr((stepUp?.amr ?? []) as AuthMethod[], passedWith!) })
+      return { type: "authContext.renewed" }
     },
     ...sessionEffects(options, cookies, ({ user, account, profile, isNewUser, passedWith }: SecondFactorContext) => ({ user, account, ...(profile && { profile }), isNewUser: isNewUser ?? false, ...(passedWith && { secondFactor: passedWith }) })),
   }
