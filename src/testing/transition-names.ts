@@ -49,6 +49,7 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
     "otherwise in verifying": "an emailed code was typed",
     attemptsLeft: "the code was refused, and attempts are left",
     "otherwise in refusing": "the code was refused, and it was the last attempt",
+    stepsUp: "the factor passed in a step-up of a signed-in user",
     remembersDevice: "the factor passed, and the device is to be remembered",
     "otherwise in passed": "the factor passed",
   },
@@ -61,6 +62,7 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
     otherwise: "the user has no second factor, and none is required",
   },
   "secondFactor.failed": "looking up the user's second factor failed",
+  "authContext.renewed": "when and how the user authenticated was renewed",
   "session.created": {
     renewsStoredTokens: "the session row was created, and the sign-in brought provider tokens to store",
     newUserPage: "the session row was created, for a new user with pages.newUser set",
