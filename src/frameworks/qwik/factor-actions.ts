@@ -9,9 +9,9 @@
 import { inlinedQrl } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
 import { globalActionQrl, routeLoaderQrl, type Action, type Loader, type RequestEventCommon } from "@builder.io/qwik-city"
-import type { FactorCall, FactorCallResults, FactorsResult } from "../shared/factors.js"
+import type { ConfirmFactorInput, FactorCall, FactorCallResults, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
 import type { AuthConfig } from "../../types.js"
-import { qwikFactorRunner, type ConfirmFactorInput, type RemoveFactorInput, type RenameFactorInput } from "./factors.js"
+import { qwikFactorRunner } from "./factors.js"
 
 /** The second-factor members of what `QwikAuth$` returns. */
 export interface QwikFactorActions {

@@ -12,24 +12,6 @@ import type { AuthConfig } from "../../types.js"
 import { writeCookies } from "./cookies.js"
 import { qwikBasePath } from "./env.js"
 
-/** The input of `useConfirmAuthenticatorApp`: a code from the app, and the name to list it under (default "Authenticator app"). */
-export interface ConfirmFactorInput {
-  code: string
-  name?: string
-}
-
-/** The input of `useRenameFactor`: which app (its `id`) and its new name. */
-export interface RenameFactorInput {
-  factorId: string
-  name: string
-}
-
-/** The input of `useRemoveFactor`: which app, and a current code from it (needed for the user's last one). */
-export interface RemoveFactorInput {
-  factorId: string
-  code?: string
-}
-
 /** What each factor action runs on the server: the call named, with the input's string fields. */
 export type QwikFactorRunner = <A extends FactorCall["action"]>(action: A, input: unknown, event: RequestEventCommon) => Promise<FactorsResult<FactorCallResults[A]>>
 

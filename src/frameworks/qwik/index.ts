@@ -299,8 +299,7 @@ export type {
   ValidationFailure,
 } from "./validate.js"
 export type { QwikFactorActions } from "./factor-actions.js"
-export type { ConfirmFactorInput, RemoveFactorInput, RenameFactorInput } from "./factors.js"
-export type { FactorsResult } from "../shared/factors.js"
+export type { ConfirmFactorInput, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
 export { AuthError, CredentialsSignin } from "../../core/errors.js"
 export { customFetch } from "../../core/symbols.js"
 export type { Account, DefaultSession, Profile, Session, User } from "../../types.js"

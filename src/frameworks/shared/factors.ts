@@ -137,6 +137,24 @@ export function factorCallOf<A extends FactorCall["action"]>(action: A, fields: 
   return call as Extract<FactorCall, { action: A }>
 }
 
+/** The fields a confirmation form (or action input) sends: a code from the app, and the name to list it under (default "Authenticator app"). */
+export interface ConfirmFactorInput {
+  code: string
+  name?: string
+}
+
+/** The fields a rename form sends: which app (its `id`) and its new name. */
+export interface RenameFactorInput {
+  factorId: string
+  name: string
+}
+
+/** The fields a removal form sends: which app, and a current code from it (needed for the user's last one). */
+export interface RemoveFactorInput {
+  factorId: string
+  code?: string
+}
+
 /** Options of `confirmAuthenticatorApp` on the server. */
 export interface ServerConfirmOptions {
   /**

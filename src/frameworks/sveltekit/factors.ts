@@ -12,27 +12,9 @@
  */
 import type { RequestEvent } from "@sveltejs/kit"
 import type { EnvObject } from "../../core/env.js"
-import { factorCallOf, runFactorCall, type FactorCall, type FactorCallResults, type FactorsResult } from "../shared/factors.js"
+import { factorCallOf, runFactorCall, type ConfirmFactorInput, type FactorCall, type FactorCallResults, type FactorsResult, type RemoveFactorInput, type RenameFactorInput } from "../shared/factors.js"
 import { actionUrl, clientAddressOf, writeCookies } from "./actions.js"
 import type { SvelteKitAuthConfig } from "./types.js"
-
-/** The fields of `confirmAuthenticatorApp`: a code from the app, and the name to list it under (default "Authenticator app"). */
-export interface ConfirmFactorInput {
-  code: string
-  name?: string
-}
-
-/** The fields of `renameFactor`: which app (its `id`) and its new name. */
-export interface RenameFactorInput {
-  factorId: string
-  name: string
-}
-
-/** The fields of `removeFactor`: which app, and a current code from it (needed for the user's last one). */
-export interface RemoveFactorInput {
-  factorId: string
-  code?: string
-}
 
 /** The second-factor functions of `SvelteKitAuth()` (see the module). */
 export interface SvelteKitFactorActions {
