@@ -29,7 +29,7 @@ function rawConfig(config: NextAuthConfig): AuthConfig & { raw: typeof raw } {
 }
 
 /** The incoming request's headers, ready to be reused for an internal request. */
-async function incomingHeaders(): Promise<Headers> {
+export async function incomingHeaders(): Promise<Headers> {
   const { headers: requestHeaders } = await nextHeaders()
   const headers = new Headers(await requestHeaders())
   // The body of the internal request is not the incoming one, and a raw-mode call must not ask
@@ -39,7 +39,8 @@ async function incomingHeaders(): Promise<Headers> {
   return headers
 }
 
-function actionUrl(action: AuthAction, headers: Headers, config: NextAuthConfig): URL {
+/** The absolute URL of an action, on `AUTH_URL` or the incoming request's origin. */
+export function actionUrl(action: AuthAction, headers: Headers, config: NextAuthConfig): URL {
   return createActionURL(action, headers.get("x-forwarded-proto") ?? undefined, headers, process.env, config)
 }
 
@@ -75,7 +76,8 @@ function redirectOf(result: ResponseInternal | Response, action: string): string
   return result.redirect
 }
 
-async function writeCookies(list: Cookie[] | undefined): Promise<void> {
+/** Writes cookies through Next's cookie store (Server Actions and Route Handlers only). */
+export async function writeCookies(list: Cookie[] | undefined): Promise<void> {
   if (!list?.length) return
   const { cookies } = await nextHeaders()
   const jar = await cookies()

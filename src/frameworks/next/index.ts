@@ -20,12 +20,14 @@ import type { NextRequest } from "next/server.js"
 import { Auth } from "../../auth.js"
 import { createSignIn, createSignInAction, createSignOut, createUpdate } from "./actions.js"
 import { createAuth } from "./auth.js"
+import { createFactorFunctions } from "./factors.js"
 import { publicRequest, setNextEnvDefaults, withEnvOrigin } from "./env.js"
 import type { NextAuthConfig, NextAuthConfigInit, NextAuthResult } from "./types.js"
 
 /**
  * Sets authflow up for a Next.js app and returns its route handlers, `auth`, and the server-side
- * `signIn`, `signInAction` (a form's sign-in in one call), `signOut` and `unstable_update`.
+ * `signIn`, `signInAction` (a form's sign-in in one call), `signOut`, `unstable_update`, and the
+ * signed-in user's second factors (`listFactors`, `enrolAuthenticatorApp`…, see `ServerFactors`).
  *
  * `config` is the configuration, or a function of the request returning it, synchronously or not
  * (lazy initialisation). The function is called for every use: with the `NextRequest` in route
@@ -64,6 +66,7 @@ export function NextAuth(config: NextAuthConfigInit): NextAuthResult {
     signInAction: createSignInAction(signIn),
     signOut: createSignOut(withoutRequest),
     unstable_update: createUpdate(withoutRequest),
+    ...createFactorFunctions(withoutRequest),
   }
 }
 
@@ -101,3 +104,4 @@ export type {
   SignOutOptions,
 } from "./types.js"
 export type { Session, User } from "../../types.js"
+export type { FactorsResult, ServerConfirmOptions, ServerFactors, ServerRemoveOptions } from "../shared/factors.js"

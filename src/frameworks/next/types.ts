@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import type { NextFetchEvent, NextRequest } from "next/server.js"
 import type { ErrorType } from "../../core/errors.js"
 import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "../../types.js"
+import type { ServerFactors } from "../shared/factors.js"
 
 /** Arguments of the `authorized` callback. */
 export interface AuthorizedParams {
@@ -109,8 +110,8 @@ export interface SignInActionState {
 /** Data for `unstable_update`: a partial session, or a partial `user`. */
 export type SessionUpdate = Partial<Session> | { user: Partial<NonNullable<Session["user"]>> }
 
-/** What `NextAuth()` returns. */
-export interface NextAuthResult {
+/** What `NextAuth()` returns; the second-factor functions are {@link ServerFactors}'. */
+export interface NextAuthResult extends ServerFactors {
   /** `GET` and `POST` for `app/api/auth/[...nextauth]/route.ts`. */
   handlers: { GET: (request: NextRequest) => Promise<Response>; POST: (request: NextRequest) => Promise<Response> }
   /** See {@link NextAuthFunction}. */

@@ -39,6 +39,7 @@ import { resolveProviders } from "../../core/providers.js"
 import { raw } from "../../core/symbols.js"
 import type { AuthConfig, Session } from "../../types.js"
 import { moveCookies, parseSetCookie, writeCookies } from "./cookies.js"
+import { factorActionsQrl, type QwikFactorActions } from "./factor-actions.js"
 import { qwikBasePath, setQwikEnvDefaults } from "./env.js"
 import {
   validateSignIn,
@@ -55,8 +56,11 @@ export interface QwikAuthConfig extends Omit<AuthConfig, "raw"> {}
 /** The session read for a request (`null` without one), with the `Set-Cookie` headers refreshing it. */
 export type GetSessionResult = Promise<{ data: Session | null; cookie: any }>
 
-/** What {@link QwikAuth$} returns; export all four from `src/routes/plugin@auth.ts`. */
-export interface QwikAuthResult {
+/**
+ * What {@link QwikAuth$} returns; export the first four from `src/routes/plugin@auth.ts`, and the
+ * second-factor loader and actions ({@link QwikFactorActions}) where they are used.
+ */
+export interface QwikAuthResult extends QwikFactorActions {
   /**
    * The request handler: requests for authflow's routes under `/auth/` are answered by authflow;
    * for any other request the session is read and put in `event.sharedMap` as `"session"`.
@@ -251,7 +255,7 @@ export function QwikAuthQrl(configQrl: ConfigQrl): QwikAuthResult {
     inlinedQrl(isServer ? serverSignOut(configQrl) : notOnTheClient, `authflow_useSignOut_${id}O`),
     signOutValidator,
   ) as unknown as Action<SignOutResult, SignOutInput, false>
-  return { onRequest, useSession, useSignIn, useSignOut }
+  return { onRequest, useSession, useSignIn, useSignOut, ...factorActionsQrl((event) => configFor(configQrl, event), id) }
 }
 
 /**
@@ -294,6 +298,8 @@ export type {
   SignOutResult,
   ValidationFailure,
 } from "./validate.js"
+export type { QwikFactorActions } from "./factor-actions.js"
+export type { ConfirmFactorInput, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
 export { AuthError, CredentialsSignin } from "../../core/errors.js"
 export { customFetch } from "../../core/symbols.js"
 export type { Account, DefaultSession, Profile, Session, User } from "../../types.js"

@@ -49,7 +49,7 @@ export function actionUrl(action: AuthAction, event: RequestEvent, config: Svelt
 }
 
 /** Writes cookies set by `Auth()`; `path` defaults to `/`. */
-function writeCookies(event: RequestEvent, list: Cookie[] | undefined): void {
+export function writeCookies(event: RequestEvent, list: Cookie[] | undefined): void {
   for (const { name, value, options } of list ?? []) event.cookies.set(name, value, { path: "/", ...options })
 }
 

@@ -26,11 +26,13 @@ import { withClientAddress } from "../../core/rate-limit/peer.js"
 import { isAuthAction, type EnvObject } from "../../core/env.js"
 import { clientAddressOf, readSession, signInAction, signOutAction } from "./actions.js"
 import { processEnv, setSvelteKitEnvDefaults } from "./env.js"
+import { createFactorActions } from "./factors.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInit, SvelteKitAuthOptions, SvelteKitAuthResult } from "./types.js"
 
 /**
- * Sets authflow up for a SvelteKit app and returns the server hook `handle` and the form actions
- * `signIn` and `signOut`.
+ * Sets authflow up for a SvelteKit app and returns the server hook `handle`, the form actions
+ * `signIn` and `signOut`, and the signed-in user's second factors (`listFactors`, the form actions
+ * `enrolAuthenticatorApp`…, see `SvelteKitFactorActions`).
  *
  * `config` is the configuration, or a function of the request event returning it, synchronously
  * or not (lazy initialisation, called for every use). On first use each configuration object is
@@ -94,6 +96,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInit, options: SvelteKi
     handle,
     signIn: async (event) => signInAction(event, await resolveConfig(event), env),
     signOut: async (event) => signOutAction(event, await resolveConfig(event), env),
+    ...createFactorActions(resolveConfig, env),
   }
 }
 
@@ -102,3 +105,5 @@ export { setSvelteKitEnvDefaults } from "./env.js"
 export { AuthError, CredentialsSignin } from "../../core/errors.js"
 export type { AuthActionData, AuthorizationParamsField, SvelteKitAuthConfig, SvelteKitAuthConfigInit, SvelteKitAuthOptions, SvelteKitAuthResult } from "./types.js"
 export type { Session, User } from "../../types.js"
+export type { SvelteKitFactorActions } from "./factors.js"
+export type { ConfirmFactorInput, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"

@@ -2,6 +2,7 @@
 import type { Action, Handle, RequestEvent } from "@sveltejs/kit"
 import type { EnvObject } from "../../core/env.js"
 import type { AuthConfig, Awaitable, Session } from "../../types.js"
+import type { SvelteKitFactorActions } from "./factors.js"
 
 /**
  * The configuration of `SvelteKitAuth()`: the core configuration without `raw` (set internally).
@@ -43,8 +44,8 @@ export interface AuthActionData {
   url: string
 }
 
-/** What `SvelteKitAuth()` returns. */
-export interface SvelteKitAuthResult {
+/** What `SvelteKitAuth()` returns; the second-factor functions are {@link SvelteKitFactorActions}'. */
+export interface SvelteKitAuthResult extends SvelteKitFactorActions {
   /**
    * The server hook (`src/hooks.server.ts`): answers `<basePath>/<action>` requests with authflow
    * and gives every request `event.locals.auth()` (alias `getSession`).
