@@ -24,6 +24,8 @@ import { servedOrigin } from "../core/origin.js"
 import { toAuthRequest } from "../core/request.js"
 import type { AuthConfig, Session } from "../types.js"
 import { withClientAddress } from "../core/rate-limit/peer.js"
+import { checkRecentAuth, type RecentAuthDemand, type RecentAuthResult } from "./shared/recent-auth.js"
+export type { RecentAuthDemand, RecentAuthResult } from "./shared/recent-auth.js"
 
 const maxBodyBytes = 1024 * 1024
 
@@ -200,4 +202,30 @@ export async function getSession(request: Request | IncomingMessage, config: Omi
   if (!response.ok) throw await diagnose(sessionRequest, config, response)
   const session = (await response.json()) as Session | null
   return { session: session && typeof session === "object" && Object.keys(session).length ? session : null, cookies: response.headers.getSetCookie() }
+}
+
+/**
+ * Whether the signed-in user of a request authenticated recently enough for a sensitive action:
+ * `GET {basePath}/step-up` asked in-process as JSON, starting nothing. When they did not,
+ * `redirectTo` is where to send the browser: the step-up asks for their second factor again (the
+ * session stays) or for a sign-in, and sends them back to `callbackUrl` (by default the request's
+ * URL). Needs `secondFactor` in the configuration.
+ *
+ * @param request - The incoming request: a web `Request`, or `node:http`'s `IncomingMessage`.
+ * @param config - The same configuration object your `Auth()` routes use.
+ * @param demand - How recent (`maxAge`, seconds) and how strong (`factor`).
+ * @example
+ * ```ts
+ * import { recentAuth } from "authflow/node"
+ *
+ * const check = await recentAuth(req, config, { maxAge: 300, factor: "second" })
+ * if (!check.recent) {
+ *   res.writeHead(303, { location: check.redirectTo }).end()
+ *   return
+ * }
+ * ```
+ */
+export async function recentAuth(request: Request | IncomingMessage, config: Omit<AuthConfig, "raw">, demand: RecentAuthDemand): Promise<RecentAuthResult> {
+  const incoming = request instanceof Request ? request : headersOnly(request, config.origin)
+  return checkRecentAuth(demand, { config, url: new URL(`${config.basePath ?? "/auth"}/step-up`, incoming.url), headers: incoming.headers, callbackUrl: incoming.url })
 }

@@ -4,6 +4,7 @@ import type { NextFetchEvent, NextRequest } from "next/server.js"
 import type { ErrorType } from "../../core/errors.js"
 import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "../../types.js"
 import type { ServerFactors } from "../shared/factors.js"
+import type { NextRequireRecentAuth } from "./recent-auth.js"
 
 /** Arguments of the `authorized` callback. */
 export interface AuthorizedParams {
@@ -112,6 +113,8 @@ export type SessionUpdate = Partial<Session> | { user: Partial<NonNullable<Sessi
 
 /** What `NextAuth()` returns; the second-factor functions are {@link ServerFactors}'. */
 export interface NextAuthResult extends ServerFactors {
+  /** Checks that the signed-in user authenticated recently enough, or redirects through the step-up (see {@link NextRequireRecentAuth}). */
+  requireRecentAuth: NextRequireRecentAuth
   /** `GET` and `POST` for `app/api/auth/[...nextauth]/route.ts`. */
   handlers: { GET: (request: NextRequest) => Promise<Response>; POST: (request: NextRequest) => Promise<Response> }
   /** See {@link NextAuthFunction}. */

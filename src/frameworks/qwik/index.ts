@@ -40,6 +40,7 @@ import { raw } from "../../core/symbols.js"
 import type { AuthConfig, Session } from "../../types.js"
 import { moveCookies, parseSetCookie, writeCookies } from "./cookies.js"
 import { factorActionsQrl, type QwikFactorActions } from "./factor-actions.js"
+import { qwikRequireRecentAuth, type QwikRequireRecentAuth } from "./recent-auth.js"
 import { qwikBasePath, setQwikEnvDefaults } from "./env.js"
 import {
   validateSignIn,
@@ -72,6 +73,8 @@ export interface QwikAuthResult extends QwikFactorActions {
   useSignIn: Action<SignInResult, SignInInput, false>
   /** Form action signing out; it redirects (303) to `redirectTo`, a validation failure is its value. */
   useSignOut: Action<SignOutResult, SignOutInput, false>
+  /** Checks that the signed-in user authenticated recently enough, or redirects through the step-up (see {@link QwikRequireRecentAuth}). */
+  requireRecentAuth: QwikRequireRecentAuth
 }
 
 type ConfigQrl = QRL<(event: RequestEventCommon) => QwikAuthConfig | Promise<QwikAuthConfig>>
@@ -255,7 +258,7 @@ export function QwikAuthQrl(configQrl: ConfigQrl): QwikAuthResult {
     inlinedQrl(isServer ? serverSignOut(configQrl) : notOnTheClient, `authflow_useSignOut_${id}O`),
     signOutValidator,
   ) as unknown as Action<SignOutResult, SignOutInput, false>
-  return { onRequest, useSession, useSignIn, useSignOut, ...factorActionsQrl((event) => configFor(configQrl, event), id) }
+  return { onRequest, useSession, useSignIn, useSignOut, ...factorActionsQrl((event) => configFor(configQrl, event), id), requireRecentAuth: qwikRequireRecentAuth((event) => configFor(configQrl, event)) }
 }
 
 /**
@@ -299,6 +302,8 @@ export type {
   ValidationFailure,
 } from "./validate.js"
 export type { QwikFactorActions } from "./factor-actions.js"
+export type { QwikRequireRecentAuth } from "./recent-auth.js"
+export type { RecentAuthDemand } from "../shared/recent-auth.js"
 export type { ConfirmFactorInput, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
 export { AuthError, CredentialsSignin } from "../../core/errors.js"
 export { customFetch } from "../../core/symbols.js"

@@ -63,6 +63,8 @@ export function SolidAuth(config: SolidAuthConfig): SolidAuthHandlers {
 
 export { getSession, type GetSessionConfig } from "./session.js"
 export { authMiddleware, isProtectedPath, requireSession } from "./protect.js"
+export { requireRecentAuth } from "./recent-auth.js"
+export type { RecentAuthDemand } from "../shared/recent-auth.js"
 export { confirmAuthenticatorApp, enrolAuthenticatorApp, listFactors, regenerateBackupCodes, removeFactor, renameFactor, type FactorEvent } from "./factors.js"
 export type { FactorsResult, ServerConfirmOptions, ServerRemoveOptions } from "../shared/factors.js"
 export { AuthError, CredentialsSignin } from "../../core/errors.js"

@@ -27,6 +27,7 @@ import { isAuthAction, type EnvObject } from "../../core/env.js"
 import { clientAddressOf, readSession, signInAction, signOutAction } from "./actions.js"
 import { processEnv, setSvelteKitEnvDefaults } from "./env.js"
 import { createFactorActions } from "./factors.js"
+import { createRequireRecentAuth } from "./recent-auth.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInit, SvelteKitAuthOptions, SvelteKitAuthResult } from "./types.js"
 
 /**
@@ -97,6 +98,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInit, options: SvelteKi
     signIn: async (event) => signInAction(event, await resolveConfig(event), env),
     signOut: async (event) => signOutAction(event, await resolveConfig(event), env),
     ...createFactorActions(resolveConfig, env),
+    requireRecentAuth: createRequireRecentAuth(resolveConfig, env),
   }
 }
 
@@ -107,3 +109,5 @@ export type { AuthActionData, AuthorizationParamsField, SvelteKitAuthConfig, Sve
 export type { Session, User } from "../../types.js"
 export type { SvelteKitFactorActions } from "./factors.js"
 export type { ConfirmFactorInput, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
+export type { SvelteKitRequireRecentAuth } from "./recent-auth.js"
+export type { RecentAuthDemand } from "../shared/recent-auth.js"

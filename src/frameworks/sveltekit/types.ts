@@ -1,5 +1,6 @@
 /** Types of the SvelteKit integration. */
 import type { Action, Handle, RequestEvent } from "@sveltejs/kit"
+import type { SvelteKitRequireRecentAuth } from "./recent-auth.js"
 import type { EnvObject } from "../../core/env.js"
 import type { AuthConfig, Awaitable, Session } from "../../types.js"
 import type { SvelteKitFactorActions } from "./factors.js"
@@ -46,6 +47,8 @@ export interface AuthActionData {
 
 /** What `SvelteKitAuth()` returns; the second-factor functions are {@link SvelteKitFactorActions}'. */
 export interface SvelteKitAuthResult extends SvelteKitFactorActions {
+  /** Checks that the signed-in user authenticated recently enough, or redirects through the step-up (see {@link SvelteKitRequireRecentAuth}). */
+  requireRecentAuth: SvelteKitRequireRecentAuth
   /**
    * The server hook (`src/hooks.server.ts`): answers `<basePath>/<action>` requests with authflow
    * and gives every request `event.locals.auth()` (alias `getSession`).
