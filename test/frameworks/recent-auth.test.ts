@@ -125,8 +125,7 @@ describe.each(["Next.js", "SvelteKit", "Qwik", "SolidStart", "authflow/node"])("
     expect(older).toEqual({ redirectedTo: stepUpUrl(wrapper.basePath, { maxAge: "300", factor: "any", callbackUrl: page }) })
 
     // The browser follows: Ada has no second factor, so the step-up asks her to sign in again, and back.
-    const { skipCSRFCheck: _skipped, ...rest } = config
-    const followed = await Auth(buildRequest((older as { redirectedTo: string }).redirectedTo, {}, jar), { ...rest, basePath: wrapper.basePath })
+    const followed = await Auth(buildRequest((older as { redirectedTo: string }).redirectedTo, {}, jar), { ...config, basePath: wrapper.basePath })
     expect(followed.headers.get("location")).toBe(`${origin}${wrapper.basePath}/signin?${new URLSearchParams({ callbackUrl: page })}`)
     await signInAda(config, jar, origin, wrapper.basePath)
     expect(await wrapper.check(jar, { maxAge: 300 })).toMatchObject({ recent: true, authTime: new Date(signedInAt + 10 * 60_000) })
