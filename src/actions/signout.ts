@@ -79,11 +79,14 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
       }
     },
   }
-  const signedOut = (): ResponseInternal => ({ redirect: options.callbackUrl, cookies: [...cookies, ...store.clear()] })
+  // The session's cookies, and (second factors on, one present) when and how its user authenticated.
+  const authContext = options.cookies.authContext
+  const cleared = () => [...store.clear(), ...(options.secondFactor && options.request.cookies[authContext.name] ? [{ name: authContext.name, value: "", options: { ...authContext.options, maxAge: 0 } }] : [])]
+  const signedOut = (): ResponseInternal => ({ redirect: options.callbackUrl, cookies: [...cookies, ...cleared()] })
   const outcomes: FlowOutcomes<typeof signOutMachine, Answer> = {
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signout")),
     signedOut,
-    signedOutAtProvider: ({ endSessionUrl }) => ({ redirect: endSessionUrl!, cookies: [...cookies, ...store.clear()] }),
+    signedOutAtProvider: ({ endSessionUrl }) => ({ redirect: endSessionUrl!, cookies: [...cookies, ...cleared()] }),
     signedOutLocally: ({ ended, error }) => {
       options.logger.warn("provider-logout-unavailable")
       options.logger.debug("provider-logout-unavailable", { provider: ended?.provider, ...(error !== undefined && { error: String(error) }) })

@@ -124,6 +124,14 @@ describe.each(["jwt", "database"] as const)("step-up with %s sessions", (strateg
     expect((await status(config, jar, "maxAge=300")).recent).toBe(true)
   })
 
+  it("signing out clears when and how the user authenticated with the session", async () => {
+    const { config, app } = await world(strategy)
+    const jar = await signedIn(config, app)
+    expect(jar.get(names.authContext)).toBeDefined()
+    await send(config, jar, "/signout", { form: { csrfToken: await csrfTokenFor(config, jar) } })
+    expect([jar.get(names.sessionToken), jar.get(names.authContext)]).toEqual([undefined, undefined])
+  })
+
   it("signed out: to the sign-in page", async () => {
     const { config } = await world(strategy)
     const jar = new CookieJar()
