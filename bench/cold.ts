@@ -15,8 +15,10 @@
  *
  *   npm run bench:cold            (11 runs per library)
  *   npm run bench:cold -- --runs 21
- *   npm run bench:cold -- --breakdown   (the edge bundle only, with what each package and source
- *                                         file adds to the credentials app's routes)
+ *   npm run bench:cold -- --breakdown   (the edge bundle only, and what is in the credentials
+ *                                         app's routes: by package, source file and output file;
+ *                                         what gzipping file by file costs; the same routes as
+ *                                         one file with every other flow left out)
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
@@ -230,9 +232,9 @@ if (breakdown) {
 
 /**
  * What each package and each of authflow's source files puts in `files` (minified bytes, before
- * gzip), largest first, down to `floor` bytes for source files.
+ * gzip), largest first, down to `minBytes` for single files.
  */
-function printBreakdown(metafile: Metafile, files: Iterable<string>, floor = 500) {
+function printBreakdown(metafile: Metafile, files: Iterable<string>, minBytes = 500) {
   const byInput = new Map<string, number>()
   for (const file of files) {
     for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[file]!.inputs)) byInput.set(input, (byInput.get(input) ?? 0) + bytesInOutput)
@@ -243,8 +245,8 @@ function printBreakdown(metafile: Metafile, files: Iterable<string>, floor = 500
   const sorted = (map: Map<string, number>) => [...map].filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1])
   console.log(`${"by package or src/ folder".padEnd(56)}${cell("raw")}`)
   for (const [name, bytes] of sorted(byPackage)) console.log(`  ${name.padEnd(54)}${cell(kB(bytes))}`)
-  console.log(`${`by file (${floor} bytes and more)`.padEnd(56)}${cell("raw")}`)
-  for (const [input, bytes] of sorted(byInput)) if (bytes >= floor) console.log(`  ${shortName(input).padEnd(54)}${cell(kB(bytes))}`)
+  console.log(`${`by file (${minBytes} bytes and more)`.padEnd(56)}${cell("raw")}`)
+  for (const [input, bytes] of sorted(byInput)) if (bytes >= minBytes) console.log(`  ${shortName(input).padEnd(54)}${cell(kB(bytes))}`)
 }
 
 /** A module's path from its package or from `src/`. */
