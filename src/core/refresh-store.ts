@@ -66,15 +66,7 @@ export interface RefreshStore {
 
 const pending = ""
 
-/**
- * An in-memory {@link RefreshStore}: refreshes meet within this process. Expired entries are swept
- * as new ones arrive.
- *
- * @example
- * ```ts
- * Auth(request, { ...config, refresh: { store: memoryRefreshStore() } })
- * ```
- */
+/** The in-memory store behind the entry's `memoryRefreshStore` (`stores.ts`, where it is documented), and the default. */
 export function memoryRefreshStore(): RefreshStore {
   const entries = new Map<string, { value: string; until: number }>()
   let sweepAt = 1024
@@ -123,25 +115,7 @@ export interface RedisRefreshClient {
   get(key: string): Promise<string | null>
 }
 
-/**
- * A {@link RefreshStore} in Redis, shared by every instance using the same Redis: one atomic
- * `SET … NX` claims a refresh, so of two instances reading the same session exactly one sends the
- * refresh grant, and the other reads the sealed result. Redis errors reject: the refresh then fails
- * (`RefreshTokenError`) rather than risk using a rotated refresh token twice.
- *
- * @param client - An ioredis client (the one given to `redisReplayStore` will do), or anything with its `set`/`get` signatures.
- * @param options.prefix - Prefix of the keys. @default "authflow:refresh:"
- *
- * @example
- * ```ts
- * import { Redis } from "ioredis"
- * import { redisRefreshStore, redisReplayStore } from "authflow"
- *
- * const redis = new Redis(process.env.REDIS_URL!)
- * const config = { ...authConfig, replayStore: redisReplayStore(redis), refresh: { store: redisRefreshStore(redis) } }
- * ```
- * @see https://redis.io/docs/latest/commands/set/
- */
+/** The Redis store behind the entry's `redisRefreshStore` (`stores.ts`, where it is documented). */
 export function redisRefreshStore(client: RedisRefreshClient, options: { prefix?: string } = {}): RefreshStore {
   const prefix = options.prefix ?? "authflow:refresh:"
   const asClaim = (value: string): RefreshClaim => (value === pending ? { state: "busy" } : { state: "done", result: value })
