@@ -262,7 +262,8 @@ function onlyCredentialsRoutes(): Plugin {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== "dynamic-import" || args.pluginData === "resolving") return undefined
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "resolving" })
-        return credentialsRoutes.test(resolved.path) ? resolved : { path: resolved.path, namespace: "left-out" }
+        // A route of the app resolves as without the plugin (a path the plugin returned would lose the tsconfig's JSX settings).
+        return credentialsRoutes.test(resolved.path) ? undefined : { path: resolved.path, namespace: "left-out" }
       })
       build.onLoad({ filter: /.*/, namespace: "left-out" }, () => ({ contents: "export {}", loader: "js" }))
     },
