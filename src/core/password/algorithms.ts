@@ -10,18 +10,53 @@ import { decimalParam, parsePhc } from "./phc.js"
 import { nodePasswordCrypto } from "./runtime.js"
 import { scryptKey, scryptParamsProblem, type ScryptParams } from "./scrypt.js"
 
-/** The algorithms authflow hashes and verifies itself, by their PHC ids. */
+/**
+ * The algorithms authflow hashes and verifies itself, by their PHC ids.
+ *
+ * @example
+ * ```ts
+ * const algorithm: PasswordAlgorithm = "pbkdf2-sha256" // the same hashes on Node and the edge
+ * ```
+ */
 export type PasswordAlgorithm = "scrypt" | "pbkdf2-sha256"
 
-/** A built-in algorithm with its parameters. */
+/**
+ * A built-in algorithm with its parameters.
+ *
+ * @example
+ * ```ts
+ * const setting: AlgorithmSetting = { algorithm: "scrypt", params: { ln: 17, r: 8, p: 1 } }
+ * ```
+ */
 export type AlgorithmSetting = { algorithm: "scrypt"; params: ScryptParams } | { algorithm: "pbkdf2-sha256"; params: Pbkdf2Params }
 
-/** A stored hash of a built-in algorithm, read back. */
+/**
+ * A stored hash of a built-in algorithm, read back.
+ *
+ * @example
+ * ```ts
+ * const stored: StoredHash | undefined = readStoredHash(user.passwordHash)
+ * ```
+ */
 export type StoredHash = AlgorithmSetting & { salt: Uint8Array<ArrayBuffer>; hash: Uint8Array<ArrayBuffer> }
 
-/** Bytes of random salt in a new hash (128 bits, as NIST SP 800-132 asks at least). */
+/**
+ * Bytes of random salt in a new hash (128 bits, as NIST SP 800-132 asks at least).
+ *
+ * @example
+ * ```ts
+ * parsePhc(await hashPassword("pw"))!.salt.length === SALT_BYTES // true
+ * ```
+ */
 export const SALT_BYTES = 16
-/** Bytes of derived key in a new hash. */
+/**
+ * Bytes of derived key in a new hash.
+ *
+ * @example
+ * ```ts
+ * parsePhc(await hashPassword("pw"))!.hash.length === KEY_BYTES // true
+ * ```
+ */
 export const KEY_BYTES = 32
 
 // What a stored hash may have: a short key would let wrong passwords match (one byte: 1 in 256).

@@ -12,6 +12,11 @@
  * - `PasswordHashUnavailable`: the algorithm's primitive is missing on this runtime (scrypt without
  *   `node:crypto`) or refused the parameters (a runtime capping PBKDF2's iterations);
  * - `PasswordHashHookFailed`: the app's `hash` or `verify` hook threw.
+ *
+ * @example
+ * ```ts
+ * const type: PasswordHashErrorType | undefined = (await verifyPassword(typed, stored)).error?.type
+ * ```
  */
 export type PasswordHashErrorType = "PasswordHashUnknownFormat" | "PasswordHashMalformed" | "PasswordHashUnavailable" | "PasswordHashHookFailed"
 

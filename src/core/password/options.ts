@@ -23,6 +23,11 @@ export type PasswordHashHook = (password: string) => Promise<string> | string
 /**
  * What a `verify` hook answers: whether the password matches, and optionally whether the hash should
  * be replaced (when left out: true, unless a `hash` hook makes the hook's format the current one).
+ *
+ * @example
+ * ```ts
+ * const verdict: PasswordHookVerdict = { valid: await bcrypt.compare(password, stored), needsRehash: true }
+ * ```
  */
 export type PasswordHookVerdict = boolean | { valid: boolean; needsRehash?: boolean }
 
@@ -38,7 +43,16 @@ export type PasswordHookVerdict = boolean | { valid: boolean; needsRehash?: bool
  */
 export type PasswordVerifyHook = (password: string, stored: string, normalized: string) => Promise<PasswordHookVerdict> | PasswordHookVerdict
 
-/** How passwords are hashed and checked. */
+/**
+ * How passwords are hashed and checked.
+ *
+ * @example
+ * ```ts
+ * const options: PasswordHashOptions = { algorithm: "pbkdf2-sha256", verify: (password, stored) => bcrypt.compare(password, stored) }
+ * const stored = await hashPassword(password, options)
+ * const { valid } = await verifyPassword(password, stored, options)
+ * ```
+ */
 export interface PasswordHashOptions {
   /**
    * The built-in algorithm of new hashes; hashes of either are verified wherever their primitive
@@ -76,7 +90,15 @@ export interface PasswordHashOptions {
   verify?: PasswordVerifyHook
 }
 
-/** The way new hashes are made now: a built-in algorithm with its parameters, or the app's hook. */
+/**
+ * The way new hashes are made now: a built-in algorithm with its parameters, or the app's hook.
+ *
+ * @example
+ * ```ts
+ * const current: CurrentHashing = currentHashing(options)
+ * if (current.algorithm === "scrypt") console.log(current.params.ln)
+ * ```
+ */
 export type CurrentHashing = AlgorithmSetting | { algorithm: "custom"; hash: PasswordHashHook }
 
 /**

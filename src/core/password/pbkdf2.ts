@@ -7,7 +7,14 @@
  * @module
  */
 
-/** PBKDF2's cost parameter, as the PHC string names it (`i`). */
+/**
+ * PBKDF2's cost parameter, as the PHC string names it (`i`).
+ *
+ * @example
+ * ```ts
+ * const params: Pbkdf2Params = { iterations: 600_000 } // "$pbkdf2-sha256$i=600000$…"
+ * ```
+ */
 export interface Pbkdf2Params {
   /**
    * The iteration count. Cloudflare Workers refuse more than 100,000; there, lower it knowingly.

@@ -9,7 +9,14 @@
  */
 import { toBase64 } from "../base64.js"
 
-/** A parsed PHC string: the algorithm's id, its parameters as written, the salt and the hash. */
+/**
+ * A parsed PHC string: the algorithm's id, its parameters as written, the salt and the hash.
+ *
+ * @example
+ * ```ts
+ * const { id, params, salt, hash }: PhcHash = parsePhc(stored)!
+ * ```
+ */
 export interface PhcHash {
   id: string
   params: ReadonlyMap<string, string>

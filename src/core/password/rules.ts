@@ -8,10 +8,24 @@
  * @module
  */
 
-/** Why a password breaks the length rules, or that it is not a string at all. */
+/**
+ * Why a password breaks the length rules, or that it is not a string at all.
+ *
+ * @example
+ * ```ts
+ * const messages: Record<PasswordRuleViolation, string> = { "not-a-string": "Enter a password", "too-short": "At least 8 characters", "too-long": "At most 128 characters" }
+ * ```
+ */
 export type PasswordRuleViolation = "not-a-string" | "too-short" | "too-long"
 
-/** The length rules. */
+/**
+ * The length rules.
+ *
+ * @example
+ * ```ts
+ * const rules: PasswordRules = { minLength: 15 } // the password is the only factor
+ * ```
+ */
 export interface PasswordRules {
   /**
    * The fewest code points a password may have. NIST SP 800-63B rev. 4 asks for 15 when the password
@@ -28,7 +42,15 @@ export interface PasswordRules {
   maxLength?: number
 }
 
-/** The verdict on a password: accepted, or refused with a reason. */
+/**
+ * The verdict on a password: accepted, or refused with a reason.
+ *
+ * @example
+ * ```ts
+ * const verdict: PasswordVerdict<"breached"> = await checkNewPassword(password, { checkPassword: notBreached })
+ * if (!verdict.ok) console.log(verdict.reason)
+ * ```
+ */
 export type PasswordVerdict<Reason extends string = never> = { ok: true } | { ok: false; reason: PasswordRuleViolation | Reason }
 
 /**

@@ -7,7 +7,14 @@
  */
 import type * as NodeCryptoModule from "node:crypto"
 
-/** The parts of `node:crypto` password hashing uses. */
+/**
+ * The parts of `node:crypto` password hashing uses.
+ *
+ * @example
+ * ```ts
+ * const node: NodePasswordCrypto | undefined = nodePasswordCrypto()
+ * ```
+ */
 export interface NodePasswordCrypto {
   scrypt: typeof NodeCryptoModule.scrypt
   timingSafeEqual: typeof NodeCryptoModule.timingSafeEqual

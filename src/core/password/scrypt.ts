@@ -9,7 +9,14 @@
  */
 import type { NodePasswordCrypto } from "./runtime.js"
 
-/** scrypt's cost parameters, as the PHC string names them. */
+/**
+ * scrypt's cost parameters, as the PHC string names them.
+ *
+ * @example
+ * ```ts
+ * const params: ScryptParams = { ln: 17, r: 8, p: 1 } // "$scrypt$ln=17,r=8,p=1$…"
+ * ```
+ */
 export interface ScryptParams {
   /**
    * log2 of the CPU/memory cost N.

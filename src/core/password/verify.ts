@@ -16,6 +16,11 @@ const utf8 = new TextEncoder()
  * The answer of {@link verifyPassword}. `needsRehash` is only ever true with `valid`: hash the
  * password just checked and store it in place of the old hash. `error` says why a hash could not be
  * checked at all (for the server's log; the user sees a failed sign-in, as for a wrong password).
+ *
+ * @example
+ * ```ts
+ * const { valid, needsRehash, error }: PasswordVerification = await verifyPassword(password, stored)
+ * ```
  */
 export interface PasswordVerification {
   valid: boolean
