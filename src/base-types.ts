@@ -394,6 +394,13 @@ export interface PasswordAccountsOptions {
    * @default none
    */
   checkPassword?: (password: string) => Awaitable<boolean>
+  /**
+   * How new passwords are hashed: scrypt's cost (`ln`, `r`, `p`) or PBKDF2's `iterations`, and the
+   * algorithm (`"pbkdf2-sha256"` for a user table an edge runtime also reads). A stored hash made
+   * otherwise is replaced at its next sign-in.
+   * @default scrypt with { ln: 17, r: 8, p: 1 } where node:crypto has it, otherwise PBKDF2-SHA256 with 600000 iterations
+   */
+  hashing?: { algorithm?: "scrypt" | "pbkdf2-sha256"; scrypt?: { ln?: number; r?: number; p?: number }; pbkdf2?: { iterations?: number } }
 }
 
 /** The internal response `Auth()` returns with `raw`, and that actions produce. */

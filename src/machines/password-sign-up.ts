@@ -70,7 +70,7 @@ export const passwordSignUpMachine = flowMachine(setup({
   actions: {
     ...flowActions<PasswordSignUpContext, PasswordSignUpEvent>(),
     ...rateLimitActions<PasswordSignUpContext, PasswordSignUpEvent>(),
-    recordRefusal: assign({ refusal: ({ event }) => (read(event)?.emailProblem !== undefined || read(event)?.email === undefined ? "invalid-email" : read(event)?.passwordProblem) }),
+    recordSignUpRefusal: assign({ refusal: ({ event }) => (read(event)?.emailProblem !== undefined || read(event)?.email === undefined ? "invalid-email" : read(event)?.passwordProblem) }),
     recordSignUp: assign(({ event }) => {
       const form = read(event)
       return form ? { user: { email: form.email!, ...(form.name !== undefined && { name: form.name }) }, rateLimitIdentity: form.email! } : {}
@@ -97,8 +97,8 @@ export const passwordSignUpMachine = flowMachine(setup({
       meta: { effect: "readSignUp" },
       on: {
         "signUp.read": [
-          { guard: "emailInvalid", target: "signUpRefused", actions: "recordRefusal" },
-          { guard: "passwordRefused", target: "signUpRefused", actions: "recordRefusal" },
+          { guard: "emailInvalid", target: "signUpRefused", actions: "recordSignUpRefusal" },
+          { guard: "passwordRefused", target: "signUpRefused", actions: "recordSignUpRefusal" },
           { target: "checkingRateLimit", actions: "recordSignUp" },
         ],
       },

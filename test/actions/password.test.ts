@@ -108,7 +108,12 @@ describe.each(["jwt", "database"] as const)("Password provider with %s sessions"
     expect(upgraded).toMatch(/^\$scrypt\$/)
     expect(await verifyPassword("correct horse battery", upgraded)).toEqual({ valid: true, needsRehash: false })
     expect((await signIn(config, new CookieJar(), "ada@example.test", "wrong horse battery")).headers.get("location")).toBe(rejected)
-    void hashPassword
+
+    // A hash made with a lower scrypt cost than the current one is replaced the same way.
+    const bob = await adapter.createUser({ id: "", email: "bob@example.test", emailVerified: null } as never)
+    await adapter.linkAccount({ userId: bob.id, type: "credentials" as never, provider: "password", providerAccountId: bob.id, refresh_token: await hashPassword("bob's long password", { scrypt: { ln: 14 } }) })
+    expect((await signIn(config, new CookieJar(), "bob@example.test", "bob's long password")).headers.get("location")).toBe(`${origin}/dashboard`)
+    expect((await adapter.getAccount(bob.id, "password"))!.refresh_token).toMatch(/^\$scrypt\$ln=17,/)
   })
 
   it("needs the CSRF token for sign-up and sign-in", async () => {

@@ -28,8 +28,10 @@ loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "password-sign-i
 const secret = "model-secret-for-passwords"
 const ada = { id: "u1", name: "Ada Lovelace", email: "ada@example.test" }
 const password = "correct horse battery"
-/** The hash the model's Ada has: made once, with the current parameters. */
-const currentHash = hashPassword(password)
+/** A cheap scrypt cost for the model's many sign-ins (the engine's work is the same at any cost). */
+const hashing = { scrypt: { ln: 10 } }
+/** The hash the model's Ada has: made once, with the configured parameters. */
+const currentHash = hashPassword(password, hashing)
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: PasswordSignInEvent[] = [
@@ -92,7 +94,7 @@ async function scenario(path: Path) {
     adapter,
     session: { strategy: policy.databaseSessions ? "database" : "jwt" },
     ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
-    providers: [Password({ verification: policy.requiresVerifiedEmail ? "required" : "optional", verifyLegacyHash: (typed, hash) => hash === `$legacy$${typed}` })],
+    providers: [Password({ hashing, verification: policy.requiresVerifiedEmail ? "required" : "optional", verifyLegacyHash: (typed, hash) => hash === `$legacy$${typed}` })],
     callbacks: {
       signIn: () => signInDecisionOf(path.events),
       ...redirectCallbackOf(path.events),
@@ -109,11 +111,18 @@ async function scenario(path: Path) {
   return { config, memory, fields, csrfValid: !byType.has("csrf.invalid"), signInEvents, hadLegacyHash: checked?.needsRehash === true, rehashFails: byType.has("rehash.failed") }
 }
 
-/** A request whose email cannot be read walks on as one that names nobody: one such path is driven. */
-function oneUnreadIdentityPath(paths: readonly Path[]): Path[] {
+/**
+ * The paths the real world can walk: nobody found (no email read, or an unknown one) never matches
+ * (the dummy hash is random). A request whose email cannot be read walks on as one that names
+ * nobody: one such path is driven.
+ */
+function drivable(paths: readonly Path[]): Path[] {
   let kept = false
   return paths.filter((path) => {
+    const has = (type: string) => path.events.some((event) => event.type === type)
     const unread = path.events.some((event) => event.type === "credentials.read" && event.identifier === undefined && event.nonString.length === 0)
+    const matched = path.events.some((event) => event.type === "password.checked" && event.valid)
+    if ((unread && has("account.found")) || (has("account.unknown") && matched)) return false
     if (!unread) return true
     if (kept) return false
     return (kept = true)
@@ -127,7 +136,7 @@ const inputs = [
 ]
 const recorder = new TransitionRecorder([passwordSignInMachine])
 const endings = new FlowEndings(recorder, "password-sign-in")
-const paths = secondFactorRepresentatives(oneUnreadIdentityPath(modelPaths(passwordSignInMachine, events, { inputs })))
+const paths = secondFactorRepresentatives(drivable(modelPaths(passwordSignInMachine, events, { inputs })))
 
 /** A password sign-in never finds a passkey. */
 const unreachable = new Map([["password-sign-in.checkingSecondFactor:secondFactor.found:0", "the first factor is not a passkey"]])
@@ -154,10 +163,8 @@ describe("password sign-in machine, driven through Auth()", () => {
       endings.reset()
       const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
       const common = { callbackUrl: "/dashboard", ...(s.csrfValid && { csrfToken }) }
-      const response = await send({ ...config, logger, inspect: endings.inspect }, jar, "/callback/password", {
-        ...("json" in s.fields ? { json: { ...common, ...s.fields.json } } : { form: { ...common, ...s.fields.form } }),
-        headers: modelClientHeaders,
-      })
+      const body = "json" in s.fields ? { json: { ...common, ...s.fields.json } } : { form: { ...common, ...(s.fields.form as Record<string, string>) } }
+      const response = await send({ ...config, logger, inspect: endings.inspect }, jar, "/callback/password", { ...body, headers: modelClientHeaders })
       expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
       expect(endings.statuses).toEqual(["done"])
       expect(response.status).toBe(302)

@@ -37,6 +37,7 @@ export class EmailUnverified extends CredentialsSignin {
  */
 export async function passwordSignIn(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<Answer> {
   const settings = provider.passwordAccounts!
+  const hashing = settings.hashing ?? {}
   const adapter = options.adapter!
   const body = options.request.body ?? {}
   const email = typeof body.email === "string" ? body.email : ""
@@ -59,16 +60,17 @@ export async function passwordSignIn(options: AuthOptions, provider: Credentials
     checkPassword: async ({ hash }) => {
       // Nobody found: the same work against a dummy hash, so the answer takes as long as a wrong password's.
       if (hash === undefined) {
-        await dummyVerify(password)
+        await dummyVerify(password, hashing)
         return { type: "password.checked", valid: false, needsRehash: false }
       }
-      const checked = await verifyPassword(password, hash, { ...(settings.verifyLegacyHash && { verify: settings.verifyLegacyHash }) })
+      const legacy = settings.verifyLegacyHash
+      const checked = await verifyPassword(password, hash, { ...hashing, ...(legacy && { verify: async (typed: string, stored: string) => (await legacy(typed, stored)) === true }) })
       return { type: "password.checked", valid: checked.valid, needsRehash: checked.needsRehash }
     },
     rehashPassword: async ({ user, hash }) => {
       try {
         // A change since the hash was read (a reset) wins: then this one is not stored.
-        await replacePasswordHash(adapter, provider.id, user!.id!, hash!, await hashPassword(password))
+        await replacePasswordHash(adapter, provider.id, user!.id!, hash!, await hashPassword(password, hashing))
         return { type: "password.rehashed" }
       } catch (error) {
         options.logger.error(asError(error))

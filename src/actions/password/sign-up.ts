@@ -65,7 +65,7 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
     resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
     createAccount: async ({ user }) => {
       try {
-        const hash = await hashPassword(password)
+        const hash = await hashPassword(password, provider.passwordAccounts!.hashing ?? {})
         const created = await adapter.createUser!({ id: "", email: user!.email!, name: user!.name ?? null, emailVerified: null } as never)
         try {
           await adapter.linkAccount!({ userId: created.id, type: "credentials" as never, provider: provider.id, providerAccountId: created.id, refresh_token: hash })
