@@ -60,6 +60,10 @@ export type ErrorType =
   | "SecondFactorUnavailable"
   | "SignUpRefused"
   | "EmailTaken"
+  | "PasswordHashUnknownFormat"
+  | "PasswordHashMalformed"
+  | "PasswordHashUnavailable"
+  | "PasswordHashHookFailed"
 
 /** Where an error sends the user: the sign-in page (`signIn`) or the error page (`error`). */
 export type ErrorKind = "signIn" | "error"

@@ -55,7 +55,7 @@ describe("isAuthAction", () => {
     expect(authjsIsAuthAction(action)).toBe(true)
   })
 
-  it.each(["", "signup", "SIGNIN", "signin/", "/signin", "verify_request", "toString", "__proto__", "constructor"])(
+  it.each(["", "register", "SIGNIN", "signin/", "/signin", "verify_request", "toString", "__proto__", "constructor"])(
     "rejects %j like Auth.js",
     (action) => {
       expect(isAuthAction(action)).toBe(false)

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { AuthError } from "../errors.js"
 
 /**
  * Why a stored hash could not be checked, or a password could not be hashed:
@@ -30,19 +31,21 @@ export type PasswordHashErrorType = "PasswordHashUnknownFormat" | "PasswordHashM
  * if (error?.type === "PasswordHashUnknownFormat") logger.error(error) // a hash no verifier knows: configure `verify`
  * ```
  */
-export class PasswordHashError extends Error {
-  override name = "PasswordHashError"
+export class PasswordHashError extends AuthError {
+  readonly #type: PasswordHashErrorType
 
   /**
    * @param type the stable identifier
    * @param message what happened, for the server's log (never shown to the user)
    * @param cause the underlying error
    */
-  constructor(
-    readonly type: PasswordHashErrorType,
-    message: string,
-    cause?: unknown,
-  ) {
-    super(message, cause === undefined ? undefined : { cause })
+  constructor(type: PasswordHashErrorType, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause: cause instanceof Error ? cause : { detail: cause } })
+    this.#type = type
+  }
+
+  /** The stable identifier: which of the four ways the hash could not be made or checked. */
+  override get type(): PasswordHashErrorType {
+    return this.#type
   }
 }

@@ -224,7 +224,7 @@ describe("pluggable hashing", () => {
       },
     })
     expect(result).toMatchObject({ valid: false, needsRehash: false, error: { type: "PasswordHashHookFailed" } })
-    expect(result.error!.cause).toBe(cause)
+    expect(result.error!.cause?.err).toBe(cause)
   })
 
   it("a hash hook that returns no string is refused", async () => {
