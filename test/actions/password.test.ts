@@ -50,6 +50,11 @@ describe.each(["jwt", "database"] as const)("Password provider with %s sessions"
     const again = new CookieJar()
     expect((await signIn(config, again, "ADA@example.test", "correct horse battery")).headers.get("location")).toBe(`${origin}/dashboard`)
     expect(await sessionEmail(config, again)).toBe("ada@example.test")
+
+    // An internationalised domain is kept as its A-labels, and either form signs in.
+    await signUp(config, new CookieJar(), { email: "bob@Bücher.example", password: "correct horse battery" })
+    expect(await adapter.getUserByEmail("bob@xn--bcher-kva.example")).not.toBeNull()
+    expect((await signIn(config, new CookieJar(), "bob@bücher.example", "correct horse battery")).headers.get("location")).toBe(`${origin}/dashboard`)
   })
 
   it("a wrong password and an unknown email end alike, with no session", async () => {

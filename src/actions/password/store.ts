@@ -6,19 +6,24 @@
  *
  * @module
  */
+import { parseEmailAddress } from "../../core/email-address.js"
 import type { Adapter, AdapterUser } from "../../adapters.js"
 
 /**
- * The form of an email address password accounts are kept under: trimmed and lowercased, as the
- * email provider keeps them.
+ * The form of an email address password accounts are kept under: trimmed, lowercased and, where it
+ * is an address authflow accepts, in its canonical form.
  *
  * @example
  * ```ts
  * passwordEmail("  Ada@Example.TEST ") // "ada@example.test"
+ * passwordEmail("ada@Bücher.example") // "ada@xn--bcher-kva.example"
  * ```
  */
 export function passwordEmail(email: string): string {
-  return email.normalize("NFC").trim().toLowerCase()
+  const typed = email.normalize("NFC").trim().toLowerCase()
+  // The canonical form sign-up stored (an internationalised domain as its A-labels), where it parses.
+  const parsed = parseEmailAddress(typed)
+  return parsed.ok ? parsed.address : typed
 }
 
 /**
