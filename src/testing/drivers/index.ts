@@ -32,8 +32,10 @@ import type { AuthConfig, CredentialsConfig } from "../../types.js"
 export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { drivers: MachineDriver[]; unused: { name: string; why: string }[] } {
   const drivers: MachineDriver[] = []
   const providers = configuredProviders(config)
+  // A Password provider's accounts are authflow's: its machines (password-sign-up, password-sign-in) are not driven by the kit yet.
+  const passwordAccounts = (provider: { type: string }) => provider.type === "credentials" && (provider as CredentialsConfig).passwordAccounts !== undefined
   for (const provider of providers) {
-    if (provider.type === "credentials") drivers.push(credentialsDriver(config, provider as CredentialsConfig, fixtures.credentials?.[provider.id]))
+    if (provider.type === "credentials" && !passwordAccounts(provider)) drivers.push(credentialsDriver(config, provider as CredentialsConfig, fixtures.credentials?.[provider.id]))
   }
   for (const provider of providers) {
     if (provider.type === "oauth" || provider.type === "oidc") drivers.push(oauthDriver(config, provider as OAuthProviderConfig))
@@ -49,7 +51,11 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   drivers.push(signOutDriver(config))
   const unused: { name: string; why: string }[] = []
   const kinds = new Set(providers.map((provider) => provider.type))
-  if (!kinds.has("credentials")) unused.push({ name: "credentials-sign-in", why: "no credentials provider" })
+  if (!providers.some((provider) => provider.type === "credentials" && !passwordAccounts(provider))) unused.push({ name: "credentials-sign-in", why: "no credentials provider" })
+  if (providers.some(passwordAccounts)) {
+    unused.push({ name: "password-sign-up", why: "the kit does not drive the Password provider yet (authflow's own model tests walk it)" })
+    unused.push({ name: "password-sign-in", why: "the kit does not drive the Password provider yet (authflow's own model tests walk it)" })
+  }
   if (!kinds.has("oauth") && !kinds.has("oidc")) unused.push({ name: "oauth", why: "no OAuth or OpenID Connect provider" })
   if (!kinds.has("email")) {
     unused.push({ name: "email-sign-in", why: "no email provider" })
