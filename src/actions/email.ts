@@ -98,7 +98,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     },
     makeCode: async () => {
       const code = newEmailCode()
-      return { type: "code.made", code: new Concealed({ code, hash: await hashEmailCode(code, options.secret), expiresAt: Date.now() + EMAIL_CODE_MAX_AGE * 1000 }) }
+      return { type: "code.made", code: new Concealed(code), hash: await hashEmailCode(code, options.secret), expiresAt: Date.now() + EMAIL_CODE_MAX_AGE * 1000 }
     },
     sendLink: async (context) => {
       try {
@@ -108,8 +108,8 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
         if (!mailed && !code) throw new Error("No token was stored for the link")
         // Without a link, the mail's `url` is the page where the code is typed.
         const url = mailed ? `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token: mailed.token, email })}` : codePage
-        const expires = mailed?.expires ?? new Date(code!.expiresAt)
-        await provider.sendVerificationRequest({ identifier: email, token: mailed?.token ?? "", expires, url, ...(code && { code: code.code }), provider, theme: options.theme, request: originalRequest(options) })
+        const expires = mailed?.expires ?? new Date(context.codeExpiresAt!)
+        await provider.sendVerificationRequest({ identifier: email, token: mailed?.token ?? "", expires, url, ...(code !== undefined && { code }), provider, theme: options.theme, request: originalRequest(options) })
         return { type: "link.sent" }
       } catch (error) {
         return { type: "send.failed", error }
@@ -137,9 +137,8 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     linkSent: () => ({ redirect: `${options.baseUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email" })}`, cookies }),
     // The code is typed in this browser: its flow is sealed here, and the browser goes to the code page.
     codeSent: async (context) => {
-      const code = context.mailedCode!.reveal()
       const mailed = context.mailedToken?.reveal()
-      const start = { identifier: addressOf(context), codeHash: code.hash, expiresAt: code.expiresAt, callbackUrl: options.callbackUrl, ...(mailed && { linkTokenHash: hashToken(options, provider, mailed.token) }) }
+      const start = { identifier: addressOf(context), codeHash: context.codeHash!, expiresAt: context.codeExpiresAt!, callbackUrl: options.callbackUrl, ...(mailed && { linkTokenHash: hashToken(options, provider, mailed.token) }) }
       return (await import("./email-code.js")).startEmailCode(options, provider, cookies, start, codePage)
     },
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signin")),

@@ -24,7 +24,7 @@ export type EmailSignInEvent =
   | SignInCallbackEvent
   | { type: "token.stored"; mailedToken: Concealed<MailedToken> }
   | { type: "store.failed"; error: unknown }
-  | { type: "code.made"; code: Concealed<MailedCode> }
+  | { type: "code.made"; code: Concealed<string>; hash: string; expiresAt: number }
   | { type: "link.sent" }
   | { type: "send.failed"; error: unknown }
   | { type: "token.revoked" }
@@ -34,16 +34,6 @@ export type EmailSignInEvent =
 export interface MailedToken {
   token: string
   expires: Date
-}
-
-/**
- * The code a sign-in email carries (with the provider's `code` option), its keyed hash (what the
- * sealed flow keeps), and when it expires (epoch ms).
- */
-export interface MailedCode {
-  code: string
-  hash: string
-  expiresAt: number
 }
 
 /** What the email sign-in machine takes as its input: the provider's `code` option. */
@@ -66,8 +56,13 @@ export interface EmailSignInContext extends SignInOutcomeContext, RateLimitConte
   mailedToken?: Concealed<MailedToken>
   /** The provider's `code` option. */
   codeMode?: "instead" | "beside"
-  /** The code made for the mail, once made. */
-  mailedCode?: Concealed<MailedCode>
+  /** A link's token was stored (and so is revoked when the mail fails). */
+  tokenStored?: boolean
+  /** The code made for the mail, once made (with the provider's `code` option). */
+  mailedCode?: Concealed<string>
+  /** The code's keyed hash (what the sealed code flow keeps), and when it expires (epoch ms). */
+  codeHash?: string
+  codeExpiresAt?: number
 }
 
 /** Effects the email sign-in machine names, in the order a successful flow meets them. */
@@ -111,8 +106,8 @@ export const emailSignInMachine = flowMachine(setup({
       return parsed && !parsed.ok ? { problem: parsed.problem } : {}
     }),
     recordUser: assign(({ event }) => (event.type === "user.lookedUp" && event.user ? { user: event.user } : {})),
-    recordMailedToken: assign(({ event }) => (event.type === "token.stored" ? { mailedToken: event.mailedToken } : {})),
-    recordMailedCode: assign(({ event }) => (event.type === "code.made" ? { mailedCode: event.code } : {})),
+    recordMailedToken: assign(({ event }) => (event.type === "token.stored" ? { mailedToken: event.mailedToken, tokenStored: true } : {})),
+    recordMailedCode: assign(({ event }) => (event.type === "code.made" ? { mailedCode: event.code, codeHash: event.hash, codeExpiresAt: event.expiresAt } : {})),
   },
   guards: {
     ...signInTailGuards<EmailSignInContext, EmailSignInEvent>(),
@@ -126,9 +121,9 @@ export const emailSignInMachine = flowMachine(setup({
     /** The provider mails a code beside the link. */
     codeBeside: ({ context }) => context.codeMode === "beside",
     /** A code was made for the mail: the browser goes on to type it. */
-    codeMailed: ({ context }) => context.mailedCode !== undefined,
+    codeMailed: ({ context }) => context.codeHash !== undefined,
     /** A link's token was stored for the mail (and so is revoked when the mail fails). */
-    tokenStored: ({ context }) => context.mailedToken !== undefined,
+    tokenStored: ({ context }) => context.tokenStored === true,
   },
 }).createMachine)({
   id: "email-sign-in",
