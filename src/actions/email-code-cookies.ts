@@ -1,15 +1,16 @@
 /**
  * The cookies of an emailed code's flow, apart from the machine (the code page reads whether the
  * browser holds one without loading the flow): the flow cookie's name with `.email-code`, and the
- * binding cookie's with `.email-code`, both living as long as the code.
+ * binding cookie's with `.email-code`, both living 15 minutes: longer than the code (10 minutes),
+ * so a code typed late is refused as expired, not as a lost sign-in.
  *
  * @module
  */
 import type { AuthOptions } from "../core/options.js"
 import type { FlowCookies } from "./flow-cookie.js"
 
-/** Seconds an emailed sign-in code (and the flow waiting for it) lives. */
-export const EMAIL_CODE_MAX_AGE = 10 * 60
+/** Seconds the flow waiting for an emailed code lives (the code itself lives 10 minutes). */
+export const EMAIL_CODE_FLOW_MAX_AGE = 15 * 60
 
 /**
  * The flow and binding cookies of an emailed code's flow.
@@ -22,7 +23,7 @@ export const EMAIL_CODE_MAX_AGE = 10 * 60
 export function emailCodeCookies(options: Pick<AuthOptions, "cookies">): FlowCookies {
   const { flow, flowBinding } = options.cookies
   return {
-    flow: { name: `${flow.name}.email-code`, options: { ...flow.options, maxAge: EMAIL_CODE_MAX_AGE } },
-    binding: { name: `${flowBinding.name}.email-code`, options: { ...flowBinding.options, maxAge: EMAIL_CODE_MAX_AGE } },
+    flow: { name: `${flow.name}.email-code`, options: { ...flow.options, maxAge: EMAIL_CODE_FLOW_MAX_AGE } },
+    binding: { name: `${flowBinding.name}.email-code`, options: { ...flowBinding.options, maxAge: EMAIL_CODE_FLOW_MAX_AGE } },
   }
 }

@@ -20,7 +20,7 @@ import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import { sessionEffects } from "./session-effects.js"
 import { secondFactorOutcomes } from "./second-factor/tail.js"
 import { emailAdapter, emailUserEffects, signingIn } from "./email-user.js"
-import { emailCodeCookies, EMAIL_CODE_MAX_AGE } from "./email-code-cookies.js"
+import { emailCodeCookies, EMAIL_CODE_FLOW_MAX_AGE } from "./email-code-cookies.js"
 import type { EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, InternalProvider } from "../types.js"
@@ -29,7 +29,7 @@ import type { Cookie, InternalProvider } from "../types.js"
 export const EMAIL_CODE_FLOW_VERSION = 1
 
 /**
- * The sealed email code flow: bound to the browser, used once, living as long as the code.
+ * The sealed email code flow: bound to the browser, used once, living 15 minutes (the code 10).
  *
  * @example
  * ```ts
@@ -41,7 +41,7 @@ export const emailCodeFlow = sealedFlow({
   machine: emailCodeMachine,
   version: EMAIL_CODE_FLOW_VERSION,
   seals: ["identifier", "codeHash", "expiresAt", "callbackUrl", "linkTokenHash", "attempts", "rateLimitIdentity"],
-  maxAge: EMAIL_CODE_MAX_AGE,
+  maxAge: EMAIL_CODE_FLOW_MAX_AGE,
   cookies: (options) => emailCodeCookies(options),
 })
 

@@ -13,7 +13,7 @@ import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { Concealed } from "../core/concealed.js"
 import { hashEmailCode, newEmailCode } from "../core/second-factor/email-code.js"
-import { EMAIL_CODE_MAX_AGE } from "./email-code-cookies.js"
+import { EMAIL_CODE_LIFETIME } from "../core/second-factor-options.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import type { StopStateOf } from "../machines/flow-machine.js"
@@ -98,7 +98,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     },
     makeCode: async () => {
       const code = newEmailCode()
-      return { type: "code.made", code: new Concealed(code), hash: await hashEmailCode(code, options.secret), expiresAt: Date.now() + EMAIL_CODE_MAX_AGE * 1000 }
+      return { type: "code.made", code: new Concealed(code), hash: await hashEmailCode(code, options.secret), expiresAt: Date.now() + EMAIL_CODE_LIFETIME * 1000 }
     },
     sendLink: async (context) => {
       try {

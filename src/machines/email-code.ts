@@ -62,7 +62,7 @@ const failedWriting = { target: "persistFailed", actions: "recordError" } as con
 /**
  * Typing the code a sign-in email carried (the email provider's `code` option), POST
  * `/callback/<id>` with `code`: the email sign-in ended in `codeSent` and this flow waits in
- * `awaitingCode`, sealed in the browser that asked (bound to it, 10 minutes). The request resumes
+ * `awaitingCode`, sealed in the browser that asked (bound to it, 15 minutes; the code lives 10). The request resumes
  * it with the typed code: the flow is claimed once (`flowReplayed` for a copy of the cookie sent
  * again), the CSRF check, the rate limiter (per address and per client), then the typed code's
  * keyed hash compared in constant time with the one kept: after it expired, `codeExpired`; a wrong
