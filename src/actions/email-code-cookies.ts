@@ -1,5 +1,5 @@
 /**
- * The cookies of an emailed code's flow, apart from the machine (the code page reads whether the
+ * The cookies and the page of an emailed code's flow, apart from the machine (the code page reads whether the
  * browser holds one without loading the flow): the flow cookie's name with `.email-code`, and the
  * binding cookie's with `.email-code`, both living 15 minutes: longer than the code (10 minutes),
  * so a code typed late is refused as expired, not as a lost sign-in.
@@ -26,4 +26,17 @@ export function emailCodeCookies(options: Pick<AuthOptions, "cookies">): FlowCoo
     flow: { name: `${flow.name}.email-code`, options: { ...flow.options, maxAge: EMAIL_CODE_FLOW_MAX_AGE } },
     binding: { name: `${flowBinding.name}.email-code`, options: { ...flowBinding.options, maxAge: EMAIL_CODE_FLOW_MAX_AGE } },
   }
+}
+
+/**
+ * The page where an emailed code is typed: `<basePath>/verify-request?provider=<id>&type=code`
+ * (`pages.verifyRequest` gets the same query).
+ *
+ * @example
+ * ```ts
+ * emailCodePage("https://app.example/auth", "email") // "https://app.example/auth/verify-request?provider=email&type=code"
+ * ```
+ */
+export function emailCodePage(baseUrl: string, providerId: string): string {
+  return `${baseUrl}/verify-request?${new URLSearchParams({ provider: providerId, type: "code" })}`
 }

@@ -20,7 +20,7 @@ import { rateLimitedError, requestLimiter } from "./rate-limit.js"
 import { sessionEffects } from "./session-effects.js"
 import { secondFactorOutcomes } from "./second-factor/tail.js"
 import { emailAdapter, emailUserEffects, signingIn } from "./email-user.js"
-import { emailCodeCookies, EMAIL_CODE_FLOW_MAX_AGE } from "./email-code-cookies.js"
+import { emailCodeCookies, emailCodePage, EMAIL_CODE_FLOW_MAX_AGE } from "./email-code-cookies.js"
 import type { EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, InternalProvider } from "../types.js"
@@ -54,11 +54,6 @@ async function sealAndShow(options: AuthOptions, provider: InternalProvider<Emai
   const sealed = await emailCodeFlow.seal(site, snapshot, flowId, await emailCodeFlow.issue(site, flowId))
   const page = refused ? `${codePage}&${new URLSearchParams({ error: "Verification", reason: "wrong-code" })}` : codePage
   return { redirect: page, cookies: [...cookies, ...sealed] }
-}
-
-/** The code page: `/verify-request?provider=<id>&type=email&code=true` (or `pages.verifyRequest`, through it). */
-function codePageOf(options: AuthOptions, provider: EmailConfig): string {
-  return `${options.baseUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email", code: "true" })}`
 }
 
 /**
@@ -110,7 +105,7 @@ export async function emailCodeCallback(options: AuthOptions, provider: Internal
   const refused = (refusal: StopStateOf<typeof emailCodeMachine>, message: string) => () => errorAnswer(new Verification(message, { cause: { refusal, provider: provider.id } }), ended())
   const failed = ({ error }: EmailCodeContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), ended())
   const outcomes: FlowOutcomes<typeof emailCodeMachine, Answer | Promise<Answer>> = {
-    awaitingCode: () => sealAndShow(options, provider, cookies, snapshot, codePageOf(options, provider), true),
+    awaitingCode: () => sealAndShow(options, provider, cookies, snapshot, emailCodePage(options.baseUrl, provider.id), true),
     signedIn: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: ended() }),
     signedInNewUser: ({ callbackUrl }) => ({ redirect: newUserRedirect(options, callbackUrl), cookies: ended() }),
     ...secondFactorOutcomes(options, ended(), signedIn, ({ callbackUrl }) => callbackUrl),

@@ -14,6 +14,7 @@ import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { Concealed } from "../core/concealed.js"
 import { hashEmailCode, newEmailCode } from "../core/second-factor/email-code.js"
 import { EMAIL_CODE_LIFETIME } from "../core/second-factor-options.js"
+import { emailCodePage } from "./email-code-cookies.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import type { StopStateOf } from "../machines/flow-machine.js"
@@ -59,7 +60,7 @@ function addressOf(context: { email?: string | undefined }): string {
 export async function emailSignIn(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<Answer> {
   const typed = options.request.body?.email
   const limiter = requestLimiter(options)
-  const codePage = `${options.baseUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email", code: "true" })}`
+  const codePage = emailCodePage(options.baseUrl, provider.id)
   const effects: FlowEffects<typeof emailSignInMachine> = {
     ...csrfCheckEffect(options),
     normalizeEmail: () => {

@@ -94,7 +94,7 @@ export async function builtInErrorPage(origin: string, baseUrl: string, theme: A
 
 /**
  * GET `/verify-request`: "Check your email", or a redirect to `pages.verifyRequest` keeping the query.
- * With `code=true` (an email provider's `code` option), the form where the emailed code is typed.
+ * With `type=code` (an email provider's `code` option), the form where the emailed code is typed.
  *
  * @example
  * ```ts
@@ -105,7 +105,7 @@ export async function verifyRequestPage(options: AuthOptions, cookies: Cookie[])
   if (options.pages.verifyRequest) return { redirect: `${options.pages.verifyRequest}${options.request.url.search}`, cookies }
   const { query } = options.request
   const provider = options.providers.find((candidate) => candidate.id === query.provider && candidate.type === "email")
-  if (query.code === "true" && provider) {
+  if (query.type === "code" && provider) {
     const { flow } = emailCodeCookies(options)
     const page = (await pages.verifyRequest()).renderEmailCodePage({
       url: options.origin,

@@ -52,7 +52,7 @@ export interface EmailConfig extends CommonProviderOptions {
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
   /**
    * Mail a 6-digit code `"instead"` of the link, or `"beside"` it: the sign-in then sends the
-   * browser to a page where the code is typed (`/verify-request?provider=<id>&type=email&code=true`,
+   * browser to a page where the code is typed (`/verify-request?provider=<id>&type=code`,
    * or `pages.verifyRequest` with the same query), the flow sealed in a cookie of that browser. The
    * code lives 10 minutes, is kept only as a keyed hash, dies after 5 wrong tries, and works once.
    * With `"beside"` the link works too (from any device), and whichever is used first ends the other.

@@ -14,7 +14,7 @@ import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } f
 const names = cookieNames.https
 const ada = "ada@example.test"
 const codeCookie = `${names.flow}.email-code`
-const codePage = `${origin}/auth/verify-request?provider=email&type=email&code=true`
+const codePage = `${origin}/auth/verify-request?provider=email&type=code`
 
 function world(code: EmailCodeMode, overrides: Partial<AuthConfig> = {}) {
   const adapter = MemoryAdapter()
@@ -64,7 +64,7 @@ describe("emailed sign-in codes", () => {
     // The sealed flow keeps no code, only its keyed hash.
     expect(jar.get(codeCookie)).not.toContain(mail!.code)
 
-    const page = await send(config, jar, "/verify-request?provider=email&type=email&code=true")
+    const page = await send(config, jar, "/verify-request?provider=email&type=code")
     const html = await page.text()
     expect(html).toContain('name="code"')
     expect(html).toContain('action="https://app.test/auth/callback/email"')
@@ -119,7 +119,7 @@ describe("emailed sign-in codes", () => {
     expect(refused.headers.get("location")).toBe(`${codePage}&error=Verification&reason=wrong-code`)
     expect(jar.get(codeCookie)).toBeTruthy()
     expect(jar.get(codeCookie)).not.toBe(sealed)
-    expect(await (await send(config, jar, "/verify-request?provider=email&type=email&code=true&reason=wrong-code")).text()).toContain("That code is not right")
+    expect(await (await send(config, jar, "/verify-request?provider=email&type=code&reason=wrong-code")).text()).toContain("That code is not right")
     expect((await type(config, jar, code)).headers.get("location")).toBe(`${origin}/dashboard`)
   })
 
@@ -174,7 +174,7 @@ describe("emailed sign-in codes", () => {
     const { config, mails } = world("instead")
     await ask(config, new CookieJar())
     const other = new CookieJar()
-    const page = await (await send(config, other, "/verify-request?provider=email&type=email&code=true")).text()
+    const page = await (await send(config, other, "/verify-request?provider=email&type=code")).text()
     expect(page).toContain("This browser did not ask for a code")
     expect(page).not.toContain('name="code"')
     const { logger, errors } = recordingLogger()

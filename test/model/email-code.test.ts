@@ -50,7 +50,7 @@ const ada = "ada@example.test"
 const adaUser: AdapterUser = { id: "u-ada", name: "Ada", email: ada, emailVerified: null }
 const callbackUrl = `${origin}/dashboard`
 const codeCookie = `${names.flow}.email-code`
-const codePage = `${origin}/auth/verify-request?provider=nodemailer&type=email&code=true`
+const codePage = `${origin}/auth/verify-request?provider=nodemailer&type=code`
 /** The model's clock, and when the model's code expires (the engine's expires 10 minutes after it is made). */
 const startsAt = Date.parse("2026-01-01T00:00:00.000Z")
 const expiresAt = startsAt + 10 * 60_000

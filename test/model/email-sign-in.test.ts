@@ -164,7 +164,7 @@ describe("email sign-in machine, driven through Auth()", () => {
         }
         case "codeSent": {
           // The mail carries a 6-digit code (and the link beside it), and this browser goes on to type it, its flow sealed here.
-          expect(location).toBe(`${origin}/auth/verify-request?provider=nodemailer&type=email&code=true`)
+          expect(location).toBe(`${origin}/auth/verify-request?provider=nodemailer&type=code`)
           expect(smtp.messages).toHaveLength(1)
           const mail = smtp.messages[0]!
           expect(mail.envelopeTo).toEqual([ada])
@@ -180,7 +180,7 @@ describe("email sign-in machine, driven through Auth()", () => {
             expect(mail.link).toBe("")
             expect(linkTokens).toHaveLength(0)
           }
-          const page = await send(s.config, jar, "/verify-request?provider=nodemailer&type=email&code=true")
+          const page = await send(s.config, jar, "/verify-request?provider=nodemailer&type=code")
           expect(await page.text()).toContain('name="code"')
           break
         }
