@@ -40,7 +40,7 @@ export const EMAIL_CODE_FLOW_VERSION = 1
 export const emailCodeFlow = sealedFlow({
   machine: emailCodeMachine,
   version: EMAIL_CODE_FLOW_VERSION,
-  seals: ["identifier", "codeHash", "expiresAt", "callbackUrl", "linkTokenHash", "attempts", "rateLimitIdentity"],
+  seals: ["identifier", "codeHash", "expiresAt", "callbackUrl", "linkTokenHash", "attempts"],
   maxAge: EMAIL_CODE_FLOW_MAX_AGE,
   cookies: (options) => emailCodeCookies(options),
 })
@@ -95,7 +95,7 @@ export async function emailCodeCallback(options: AuthOptions, provider: Internal
   }
   const limiter = requestLimiter(options)
   const effects = emailCodeEffects(options, provider, cookies, opened)
-  const snapshot = await runFlow(emailCodeMachine, { ...effects, checkRateLimit: ({ rateLimitIdentity }) => limiter.count("email-code", rateLimitIdentity) }, {
+  const snapshot = await runFlow(emailCodeMachine, { ...effects, checkRateLimit: ({ identifier }) => limiter.count("email-code", identifier) }, {
     inspect: options.config.inspect,
     snapshot: opened.snapshot,
     resume: { type: "code.submitted", code: String(options.request.body?.code ?? ""), policy: signInTailPolicy(options, provider) },

@@ -50,8 +50,6 @@ export interface EmailCodeContext extends EmailCodeStart, EmailUserContext, Rate
   attempts: number
   /** The code this request typed (never sealed). */
   typed?: string
-  /** Who the attempt counts against in the rate limiter: the address. */
-  rateLimitIdentity: string
 }
 
 /** Effects the email code machine names, in the order a successful flow meets them. */
@@ -110,7 +108,7 @@ export const emailCodeMachine = flowMachine(setup({
   },
 }).createMachine)({
   id: "email-code",
-  context: ({ input }) => ({ ...input, attempts: 0, rateLimitIdentity: input.identifier }),
+  context: ({ input }) => ({ ...input, attempts: 0 }),
   initial: "awaitingCode",
   states: {
     awaitingCode: {

@@ -10,6 +10,7 @@ import { memoryStore } from "../../src/rate-limit.js"
 import type { EmailCodeMode, EmailConfig, SendVerificationRequestParams } from "../../src/providers/email-config.js"
 import type { AuthConfig } from "../../src/types.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { decode } from "../../src/jwt.js"
 
 const names = cookieNames.https
 const ada = "ada@example.test"
@@ -107,6 +108,27 @@ describe("emailed sign-in codes", () => {
     const refused = await type({ ...config, logger }, jar, mail!.code!)
     expect(refused.headers.get("location")).toBe(`${origin}/auth/error?error=Verification`)
     expect(errors.map((error) => (error.cause as { refusal?: string } | undefined)?.refusal)).toEqual(["linkUsed"])
+  })
+
+  it("seals only what the next request needs, in a small cookie: the code's keyed hash, never the code or what was typed", async () => {
+    const { config, mails } = world("beside")
+    const jar = new CookieJar()
+    await ask(config, jar)
+    const { code, token } = mails[0]!
+    const opened = async () => (await decode({ token: jar.get(codeCookie)!, secret: "code-secret", salt: codeCookie })) as unknown as { s: { value: string; context: Record<string, unknown> } }
+    const first = await opened()
+    expect(first.s.value).toBe("awaitingCode")
+    expect(Object.keys(first.s.context).sort()).toEqual(["attempts", "callbackUrl", "codeHash", "expiresAt", "identifier", "linkTokenHash"])
+    expect(first.s.context.codeHash).toMatch(/^[0-9a-f]{64}$/)
+    expect(JSON.stringify(first)).not.toContain(code)
+    expect(JSON.stringify(first)).not.toContain(token)
+    // 990 bytes with the link beside the code and this callback URL.
+    expect(jar.get(codeCookie)!.length).toBeLessThan(1100)
+    // After a wrong try: the attempt counted, and what was typed not kept.
+    await type(config, jar, wrong(code!))
+    const second = await opened()
+    expect(second.s.context.attempts).toBe(1)
+    expect(JSON.stringify(second)).not.toContain(wrong(code!))
   })
 
   it("a wrong code goes back to the page, the flow sealed anew; the right one still signs in", async () => {
