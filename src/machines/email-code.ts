@@ -1,8 +1,8 @@
 import { assign, setup } from "xstate"
-import { checkingSignInStates, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
+import { flowActions, issuingSessionStates, signInTailGuards, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
-import { allowedEmailSignIn, currentSessionStates, emailUserActions, emailUserGuards, plannedUser, type EmailUserContext, type EmailUserEffect, type EmailUserEvent } from "./email-user.js"
+import { emailUserActions, emailUserStates, emailUserGuards, plannedUser, type EmailUserContext, type EmailUserEffect, type EmailUserEvent } from "./email-user.js"
 import { flowMachine } from "./flow-machine.js"
 import { emailCodeMatchesAny } from "../core/second-factor/email-code.js"
 import type { FlowMeta } from "./run-flow.js"
@@ -155,16 +155,7 @@ export const emailCodeMachine = flowMachine(setup({
         "lookup.failed": { target: "lookupFailed", actions: "recordError" },
       },
     },
-    ...checkingSignInStates(allowedEmailSignIn),
-    ...currentSessionStates(failedWriting),
-    ...persistingUserStates,
-    persistingUser: {
-      ...persistingUserStates.persistingUser,
-      on: {
-        "user.persisted": { target: "issuingSession", actions: ["recordNewUser", "recordPersistedUser"] },
-        "persist.failed": failedWriting,
-      },
-    },
+    ...emailUserStates(failedWriting),
     ...issuingSessionStates(true),
     ...csrfRejectedState,
     ...rateLimitedState,

@@ -8,7 +8,7 @@
  */
 import { assign, type EventObject } from "xstate"
 import type { AdapterUser } from "../adapters.js"
-import type { SignInOutcomeContext } from "./sign-in-tail.js"
+import { checkingSignInStates, persistingUserStates, type SignInOutcomeContext } from "./sign-in-tail.js"
 
 /** What the sign-in will write once the `signIn` callback allows it. */
 export type EmailUserPlan = "verifyExistingUser" | "createUser"
@@ -115,6 +115,33 @@ export function currentSessionStates<const TFailed>(failed: TFailed) {
       on: {
         "otherSession.ended": "persistingUser",
         "otherSession.failed": failed,
+      },
+    },
+  } as const
+}
+
+/**
+ * From asking the `signIn` callback to writing the user, for a machine that found who has the
+ * address (`plannedUser`): `checkingSignIn` and `resolvingRedirect`, then (database sessions, an
+ * existing user) the browser's current session, then `persistingUser`, which records the user as
+ * written and goes on to `issuingSession`. Every failing write goes to `failed`.
+ *
+ * @param failed - Where a failing database goes (the link puts its token back first).
+ * @example
+ * ```ts
+ * createMachine({ states: { ...emailUserStates({ target: "persistFailed", actions: "recordError" }), ...issuingSessionStates(true) } })
+ * ```
+ */
+export function emailUserStates<const TFailed>(failed: TFailed) {
+  return {
+    ...checkingSignInStates(allowedEmailSignIn),
+    ...currentSessionStates(failed),
+    ...persistingUserStates,
+    persistingUser: {
+      ...persistingUserStates.persistingUser,
+      on: {
+        "user.persisted": { target: "issuingSession", actions: ["recordNewUser", "recordPersistedUser"] },
+        "persist.failed": failed,
       },
     },
   } as const

@@ -1,9 +1,9 @@
 import { assign, setup } from "xstate"
 import { parseEmailAddress } from "../core/email-address.js"
-import { checkingSignInStates, contextFromInput, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import { contextFromInput, flowActions, issuingSessionStates, signInTailGuards, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
 import type { FlowMeta } from "./run-flow.js"
 import { flowMachine } from "./flow-machine.js"
-import { allowedEmailSignIn, currentSessionStates, emailUserActions, emailUserGuards, plannedUser, type EmailUserContext, type EmailUserEvent } from "./email-user.js"
+import { emailUserActions, emailUserStates, emailUserGuards, plannedUser, type EmailUserContext, type EmailUserEvent } from "./email-user.js"
 
 export type { EmailUserPlan } from "./email-user.js"
 
@@ -147,16 +147,7 @@ export const emailVerificationMachine = flowMachine(setup({
         "lookup.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "lookupFailed" } }] },
       },
     },
-    ...checkingSignInStates(allowedEmailSignIn),
-    ...currentSessionStates(failedWriting),
-    ...persistingUserStates,
-    persistingUser: {
-      ...persistingUserStates.persistingUser,
-      on: {
-        "user.persisted": { target: "issuingSession", actions: ["recordNewUser", "recordPersistedUser"] },
-        "persist.failed": failedWriting,
-      },
-    },
+    ...emailUserStates(failedWriting),
     ...issuingSessionStates(true, { failure: { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "sessionFailed" } }] } }),
     // The database failed after the token was used: the token goes back, whether or not that works
     // (a failed restore is logged), and the flow ends in the failure it came from.

@@ -13,6 +13,17 @@ import { PageIcon } from "./icons.js"
 import { displayHost, renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
 
+/** The link back to the site, under both pages. */
+function ReturnToSite({ url }: { url: string }) {
+  return (
+    <div class="actions">
+      <a class="button neutral" href={safeUrl(url, "/")}>
+        Return to {displayHost(url)}
+      </a>
+    </div>
+  )
+}
+
 /** Props of {@link renderEmailCodePage}. */
 export interface EmailCodePageProps {
   /** The site origin, linked at the bottom. */
@@ -63,11 +74,7 @@ export function renderEmailCodePage({ url, action, csrfToken, waiting, wrongCode
         ) : (
           <p class="lead">This browser did not ask for a code. Type the code in the browser where you asked for it, or sign in again here.</p>
         )}
-        <div class="actions">
-          <a class="button neutral" href={safeUrl(url, "/")}>
-            Return to {displayHost(url)}
-          </a>
-        </div>
+        <ReturnToSite url={url} />
       </>
     ),
   })
@@ -100,11 +107,7 @@ export function renderVerifyRequestPage({ url, theme }: VerifyRequestPageProps):
         <PageIcon name="mail" />
         <h1>Check your email</h1>
         <p class="lead">A sign in link has been sent to your email address.</p>
-        <div class="actions">
-          <a class="button neutral" href={safeUrl(url, "/")}>
-            Return to {displayHost(url)}
-          </a>
-        </div>
+        <ReturnToSite url={url} />
       </>
     ),
   })
