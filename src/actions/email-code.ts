@@ -133,7 +133,7 @@ function emailCodeEffects(options: AuthOptions, provider: InternalProvider<Email
     claimFlow: () => emailCodeFlow.claimEvent(site, opened),
     ...csrfCheckEffect(options),
     // Under every secret (a rotation during the code's 10 minutes does not void it); what is not 6 digits gets a hash no code has.
-    hashCode: async ({ typed }) => ({ type: "emailCode.hashed", hashes: await typedEmailCodeHashes(typed ?? "", options.secret), now: Date.now() }),
+    hashCode: async ({ typed }) => ({ type: "emailCode.hashed", hashes: await typedEmailCodeHashes(typed?.reveal() ?? "", options.secret), now: Date.now() }),
     useLinkToken: async ({ identifier, linkTokenHash }) => {
       try {
         const row = await adapter.useVerificationToken({ identifier, token: linkTokenHash ?? "" })

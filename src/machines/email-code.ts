@@ -6,6 +6,7 @@ import { emailUserActions, emailUserStates, emailUserGuards, plannedUser, type E
 import { flowMachine } from "./flow-machine.js"
 import { emailCodeMatchesAny } from "../core/second-factor/email-code.js"
 import type { FlowMeta } from "./run-flow.js"
+import { Concealed } from "../core/concealed.js"
 
 /** Wrong codes one emailed code survives: the fifth wrong one ends the sign-in. */
 export const EMAIL_CODE_MAX_ATTEMPTS = 5
@@ -48,8 +49,8 @@ export interface EmailCodeContext extends EmailCodeStart, EmailUserContext, Rate
   identifier: string
   /** Wrong codes typed so far. */
   attempts: number
-  /** The code this request typed (never sealed). */
-  typed?: string
+  /** The code this request typed (never sealed; {@link Concealed}, so no inspector or log shows it). */
+  typed?: Concealed<string>
 }
 
 /** Effects the email code machine names, in the order a successful flow meets them. */
@@ -88,7 +89,7 @@ export const emailCodeMachine = flowMachine(setup({
     ...flowActions<EmailCodeContext, EmailCodeEvent>(),
     ...rateLimitActions<EmailCodeContext, EmailCodeEvent>(),
     ...emailUserActions<EmailCodeContext, EmailCodeEvent>(),
-    recordSubmission: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy, typed: event.code } : {})),
+    recordSubmission: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy, typed: new Concealed(event.code) } : {})),
     countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
   },
   guards: {
