@@ -15,6 +15,10 @@
  *
  *   npm run bench:cold            (11 runs per library)
  *   npm run bench:cold -- --runs 21
+ *   npm run bench:cold -- --breakdown   (the edge bundle only, and what is in the credentials
+ *                                         app's routes: by package, source file and output file;
+ *                                         what gzipping file by file costs; the same routes as
+ *                                         one file with every other flow left out)
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
@@ -22,12 +26,13 @@ import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { pathToFileURL } from "node:url"
 import { gzipSync } from "node:zlib"
-import { build, type Metafile } from "esbuild"
+import { build, type Metafile, type Plugin } from "esbuild"
 import { encode } from "../src/jwt.js"
 
 const repo = realpathSync(new URL("..", import.meta.url).pathname)
 const runsFlag = process.argv.indexOf("--runs")
 const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 11
+const breakdown = process.argv.includes("--breakdown")
 if (!Number.isInteger(runs) || runs < 5) throw new Error("--runs takes a whole number of at least 5")
 const authjsVersion = (JSON.parse(readFileSync(join(repo, "node_modules/@auth/core/package.json"), "utf8")) as { version: string }).version
 
@@ -38,6 +43,7 @@ const cookie = `${cookieName}=${token}`
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
+const cell = (value: number | string) => (typeof value === "number" ? value.toFixed(1) : value).padStart(10)
 
 // authflow as published: every module under src compiled to its own file, with node_modules beside.
 const scratch = mkdtempSync(join(tmpdir(), "authflow-cold-"))
@@ -89,27 +95,29 @@ function coldStart(side: Side): Promise<ColdStart> {
 }
 
 // 1. Cold start. One unrecorded run each first (the file cache), then A B B A … so neither side
-// always runs first.
-await coldStart("authflow")
-await coldStart("authjs")
-const starts: Record<Side, ColdStart[]> = { authflow: [], authjs: [] }
-for (let run = 0; run < runs; run++) {
-  for (const side of (run % 2 === 0 ? ["authflow", "authjs"] : ["authjs", "authflow"]) as Side[]) starts[side].push(await coldStart(side))
+// always runs first. Skipped with --breakdown.
+if (!breakdown) await coldStarts()
+async function coldStarts() {
+  await coldStart("authflow")
+  await coldStart("authjs")
+  const starts: Record<Side, ColdStart[]> = { authflow: [], authjs: [] }
+  for (let run = 0; run < runs; run++) {
+    for (const side of (run % 2 === 0 ? ["authflow", "authjs"] : ["authjs", "authflow"]) as Side[]) starts[side].push(await coldStart(side))
+  }
+  const medianOf = (side: Side, measure: (start: ColdStart) => number) => median(starts[side].map(measure))
+  const wallTotal = (start: ColdStart) => start.importMs + start.sessionMs
+  const cpuTotal = (start: ColdStart) => start.importCpuMs + start.sessionCpuMs
+  console.log(`Cold start, credentials-only app: import + first GET /session (Node ${process.version}; ${runs} fresh processes each, alternating; medians, ms)`)
+  console.log(`${"".padEnd(32)}${cell("import")}${cell("/session")}${cell("total")}`)
+  for (const side of ["authflow", "authjs"] as Side[]) {
+    const wall = [medianOf(side, (start) => start.importMs), medianOf(side, (start) => start.sessionMs), medianOf(side, wallTotal)]
+    const cpu = [medianOf(side, (start) => start.importCpuMs), medianOf(side, (start) => start.sessionCpuMs), medianOf(side, cpuTotal)]
+    console.log(`${sides[side].label.padEnd(20)}${"wall clock".padEnd(12)}${wall.map(cell).join("")}`)
+    console.log(`${"".padEnd(20)}${"CPU time".padEnd(12)}${cpu.map(cell).join("")}`)
+  }
+  const ratio = (measure: (start: ColdStart) => number) => (medianOf("authflow", measure) / medianOf("authjs", measure)).toFixed(2)
+  console.log(`authflow takes ${ratio(wallTotal)}× @auth/core's time on the wall clock, ${ratio(cpuTotal)}× in CPU time (target ≤ 1×, aim 0.7×)`)
 }
-const medianOf = (side: Side, measure: (start: ColdStart) => number) => median(starts[side].map(measure))
-const wallTotal = (start: ColdStart) => start.importMs + start.sessionMs
-const cpuTotal = (start: ColdStart) => start.importCpuMs + start.sessionCpuMs
-const cell = (value: number | string) => (typeof value === "number" ? value.toFixed(1) : value).padStart(10)
-console.log(`Cold start, credentials-only app: import + first GET /session (Node ${process.version}; ${runs} fresh processes each, alternating; medians, ms)`)
-console.log(`${"".padEnd(32)}${cell("import")}${cell("/session")}${cell("total")}`)
-for (const side of ["authflow", "authjs"] as Side[]) {
-  const wall = [medianOf(side, (start) => start.importMs), medianOf(side, (start) => start.sessionMs), medianOf(side, wallTotal)]
-  const cpu = [medianOf(side, (start) => start.importCpuMs), medianOf(side, (start) => start.sessionCpuMs), medianOf(side, cpuTotal)]
-  console.log(`${sides[side].label.padEnd(20)}${"wall clock".padEnd(12)}${wall.map(cell).join("")}`)
-  console.log(`${"".padEnd(20)}${"CPU time".padEnd(12)}${cpu.map(cell).join("")}`)
-}
-const ratio = (measure: (start: ColdStart) => number) => (medianOf("authflow", measure) / medianOf("authjs", measure)).toFixed(2)
-console.log(`authflow takes ${ratio(wallTotal)}× @auth/core's time on the wall clock, ${ratio(cpuTotal)}× in CPU time (target ≤ 1×, aim 0.7×)`)
 
 // 2. The edge bundle.
 const app = (auth: string, credentials: string) => `import { Auth } from ${JSON.stringify(auth)}
@@ -120,8 +128,11 @@ export default { fetch: (request) => Auth(request, config) }
 writeFileSync(join(scratch, "app-authflow.mjs"), app(join(repo, "src/index.ts"), join(repo, "src/providers/credentials.ts")))
 writeFileSync(join(scratch, "app-authjs.mjs"), app("@auth/core", "@auth/core/providers/credentials"))
 
-/** The app bundled as an edge platform's bundler would: each output file's path, bytes and gzipped bytes, and the metafile. */
-async function bundle(side: Side, splitting = true) {
+/**
+ * The app bundled as an edge platform's bundler would: each output file's path, bytes and gzipped
+ * bytes, the metafile, and the files' contents. `plugins` only for the breakdown's floor.
+ */
+async function bundle(side: Side, splitting = true, plugins: Plugin[] = []) {
   const result = await build({
     entryPoints: [join(scratch, `app-${side}.mjs`)],
     bundle: true,
@@ -135,9 +146,11 @@ async function bundle(side: Side, splitting = true) {
     define: { "process.env.AUTH_SECRET": JSON.stringify(secret) },
     outdir: join(scratch, `bundle-${side}`),
     logLevel: "error",
+    plugins,
   })
   const sizes = new Map(result.outputFiles.map((file) => [relative(process.cwd(), file.path), { raw: file.contents.length, gzip: gzipSync(file.contents).length }]))
-  return { sizes, metafile: result.metafile }
+  const contents = new Map(result.outputFiles.map((file) => [relative(process.cwd(), file.path), file.contents]))
+  return { sizes, metafile: result.metafile, contents }
 }
 
 /**
@@ -195,3 +208,64 @@ sizeRow("authflow, one file (no splitting: every flow inlined)", total(authflowO
 sizeRow(`${sides.authjs.label} (one file)`, authjsSize)
 const against = (size: { raw: number; gzip: number }) => `${(size.raw / authjsSize.raw).toFixed(2)}× raw, ${(size.gzip / authjsSize.gzip).toFixed(2)}× gzipped`
 console.log(`authflow against @auth/core (target ≤ 1×): import + first /session ${against(measured[1]!.size)}; every route of the credentials app ${against(measured[2]!.size)}`)
+if (breakdown) {
+  const files = [...lines[2]!.files]
+  console.log(`\nauthflow, every route a credentials app answers: what is in it (minified bytes before gzip)`)
+  printBreakdown(authflowBundle.metafile, files)
+  // What the split costs: gzip per file against gzip of the same bytes as one file, and the same
+  // routes bundled as one file with every other flow's dynamic import left out (the least any
+  // splitting of today's modules could load).
+  const joined = gzipSync(Buffer.concat(files.map((file) => authflowBundle.contents.get(file)!))).length
+  console.log(`\n${files.length} files; gzipped one by one ${kB(measured[2]!.size.gzip)}, as one file ${kB(joined)}`)
+  const floor = await bundle("authflow", false, [onlyCredentialsRoutes()])
+  sizeRow("credentials routes only, one file (other flows left out)", total(floor.sizes, floor.sizes.keys()))
+  console.log(`${"files loaded (kB)".padEnd(46)}${cell("raw")}${cell("gzip")}  modules`)
+  for (const file of files.sort((a, b) => authflowBundle.sizes.get(b)!.raw - authflowBundle.sizes.get(a)!.raw)) {
+    const output = authflowBundle.metafile.outputs[file]!
+    const modules = Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => shortName(input))
+    const size = authflowBundle.sizes.get(file)!
+    console.log(`  ${(output.entryPoint ? shortName(output.entryPoint) : "chunk").padEnd(44)}${cell(kB(size.raw))}${cell(kB(size.gzip))}  ${modules.length > 4 ? `${modules.slice(0, 4).join(" ")} … (${modules.length})` : modules.join(" ")}`)
+  }
+  console.log(`\n${sides.authjs.label} (one file): what is in it`)
+  printBreakdown(authjsBundle.metafile, authjsBundle.sizes.keys())
+}
+
+/**
+ * What each package and each of authflow's source files puts in `files` (minified bytes, before
+ * gzip), largest first, down to `minBytes` for single files.
+ */
+function printBreakdown(metafile: Metafile, files: Iterable<string>, minBytes = 500) {
+  const byInput = new Map<string, number>()
+  for (const file of files) {
+    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[file]!.inputs)) byInput.set(input, (byInput.get(input) ?? 0) + bytesInOutput)
+  }
+  const packageOf = (input: string) => /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? /(?:^|\/)src\/(?:[\w-]+\/)*/.exec(input)?.[0].replace(/^.*?src\//, "src/") ?? "the app"
+  const byPackage = new Map<string, number>()
+  for (const [input, bytes] of byInput) byPackage.set(packageOf(input), (byPackage.get(packageOf(input)) ?? 0) + bytes)
+  const sorted = (map: Map<string, number>) => [...map].filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1])
+  console.log(`${"by package or src/ folder".padEnd(56)}${cell("raw")}`)
+  for (const [name, bytes] of sorted(byPackage)) console.log(`  ${name.padEnd(54)}${cell(kB(bytes))}`)
+  console.log(`${`by file (${minBytes} bytes and more)`.padEnd(56)}${cell("raw")}`)
+  for (const [input, bytes] of sorted(byInput)) if (bytes >= minBytes) console.log(`  ${shortName(input).padEnd(54)}${cell(kB(bytes))}`)
+}
+
+/** A module's path from its package or from `src/`. */
+function shortName(input: string): string {
+  return input.replace(/^.*node_modules\//, "").replace(/^(\.\.\/)*.*?src\//, "src/").replace(/^.*\/(app-\w+\.mjs)$/, "$1")
+}
+
+/** Leaves out every module a dynamic import loads, except the routes of a credentials app (for the breakdown's floor). */
+function onlyCredentialsRoutes(): Plugin {
+  return {
+    name: "only-credentials-routes",
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== "dynamic-import" || args.pluginData === "resolving") return undefined
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "resolving" })
+        // A route of the app resolves as without the plugin (a path the plugin returned would lose the tsconfig's JSX settings).
+        return credentialsRoutes.test(resolved.path) ? undefined : { path: resolved.path, namespace: "left-out" }
+      })
+      build.onLoad({ filter: /.*/, namespace: "left-out" }, () => ({ contents: "export {}", loader: "js" }))
+    },
+  }
+}

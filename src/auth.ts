@@ -234,6 +234,11 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return secondFactor(options, cookies)
       case "factors":
         return factors(options, cookies)
+      case "signup": {
+        const provider = options.provider
+        if (provider?.type !== "credentials" || !provider.passwordAccounts) return errorAnswer(new InvalidProvider("Sign-up is served for the Password provider: POST /signup/<its id>"))
+        return (await import("./actions/password/sign-up.js")).passwordSignUp(options, provider, cookies)
+      }
     }
   }
   return errorAnswer(new UnknownAction(`Cannot handle action: ${action}`))

@@ -32,6 +32,7 @@ export type AuthAction =
   | "second-factor"
   | "factors"
   | "step-up"
+  | "signup"
 
 /** A user as providers and callbacks see it. */
 export interface User {
@@ -355,6 +356,51 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    * The user's `id` becomes the account's `providerAccountId`.
    */
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
+  /**
+   * authflow only, set by the Password provider: accounts authflow keeps itself (an email and a
+   * hashed password), signed in through the password sign-in machine instead of `authorize`.
+   */
+  passwordAccounts?: PasswordAccountsOptions
+}
+
+/**
+ * Options of the Password provider's accounts.
+ *
+ * @example
+ * ```ts
+ * const options: PasswordAccountsOptions = { verification: "required" }
+ * ```
+ */
+export interface PasswordAccountsOptions {
+  /**
+   * Whether a user's email must be verified before they sign in with a password: `"required"`
+   * refuses an unverified one (`emailUnverified`); `"optional"` and `"off"` let them in.
+   * @default "optional"
+   */
+  verification?: "required" | "optional" | "off"
+  /**
+   * Checks a stored hash the built-in verifier does not know (an app's bcrypt hashes, say): `true`
+   * signs the user in, and the hash is replaced by one of authflow's.
+   * @default none: only authflow's own hashes verify
+   */
+  verifyLegacyHash?: (password: string, hash: string) => Awaitable<boolean>
+  /** Fewest characters (Unicode code points after NFKC) a new password may have (NIST 800-63B). @default 8 */
+  minLength?: number
+  /** Most characters a new password may have. @default 128 */
+  maxLength?: number
+  /**
+   * Your own check of a new password (a breached-password list, say): `false` refuses it with
+   * `SignUpRefused` (`refused-password`). No composition rules are applied.
+   * @default none
+   */
+  checkPassword?: (password: string) => Awaitable<boolean>
+  /**
+   * How new passwords are hashed: scrypt's cost (`ln`, `r`, `p`) or PBKDF2's `iterations`, and the
+   * algorithm (`"pbkdf2-sha256"` for a user table an edge runtime also reads). A stored hash made
+   * otherwise is replaced at its next sign-in.
+   * @default scrypt with { ln: 17, r: 8, p: 1 } where node:crypto has it, otherwise PBKDF2-SHA256 with 600000 iterations
+   */
+  hashing?: { algorithm?: "scrypt" | "pbkdf2-sha256"; scrypt?: { ln?: number; r?: number; p?: number }; pbkdf2?: { iterations?: number } }
 }
 
 /** The internal response `Auth()` returns with `raw`, and that actions produce. */

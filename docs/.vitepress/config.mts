@@ -60,6 +60,7 @@ export default defineConfig({
           { text: "Email sign-in", link: "/guides/email" },
           { text: "Passkeys", link: "/guides/passkeys" },
           { text: "Second factors", link: "/guides/second-factor" },
+          { text: "Passwords", link: "/guides/passwords" },
           { text: "Adapters and database sessions", link: "/guides/adapters" },
           { text: "Token refresh", link: "/guides/token-refresh" },
           { text: "Rate limiting", link: "/guides/rate-limiting" },

@@ -28,6 +28,8 @@ import { asError } from "../core/as-error.js"
 export async function callbackAction(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   const provider = options.provider!
   if (provider.type === "credentials" && options.request.method === "POST") {
+    // Password accounts authflow keeps itself: their machine is loaded when the first sign-in arrives.
+    if (provider.passwordAccounts) return (await import("./password/sign-in.js")).passwordSignIn(options, provider, cookies)
     return credentialsCallback(options, provider, cookies)
   }
   // OAuth, email and WebAuthn are loaded when their first callback arrives: a credentials sign-in never loads them.

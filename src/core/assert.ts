@@ -255,6 +255,10 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
     const missing = missingSecondFactorMethods(adapter)
     if (missing.length) return refuse(new MissingAdapterMethods(`Second factors need the adapter methods ${missing.join(", ")}: add them to your adapter, use authflow's, or turn \`secondFactor\` off`))
   }
+  if (checked.some((provider) => provider.type === "credentials" && provider.passwordAccounts)) {
+    if (!adapter) return refuse(new MissingAdapter("The Password provider keeps accounts in a database: add `adapter`"))
+    for (const method of ["getUserByEmail", "getAccount", "linkAccount", "updateAccountTokens"] as const) required.add(method)
+  }
   if (adapter) {
     const missing = [...required].filter((method) => typeof adapter[method] !== "function")
     if (missing.length) return refuse(new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(", ")}`))

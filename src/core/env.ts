@@ -40,11 +40,12 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "second-factor",
   "factors",
   "step-up",
+  "signup",
 ])
 
 /**
  * Tells whether a string names one of the actions served under `basePath`: Auth.js's nine, and
- * authflow's `backchannel-logout`, `second-factor`, `factors` and `step-up`.
+ * authflow's `backchannel-logout`, `second-factor`, `factors`, `step-up` and `signup`.
  *
  * @example
  * ```ts

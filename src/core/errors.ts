@@ -58,6 +58,12 @@ export type ErrorType =
   | "SecondFactorRefused"
   | "SecondFactorAttemptsExhausted"
   | "SecondFactorUnavailable"
+  | "SignUpRefused"
+  | "EmailTaken"
+  | "PasswordHashUnknownFormat"
+  | "PasswordHashMalformed"
+  | "PasswordHashUnavailable"
+  | "PasswordHashHookFailed"
 
 /** Where an error sends the user: the sign-in page (`signIn`) or the error page (`error`). */
 export type ErrorKind = "signIn" | "error"
@@ -660,6 +666,32 @@ export class SecondFactorUnavailable extends AuthError {
   static override type = "SecondFactorUnavailable" as const
 }
 
+/**
+ * A sign-up with the Password provider was refused before anything was stored: `cause.reason` says
+ * why (`invalid-email`, `too-short`, `too-long`, `not-a-string`, `refused-password`).
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=SignUpRefused&reason=too-short
+ * ```
+ */
+export class SignUpRefused extends SignInError {
+  static override type = "SignUpRefused" as const
+}
+
+/**
+ * A sign-up with the Password provider named an email that already has a user. Without
+ * verification emails this tells who has an account: see the Password guide.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=EmailTaken
+ * ```
+ */
+export class EmailTaken extends SignInError {
+  static override type = "EmailTaken" as const
+}
+
 const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "CredentialsSignin",
   "OAuthAccountNotLinked",
@@ -673,6 +705,8 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "SecondFactorRefused",
   "SecondFactorAttemptsExhausted",
   "SecondFactorUnavailable",
+  "SignUpRefused",
+  "EmailTaken",
 ])
 
 /**

@@ -26,7 +26,7 @@ import type {
   WarningCode,
 } from "../types.js"
 import type { Adapter } from "../adapters.js"
-import { resolveSecondFactor, type ResolvedSecondFactor } from "./second-factor-options.js"
+import type { ResolvedSecondFactor } from "./second-factor-options.js"
 
 /** Everything an action needs about this request and this configuration, with defaults applied. */
 export interface AuthOptions {
@@ -79,6 +79,8 @@ const thirtyDays = 30 * 24 * 60 * 60
 
 /** The adapter wrapper, loaded by the first configuration with an adapter. */
 const adapterLogging = onFirstUse(() => import("./adapter-logging.js"))
+/** The `secondFactor` option's defaults, loaded by the first configuration that turns second factors on. */
+const secondFactorOptions = onFirstUse(() => import("./second-factor-options.js"))
 
 /** Merged callbacks per configured callbacks object, reused while its four callbacks stay the same. */
 const mergedCallbacks = new WeakMap<object, { given: readonly unknown[]; merged: CallbacksOptions }>()
@@ -154,7 +156,7 @@ export async function initOptions(
     callbackUrl: origin,
   }
   if (provider) options.provider = provider
-  const secondFactor = resolveSecondFactor(config.secondFactor)
+  const secondFactor = config.secondFactor === undefined || config.secondFactor === false ? undefined : (await secondFactorOptions()).resolveSecondFactor(config.secondFactor)
   if (secondFactor) options.secondFactor = secondFactor
   if (config.adapter) options.adapter = (await adapterLogging()).withAdapterLogging(config.adapter, logger, config.adapterTimeout)
 

@@ -6,12 +6,11 @@
  * can tell two instances that a refresh token was already used).
  *
  * Results are sealed (AES-256-GCM, WebCrypto) with a key derived from the refresh token they replace: the
- * store only ever holds ciphertext that nobody without that refresh token can open.
+ * store only ever holds ciphertext that nobody without that refresh token can open (the keys and
+ * the sealing are in `refresh-result.ts`, which only the token refresh loads).
  *
  * @module
  */
-import { fromBase64Url, toBase64Url } from "./base64.js"
-import { sha256Hex } from "./crypto.js"
 
 /**
  * The provider tokens a refresh works on: what the account row, or the session JWT's
@@ -67,15 +66,7 @@ export interface RefreshStore {
 
 const pending = ""
 
-/**
- * An in-memory {@link RefreshStore}: refreshes meet within this process. Expired entries are swept
- * as new ones arrive.
- *
- * @example
- * ```ts
- * Auth(request, { ...config, refresh: { store: memoryRefreshStore() } })
- * ```
- */
+/** The in-memory store behind the entry's `memoryRefreshStore` (`stores.ts`, where it is documented), and the default. */
 export function memoryRefreshStore(): RefreshStore {
   const entries = new Map<string, { value: string; until: number }>()
   let sweepAt = 1024
@@ -124,25 +115,7 @@ export interface RedisRefreshClient {
   get(key: string): Promise<string | null>
 }
 
-/**
- * A {@link RefreshStore} in Redis, shared by every instance using the same Redis: one atomic
- * `SET … NX` claims a refresh, so of two instances reading the same session exactly one sends the
- * refresh grant, and the other reads the sealed result. Redis errors reject: the refresh then fails
- * (`RefreshTokenError`) rather than risk using a rotated refresh token twice.
- *
- * @param client - An ioredis client (the one given to `redisReplayStore` will do), or anything with its `set`/`get` signatures.
- * @param options.prefix - Prefix of the keys. @default "authflow:refresh:"
- *
- * @example
- * ```ts
- * import { Redis } from "ioredis"
- * import { redisRefreshStore, redisReplayStore } from "authflow"
- *
- * const redis = new Redis(process.env.REDIS_URL!)
- * const config = { ...authConfig, replayStore: redisReplayStore(redis), refresh: { store: redisRefreshStore(redis) } }
- * ```
- * @see https://redis.io/docs/latest/commands/set/
- */
+/** The Redis store behind the entry's `redisRefreshStore` (`stores.ts`, where it is documented). */
 export function redisRefreshStore(client: RedisRefreshClient, options: { prefix?: string } = {}): RefreshStore {
   const prefix = options.prefix ?? "authflow:refresh:"
   const asClaim = (value: string): RefreshClaim => (value === pending ? { state: "busy" } : { state: "done", result: value })
@@ -160,63 +133,6 @@ export function redisRefreshStore(client: RedisRefreshClient, options: { prefix?
       const value = await client.get(prefix + key)
       return value === null ? undefined : asClaim(value)
     },
-  }
-}
-
-/**
- * The store key of a refresh token: its SHA-256, so the store never sees the token.
- *
- * @example
- * ```ts
- * refreshKey("rt-123") // 64 hex characters
- * ```
- */
-export function refreshKey(refreshToken: string): string {
-  return sha256Hex(`authflow refresh key\0${refreshToken}`)
-}
-
-const encoder = new TextEncoder()
-
-async function sealingKey(refreshToken: string, usage: "encrypt" | "decrypt"): Promise<CryptoKey> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(`authflow refresh result\0${refreshToken}`))
-  return crypto.subtle.importKey("raw", digest, "AES-GCM", false, [usage])
-}
-
-
-/**
- * Seals a refresh result for the store (AES-256-GCM), with a key only holders of `refreshToken`
- * can derive.
- *
- * @example
- * ```ts
- * const sealed = await sealResult("rt-old", { tokens: { access_token: "a", refresh_token: "rt-new" } })
- * await openResult("rt-old", sealed) // { tokens: { access_token: "a", refresh_token: "rt-new" } }
- * ```
- */
-export async function sealResult(refreshToken: string, result: RefreshResult): Promise<string> {
-  const iv = crypto.getRandomValues(new Uint8Array(12))
-  const body = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await sealingKey(refreshToken, "encrypt"), encoder.encode(JSON.stringify(result))))
-  return `${toBase64Url(iv)}.${toBase64Url(body)}`
-}
-
-/**
- * Opens a result sealed by {@link sealResult}; `undefined` when it does not open with this refresh
- * token (tampered, or not a result).
- *
- * @example
- * ```ts
- * await openResult("rt-old", sealed) // RefreshResult | undefined
- * ```
- */
-export async function openResult(refreshToken: string, sealed: string): Promise<RefreshResult | undefined> {
-  try {
-    const [iv, body] = sealed.split(".").map(fromBase64Url)
-    if (!iv || !body) return undefined
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv }, await sealingKey(refreshToken, "decrypt"), body)
-    const result = JSON.parse(new TextDecoder().decode(plain)) as RefreshResult
-    return result && typeof result === "object" && ("tokens" in result || "failure" in result) ? result : undefined
-  } catch {
-    return undefined
   }
 }
 

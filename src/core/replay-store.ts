@@ -10,6 +10,7 @@ import { DEFAULT_ADAPTER_TIMEOUT, withinTimeout } from "./adapter-calls.js"
 import { randomHex, sha256Hex } from "./crypto.js"
 import type { LoggerInstance } from "../base-types.js"
 import { asError } from "./as-error.js"
+import { isUniqueViolation, verificationTokenMethods } from "./replay-adapter.js"
 
 /**
  * Remembers keys as used until they expire.
@@ -46,15 +47,7 @@ export interface ReplayStore {
   claim?(key: string): Promise<boolean>
 }
 
-/**
- * An in-memory {@link ReplayStore}: a flow is used once in this process. Expired keys are swept as
- * new ones arrive.
- *
- * @example
- * ```ts
- * Auth(request, { ...config, replayStore: memoryReplayStore() })
- * ```
- */
+/** The in-memory store behind the entry's `memoryReplayStore` (`stores.ts`, where it is documented), and the default. */
 export function memoryReplayStore(): ReplayStore {
   const used = new Map<string, number>()
   let sweepAt = 1024
@@ -87,23 +80,7 @@ export interface RedisSetClient {
   set(key: string, value: string, expiry: "PXAT", at: number, mode: "NX"): Promise<string | null>
 }
 
-/**
- * A {@link ReplayStore} in Redis, shared by every instance that uses the same Redis: one atomic
- * `SET … NX` per resumed flow, so of two instances resuming the same flow exactly one wins.
- * Redis errors reject, and the flow is then refused (fail closed).
- *
- * @param client - An ioredis client, or anything with its `set` signature (see {@link RedisSetClient}).
- * @param options.prefix - Prefix of the keys. @default "authflow:used:"
- *
- * @example
- * ```ts
- * import Redis from "ioredis"
- * import { redisReplayStore } from "authflow"
- *
- * const config = { ...authConfig, replayStore: redisReplayStore(new Redis(process.env.REDIS_URL!)) }
- * ```
- * @see https://redis.io/docs/latest/commands/set/
- */
+/** The Redis store behind the entry's `redisReplayStore` (`stores.ts`, where it is documented). */
 export function redisReplayStore(client: RedisSetClient, options: { prefix?: string } = {}): ReplayStore {
   const prefix = options.prefix ?? "authflow:used:"
   return {
@@ -127,71 +104,16 @@ export const REPLAY_TOKEN_IDENTIFIER = "authflow:flow"
 const CLEANUP_MARGIN_MS = 5 * 60_000
 
 /**
- * Whether `error` (or an error in its `cause` chain, or a cause's `err`) is a unique-key violation:
- * PostgreSQL `23505`, SQLite `SQLITE_CONSTRAINT_PRIMARYKEY` / `_UNIQUE` (codes 1555 / 2067),
- * MySQL and MariaDB `ER_DUP_ENTRY` (1062), Prisma `P2002`, and `UNIQUE_VIOLATION`, the code of the
- * memory adapter's duplicate errors and the one a custom adapter can set.
- *
- * @example
- * ```ts
- * try { await adapter.createVerificationToken!(row) } catch (error) { if (isUniqueViolation(error)) return false; throw error }
- * ```
+ * The store in the adapter's database behind the entry's `adapterReplayStore` (`stores.ts`, where
+ * its behaviour is documented), and the default of a configuration whose adapter has
+ * `createVerificationToken`. `methods`: the adapter's, as read where the store was made.
  */
-export function isUniqueViolation(error: unknown): boolean {
-  const seen = new Set<unknown>()
-  for (let current = error; current !== null && typeof current === "object" && !seen.has(current); ) {
-    seen.add(current)
-    const { code, errno, rawCode, cause } = current as { code?: unknown; errno?: unknown; rawCode?: unknown; cause?: unknown }
-    if (code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE") return true
-    if (code === "ER_DUP_ENTRY" || code === "P2002" || code === "UNIQUE_VIOLATION") return true
-    if (errno === 1062 || rawCode === 1555 || rawCode === 2067) return true
-    current = cause !== null && typeof cause === "object" && !(cause instanceof Error) && "err" in cause ? (cause as { err: unknown }).err : cause
-  }
-  return false
-}
-
-/**
- * A {@link ReplayStore} in the adapter's database, shared by every instance that uses that database.
- *
- * A sealed flow is claimed with an operation that has exactly one winner on every adapter the
- * contract allows: `issue` inserts a row in the verification-token table when the flow is sealed
- * (`identifier` `"authflow:flow"`, `token` the SHA-256 of the flow's key, `expires` the flow's
- * expiry), and `claim` takes it with `useVerificationToken`, which the contract makes
- * delete-and-return: of any number of resumptions, on any instance, one gets the row. Whether the
- * adapter's insert refuses or overwrites a duplicate does not matter.
- *
- * `markUsed` (a key with no issue step: a logout token's `jti`) needs an insert that refuses a
- * duplicate. The first call checks that once, with a probe row inserted twice: a unique-key
- * violation (see {@link isUniqueViolation}) on the second insert means the table refuses
- * duplicates, and a duplicate then means "used already". An adapter whose insert overwrites
- * (a `Map`, DynamoDB `PutItem`, Redis `SET`, MongoDB without a unique index) cannot say that: the
- * store then logs the `replay-store-per-process` warning once and remembers such keys in this
- * process's memory (exactly once per process; pass `replayStore: redisReplayStore(client)` to share
- * them between instances).
- *
- * Any other error rejects with an `AdapterError` saying so, and the flow is then refused and the
- * error logged (fail closed). Rows this process wrote are deleted (`useVerificationToken`) five
- * minutes after they expire, a few at a time, as later rows are written; rows of a process that
- * stopped stay until purged (`DELETE FROM verification_tokens WHERE expires < now()`).
- *
- * @param adapter - An adapter with `createVerificationToken` (and `useVerificationToken`, for `issue`/`claim` and the cleanup).
- * @param options.logger - Where failed cleanups (`debug`) and the `replay-store-per-process` warning (`warn`) go. @default none
- * @param options.timeout - Milliseconds an adapter call may take before it fails. @default 10000
- *
- * @example
- * ```ts
- * import { adapterReplayStore } from "authflow"
- * const adapter = KyselyAdapter(db)
- * const config = { ...authConfig, adapter, replayStore: adapterReplayStore(adapter) }
- * ```
- */
-export function adapterReplayStore(adapter: Adapter, options: { logger?: Partial<Pick<LoggerInstance, "debug" | "warn">>; timeout?: number } = {}): ReplayStore {
+export function adapterReplayStore(
+  adapter: Adapter,
+  options: { logger?: Partial<Pick<LoggerInstance, "debug" | "warn">>; timeout?: number } = {},
+  { createToken, useToken }: ReturnType<typeof verificationTokenMethods> = verificationTokenMethods(adapter),
+): ReplayStore {
   const timeout = options.timeout ?? DEFAULT_ADAPTER_TIMEOUT
-  const createToken = adapter.createVerificationToken
-  const useToken = adapter.useVerificationToken
-  if (!createToken) {
-    throw new TypeError("adapterReplayStore needs an adapter with createVerificationToken: add it to the adapter, or pass replayStore: redisReplayStore(client)")
-  }
   const debug = options.logger?.debug ?? (() => {})
   const warn = options.logger?.warn ?? (() => {})
   const written: { token: string; deleteAfter: number }[] = []

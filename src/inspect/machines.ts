@@ -11,6 +11,8 @@ import { backchannelLogoutMachine } from "../machines/backchannel-logout.js"
 import { secondFactorMachine } from "../machines/second-factor.js"
 import { factorsMachine } from "../machines/factors.js"
 import { stepUpMachine } from "../machines/step-up.js"
+import { passwordSignInMachine } from "../machines/password-sign-in.js"
+import { passwordSignUpMachine } from "../machines/password-sign-up.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -35,6 +37,8 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   secondFactorMachine,
   factorsMachine,
   stepUpMachine,
+  passwordSignUpMachine,
+  passwordSignInMachine,
 ]
 
 /**

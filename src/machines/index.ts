@@ -45,3 +45,7 @@ export { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards } fr
 export type { RateLimitContext, RateLimitEffect, RateLimitEvent, RateLimitHit } from "./rate-limit.js"
 export { csrfCheckEffect, csrfCheckingState, csrfRejectedState } from "./csrf-check.js"
 export type { CsrfEffect, CsrfEvent } from "./csrf-check.js"
+export { passwordSignInMachine } from "./password-sign-in.js"
+export type { PasswordSignInContext, PasswordSignInEffect, PasswordSignInEvent, PasswordSignInPolicy } from "./password-sign-in.js"
+export { passwordSignUpMachine } from "./password-sign-up.js"
+export type { PasswordSignUpContext, PasswordSignUpEffect, PasswordSignUpEvent, SignUpReadEvent, SignUpRefusal } from "./password-sign-up.js"

@@ -257,6 +257,7 @@ describe("default cookies", () => {
       flowBinding: "__Host-authflow.flow-binding",
       secondFactor: "__Secure-authflow.second-factor",
       trustedDevice: "__Host-authflow.trusted-device",
+      authContext: "__Host-authflow.auth-context",
     })
     const plain = defaultCookies(false)
     expect(Object.values(plain).map((cookie) => cookie.name)).toEqual([
@@ -271,6 +272,7 @@ describe("default cookies", () => {
       "authflow.flow-binding",
       "authflow.second-factor",
       "authflow.trusted-device",
+      "authflow.auth-context",
     ])
   })
 
@@ -282,6 +284,8 @@ describe("default cookies", () => {
       for (const key of ["pkceCodeVerifier", "state", "webauthnChallenge", "flow", "flowBinding"] as const) expect(cookies[key].options, key).toEqual({ ...base, maxAge: 900 })
       expect(cookies.secondFactor.options).toEqual({ ...base, maxAge: 300 })
       expect(cookies.trustedDevice.options).toEqual({ ...base, maxAge: 30 * 24 * 60 * 60 })
+      // When and how the user authenticated lives as long as the session it is written with.
+      expect(cookies.authContext.options).toEqual(base)
     }
   })
 

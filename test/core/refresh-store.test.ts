@@ -5,7 +5,8 @@
  */
 import { randomUUID } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { memoryRefreshStore, openResult, redisRefreshStore, refreshKey, sealResult, type RefreshStore } from "../../src/core/refresh-store.js"
+import { memoryRefreshStore, redisRefreshStore, type RefreshStore } from "../../src/core/refresh-store.js"
+import { openResult, refreshKey, sealResult } from "../../src/core/refresh-result.js"
 import { keptTokens, refreshEnabled, refreshPolicy } from "../../src/actions/token-refresh.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { AuthConfig } from "../../src/types.js"

@@ -107,5 +107,5 @@ export type {
 } from "./types.js"
 export type { Session, User } from "../../types.js"
 export type { FactorsResult, ServerConfirmOptions, ServerFactors, ServerRemoveOptions } from "../shared/factors.js"
-export type { NextRecentAuthDemand, NextRequireRecentAuth } from "./recent-auth.js"
+export type { NextRecentAuthDemand, NextRequireRecentAuth } from "./types.js"
 export type { RecentAuthDemand } from "../shared/recent-auth.js"

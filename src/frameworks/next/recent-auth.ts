@@ -6,28 +6,12 @@
  *
  * @module
  */
-import { checkRecentAuth, type RecentAuthDemand } from "../shared/recent-auth.js"
+import { checkRecentAuth } from "../shared/recent-auth.js"
+import type { NextRequireRecentAuth } from "./types.js"
 import { actionUrl, incomingHeaders, type ConfigResolver } from "./actions.js"
 import { nextNavigation } from "./next-modules.js"
 
-/** What a Next.js page or action demands: `callbackUrl` is required, as a Server Component does not know its own URL. */
-export type NextRecentAuthDemand = RecentAuthDemand & { callbackUrl: string }
 
-/**
- * Resolves with when and how the user authenticated when they meet the demand; otherwise redirects
- * (it throws Next's redirect, so call it outside `try`).
- *
- * @example
- * ```ts
- * // app/settings/security/page.tsx
- * import { requireRecentAuth } from "@/auth"
- * export default async function SecurityPage() {
- *   const { authTime } = await requireRecentAuth({ maxAge: 300, factor: "second", callbackUrl: "/settings/security" })
- *   return <p>Verified at {authTime.toLocaleTimeString()}</p>
- * }
- * ```
- */
-export type NextRequireRecentAuth = (demand: NextRecentAuthDemand) => Promise<{ recent: true; authTime: Date; amr: string[] }>
 
 /**
  * The `requireRecentAuth` of `NextAuth()`.

@@ -4,7 +4,7 @@ import type { NextFetchEvent, NextRequest } from "next/server.js"
 import type { ErrorType } from "../../core/errors.js"
 import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "../../types.js"
 import type { ServerFactors } from "../shared/factors.js"
-import type { NextRequireRecentAuth } from "./recent-auth.js"
+import type { RecentAuthDemand } from "../shared/recent-auth.js"
 
 /** Arguments of the `authorized` callback. */
 export interface AuthorizedParams {
@@ -136,3 +136,22 @@ export interface NextAuthResult extends ServerFactors {
   /** Sends `data` to the `jwt` (or `session`) callback with `trigger: "update"` and returns the new session. */
   unstable_update: (data: SessionUpdate) => Promise<Session | null>
 }
+
+/** What a Next.js page or action demands: `callbackUrl` is required, as a Server Component does not know its own URL. */
+export type NextRecentAuthDemand = RecentAuthDemand & { callbackUrl: string }
+
+/**
+ * Resolves with when and how the user authenticated when they meet the demand; otherwise redirects
+ * (it throws Next's redirect, so call it outside `try`).
+ *
+ * @example
+ * ```ts
+ * // app/settings/security/page.tsx
+ * import { requireRecentAuth } from "@/auth"
+ * export default async function SecurityPage() {
+ *   const { authTime } = await requireRecentAuth({ maxAge: 300, factor: "second", callbackUrl: "/settings/security" })
+ *   return <p>Verified at {authTime.toLocaleTimeString()}</p>
+ * }
+ * ```
+ */
+export type NextRequireRecentAuth = (demand: NextRecentAuthDemand) => Promise<{ recent: true; authTime: Date; amr: string[] }>

@@ -8,25 +8,10 @@
  */
 import { redirect, type RequestEvent } from "@sveltejs/kit"
 import type { EnvObject } from "../../core/env.js"
-import { checkRecentAuth, type RecentAuthDemand } from "../shared/recent-auth.js"
+import { checkRecentAuth } from "../shared/recent-auth.js"
 import { actionUrl } from "./actions.js"
-import type { SvelteKitAuthConfig } from "./types.js"
+import type { SvelteKitAuthConfig, SvelteKitRequireRecentAuth } from "./types.js"
 
-/**
- * Resolves with when and how the user authenticated when they meet the demand; otherwise throws
- * SvelteKit's redirect to the step-up (back to `callbackUrl`, by default the event's URL).
- *
- * @example
- * ```ts
- * // src/routes/settings/security/+page.server.ts
- * import { requireRecentAuth } from "../../../auth"
- * export const load = async (event) => {
- *   const { authTime } = await requireRecentAuth(event, { maxAge: 300, factor: "second" })
- *   return { verifiedAt: authTime.toISOString() }
- * }
- * ```
- */
-export type SvelteKitRequireRecentAuth = (event: RequestEvent, demand: RecentAuthDemand) => Promise<{ recent: true; authTime: Date; amr: string[] }>
 
 /**
  * The `requireRecentAuth` of `SvelteKitAuth()`.

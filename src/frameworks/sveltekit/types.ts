@@ -1,9 +1,9 @@
 /** Types of the SvelteKit integration. */
 import type { Action, Handle, RequestEvent } from "@sveltejs/kit"
-import type { SvelteKitRequireRecentAuth } from "./recent-auth.js"
 import type { EnvObject } from "../../core/env.js"
 import type { AuthConfig, Awaitable, Session } from "../../types.js"
-import type { SvelteKitFactorActions } from "./factors.js"
+import type { ConfirmFactorInput, FactorCallResults, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
+import type { RecentAuthDemand } from "../shared/recent-auth.js"
 
 /**
  * The configuration of `SvelteKitAuth()`: the core configuration without `raw` (set internally).
@@ -80,3 +80,80 @@ declare global {
     }
   }
 }
+
+/** The second-factor functions of `SvelteKitAuth()` (see the module). */
+export interface SvelteKitFactorActions {
+  /**
+   * The user's authenticator apps and how many backup codes are left; for a `load`.
+   *
+   * @example
+   * ```ts
+   * export const load = async (event) => ({ listed: await listFactors(event) })
+   * ```
+   */
+  listFactors: (event: RequestEvent) => Promise<FactorsResult<FactorCallResults["list"]>>
+  /**
+   * Form action: starts adding an app; the result's `otpauthUri` (a QR code) and `secret` are for
+   * the page, and the enrolment waits 5 minutes, in a cookie, for `confirmAuthenticatorApp`.
+   *
+   * @example
+   * ```ts
+   * export const actions = { enrol: enrolAuthenticatorApp }
+   * ```
+   */
+  enrolAuthenticatorApp: (event: RequestEvent) => Promise<FactorsResult<FactorCallResults["enrol"]>>
+  /**
+   * Form action (fields `code`, `name`): finishes the enrolment; the first app comes with
+   * `backupCodes`, shown this once. A wrong code: `{ ok: false, error: "wrong-code", status: 400 }`.
+   *
+   * @example
+   * ```ts
+   * export const actions = { confirm: confirmAuthenticatorApp }
+   * ```
+   */
+  confirmAuthenticatorApp: (event: RequestEvent, input?: ConfirmFactorInput) => Promise<FactorsResult<FactorCallResults["confirm"]>>
+  /**
+   * Form action (fields `factorId`, `name`): renames one of the user's apps.
+   *
+   * @example
+   * ```ts
+   * export const actions = { rename: renameFactor }
+   * ```
+   */
+  renameFactor: (event: RequestEvent, input?: RenameFactorInput) => Promise<FactorsResult>
+  /**
+   * Form action (fields `factorId`, `code`): removes one of the user's apps; the last one only
+   * with a current code from it (else `removal-refused`, 403).
+   *
+   * @example
+   * ```ts
+   * export const actions = { remove: removeFactor }
+   * ```
+   */
+  removeFactor: (event: RequestEvent, input?: RemoveFactorInput) => Promise<FactorsResult>
+  /**
+   * Form action: makes 10 new backup codes, which replace the old ones; shown this once.
+   *
+   * @example
+   * ```ts
+   * export const actions = { regenerate: regenerateBackupCodes }
+   * ```
+   */
+  regenerateBackupCodes: (event: RequestEvent) => Promise<FactorsResult<FactorCallResults["regenerate"]>>
+}
+
+/**
+ * Resolves with when and how the user authenticated when they meet the demand; otherwise throws
+ * SvelteKit's redirect to the step-up (back to `callbackUrl`, by default the event's URL).
+ *
+ * @example
+ * ```ts
+ * // src/routes/settings/security/+page.server.ts
+ * import { requireRecentAuth } from "../../../auth"
+ * export const load = async (event) => {
+ *   const { authTime } = await requireRecentAuth(event, { maxAge: 300, factor: "second" })
+ *   return { verifiedAt: authTime.toISOString() }
+ * }
+ * ```
+ */
+export type SvelteKitRequireRecentAuth = (event: RequestEvent, demand: RecentAuthDemand) => Promise<{ recent: true; authTime: Date; amr: string[] }>

@@ -1,0 +1,101 @@
+/**
+ * POST `/signup/password`: a new account with an email and a password, through the password
+ * sign-up machine (see {@link passwordSignUpMachine}). Loaded when the first one arrives.
+ *
+ * @module
+ */
+import { AuthError, CallbackRouteError, EmailTaken, MissingCSRF, SignUpRefused } from "../../core/errors.js"
+import { errorAnswer, type Answer } from "../../core/answer.js"
+import { asError } from "../../core/as-error.js"
+import { compensate } from "../../core/adapter-calls.js"
+import { parseEmailAddress } from "../../core/email-address.js"
+import { checkPasswordRules, hashPassword } from "../../core/password/index.js"
+import { csrfCheckEffect } from "../../machines/csrf-check.js"
+import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { passwordSignUpMachine, type PasswordSignUpContext, type SignUpReadEvent } from "../../machines/password-sign-up.js"
+import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
+import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "../issue-session.js"
+import { rateLimitedError, requestLimiter } from "../rate-limit.js"
+import { secondFactorOutcomes } from "../second-factor/tail.js"
+import { sessionEffects } from "../session-effects.js"
+import { askSignIn, resolveRedirect } from "../sign-in-callback.js"
+import { passwordEmail } from "./store.js"
+import type { AuthOptions } from "../../core/options.js"
+import type { Cookie, CredentialsConfig, User } from "../../types.js"
+
+/** What the form says, as the sign-up machine reads it: the canonical email, and what the rules say of the password. */
+async function readSignUp(provider: CredentialsConfig, body: Record<string, unknown>): Promise<SignUpReadEvent> {
+  const settings = provider.passwordAccounts!
+  const parsed = typeof body.email === "string" ? parseEmailAddress(passwordEmail(body.email)) : undefined
+  const name = typeof body.name === "string" && body.name.trim() !== "" ? body.name.trim().slice(0, 200) : undefined
+  const email = parsed?.ok ? { email: parsed.address } : { emailProblem: parsed && !parsed.ok ? parsed.problem : "missing" }
+  const rules = checkPasswordRules(body.password, { ...(settings.minLength !== undefined && { minLength: settings.minLength }), ...(settings.maxLength !== undefined && { maxLength: settings.maxLength }) })
+  const passwordProblem = !rules.ok ? rules.reason : settings.checkPassword && !(await settings.checkPassword(body.password as string)) ? ("refused-password" as const) : undefined
+  return { type: "signUp.read", ...email, ...(passwordProblem && { passwordProblem }), ...(name !== undefined && { name }) }
+}
+
+/**
+ * Creates an account from the sign-up form (or JSON body), and signs the new user in.
+ *
+ * @example
+ * ```ts
+ * // POST /auth/signup/password  (csrfToken, email, password, name) → 302 to the callback URL, signed in
+ * return passwordSignUp(options, provider, cookies)
+ * ```
+ */
+export async function passwordSignUp(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<Answer> {
+  const adapter = options.adapter!
+  const body = options.request.body ?? {}
+  const password = typeof body.password === "string" ? body.password : ""
+  const limiter = requestLimiter(options)
+  const account = (user: User) => ({ providerAccountId: user.id ?? "", type: "credentials" as const, provider: provider.id })
+  const signedIn = (user: User): SignInOutcome => ({ user, account: account(user), isNewUser: true })
+  const effects: FlowEffects<typeof passwordSignUpMachine> = {
+    ...csrfCheckEffect(options),
+    readSignUp: () => readSignUp(provider, body),
+    checkRateLimit: ({ rateLimitIdentity }) => limiter.count("credentials", rateLimitIdentity),
+    findUser: async ({ user }) => {
+      try {
+        return (await adapter.getUserByEmail!(user!.email!)) ? { type: "user.exists" } : { type: "user.absent" }
+      } catch (error) {
+        return { type: "lookup.failed", error }
+      }
+    },
+    askSignIn: async ({ user }) => askSignIn(options, { user: user!, account: account(user!), credentials: { email: user!.email } }),
+    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
+    createAccount: async ({ user }) => {
+      try {
+        const hash = await hashPassword(password, provider.passwordAccounts!.hashing ?? {})
+        const created = await adapter.createUser!({ id: "", email: user!.email!, name: user!.name ?? null, emailVerified: null } as never)
+        try {
+          await adapter.linkAccount!({ userId: created.id, type: "credentials" as never, provider: provider.id, providerAccountId: created.id, refresh_token: hash })
+        } catch (error) {
+          // No user without the password they signed up with.
+          await compensate(() => adapter.deleteUser?.(created.id))
+          throw error
+        }
+        return { type: "account.created", user: created }
+      } catch (error) {
+        return { type: "create.failed", error }
+      }
+    },
+    ...sessionEffects(options, cookies, ({ user }: PasswordSignUpContext) => signedIn(user!)),
+  }
+  const failed = ({ error }: PasswordSignUpContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
+  const outcomes: FlowOutcomes<typeof passwordSignUpMachine, Answer | Promise<Answer>> = {
+    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
+    signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
+    redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
+    csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signup")),
+    signUpRefused: ({ refusal }) => errorAnswer(new SignUpRefused(`The sign-up was refused: ${refusal}`, { cause: { provider: provider.id, reason: refusal } })),
+    emailTaken: () => errorAnswer(new EmailTaken("An account with this email exists", { cause: { provider: provider.id } })),
+    verificationRequired: () => ({ redirect: `${options.pages.signIn ?? `${options.baseUrl}/signin`}?${new URLSearchParams({ notice: "verify-email" })}`, cookies }),
+    accessDenied: ({ error }) => errorAnswer(asError(error)),
+    signUpFailed: failed,
+    sessionFailed: failed,
+    rateLimited: (context) => errorAnswer(rateLimitedError("credentials", context, limiter)),
+    ...secondFactorOutcomes(options, cookies, ({ user }: PasswordSignUpContext) => signedIn(user!), () => options.callbackUrl),
+  }
+  const policy = { ...signInTailPolicy(options, provider), requiresVerifiedEmail: provider.passwordAccounts!.verification === "required" }
+  return outcomeOf(await runFlow(passwordSignUpMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
+}

@@ -1,0 +1,224 @@
+/**
+ * The password sign-in machine, driven through the real `Auth()` along every path the model
+ * generates: the Password provider over a memory adapter holding Ada (verified or not) with her
+ * password account, a legacy hash an app brought (which verifies through the hook and is replaced),
+ * or nobody; the store failing where a path says so; the sign-in tail with both session strategies
+ * and second factors on.
+ */
+import { afterAll, describe, expect, it, vi } from "vitest"
+import { passwordSignInMachine, type PasswordSignInEvent, type PasswordSignInPolicy } from "../../src/machines/password-sign-in.js"
+import Password from "../../src/providers/password.js"
+import { hashPassword } from "../../src/core/password/index.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { expectSecondFactorFinal, FlowEndings, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import type { Adapter } from "../../src/adapters.js"
+import type { AuthConfig } from "../../src/types.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+vi.mock("../../src/machines/password-sign-in.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-sign-in", await load()))
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "password-sign-in")
+
+const secret = "model-secret-for-passwords"
+const ada = { id: "u1", name: "Ada Lovelace", email: "ada@example.test" }
+const password = "correct horse battery"
+/** A cheap scrypt cost for the model's many sign-ins (the engine's work is the same at any cost). */
+const hashing = { scrypt: { ln: 10 } }
+/** The hash the model's Ada has: made once, with the configured parameters. */
+const currentHash = hashPassword(password, hashing)
+
+/** Payload-carrying events: each is one way the real world can answer an effect. */
+const events: PasswordSignInEvent[] = [
+  { type: "credentials.read", identifier: ada.email, nonString: [] },
+  { type: "credentials.read", nonString: [] },
+  { type: "credentials.read", nonString: ["email"] },
+  ...rateLimitOutcomes,
+  { type: "account.found", user: ada, hash: "stored", emailVerified: true },
+  { type: "account.found", user: ada, hash: "stored", emailVerified: false },
+  { type: "account.unknown" },
+  { type: "account.failed", error: new Error("user store down") },
+  { type: "password.checked", valid: true, needsRehash: false },
+  { type: "password.checked", valid: true, needsRehash: true },
+  { type: "password.checked", valid: false, needsRehash: false },
+  { type: "rehash.failed", error: new Error("account store down") },
+  ...signInDecisions,
+  ...secondFactorFindings(),
+  { type: "session.failed", error: "createSession threw" },
+  { type: "encode.failed", error: "jwt callback threw" },
+]
+
+type Path = ReturnType<typeof modelPaths<typeof passwordSignInMachine>>[number]
+const policyOf = (path: Path) => (path.input as { policy: PasswordSignInPolicy }).policy
+
+/** The world of a path: the database, the configuration, and the form sent. */
+async function scenario(path: Path) {
+  const byType = new Map(path.events.map((event) => [event.type, event]))
+  const policy = policyOf(path)
+  const found = byType.get("account.found") as Extract<PasswordSignInEvent, { type: "account.found" }> | undefined
+  const checked = byType.get("password.checked") as Extract<PasswordSignInEvent, { type: "password.checked" }> | undefined
+  const memory = MemoryAdapter()
+  // Ada is in the database for every path (a database session needs her row); only a found account has a password.
+  await memory.createUser({ ...ada, emailVerified: found?.emailVerified ? new Date() : null })
+  if (found) {
+    // An outdated hash: the app's legacy one, which verifies through the hook and is replaced.
+    const hash = checked?.needsRehash ? `$legacy$${password}` : await currentHash
+    await memory.linkAccount({ userId: ada.id, type: "credentials" as never, provider: "password", providerAccountId: ada.id, refresh_token: hash })
+  }
+  const signInEvents: unknown[] = []
+  const adapter: Adapter = {
+    ...memory,
+    async getUserByEmail(email) {
+      if (byType.has("account.failed")) throw new Error("user store down")
+      // Nobody: the email names no user (Ada is there for the session row only).
+      return found ? memory.getUserByEmail(email) : null
+    },
+    async updateAccountTokens(account, expected, tokens) {
+      if (byType.has("rehash.failed")) throw new Error("account store down")
+      return memory.updateAccountTokens!(account, expected, tokens)
+    },
+    async createSession(session) {
+      if (byType.has("session.failed")) throw new Error("createSession threw")
+      return memory.createSession(session)
+    },
+  }
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    ...rateLimitOf(path.events, "credentials"),
+    adapter,
+    session: { strategy: policy.databaseSessions ? "database" : "jwt" },
+    ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
+    providers: [Password({ hashing, verification: policy.requiresVerifiedEmail ? "required" : "optional", verifyLegacyHash: (typed, hash) => hash === `$legacy$${typed}` })],
+    callbacks: {
+      signIn: () => signInDecisionOf(path.events),
+      ...redirectCallbackOf(path.events),
+      jwt({ token }) {
+        if (byType.has("encode.failed")) throw new Error("jwt callback threw")
+        return token
+      },
+    },
+    events: { signIn: (message) => void signInEvents.push(message) },
+  }
+  const read = byType.get("credentials.read") as Extract<PasswordSignInEvent, { type: "credentials.read" }> | undefined
+  const typed = checked?.valid === false ? "wrong horse battery" : password
+  const fields = read?.nonString.length ? { json: { email: [ada.email], password: typed } } : read?.identifier === undefined ? { form: { password: typed } } : { form: { email: ada.email, password: typed } }
+  return { config, memory, fields, csrfValid: !byType.has("csrf.invalid"), signInEvents, hadLegacyHash: checked?.needsRehash === true, rehashFails: byType.has("rehash.failed") }
+}
+
+/**
+ * The paths the real world can walk: nobody found (no email read, or an unknown one) never matches
+ * (the dummy hash is random). A request whose email cannot be read walks on as one that names
+ * nobody: one such path is driven.
+ */
+function drivable(paths: readonly Path[]): Path[] {
+  let kept = false
+  return paths.filter((path) => {
+    const has = (type: string) => path.events.some((event) => event.type === type)
+    const unread = path.events.some((event) => event.type === "credentials.read" && event.identifier === undefined && event.nonString.length === 0)
+    const matched = path.events.some((event) => event.type === "password.checked" && event.valid)
+    if ((unread && has("account.found")) || (has("account.unknown") && matched)) return false
+    if (!unread) return true
+    if (kept) return false
+    return (kept = true)
+  })
+}
+
+/** Where verification is required, only the paths that reach the check are new: the others are the optional policy's. */
+const inputs = [
+  ...[...tailInputs, ...secondFactorInputs].map(({ policy }) => ({ policy: { ...policy, requiresVerifiedEmail: false } })),
+  { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: true } },
+]
+const recorder = new TransitionRecorder([passwordSignInMachine])
+const endings = new FlowEndings(recorder, "password-sign-in")
+const paths = secondFactorRepresentatives(drivable(modelPaths(passwordSignInMachine, events, { inputs })))
+
+/** A password sign-in never finds a passkey. */
+const unreachable = new Map([["password-sign-in.checkingSecondFactor:secondFactor.found:0", "the first factor is not a passkey"]])
+
+describe("password sign-in machine, driven through Auth()", () => {
+  it("the model yields a path to every final state", () => {
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(
+      new Set(["signedIn", "csrfRejected", "credentialsMalformed", "credentialsRejected", "emailUnverified", "signInFailed", "accessDenied", "redirected", "sessionFailed", "rateLimited", "secondFactorRequired", "secondFactorUnavailable"]),
+    )
+  })
+
+  for (const path of paths) {
+    it(`${path.description} ⇒ ${path.finalState}`, async () => {
+      const s = await scenario(path)
+      const world = secondFactorWorldOf(path.events)
+      const jar = new CookieJar()
+      let config = s.config
+      if (policyOf(path).secondFactor) {
+        const built = await secondFactorWorld(world, config.adapter!, { userId: ada.id, secret })
+        config = { ...config, secondFactor: built.secondFactor, adapter: built.adapter }
+        for (const [name, value] of built.cookies) jar.cookies.set(name, value)
+      }
+      const { logger, errors } = recordingLogger()
+      endings.reset()
+      const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
+      const common = { callbackUrl: "/dashboard", ...(s.csrfValid && { csrfToken }) }
+      const body = "json" in s.fields ? { json: { ...common, ...s.fields.json } } : { form: { ...common, ...(s.fields.form as Record<string, string>) } }
+      const response = await send({ ...config, logger, inspect: endings.inspect }, jar, "/callback/password", { ...body, headers: modelClientHeaders })
+      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
+      expect(response.status).toBe(302)
+      const location = response.headers.get("location")
+      const sessionCookie = jar.get(cookieNames.https.sessionToken)
+      // The legacy hash is replaced once the password passed, unless storing the new one failed.
+      const stored = (await s.memory.getAccount!(ada.id, "password"))?.refresh_token
+      if (s.hadLegacyHash) expect(stored?.startsWith("$scrypt$")).toBe(path.states.includes("rehashingPassword") && !s.rehashFails)
+      if (expectSecondFactorFinal(path.finalState, world, response, jar, origin)) return
+      switch (path.finalState) {
+        case "signedIn":
+          expect(location).toBe(`${origin}/dashboard`)
+          expect(sessionCookie).toBeTruthy()
+          expect(((await (await send(config, jar, "/session")).json()) as { user?: { email?: string } }).user?.email).toBe(ada.email)
+          expect(s.signInEvents).toHaveLength(1)
+          break
+        case "csrfRejected":
+          expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
+          break
+        case "credentialsMalformed":
+        case "credentialsRejected":
+          expect(location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
+          break
+        case "emailUnverified":
+          expect(location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=email_unverified`)
+          break
+        case "signInFailed":
+        case "sessionFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errors.length).toBeGreaterThan(0)
+          break
+        case "accessDenied":
+          expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
+          break
+        case "redirected":
+          expect(location).toBe(`${origin}/welcome`)
+          break
+        case "rateLimited":
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          break
+        default:
+          throw new Error(`no expectation for state ${path.finalState}`)
+      }
+      if (path.finalState !== "signedIn") {
+        expect(sessionCookie).toBeUndefined()
+        expect(s.signInEvents).toHaveLength(0)
+      }
+    })
+  }
+
+  afterAll(() => {
+    const { line, missing } = coverageReport(passwordSignInMachine, recorder)
+    console.log(`password sign-in: ${paths.length} paths;`, line)
+    expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+    expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
+  })
+})

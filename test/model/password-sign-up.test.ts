@@ -1,0 +1,204 @@
+/**
+ * The password sign-up machine, driven through the real `Auth()` along every path the model
+ * generates: a form that is refused before anything is looked up, an email that is taken or new,
+ * the store failing where a path says so, verification required or not, and the sign-in tail with
+ * both session strategies and second factors on (a new user has no factor: only a requirement, or
+ * nothing, or a failing store can be found).
+ */
+import { afterAll, describe, expect, it, vi } from "vitest"
+import { passwordSignUpMachine, type PasswordSignUpEvent } from "../../src/machines/password-sign-up.js"
+import type { PasswordSignInPolicy } from "../../src/machines/password-sign-in.js"
+import Password from "../../src/providers/password.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { expectSecondFactorFinal, FlowEndings, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import type { Adapter } from "../../src/adapters.js"
+import type { AuthConfig } from "../../src/types.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+vi.mock("../../src/machines/password-sign-up.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-sign-up", await load()))
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "password-sign-up")
+
+const secret = "model-secret-for-sign-ups"
+const email = "ada@example.test"
+const password = "correct horse battery"
+const created = { id: "u-new", name: "Ada", email, emailVerified: null }
+
+/** Payload-carrying events: each is one way the real world can answer an effect. */
+const events: PasswordSignUpEvent[] = [
+  { type: "signUp.read", email, name: "Ada" },
+  { type: "signUp.read", emailProblem: "syntax" },
+  { type: "signUp.read", email, passwordProblem: "too-short" },
+  ...rateLimitOutcomes,
+  { type: "user.exists" },
+  { type: "user.absent" },
+  { type: "lookup.failed", error: new Error("user store down") },
+  ...signInDecisions,
+  { type: "account.created", user: created },
+  { type: "create.failed", error: new Error("account store down") },
+  // A new user has no factor: a requirement, nothing, or the factor store failing.
+  ...secondFactorFindings().filter((event) => event.type === "secondFactor.failed" || (event.factors === 0 && event.backupCodes === 0)),
+  { type: "session.failed", error: "createSession threw" },
+  { type: "encode.failed", error: "jwt callback threw" },
+]
+
+type Path = ReturnType<typeof modelPaths<typeof passwordSignUpMachine>>[number]
+const policyOf = (path: Path) => (path.input as { policy: PasswordSignInPolicy }).policy
+
+function scenario(path: Path) {
+  const byType = new Map(path.events.map((event) => [event.type, event]))
+  const policy = policyOf(path)
+  const memory = MemoryAdapter()
+  if (byType.has("user.exists")) void memory.createUser({ id: "u-before", email, emailVerified: null })
+  const signInEvents: unknown[] = []
+  const adapter: Adapter = {
+    ...memory,
+    async getUserByEmail(address) {
+      if (byType.has("lookup.failed")) throw new Error("user store down")
+      return memory.getUserByEmail(address)
+    },
+    // The new user gets the model's id: the second-factor world is built for it.
+    async createUser(user) {
+      return memory.createUser({ ...user, id: created.id })
+    },
+    async linkAccount(account) {
+      if (byType.has("create.failed")) throw new Error("account store down")
+      return memory.linkAccount(account)
+    },
+    async createSession(session) {
+      if (byType.has("session.failed")) throw new Error("createSession threw")
+      return memory.createSession(session)
+    },
+  }
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    ...rateLimitOf(path.events, "credentials"),
+    adapter,
+    session: { strategy: policy.databaseSessions ? "database" : "jwt" },
+    ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
+    // A cheap scrypt cost for the model's many sign-ups.
+    providers: [Password({ hashing: { scrypt: { ln: 10 } }, verification: policy.requiresVerifiedEmail ? "required" : "optional" })],
+    callbacks: {
+      signIn: () => signInDecisionOf(path.events),
+      ...redirectCallbackOf(path.events),
+      jwt({ token }) {
+        if (byType.has("encode.failed")) throw new Error("jwt callback threw")
+        return token
+      },
+    },
+    events: { signIn: (message) => void signInEvents.push(message) },
+  }
+  const read = byType.get("signUp.read") as Extract<PasswordSignUpEvent, { type: "signUp.read" }> | undefined
+  const form: Record<string, string> = read?.emailProblem ? { email: "not-an-address", password } : read?.passwordProblem ? { email, password: "short" } : { email, password, name: "Ada" }
+  return { config, memory, form, csrfValid: !byType.has("csrf.invalid"), signInEvents }
+}
+
+// A new user goes to pages.newUser when it is set: the tail's inputs set it; one input leaves it out.
+const inputs = [
+  ...[...tailInputs, ...secondFactorInputs].map(({ policy }) => ({ policy: { ...policy, requiresVerifiedEmail: false } })),
+  ...tailInputs.map(({ policy }) => ({ policy: { ...policy, newUserPage: false, requiresVerifiedEmail: false } })),
+  { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: true } },
+]
+const recorder = new TransitionRecorder([passwordSignUpMachine])
+const endings = new FlowEndings(recorder, "password-sign-up")
+const paths = secondFactorRepresentatives(modelPaths(passwordSignUpMachine, events, { inputs }))
+
+/** A new user has no factor: the tail's checks for a passkey, a trusted device and an enrolled factor never pass. */
+const unreachable = new Map([
+  ["password-sign-up.checkingSecondFactor:secondFactor.found:0", "the first factor is not a passkey"],
+  ["password-sign-up.checkingSecondFactor:secondFactor.found:1", "a new user has no trusted device"],
+  ["password-sign-up.checkingSecondFactor:secondFactor.found:2", "a new user has no factor"],
+])
+
+describe("password sign-up machine, driven through Auth()", () => {
+  it("the model yields a path to every final state", () => {
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(
+      new Set(["signedIn", "signedInNewUser", "csrfRejected", "signUpRefused", "emailTaken", "verificationRequired", "signUpFailed", "accessDenied", "redirected", "sessionFailed", "rateLimited", "secondFactorRequired", "secondFactorUnavailable"]),
+    )
+  })
+
+  for (const path of paths) {
+    it(`${path.description} ⇒ ${path.finalState}`, async () => {
+      const s = scenario(path)
+      const world = secondFactorWorldOf(path.events)
+      const jar = new CookieJar()
+      let config = s.config
+      if (policyOf(path).secondFactor) {
+        const built = await secondFactorWorld(world, config.adapter!, { userId: created.id, secret })
+        config = { ...config, secondFactor: built.secondFactor, adapter: built.adapter }
+        for (const [name, value] of built.cookies) jar.cookies.set(name, value)
+      }
+      const { logger, errors } = recordingLogger()
+      endings.reset()
+      const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
+      const response = await send({ ...config, logger, inspect: endings.inspect }, jar, "/signup/password", {
+        form: { callbackUrl: "/dashboard", ...(s.csrfValid && { csrfToken }), ...s.form },
+        headers: modelClientHeaders,
+      })
+      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
+      expect(response.status).toBe(302)
+      const location = response.headers.get("location")
+      const sessionCookie = jar.get(cookieNames.https.sessionToken)
+      // The account exists once it was created, whatever followed; never when the creation failed (its user is removed again).
+      const account = await s.memory.getAccount!(created.id, "password")
+      expect(Boolean(account)).toBe(path.events.some((event) => event.type === "account.created"))
+      expect(await s.memory.getUser!(created.id)).toEqual(account ? expect.objectContaining({ email }) : null)
+      if (expectSecondFactorFinal(path.finalState, world, response, jar, origin)) return
+      switch (path.finalState) {
+        case "signedIn":
+        case "signedInNewUser":
+          expect(location).toBe(path.finalState === "signedIn" ? `${origin}/dashboard` : `/auth/new-user?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}`)
+          expect(((await (await send(config, jar, "/session")).json()) as { user?: { email?: string } }).user?.email).toBe(email)
+          expect(s.signInEvents).toHaveLength(1)
+          break
+        case "csrfRejected":
+          expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
+          break
+        case "signUpRefused":
+          expect(location).toBe(`${origin}/auth/signin?error=SignUpRefused`)
+          break
+        case "emailTaken":
+          expect(location).toBe(`${origin}/auth/signin?error=EmailTaken`)
+          break
+        case "verificationRequired":
+          expect(location).toBe(`${origin}/auth/signin?notice=verify-email`)
+          break
+        case "signUpFailed":
+        case "sessionFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errors.length).toBeGreaterThan(0)
+          break
+        case "accessDenied":
+          expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
+          break
+        case "redirected":
+          expect(location).toBe(`${origin}/welcome`)
+          break
+        case "rateLimited":
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          break
+        default:
+          throw new Error(`no expectation for state ${path.finalState}`)
+      }
+      if (path.finalState !== "signedIn" && path.finalState !== "signedInNewUser") {
+        expect(sessionCookie).toBeUndefined()
+        expect(s.signInEvents).toHaveLength(0)
+      }
+    })
+  }
+
+  afterAll(() => {
+    const { line, missing } = coverageReport(passwordSignUpMachine, recorder)
+    console.log(`password sign-up: ${paths.length} paths;`, line)
+    expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+    expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
+  })
+})
