@@ -9,7 +9,14 @@
 import type { AuthOptions } from "../core/options.js"
 import type { FlowCookies } from "./flow-cookie.js"
 
-/** Seconds the flow waiting for an emailed code lives (the code itself lives 10 minutes). */
+/**
+ * Seconds the flow waiting for an emailed code lives (the code itself lives 10 minutes).
+ *
+ * @example
+ * ```ts
+ * emailCodeCookies(options).flow.options.maxAge === EMAIL_CODE_FLOW_MAX_AGE // true
+ * ```
+ */
 export const EMAIL_CODE_FLOW_MAX_AGE = 15 * 60
 
 /**

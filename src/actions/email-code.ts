@@ -25,7 +25,14 @@ import type { EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, InternalProvider } from "../types.js"
 
-/** Bump when the waiting state or the sealed context change shape: older flows are then refused. */
+/**
+ * Bump when the waiting state or the sealed context change shape: older flows are then refused.
+ *
+ * @example
+ * ```ts
+ * emailCodeFlow.version === EMAIL_CODE_FLOW_VERSION // true
+ * ```
+ */
 export const EMAIL_CODE_FLOW_VERSION = 1
 
 /**

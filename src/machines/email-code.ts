@@ -8,7 +8,14 @@ import { emailCodeMatchesAny } from "../core/second-factor/email-code.js"
 import type { FlowMeta } from "./run-flow.js"
 import { Concealed } from "../core/concealed.js"
 
-/** Wrong codes one emailed code survives: the fifth wrong one ends the sign-in. */
+/**
+ * Wrong codes one emailed code takes: the fifth wrong one ends the sign-in.
+ *
+ * @example
+ * ```ts
+ * EMAIL_CODE_MAX_ATTEMPTS // 5
+ * ```
+ */
 export const EMAIL_CODE_MAX_ATTEMPTS = 5
 
 /**
@@ -61,8 +68,8 @@ const failedWriting = { target: "persistFailed", actions: "recordError" } as con
 /**
  * Typing the code a sign-in email carried (the email provider's `code` option), POST
  * `/callback/<id>` with `code`: the email sign-in ended in `codeSent` and this flow waits in
- * `awaitingCode`, sealed in the browser that asked (bound to it, 15 minutes; the code lives 10). The request resumes
- * it with the typed code: the flow is claimed once (`flowReplayed` for a copy of the cookie sent
+ * `awaitingCode`, sealed in the browser that asked (bound to it, 15 minutes; the code lives 10).
+ * The request resumes it with the typed code: the flow is claimed once (`flowReplayed` for a copy of the cookie sent
  * again), the CSRF check, the rate limiter (per address and per client), then the typed code's
  * keyed hash compared in constant time with the one kept: after it expired, `codeExpired`; a wrong
  * one goes back to `awaitingCode` (sealed anew with the attempt counted) while tries are left,

@@ -81,13 +81,28 @@ export function emailUserGuards<TContext extends EmailUserContext, TEvent extend
   }
 }
 
-/** The two choices of `user.lookedUp`: verify the user who has the address, or create one. */
+/**
+ * The two choices of `user.lookedUp`: verify the user who has the address, or create one.
+ *
+ * @example
+ * ```ts
+ * createMachine({ states: { lookingUpUser: { meta: { effect: "lookUpUser" }, on: { "user.lookedUp": plannedUser } } } })
+ * ```
+ */
 export const plannedUser = [
   { guard: "userExists", target: "checkingSignIn", actions: { type: "plan", params: { plan: "verifyExistingUser" } } },
   { target: "checkingSignIn", actions: { type: "plan", params: { plan: "createUser" } } },
 ] as const
 
-/** Where an allowed sign-in goes: through the browser's current session (database sessions, an existing user), or straight to the write. */
+/**
+ * Where an allowed sign-in goes: through the browser's current session (database sessions, an
+ * existing user), or straight to the write.
+ *
+ * @example
+ * ```ts
+ * createMachine({ states: { ...checkingSignInStates(allowedEmailSignIn) } })
+ * ```
+ */
 export const allowedEmailSignIn = [{ guard: "verifiesOnDatabaseSessions", target: "findingCurrentSession" }, { target: "persistingUser" }] as const
 
 /**

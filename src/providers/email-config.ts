@@ -42,6 +42,11 @@ export interface SendVerificationRequestParams {
  * Whether the sign-in email carries a 6-digit code: `"instead"` of the link, `"beside"` it, or
  * not at all (`false`, the Auth.js wire). A code is typed in the browser that asked for it, so a
  * mail scanner that opens links signs nobody in, and a link opened on another device is not needed.
+ *
+ * @example
+ * ```ts
+ * const code: EmailCodeMode = "instead" // Nodemailer({ server, code })
+ * ```
  */
 export type EmailCodeMode = "instead" | "beside" | false
 
