@@ -34,7 +34,12 @@ export async function callbackAction(options: AuthOptions, cookies: Cookie[]): P
   }
   // OAuth, email and WebAuthn are loaded when their first callback arrives: a credentials sign-in never loads them.
   if (provider.type === "oauth" || provider.type === "oidc") return (await import("./oauth.js")).oauthCallback(options, provider, cookies)
-  if (provider.type === "email") return (await import("./email.js")).emailCallback(options, provider, cookies)
+  if (provider.type === "email") {
+    // A code typed on the code page (a `code` field, no link token) resumes the flow sealed in this browser.
+    const { method, body, query } = options.request
+    if (method === "POST" && typeof body?.code === "string" && !query.token) return (await import("./email-code.js")).emailCodeCallback(options, provider, cookies)
+    return (await import("./email.js")).emailCallback(options, provider, cookies)
+  }
   if (provider.type === "webauthn" && options.request.method === "POST") return (await import("./webauthn.js")).webAuthnCallback(options, provider, cookies)
   return errorAnswer(new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`))
 }

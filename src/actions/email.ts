@@ -1,4 +1,5 @@
 import { AuthError, CallbackRouteError, EmailSignInError, MissingCSRF, Verification } from "../core/errors.js"
+import { emailAccount, emailAdapter, emailUserEffects, hashToken, signingIn } from "./email-user.js"
 import { randomHex, randomUUID, sha256Hex } from "../core/crypto.js"
 import { emitEvent } from "../core/events.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
@@ -11,6 +12,9 @@ import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationCon
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { Concealed } from "../core/concealed.js"
+import { hashEmailCode, newEmailCode } from "../core/second-factor/email-code.js"
+import { EMAIL_CODE_LIFETIME } from "../core/second-factor-options.js"
+import { emailCodePage } from "./email-code-cookies.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import type { StopStateOf } from "../machines/flow-machine.js"
@@ -23,16 +27,6 @@ import { asError } from "../core/as-error.js"
 
 const oneDay = 24 * 60 * 60
 
-/** Tokens are stored as `sha256(token + secret)`: a database leak reveals no usable link. */
-function hashToken(options: AuthOptions, provider: EmailConfig, token: string): string {
-  const secret = provider.secret ?? options.secret
-  return sha256Hex(`${token}${Array.isArray(secret) ? secret.join(",") : secret}`)
-}
-
-function emailAccount(provider: EmailConfig, email: string, userId: string | undefined): Account {
-  return { providerAccountId: email, type: "email", provider: provider.id, ...(userId && { userId }) }
-}
-
 /** The grammar's `problem`, when it is what refused the address. */
 function problemOf(error: unknown): { problem?: unknown } {
   const cause = error instanceof Error ? error.cause : undefined
@@ -44,17 +38,6 @@ function originalRequest(options: AuthOptions): Request {
   const headers = new Headers(options.request.headers)
   headers.delete("content-length")
   return new Request(options.request.url, { method: options.request.method, headers })
-}
-
-/** The adapter methods the email flows write and read with. */
-type EmailAdapter = Adapter & Required<Pick<Adapter, "createVerificationToken" | "useVerificationToken" | "getUserByEmail" | "createUser" | "updateUser" | "deleteSession">>
-
-/** The configuration's adapter, with the methods the email flows use (the configuration checks refuse an email provider without them). */
-function emailAdapter(options: AuthOptions): EmailAdapter {
-  const adapter = options.adapter
-  const missing = (["createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser", "deleteSession"] as const).filter((method) => !adapter?.[method])
-  if (!adapter || missing.length) throw new TypeError(`Email sign-in needs an adapter with ${missing.join(", ")}`)
-  return adapter as EmailAdapter
 }
 
 /** The address a flow's context holds once the machine accepted it (its effects run only after that). */
@@ -77,6 +60,7 @@ function addressOf(context: { email?: string | undefined }): string {
 export async function emailSignIn(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<Answer> {
   const typed = options.request.body?.email
   const limiter = requestLimiter(options)
+  const codePage = emailCodePage(options.baseUrl, provider.id)
   const effects: FlowEffects<typeof emailSignInMachine> = {
     ...csrfCheckEffect(options),
     normalizeEmail: () => {
@@ -113,13 +97,20 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
         return { type: "store.failed", error }
       }
     },
+    makeCode: async () => {
+      const code = newEmailCode()
+      return { type: "code.made", code: new Concealed(code), hash: await hashEmailCode(code, options.secret), expiresAt: Date.now() + EMAIL_CODE_LIFETIME * 1000 }
+    },
     sendLink: async (context) => {
       try {
         const email = addressOf(context)
         const mailed = context.mailedToken?.reveal()
-        if (!mailed) throw new Error("No token was stored for the link")
-        const url = `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token: mailed.token, email })}`
-        await provider.sendVerificationRequest({ identifier: email, token: mailed.token, expires: mailed.expires, url, provider, theme: options.theme, request: originalRequest(options) })
+        const code = context.mailedCode?.reveal()
+        if (!mailed && !code) throw new Error("No token was stored for the link")
+        // Without a link, the mail's `url` is the page where the code is typed.
+        const url = mailed ? `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token: mailed.token, email })}` : codePage
+        const expires = mailed?.expires ?? new Date(context.codeExpiresAt!)
+        await provider.sendVerificationRequest({ identifier: email, token: mailed?.token ?? "", expires, url, ...(code !== undefined && { code }), provider, theme: options.theme, request: originalRequest(options) })
         return { type: "link.sent" }
       } catch (error) {
         return { type: "send.failed", error }
@@ -143,8 +134,14 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     options.logger.error(new EmailSignInError(asError(error), { cause: { provider: provider.id } }))
     return { redirect: back({ error: "EmailSignin" }), cookies }
   }
-  const outcomes: FlowOutcomes<typeof emailSignInMachine, Answer> = {
+  const outcomes: FlowOutcomes<typeof emailSignInMachine, Answer | Promise<Answer>> = {
     linkSent: () => ({ redirect: `${options.baseUrl}/verify-request?${new URLSearchParams({ provider: provider.id, type: "email" })}`, cookies }),
+    // The code is typed in this browser: its flow is sealed here, and the browser goes to the code page.
+    codeSent: async (context) => {
+      const mailed = context.mailedToken?.reveal()
+      const start = { identifier: addressOf(context), codeHash: context.codeHash!, expiresAt: context.codeExpiresAt!, callbackUrl: options.callbackUrl, ...(mailed && { linkTokenHash: hashToken(options, provider, mailed.token) }) }
+      return (await import("./email-code.js")).startEmailCode(options, provider, cookies, start, codePage)
+    },
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signin")),
     emailRejected: ({ error, problem }) => {
       // Refused by the grammar (the machine's guard), or by the normaliser (which may say why).
@@ -160,13 +157,7 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
     sendFailed: mailFailed,
     rateLimited: (context) => errorAnswer(rateLimitedError("email", context, limiter)),
   }
-  return outcomeOf(await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect }), outcomes)
-}
-
-/** Who the verification signs in, from the flow's context: the user it planned (or wrote) and the address's account. */
-function signingIn(provider: EmailConfig, { user, identifier, isNewUser }: EmailVerificationContext): SignInOutcome {
-  if (!user || identifier === undefined) throw new Error("The email verification has no user to sign in yet")
-  return { user, account: emailAccount(provider, identifier, user.id), isNewUser: isNewUser ?? false }
+  return outcomeOf(await runFlow(emailSignInMachine, effects, { inspect: options.config.inspect, input: { code: provider.code ?? false } }), outcomes)
 }
 
 /**
@@ -195,14 +186,7 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
         return { type: "token.failed", error }
       }
     },
-    lookUpUser: async ({ identifier }) => {
-      try {
-        // The id a user the link creates gets: the `signIn` callback sees the user it will write.
-        return { type: "user.lookedUp", user: await adapter.getUserByEmail(identifier ?? ""), newUserId: randomUUID() }
-      } catch (error) {
-        return { type: "lookup.failed", error }
-      }
-    },
+    ...emailUserEffects(options, provider),
     // The token row the link used goes back as it was: the same hash, address and expiry.
     restoreToken: async ({ identifier, tokenExpires }) => {
       try {
@@ -211,49 +195,6 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
         return { type: "token.restored" }
       } catch (error) {
         return { type: "restore.failed", error }
-      }
-    },
-    askSignIn: (context) => {
-      const { user, account } = signingIn(provider, context)
-      return askSignIn(options, { user, account })
-    },
-    resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect ?? ""),
-    findCurrentSession: async () => {
-      try {
-        const sessionToken = sessionStoreOf(options).value
-        const current = sessionToken ? await adapter.getSessionAndUser?.(sessionToken) : null
-        return current ? { type: "currentSession.found", userId: current.user.id } : { type: "currentSession.none" }
-      } catch (error) {
-        return { type: "currentSession.failed", error }
-      }
-    },
-    endOtherSession: async () => {
-      try {
-        const sessionToken = sessionStoreOf(options).value
-        if (sessionToken) await adapter.deleteSession(sessionToken)
-        return { type: "otherSession.ended" }
-      } catch (error) {
-        return { type: "otherSession.failed", error }
-      }
-    },
-    persistUser: async (context) => {
-      const writes: Record<EmailUserPlan, (user: AdapterUser) => Promise<{ user: AdapterUser; isNewUser: boolean }>> = {
-        verifyExistingUser: async (user) => {
-          const updated = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
-          await emitEvent(options.config, options.logger, "updateUser", { user: updated })
-          return { user: updated, isNewUser: false }
-        },
-        createUser: async (user) => {
-          const created = await adapter.createUser({ ...user, emailVerified: new Date() })
-          await emitEvent(options.config, options.logger, "createUser", { user: created })
-          return { user: created, isNewUser: true }
-        },
-      }
-      try {
-        if (!context.plan || !context.user) throw new Error("The email verification has no user to write")
-        return { type: "user.persisted", ...(await writes[context.plan](context.user)) }
-      } catch (error) {
-        return { type: "persist.failed", error }
       }
     },
     ...sessionEffects(options, cookies, signedIn),

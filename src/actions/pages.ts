@@ -1,6 +1,7 @@
 import type { PageProvider, RenderedPage } from "../pages/index.js"
 import { onFirstUse } from "../core/on-first-use.js"
 import type { AuthOptions } from "../core/options.js"
+import { emailCodeCookies } from "./email-code-cookies.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 
 // Each page (and Preact with it) is loaded when it is first rendered: a redirect to the app's own
@@ -93,6 +94,7 @@ export async function builtInErrorPage(origin: string, baseUrl: string, theme: A
 
 /**
  * GET `/verify-request`: "Check your email", or a redirect to `pages.verifyRequest` keeping the query.
+ * With `type=code` (an email provider's `code` option), the form where the emailed code is typed.
  *
  * @example
  * ```ts
@@ -101,5 +103,19 @@ export async function builtInErrorPage(origin: string, baseUrl: string, theme: A
  */
 export async function verifyRequestPage(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return { redirect: `${options.pages.verifyRequest}${options.request.url.search}`, cookies }
+  const { query } = options.request
+  const provider = options.providers.find((candidate) => candidate.id === query.provider && candidate.type === "email")
+  if (query.type === "code" && provider) {
+    const { flow } = emailCodeCookies(options)
+    const page = (await pages.verifyRequest()).renderEmailCodePage({
+      url: options.origin,
+      action: `${options.baseUrl}/callback/${encodeURIComponent(provider.id)}`,
+      ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
+      waiting: Boolean(options.request.cookies[flow.name]),
+      wrongCode: query.reason === "wrong-code",
+      theme: options.theme,
+    })
+    return html(page, cookies)
+  }
   return html((await pages.verifyRequest()).renderVerifyRequestPage({ url: options.origin, theme: options.theme }), cookies)
 }

@@ -2,6 +2,7 @@ import type { AnyStateMachine } from "xstate"
 import { credentialsSignInMachine } from "../machines/credentials-sign-in.js"
 import { emailSignInMachine } from "../machines/email-sign-in.js"
 import { emailVerificationMachine } from "../machines/email-verification.js"
+import { emailCodeMachine } from "../machines/email-code.js"
 import { oauthMachine } from "../machines/oauth.js"
 import { signOutMachine } from "../machines/sign-out.js"
 import { webAuthnMachine } from "../machines/webauthn.js"
@@ -28,6 +29,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   oauthMachine,
   emailSignInMachine,
   emailVerificationMachine,
+  emailCodeMachine,
   webAuthnMachine,
   signOutMachine,
   tokenRefreshMachine,

@@ -7,6 +7,7 @@ import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent }
 import { flowMachine } from "./flow-machine.js"
 import type { Concealed } from "../core/concealed.js"
 import type { AdapterUser } from "../adapters.js"
+import type { EmailCodeMode } from "../providers/email-config.js"
 
 /**
  * Events of the email sign-in machine, each the outcome of the effect its state names: what the
@@ -23,6 +24,7 @@ export type EmailSignInEvent =
   | SignInCallbackEvent
   | { type: "token.stored"; mailedToken: Concealed<MailedToken> }
   | { type: "store.failed"; error: unknown }
+  | { type: "code.made"; code: Concealed<string>; hash: string; expiresAt: number }
   | { type: "link.sent" }
   | { type: "send.failed"; error: unknown }
   | { type: "token.revoked" }
@@ -32,6 +34,12 @@ export type EmailSignInEvent =
 export interface MailedToken {
   token: string
   expires: Date
+}
+
+/** What the email sign-in machine takes as its input: the provider's `code` option. */
+export interface EmailSignInInput {
+  /** @default false */
+  code?: EmailCodeMode
 }
 
 /**
@@ -46,10 +54,19 @@ export interface EmailSignInContext extends SignInOutcomeContext, RateLimitConte
   user?: AdapterUser
   /** The token stored, for the mail (and for revoking it when the mail fails). */
   mailedToken?: Concealed<MailedToken>
+  /** The provider's `code` option. */
+  codeMode?: "instead" | "beside"
+  /** A link's token was stored (and so is revoked when the mail fails). */
+  tokenStored?: boolean
+  /** The code made for the mail, once made (with the provider's `code` option). */
+  mailedCode?: Concealed<string>
+  /** The code's keyed hash (what the sealed code flow keeps), and when it expires (epoch ms). */
+  codeHash?: string
+  codeExpiresAt?: number
 }
 
 /** Effects the email sign-in machine names, in the order a successful flow meets them. */
-export type EmailSignInEffect = CsrfEffect | "normalizeEmail" | RateLimitEffect | "lookUpUser" | SignInCallbackEffect | "storeToken" | "sendLink" | "revokeToken"
+export type EmailSignInEffect = CsrfEffect | "normalizeEmail" | RateLimitEffect | "lookUpUser" | SignInCallbackEffect | "storeToken" | "makeCode" | "sendLink" | "revokeToken"
 
 /**
  * Asking for a sign-in link, POST `/signin/<id>`: check CSRF, normalise the address (the
@@ -60,6 +77,10 @@ export type EmailSignInEffect = CsrfEffect | "normalizeEmail" | RateLimitEffect 
  * hashed token, then send the link. A link goes to an address nobody has yet, as with Auth.js:
  * the `signIn` callback is where an app refuses strangers. A mail that could not be sent has its
  * token revoked, so no link the user was told failed can be followed later.
+ *
+ * With the provider's `code` option (the machine's input), a 6-digit code is made (`makingCode`)
+ * and mailed instead of the link (`"instead"`: no token is stored) or beside it (`"beside"`), and
+ * the flow ends in `codeSent`: the action then seals the email code machine in the browser.
  *
  * @example
  * ```ts
@@ -85,7 +106,8 @@ export const emailSignInMachine = flowMachine(setup({
       return parsed && !parsed.ok ? { problem: parsed.problem } : {}
     }),
     recordUser: assign(({ event }) => (event.type === "user.lookedUp" && event.user ? { user: event.user } : {})),
-    recordMailedToken: assign(({ event }) => (event.type === "token.stored" ? { mailedToken: event.mailedToken } : {})),
+    recordMailedToken: assign(({ event }) => (event.type === "token.stored" ? { mailedToken: event.mailedToken, tokenStored: true } : {})),
+    recordMailedCode: assign(({ event }) => (event.type === "code.made" ? { mailedCode: event.code, codeHash: event.hash, codeExpiresAt: event.expiresAt } : {})),
   },
   guards: {
     ...signInTailGuards<EmailSignInContext, EmailSignInEvent>(),
@@ -94,10 +116,22 @@ export const emailSignInMachine = flowMachine(setup({
     addressInGrammar: ({ event }) => event.type === "email.normalized" && parseEmailAddress(event.normalized).ok,
     /** Someone already has this address. */
     userExists: ({ event }) => event.type === "user.lookedUp" && event.user !== null,
+    /** The provider mails a code instead of the link: no token is stored. */
+    codeInstead: ({ context }) => context.codeMode === "instead",
+    /** The provider mails a code beside the link. */
+    codeBeside: ({ context }) => context.codeMode === "beside",
+    /** A code was made for the mail: the browser goes on to type it. */
+    codeMailed: ({ context }) => context.codeHash !== undefined,
+    /** A link's token was stored for the mail (and so is revoked when the mail fails). */
+    tokenStored: ({ context }) => context.tokenStored === true,
   },
 }).createMachine)({
   id: "email-sign-in",
-  context: {},
+  context: ({ input }) => {
+    // Optional (`{ code }`, the provider's option): without it, links only.
+    const code = (input as EmailSignInInput | undefined)?.code
+    return code ? { codeMode: code } : {}
+  },
   initial: "validatingInput",
   states: {
     validatingInput: csrfCheckingState("normalizing"),
@@ -120,19 +154,30 @@ export const emailSignInMachine = flowMachine(setup({
         "lookup.failed": { target: "lookupFailed", actions: "recordError" },
       },
     },
-    ...checkingSignInStates("storingToken"),
+    ...checkingSignInStates([{ guard: "codeInstead", target: "makingCode" }, { target: "storingToken" }]),
     storingToken: {
       meta: { effect: "storeToken" },
       on: {
-        "token.stored": { target: "sendingLink", actions: "recordMailedToken" },
+        "token.stored": [
+          { guard: "codeBeside", target: "makingCode", actions: "recordMailedToken" },
+          { target: "sendingLink", actions: "recordMailedToken" },
+        ],
         "store.failed": { target: "storeFailed", actions: "recordError" },
       },
     },
+    makingCode: {
+      meta: { effect: "makeCode" },
+      on: { "code.made": { target: "sendingLink", actions: "recordMailedCode" } },
+    },
+    // One mail: the link, the code, or both.
     sendingLink: {
       meta: { effect: "sendLink" },
       on: {
-        "link.sent": "linkSent",
-        "send.failed": { target: "revokingToken", actions: "recordError" },
+        "link.sent": [{ guard: "codeMailed", target: "codeSent" }, { target: "linkSent" }],
+        "send.failed": [
+          { guard: "tokenStored", target: "revokingToken", actions: "recordError" },
+          { target: "sendFailed", actions: "recordError" },
+        ],
       },
     },
     revokingToken: {
@@ -144,6 +189,7 @@ export const emailSignInMachine = flowMachine(setup({
       },
     },
     linkSent: { type: "final" },
+    codeSent: { type: "final" },
     ...csrfRejectedState,
     emailRejected: { type: "final" },
     lookupFailed: { type: "final" },

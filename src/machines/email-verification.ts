@@ -1,9 +1,11 @@
 import { assign, setup } from "xstate"
 import { parseEmailAddress } from "../core/email-address.js"
-import { checkingSignInStates, contextFromInput, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
+import { contextFromInput, flowActions, issuingSessionStates, signInTailGuards, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
 import type { FlowMeta } from "./run-flow.js"
 import { flowMachine } from "./flow-machine.js"
-import type { AdapterUser } from "../adapters.js"
+import { emailUserActions, emailUserStates, emailUserGuards, plannedUser, type EmailUserContext, type EmailUserEvent } from "./email-user.js"
+
+export type { EmailUserPlan } from "./email-user.js"
 
 /**
  * What the database answered for the link's token (`useVerificationToken`): the row it deleted,
@@ -16,9 +18,6 @@ export interface VerificationTokenRow {
   expires: Date
 }
 
-/** What the sign-in will write once the `signIn` callback allows it. */
-export type EmailUserPlan = "verifyExistingUser" | "createUser"
-
 /**
  * Events of the email verification machine, each the outcome of the effect its state names: what
  * the link carries, what the database answered and when, who has the address (and the id a user
@@ -29,13 +28,7 @@ export type EmailVerificationEvent =
   | { type: "link.read"; hasToken: boolean; email?: string }
   | { type: "token.used"; row: VerificationTokenRow | null; checkedAt: Date }
   | { type: "token.failed"; error: unknown }
-  | { type: "user.lookedUp"; user: AdapterUser | null; newUserId: string }
-  | { type: "lookup.failed"; error: unknown }
-  | { type: "currentSession.found"; userId: string }
-  | { type: "currentSession.none" }
-  | { type: "currentSession.failed"; error: unknown }
-  | { type: "otherSession.ended" }
-  | { type: "otherSession.failed"; error: unknown }
+  | EmailUserEvent
   | { type: "token.restored" }
   | { type: "restore.failed"; error: unknown }
   | SignInTailEvent
@@ -45,14 +38,10 @@ export type EmailVerificationEvent =
  * was issued for once accepted (and until when, to put it back as it was), the user the link signs
  * in, what the sign-in will write, and how the flow ended. The token never enters it.
  */
-export interface EmailVerificationContext extends SignInOutcomeContext {
+export interface EmailVerificationContext extends EmailUserContext {
   linkEmail?: string
-  identifier?: string
   /** When the used token expires. */
   tokenExpires?: Date
-  /** Who has the address, or the user the link creates (not yet written); once written, as written. */
-  user?: AdapterUser
-  plan?: EmailUserPlan
   /** Where a failure after the token was used ends, once the token is put back. */
   failure?: EmailVerificationFailure
 }
@@ -99,12 +88,7 @@ export const emailVerificationMachine = flowMachine(setup({
     ...flowActions<EmailVerificationContext, EmailVerificationEvent>(),
     recordLinkEmail: assign(({ event }) => (event.type === "link.read" && event.email !== undefined ? { linkEmail: event.email } : {})),
     recordIdentifier: assign(({ event }) => (event.type === "token.used" && event.row ? { identifier: event.row.identifier, tokenExpires: new Date(event.row.expires) } : {})),
-    /** Who signs in: the user who has the address, or the one the link creates (with the id the lookup drew for it). */
-    plan: assign(({ context, event }, params: { plan: EmailUserPlan }) => {
-      if (event.type !== "user.lookedUp") return { plan: params.plan }
-      return { plan: params.plan, user: event.user ?? { id: event.newUserId, email: context.identifier ?? "", emailVerified: null } }
-    }),
-    recordPersistedUser: assign(({ event }) => (event.type === "user.persisted" && event.user ? { user: event.user } : {})),
+    ...emailUserActions<EmailVerificationContext, EmailVerificationEvent>(),
     recordFailure: assign((_, params: { failure: EmailVerificationFailure }) => ({ failure: params.failure })),
   },
   guards: {
@@ -126,15 +110,7 @@ export const emailVerificationMachine = flowMachine(setup({
       const parsed = parseEmailAddress(event.row.identifier)
       return !parsed.ok || parsed.address !== event.row.identifier
     },
-    /** Someone already has the address. */
-    userExists: ({ event }) => event.type === "user.lookedUp" && event.user !== null,
-    /**
-     * The link verifies a user who exists, with database sessions: a browser signed in as someone
-     * else must not stay signed in as them once it signs in as this user.
-     */
-    verifiesOnDatabaseSessions: ({ context }) => context.plan === "verifyExistingUser" && context.policy?.databaseSessions === true,
-    /** The browser's database session is another user's. */
-    sessionOfOtherUser: ({ context, event }) => event.type === "currentSession.found" && event.userId !== context.user?.id,
+    ...emailUserGuards<EmailVerificationContext, EmailVerificationEvent>(),
     /** The failure the token was put back for happened finding the user. */
     failedLookingUp: ({ context }) => context.failure === "lookupFailed",
     /** The failure the token was put back for happened writing the user. */
@@ -167,39 +143,11 @@ export const emailVerificationMachine = flowMachine(setup({
     lookingUpUser: {
       meta: { effect: "lookUpUser" },
       on: {
-        "user.lookedUp": [
-          { guard: "userExists", target: "checkingSignIn", actions: { type: "plan", params: { plan: "verifyExistingUser" } } },
-          { target: "checkingSignIn", actions: { type: "plan", params: { plan: "createUser" } } },
-        ],
+        "user.lookedUp": plannedUser,
         "lookup.failed": { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "lookupFailed" } }] },
       },
     },
-    ...checkingSignInStates([{ guard: "verifiesOnDatabaseSessions", target: "findingCurrentSession" }, { target: "persistingUser" }]),
-    // With database sessions, a browser signed in as someone else is signed out of that session
-    // before the user is verified and signed in.
-    findingCurrentSession: {
-      meta: { effect: "findCurrentSession" },
-      on: {
-        "currentSession.found": [{ guard: "sessionOfOtherUser", target: "endingOtherSession" }, { target: "persistingUser" }],
-        "currentSession.none": "persistingUser",
-        "currentSession.failed": failedWriting,
-      },
-    },
-    endingOtherSession: {
-      meta: { effect: "endOtherSession" },
-      on: {
-        "otherSession.ended": "persistingUser",
-        "otherSession.failed": failedWriting,
-      },
-    },
-    ...persistingUserStates,
-    persistingUser: {
-      ...persistingUserStates.persistingUser,
-      on: {
-        "user.persisted": { target: "issuingSession", actions: ["recordNewUser", "recordPersistedUser"] },
-        "persist.failed": failedWriting,
-      },
-    },
+    ...emailUserStates(failedWriting),
     ...issuingSessionStates(true, { failure: { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "sessionFailed" } }] } }),
     // The database failed after the token was used: the token goes back, whether or not that works
     // (a failed restore is logged), and the flow ends in the failure it came from.

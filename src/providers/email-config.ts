@@ -22,17 +22,48 @@ export interface SendVerificationRequestParams {
   url: string
   /** The token in the link (stored only hashed). */
   token: string
+  /**
+   * When the link expires; with `code: "instead"`, when the code does.
+   */
   expires: Date
+  /**
+   * The 6-digit code to mail, when the provider's `code` option is on (valid 10 minutes, typed in
+   * the browser that asked for it). With `code: "instead"` no link is made: `url` is then the
+   * page where the code is typed and `token` is empty.
+   * @default undefined (no code: `code: false`)
+   */
+  code?: string
   provider: EmailConfig
   theme: Theme
   request: Request
 }
+
+/**
+ * Whether the sign-in email carries a 6-digit code: `"instead"` of the link, `"beside"` it, or
+ * not at all (`false`, the Auth.js wire). A code is typed in the browser that asked for it, so a
+ * mail scanner that opens links signs nobody in, and a link opened on another device is not needed.
+ *
+ * @example
+ * ```ts
+ * const code: EmailCodeMode = "instead" // Nodemailer({ server, code })
+ * ```
+ */
+export type EmailCodeMode = "instead" | "beside" | false
 
 /** An email provider. */
 export interface EmailConfig extends CommonProviderOptions {
   type: "email"
   /** Sends the link. Throwing ends the sign-in with an `EmailSignInError`. */
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
+  /**
+   * Mail a 6-digit code `"instead"` of the link, or `"beside"` it: the sign-in then sends the
+   * browser to a page where the code is typed (`/verify-request?provider=<id>&type=code`,
+   * or `pages.verifyRequest` with the same query), the flow sealed in a cookie of that browser. The
+   * code lives 10 minutes, is kept only as a keyed hash, dies after 5 wrong tries, and works once.
+   * With `"beside"` the link works too (from any device), and whichever is used first ends the other.
+   * @default false
+   */
+  code?: EmailCodeMode
   /** Seconds the link stays valid. Default 24 hours. */
   maxAge?: number
   /** The sender address. */

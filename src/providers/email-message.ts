@@ -14,7 +14,7 @@ import { parseEmailAddress } from "../core/email-address.js"
 import { AuthError } from "../core/errors.js"
 import { customFetch } from "../core/symbols.js"
 import type { Theme } from "../types.js"
-import type { EmailConfig } from "./email-config.js"
+import type { EmailConfig, SendVerificationRequestParams } from "./email-config.js"
 
 /** A message ready to send: subject line, plain-text body and HTML body. */
 export interface EmailMessage {
@@ -41,13 +41,41 @@ function colorOr(value: string | undefined, fallback: string): string {
   return trimmed && safeColor.test(trimmed) ? trimmed : fallback
 }
 
+/** What {@link signInMessage} writes: the link, and the code when the provider mails one. */
+export interface SignInMessageParams {
+  /** The sign-in link (or, without one, the page where the code is typed: its host names the site). */
+  url: string
+  theme?: Theme
+  /** The 6-digit code to show. @default none (a link only) */
+  code?: string
+  /** Whether the message carries the link (`false` with `code: "instead"`). @default true */
+  link?: boolean
+}
+
+/**
+ * The message of a provider's `sendVerificationRequest` parameters: the link, the code, or both,
+ * as the provider's `code` option made them ({@link signInMessage}).
+ *
+ * @example
+ * ```ts
+ * async function sendVerificationRequest(params: SendVerificationRequestParams) {
+ *   const { subject, text, html } = signInMessageOf(params)
+ *   await mailer.send({ to: params.identifier, subject, text, html })
+ * }
+ * ```
+ */
+export function signInMessageOf({ url, theme, code, token }: Pick<SendVerificationRequestParams, "url" | "theme" | "code" | "token">): EmailMessage {
+  return signInMessage({ url, theme, ...(code !== undefined && { code, link: token !== "" }) })
+}
+
 /**
  * The default sign-in email for a link: subject `Sign in to <host>`, a text body
  * `Sign in to <host>\n<url>\n\n`, and an HTML body with a "Sign in" button in the theme's
  * `brandColor` (default `#346df1`) and `buttonText` colour (default `#fff`). In the HTML the
  * dots of the host are followed by a zero-width space, so mail clients do not turn the host into
  * a link of their own. Everything taken from the URL or the theme is escaped; a colour that is
- * not a plain CSS colour is replaced by the default.
+ * not a plain CSS colour is replaced by the default. With a `code`, the body shows it (`Your
+ * sign-in code: 123456`, valid 10 minutes) above the button, or instead of it with `link: false`.
  *
  * @example
  * ```ts
@@ -55,13 +83,21 @@ function colorOr(value: string | undefined, fallback: string): string {
  * ```
  * @see https://html.spec.whatwg.org/multipage/syntax.html#escapingString
  */
-export function signInMessage({ url, theme = {} }: { url: string; theme?: Theme }): EmailMessage {
+export function signInMessage({ url, theme = {}, code, link = true }: SignInMessageParams): EmailMessage {
   const { host } = new URL(url)
   const brand = colorOr(theme.brandColor, defaultBrandColor)
   const buttonText = colorOr(theme.buttonText, defaultButtonText)
   const shownHost = escapeHtml(host).replace(/\./g, ".&#8203;")
   const href = escapeHtml(url)
   const font = "font-family: Helvetica, Arial, sans-serif;"
+  const shownCode = code === undefined ? "" : escapeHtml(code)
+  const codeRow = code === undefined ? "" : `<tr><td align="center" style="padding: 16px 24px 4px; ${font} font-size: 15px; line-height: 22px; color: #374151;">Your sign-in code, valid 10 minutes:<br><strong style="display: inline-block; margin-top: 8px; font-size: 30px; letter-spacing: 6px; color: #111827;">${shownCode}</strong></td></tr>\n`
+  const button = `<tr><td align="center" style="padding: 20px 24px;">
+<table role="presentation" cellspacing="0" cellpadding="0" border="0"><tr>
+<td align="center" bgcolor="${brand}" style="border-radius: 6px; background: ${brand};"><a href="${href}" target="_blank" rel="noopener" style="display: inline-block; padding: 12px 28px; border: 1px solid ${brand}; border-radius: 6px; ${font} font-size: 16px; font-weight: bold; color: ${buttonText}; text-decoration: none;">Sign in</a></td>
+</tr></table>
+</td></tr>
+`
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -74,19 +110,15 @@ export function signInMessage({ url, theme = {} }: { url: string; theme?: Theme 
 <tr><td align="center" style="padding: 32px 12px;">
 <table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="max-width: 520px; background: #ffffff; border-radius: 10px;">
 <tr><td align="center" style="padding: 36px 24px 8px; ${font} font-size: 22px; line-height: 30px; color: #111827;">Sign in to <strong>${shownHost}</strong></td></tr>
-<tr><td align="center" style="padding: 20px 24px;">
-<table role="presentation" cellspacing="0" cellpadding="0" border="0"><tr>
-<td align="center" bgcolor="${brand}" style="border-radius: 6px; background: ${brand};"><a href="${href}" target="_blank" rel="noopener" style="display: inline-block; padding: 12px 28px; border: 1px solid ${brand}; border-radius: 6px; ${font} font-size: 16px; font-weight: bold; color: ${buttonText}; text-decoration: none;">Sign in</a></td>
-</tr></table>
-</td></tr>
-<tr><td align="center" style="padding: 4px 24px 36px; ${font} font-size: 14px; line-height: 22px; color: #6b7280;">If you did not request this email you can safely ignore it.</td></tr>
+${codeRow}${link ? button : ""}<tr><td align="center" style="padding: 4px 24px 36px; ${font} font-size: 14px; line-height: 22px; color: #6b7280;">If you did not request this email you can safely ignore it.</td></tr>
 </table>
 </td></tr>
 </table>
 </body>
 </html>
 `
-  return { subject: `Sign in to ${host}`, text: `Sign in to ${host}\n${url}\n\n`, html }
+  const codeText = code === undefined ? "" : `Your sign-in code, valid 10 minutes: ${code}\n`
+  return { subject: `Sign in to ${host}`, text: `Sign in to ${host}\n${codeText}${link ? `${url}\n` : ""}\n`, html }
 }
 
 /**

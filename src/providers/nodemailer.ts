@@ -7,7 +7,7 @@
  */
 import { AuthError } from "../core/errors.js"
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
-import { recipientOf, senderOf, signInMessage } from "./email-message.js"
+import { recipientOf, senderOf, signInMessageOf } from "./email-message.js"
 import { asError } from "../core/as-error.js"
 
 export type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
@@ -53,7 +53,7 @@ function addressOf(entry: string | { address: string }): string {
  * ```
  */
 export async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme } = params
+  const { identifier, url, provider } = params
   const to = recipientOf(identifier)
   const { server } = provider
   if (!hasServer(server)) {
@@ -65,7 +65,7 @@ export async function sendWithNodemailer(params: SendVerificationRequestParams):
   const transport = nodemailer.createTransport(server as Parameters<NodemailerModule["createTransport"]>[0])
   try {
     // An address object, not a string: nodemailer does not parse it for display names or groups.
-    const info = await transport.sendMail({ to: { name: "", address: to }, from: senderOf(provider, url), ...signInMessage({ url, theme }) })
+    const info = await transport.sendMail({ to: { name: "", address: to }, from: senderOf(provider, url), ...signInMessageOf(params) })
     const refused = [...(info.rejected ?? []), ...(info.pending ?? [])].map(addressOf)
     if (refused.length) {
       throw new Error(`The SMTP server did not accept the sign-in email for ${refused.join(", ")}`, { cause: { response: info.response } })

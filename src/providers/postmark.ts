@@ -4,7 +4,7 @@
  * @module
  */
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
-import { apiKeyOf, postJson, recipientOf, senderOf, signInMessage } from "./email-message.js"
+import { apiKeyOf, postJson, recipientOf, senderOf, signInMessageOf } from "./email-message.js"
 
 export type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
 
@@ -23,9 +23,9 @@ export const postmarkEndpoint = "https://api.postmarkapp.com/email"
  * @see https://postmarkapp.com/developer/user-guide/send-email-with-api
  */
 export async function sendWithPostmark(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme } = params
+  const { identifier, url, provider } = params
   const apiKey = apiKeyOf(provider, "Postmark")
-  const { subject, html, text } = signInMessage({ url, theme })
+  const { subject, html, text } = signInMessageOf(params)
   await postJson(provider, "Postmark", postmarkEndpoint, { "X-Postmark-Server-Token": apiKey }, {
     From: senderOf(provider, url),
     To: recipientOf(identifier),

@@ -4,7 +4,7 @@
  * @module
  */
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
-import { apiKeyOf, postJson, recipientOf, senderOf, signInMessage } from "./email-message.js"
+import { apiKeyOf, postJson, recipientOf, senderOf, signInMessageOf } from "./email-message.js"
 
 export type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
 
@@ -23,9 +23,9 @@ export const resendEndpoint = "https://api.resend.com/emails"
  * @see https://resend.com/docs/api-reference/emails/send-email
  */
 export async function sendWithResend(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme } = params
+  const { identifier, url, provider } = params
   const apiKey = apiKeyOf(provider, "Resend")
-  const { subject, html, text } = signInMessage({ url, theme })
+  const { subject, html, text } = signInMessageOf(params)
   await postJson(provider, "Resend", resendEndpoint, { Authorization: `Bearer ${apiKey}` }, {
     from: senderOf(provider, url),
     to: [recipientOf(identifier)],

@@ -4,7 +4,7 @@
  * @module
  */
 import type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
-import { apiKeyOf, postJson, recipientOf, senderOf, signInMessage } from "./email-message.js"
+import { apiKeyOf, postJson, recipientOf, senderOf, signInMessageOf } from "./email-message.js"
 
 export type { EmailConfig, EmailUserConfig, SendVerificationRequestParams } from "./email-config.js"
 
@@ -32,9 +32,9 @@ function mailbox(from: string): { email: string; name?: string } {
  * @see https://www.twilio.com/docs/sendgrid/api-reference/mail-send/mail-send
  */
 export async function sendWithSendGrid(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme } = params
+  const { identifier, url, provider } = params
   const apiKey = apiKeyOf(provider, "SendGrid")
-  const { subject, html, text } = signInMessage({ url, theme })
+  const { subject, html, text } = signInMessageOf(params)
   await postJson(provider, "SendGrid", sendgridEndpoint, { Authorization: `Bearer ${apiKey}` }, {
     personalizations: [{ to: [{ email: recipientOf(identifier) }] }],
     from: mailbox(senderOf(provider, url)),

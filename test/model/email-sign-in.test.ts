@@ -5,13 +5,15 @@ import Nodemailer from "../../src/providers/nodemailer.js"
 import type { Adapter, AdapterUser, VerificationToken } from "../../src/adapters.js"
 import type { AuthConfig, User } from "../../src/types.js"
 import type { AuthError } from "../../src/errors.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { smtpForFile } from "../support/smtp.js"
 import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { FlowEndings, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, signInDecisionOf, signInDecisions } from "./harness.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
+import { Concealed } from "../../src/core/concealed.js"
+import type { EmailCodeMode } from "../../src/providers/email-config.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
 vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
@@ -36,6 +38,7 @@ const events: EmailSignInEvent[] = [
   { type: "lookup.failed", error: new Error("user store down") },
   ...signInDecisions,
   { type: "store.failed", error: new Error("token store down") },
+  { type: "code.made", code: new Concealed("038114"), hash: "hash", expiresAt: 0 },
   { type: "send.failed", error: new Error("SMTP refused the recipient") },
   { type: "revoke.failed", error: new Error("token store down") },
 ]
@@ -43,7 +46,7 @@ const events: EmailSignInEvent[] = [
 const smtp = smtpForFile()
 
 /** The real configuration and request that make the engine meet exactly these events. */
-function scenario(path: EmailSignInEvent[]) {
+function scenario(path: EmailSignInEvent[], code: EmailCodeMode) {
   const byType = new Map(path.map((event) => [event.type, event]))
   const normalized = byType.get("email.normalized")
   const grammarRefuses = normalized !== undefined && "normalized" in normalized && normalized.normalized === hostile
@@ -75,7 +78,7 @@ function scenario(path: EmailSignInEvent[]) {
     trustHost: true,
     ...rateLimitOf(path, "email"),
     adapter,
-    providers: [Nodemailer({ server: smtp.server, from: "login@app.test", ...(grammarRefuses && { normalizeIdentifier: (typed: string) => typed.trim() }) })],
+    providers: [Nodemailer({ server: smtp.server, from: "login@app.test", code, ...(grammarRefuses && { normalizeIdentifier: (typed: string) => typed.trim() }) })],
     callbacks: {
       signIn({ user }) {
         asked.push(user)
@@ -103,18 +106,22 @@ function scenario(path: EmailSignInEvent[]) {
 
 const recorder = new TransitionRecorder([emailSignInMachine])
 const endings = new FlowEndings(recorder, "email-sign-in")
-const paths = modelPaths(emailSignInMachine, events)
+/** The provider's `code` option: links only (the Auth.js wire), a code instead of the link, or both. */
+const codeModes = [undefined, { code: "instead" }, { code: "beside" }] as const
+const paths = modelPaths(emailSignInMachine, events, { inputs: codeModes })
+const codeOf = (input: unknown): EmailCodeMode => (input as { code?: EmailCodeMode } | undefined)?.code ?? false
 
 describe("email sign-in machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
-      new Set(["linkSent", "csrfRejected", "emailRejected", "lookupFailed", "accessDenied", "redirected", "storeFailed", "sendFailed", "rateLimited"]),
+      new Set(["linkSent", "codeSent", "csrfRejected", "emailRejected", "lookupFailed", "accessDenied", "redirected", "storeFailed", "sendFailed", "rateLimited"]),
     )
   })
 
   for (const path of paths) {
-    it(`${path.description} ⇒ ${path.finalState}`, async () => {
-      const s = scenario(path.events)
+    const code = codeOf(path.input)
+    it(`${code ? `code ${code}: ` : ""}${path.description} ⇒ ${path.finalState}`, async () => {
+      const s = scenario(path.events, code)
       if (s.smtpRefuses) smtp.refused.add(s.address)
       const existing = s.existingUser ? await s.memory.createUser({ ...adaUser, email: s.address }) : undefined
       const { logger: recording, errors } = recordingLogger()
@@ -153,6 +160,28 @@ describe("email sign-in machine, driven through Auth()", () => {
           // The page the user lands on.
           const page = await send(s.config, jar, "/verify-request?provider=nodemailer&type=email")
           expect(await page.text()).toContain("Check your email")
+          break
+        }
+        case "codeSent": {
+          // The mail carries a 6-digit code (and the link beside it), and this browser goes on to type it, its flow sealed here.
+          expect(location).toBe(`${origin}/auth/verify-request?provider=nodemailer&type=code`)
+          expect(smtp.messages).toHaveLength(1)
+          const mail = smtp.messages[0]!
+          expect(mail.envelopeTo).toEqual([ada])
+          expect(mail.text).toMatch(/Your sign-in code, valid 10 minutes: \d{6}\r?\n/)
+          expect(jar.get(`${cookieNames.https.flow}.email-code`)).toBeTruthy()
+          // The link's token, beside the row the replay store issues for the sealed flow.
+          const linkTokens = s.storedTokens.filter((token) => token.identifier === ada)
+          expect(s.storedTokens.filter((token) => token.identifier !== ada).map((token) => token.identifier)).toEqual(["authflow:flow"])
+          if (code === "beside") {
+            expect(new URL(mail.link).searchParams.get("email")).toBe(ada)
+            expect(linkTokens).toHaveLength(1)
+          } else {
+            expect(mail.link).toBe("")
+            expect(linkTokens).toHaveLength(0)
+          }
+          const page = await send(s.config, jar, "/verify-request?provider=nodemailer&type=code")
+          expect(await page.text()).toContain('name="code"')
           break
         }
         case "csrfRejected":
@@ -204,8 +233,10 @@ describe("email sign-in machine, driven through Auth()", () => {
         default:
           throw new Error(`no expectation for state ${path.finalState}`)
       }
-      if (path.finalState !== "linkSent") expect(smtp.messages).toHaveLength(0)
-      if (path.finalState !== "linkSent" && path.finalState !== "sendFailed") expect(s.storedTokens).toHaveLength(0)
+      if (path.finalState !== "linkSent" && path.finalState !== "codeSent") expect(smtp.messages).toHaveLength(0)
+      if (path.finalState !== "linkSent" && path.finalState !== "sendFailed" && path.finalState !== "codeSent") expect(s.storedTokens).toHaveLength(0)
+      // A link's token exists only when the mail carries the link.
+      if (code === "instead") expect(s.storedTokens.filter((token) => token.identifier === ada)).toHaveLength(0)
     })
   }
 

@@ -15,8 +15,9 @@ import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
 vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/email-user.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("email-user", await load()))
 vi.mock("../../src/machines/email-verification.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("email-verification", await load()))
-loadMachinesPerTest("sign-in-tail", "email-verification")
+loadMachinesPerTest("sign-in-tail", "email-user", "email-verification")
 
 const ada = "ada@example.test"
 const eve = "eve@example.test"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { senderOf, signInMessage } from "../../src/providers/email-message.js"
+import { senderOf, signInMessage, signInMessageOf } from "../../src/providers/email-message.js"
 
 const url = "https://app.example.test/auth/callback/email?callbackUrl=https%3A%2F%2Fapp.example.test&token=abc&email=ada%40example.test"
 
@@ -47,5 +47,24 @@ describe("senderOf", () => {
     expect(senderOf({ from: "Team <team@example.test>" }, url)).toBe("Team <team@example.test>")
     expect(senderOf({}, url)).toBe("no-reply@app.example.test")
     expect(senderOf({}, "http://localhost:3000/auth/callback/email")).toBe("no-reply@localhost")
+  })
+
+  it("shows an emailed code above the button, or instead of it", () => {
+    const beside = signInMessage({ url, code: "038114" })
+    expect(beside.text).toBe(`Sign in to app.example.test\nYour sign-in code, valid 10 minutes: 038114\n${url}\n\n`)
+    expect(beside.html).toContain(">038114</strong>")
+    expect(beside.html).toContain(">Sign in</a>")
+    const codePage = "https://app.example.test/auth/verify-request?provider=email&type=code"
+    const instead = signInMessage({ url: codePage, code: "038114", link: false })
+    expect(instead.text).toBe("Sign in to app.example.test\nYour sign-in code, valid 10 minutes: 038114\n\n")
+    expect(instead.html).not.toContain("href=")
+    expect(signInMessage({ url, code: "<b>" }).html).toContain(">&lt;b&gt;</strong>")
+  })
+
+  it("signInMessageOf writes what the provider's parameters carry: a link, a code beside it, or a code alone", () => {
+    const theme = {}
+    expect(signInMessageOf({ url, theme, token: "abc" })).toEqual(signInMessage({ url, theme }))
+    expect(signInMessageOf({ url, theme, token: "abc", code: "038114" })).toEqual(signInMessage({ url, theme, code: "038114" }))
+    expect(signInMessageOf({ url, theme, token: "", code: "038114" })).toEqual(signInMessage({ url, theme, code: "038114", link: false }))
   })
 })

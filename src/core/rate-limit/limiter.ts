@@ -19,7 +19,7 @@ import { asError } from "../as-error.js"
  * POST `/callback/<webauthn>`), `session` (POST `/session`, a session update), `second-factor`
  * (POST `/second-factor`, and confirming or removing an app at `/factors`).
  */
-export type RateLimitRoute = "credentials" | "email" | "oauth" | "webauthn" | "session" | "second-factor"
+export type RateLimitRoute = "credentials" | "email" | "email-code" | "oauth" | "webauthn" | "session" | "second-factor"
 
 /** A budget: at most `max` counted requests per window of `windowSeconds`, from the first one. */
 export interface RateLimitRule {
@@ -100,6 +100,7 @@ export interface RateLimitOptions {
  * |---|---|---|
  * | credentials | 5 failed / 15 min | 30 failed / 15 min |
  * | email | 3 mails / hour | 20 mails / hour |
+ * | email-code | 10 codes typed / 15 min per address | 60 / 15 min |
  * | oauth | | 60 / 15 min (sign-in and callback) |
  * | webauthn | | 60 / 15 min (options and callback) |
  * | session | | 60 updates / minute |
@@ -113,6 +114,7 @@ export interface RateLimitOptions {
 export const defaultRateLimits: Readonly<{ [Route in RateLimitRoute]: Readonly<RouteLimits> }> = Object.freeze({
   credentials: { identifier: { max: 5, windowSeconds: 15 * 60 }, ip: { max: 30, windowSeconds: 15 * 60 } },
   email: { identifier: { max: 3, windowSeconds: 60 * 60 }, ip: { max: 20, windowSeconds: 60 * 60 } },
+  "email-code": { identifier: { max: 10, windowSeconds: 15 * 60 }, ip: { max: 60, windowSeconds: 15 * 60 } },
   oauth: { ip: { max: 60, windowSeconds: 15 * 60 } },
   webauthn: { ip: { max: 60, windowSeconds: 15 * 60 } },
   session: { ip: { max: 60, windowSeconds: 60 } },
@@ -158,7 +160,7 @@ export type RateLimitEvent =
   | { type: "rateLimit.counted"; hits: RateLimitHit[] }
   | { type: "rateLimit.failed"; error: unknown; failOpen: boolean }
 
-const routes: readonly RateLimitRoute[] = ["credentials", "email", "oauth", "webauthn", "session", "second-factor"]
+const routes: readonly RateLimitRoute[] = ["credentials", "email", "email-code", "oauth", "webauthn", "session", "second-factor"]
 let processStore: RateLimitStore | undefined
 const resolvedFor = new WeakMap<object, { input: unknown; production: boolean; resolved: ResolvedRateLimit | undefined }>()
 

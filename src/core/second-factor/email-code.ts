@@ -79,9 +79,34 @@ export async function hashEmailCode(code: string, secret: string | readonly stri
  * @see https://pages.nist.gov/800-63-3/sp800-63b.html#-5128-out-of-band-devices
  */
 export async function emailCodeMatches(typed: string, storedHash: string, secret: string | readonly string[]): Promise<boolean> {
+  return emailCodeMatchesAny(await typedEmailCodeHashes(typed, secret), storedHash)
+}
+
+/**
+ * A typed code's keyed hashes under each secret (the newest first), spaces allowed; none for
+ * anything that is not 6 digits. What a flow machine's guard compares with
+ * {@link emailCodeMatchesAny}.
+ *
+ * @example
+ * ```ts
+ * const hashes = await typedEmailCodeHashes(" 038 114", [newSecret, oldSecret]) // two hashes
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc2104
+ */
+export async function typedEmailCodeHashes(typed: string, secret: string | readonly string[]): Promise<string[]> {
   const code = normalizeTotpCode(typed, EMAIL_CODE_DIGITS)
-  if (code === null) return false
-  const candidates = await keyedHashes(code, secret, EMAIL_CODE_SALT)
-  // Every candidate is compared, so the time does not say which secret matched.
-  return candidates.map((candidate) => sameInConstantTime(candidate, storedHash)).includes(true)
+  return code === null ? [] : keyedHashes(code, secret, EMAIL_CODE_SALT)
+}
+
+/**
+ * Whether one of a typed code's hashes is the kept one, each compared in constant time (every
+ * candidate is compared, so the time does not say which secret matched). Pure: a machine's guard.
+ *
+ * @example
+ * ```ts
+ * emailCodeMatchesAny(await typedEmailCodeHashes(typed, secret), context.codeHash) // true or false
+ * ```
+ */
+export function emailCodeMatchesAny(hashes: readonly string[], storedHash: string): boolean {
+  return hashes.map((candidate) => sameInConstantTime(candidate, storedHash)).includes(true)
 }

@@ -18,7 +18,7 @@
 export { base32Decode, base32Encode } from "./base32.js"
 export { BACKUP_CODE_ALPHABET, BACKUP_CODE_LENGTH, BACKUP_CODE_SALT, backupCodeHashes, hashBackupCode, newBackupCodes, normalizeBackupCode } from "./backup-codes.js"
 export { sameInConstantTime } from "./constant-time.js"
-export { EMAIL_CODE_DIGITS, EMAIL_CODE_SALT, emailCodeMatches, hashEmailCode, newEmailCode } from "./email-code.js"
+export { EMAIL_CODE_DIGITS, EMAIL_CODE_SALT, emailCodeMatches, emailCodeMatchesAny, hashEmailCode, newEmailCode, typedEmailCodeHashes } from "./email-code.js"
 export { keyedHashes } from "./keyed-hash.js"
 export { otpauthUri, type OtpauthUriOptions } from "./otpauth.js"
 export { QR_ERROR_CORRECTION, QR_QUIET_ZONE, qrCodeSvg, type QrCodeSvgOptions } from "./qr.js"

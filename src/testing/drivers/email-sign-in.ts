@@ -1,6 +1,7 @@
 /**
  * The email sign-in machine for one email provider: an address typed into the form (a new one,
- * an existing user's, one the normaliser refuses), the database and the mailer answering.
+ * an existing user's, one the normaliser refuses), the database and the mailer answering; with the
+ * provider's `code` option, the code made and mailed (the flow ends in `codeSent`).
  *
  * @module
  */
@@ -60,9 +61,12 @@ export function emailSignInDriver(config: AuthConfig, provider: EmailConfig): Ma
       { type: "lookup.failed", error: "getUserByEmail threw" },
       ...signInCallbackEvents,
       { type: "store.failed", error: "createVerificationToken threw" },
+      { type: "code.made", code: "[code]", hash: "[hash]", expiresAt: 0 },
       { type: "send.failed", error: "the mail service is down" },
       { type: "revoke.failed", error: "useVerificationToken threw" },
     ],
+    // The provider's `code` option is the machine's input: with it, the mail carries a code and the flow ends in codeSent.
+    ...(provider.code && { inputs: [{ code: provider.code }] }),
     role,
     unreachable(path) {
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"

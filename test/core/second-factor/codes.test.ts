@@ -9,7 +9,7 @@ import {
   normalizeBackupCode,
 } from "../../../src/core/second-factor/backup-codes.js"
 import { sameInConstantTime } from "../../../src/core/second-factor/constant-time.js"
-import { EMAIL_CODE_SALT, emailCodeMatches, hashEmailCode, newEmailCode } from "../../../src/core/second-factor/email-code.js"
+import { EMAIL_CODE_SALT, emailCodeMatches, emailCodeMatchesAny, hashEmailCode, newEmailCode, typedEmailCodeHashes } from "../../../src/core/second-factor/email-code.js"
 import { keyedHashes } from "../../../src/core/second-factor/keyed-hash.js"
 import { uniformIntegers } from "../../../src/core/second-factor/random.js"
 
@@ -156,5 +156,17 @@ describe("emailed codes", () => {
     expect(typedHashes).not.toContain(stored)
     expect(new Set(typedHashes).size).toBe(typedHashes.length)
     expect(await hashEmailCode(" 123 456 ", secret)).toBe(stored)
+  })
+
+  it("hash what was typed under every secret, newest first, for a machine's guard to compare", async () => {
+    const code = newEmailCode()
+    const stored = await hashEmailCode(code, olderSecret)
+    const typed = await typedEmailCodeHashes(`${code.slice(0, 3)} ${code.slice(3)}`, [secret, olderSecret])
+    expect(typed).toEqual([expectedHash(code, secret, EMAIL_CODE_SALT), expectedHash(code, olderSecret, EMAIL_CODE_SALT)])
+    // A code stored before the rotation still matches; another code, or nothing typed, does not.
+    expect(emailCodeMatchesAny(typed, stored)).toBe(true)
+    expect(emailCodeMatchesAny(await typedEmailCodeHashes(String((Number(code) + 1) % 1_000_000).padStart(6, "0"), [secret, olderSecret]), stored)).toBe(false)
+    expect(await typedEmailCodeHashes("12345a", secret)).toEqual([])
+    expect(emailCodeMatchesAny([], stored)).toBe(false)
   })
 })

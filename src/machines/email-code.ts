@@ -1,0 +1,178 @@
+import { assign, setup } from "xstate"
+import { flowActions, issuingSessionStates, signInTailGuards, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
+import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
+import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
+import { emailUserActions, emailUserStates, emailUserGuards, plannedUser, type EmailUserContext, type EmailUserEffect, type EmailUserEvent } from "./email-user.js"
+import { flowMachine } from "./flow-machine.js"
+import { emailCodeMatchesAny } from "../core/second-factor/email-code.js"
+import type { FlowMeta } from "./run-flow.js"
+import { Concealed } from "../core/concealed.js"
+
+/**
+ * Wrong codes one emailed code takes: the fifth wrong one ends the sign-in.
+ *
+ * @example
+ * ```ts
+ * EMAIL_CODE_MAX_ATTEMPTS // 5
+ * ```
+ */
+export const EMAIL_CODE_MAX_ATTEMPTS = 5
+
+/**
+ * What the email sign-in left for the browser that asked: the address, the code's keyed hash and
+ * expiry (epoch ms), where the sign-in returns to, and, when the link was mailed beside the code,
+ * the link token's stored hash (so a code that signs in uses the link up, and a used link ends the
+ * code). Sealed in the browser while the flow waits.
+ */
+export interface EmailCodeStart {
+  identifier: string
+  codeHash: string
+  expiresAt: number
+  callbackUrl: string
+  /** The link's token as the database stores it (hashed), when the mail carried a link too. @default none */
+  linkTokenHash?: string
+}
+
+/**
+ * Events of the email code flow: the request that resumes it (a typed code, with the tail's
+ * policy, never sealed), then what each effect found. `emailCode.hashed` carries the typed code's
+ * keyed hashes under each secret (the newest first) and the time it was hashed.
+ */
+export type EmailCodeEvent =
+  | { type: "code.submitted"; code: string; policy: SignInTailPolicy }
+  | { type: "flow.fresh" }
+  | { type: "flow.replayed" }
+  | { type: "flow.claimFailed"; error: unknown }
+  | CsrfEvent
+  | RateLimitEvent
+  | { type: "emailCode.hashed"; hashes: string[]; now: number }
+  | { type: "token.used"; row: { identifier: string; expires: Date } | null }
+  | { type: "token.failed"; error: unknown }
+  | EmailUserEvent
+  | SignInTailEvent
+
+/** Context of the email code flow; sealed while it waits: {@link EmailCodeStart} and the wrong tries so far. */
+export interface EmailCodeContext extends EmailCodeStart, EmailUserContext, RateLimitContext {
+  identifier: string
+  /** Wrong codes typed so far. */
+  attempts: number
+  /** The code this request typed (never sealed; {@link Concealed}, so no inspector or log shows it). */
+  typed?: Concealed<string>
+}
+
+/** Effects the email code machine names, in the order a successful flow meets them. */
+export type EmailCodeEffect = "claimFlow" | CsrfEffect | RateLimitEffect | "hashCode" | "useLinkToken" | EmailUserEffect | SignInTailEffect
+
+const failedWriting = { target: "persistFailed", actions: "recordError" } as const
+
+/**
+ * Typing the code a sign-in email carried (the email provider's `code` option), POST
+ * `/callback/<id>` with `code`: the email sign-in ended in `codeSent` and this flow waits in
+ * `awaitingCode`, sealed in the browser that asked (bound to it, 15 minutes; the code lives 10).
+ * The request resumes it with the typed code: the flow is claimed once (`flowReplayed` for a copy of the cookie sent
+ * again), the CSRF check, the rate limiter (per address and per client), then the typed code's
+ * keyed hash compared in constant time with the one kept: after it expired, `codeExpired`; a wrong
+ * one goes back to `awaitingCode` (sealed anew with the attempt counted) while tries are left,
+ * `attemptsExhausted` at the fifth. A right code uses up the link mailed beside it (`linkUsed` when
+ * the link signed in first), then signs in exactly as the link does: the user who has the address
+ * is verified, anyone else created, and the shared tail issues the session (second factor
+ * included).
+ *
+ * @example
+ * ```ts
+ * import { createActor } from "xstate"
+ * const actor = createActor(emailCodeMachine, { input: { identifier: "ada@example.com", codeHash, expiresAt, callbackUrl: "/" } }).start()
+ * actor.getSnapshot().value // "awaitingCode"
+ * ```
+ */
+export const emailCodeMachine = flowMachine(setup({
+  types: {
+    context: {} as EmailCodeContext,
+    events: {} as EmailCodeEvent,
+    input: {} as EmailCodeStart,
+    meta: {} as FlowMeta<EmailCodeEffect>,
+  },
+  actions: {
+    ...flowActions<EmailCodeContext, EmailCodeEvent>(),
+    ...rateLimitActions<EmailCodeContext, EmailCodeEvent>(),
+    ...emailUserActions<EmailCodeContext, EmailCodeEvent>(),
+    recordSubmission: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy, typed: new Concealed(event.code) } : {})),
+    countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
+  },
+  guards: {
+    ...signInTailGuards<EmailCodeContext, EmailCodeEvent>(),
+    ...rateLimitGuards<EmailCodeContext, EmailCodeEvent>(),
+    ...emailUserGuards<EmailCodeContext, EmailCodeEvent>(),
+    /** The code expired before it was typed. */
+    emailCodeExpired: ({ context, event }) => event.type === "emailCode.hashed" && event.now >= context.expiresAt,
+    /** What was typed is the mailed code: its keyed hash under one of the secrets equals the kept one, compared in constant time. */
+    emailCodeMatches: ({ context, event }) => event.type === "emailCode.hashed" && emailCodeMatchesAny(event.hashes, context.codeHash),
+    /** This wrong code is not the last one allowed. */
+    attemptsLeft: ({ context }) => context.attempts + 1 < EMAIL_CODE_MAX_ATTEMPTS,
+    /** The mail carried the link too: the code uses it up. */
+    linkMailed: ({ context }) => context.linkTokenHash !== undefined,
+    /** The database has no row for the link's token: the link signed in first. */
+    noTokenRow: ({ event }) => event.type === "token.used" && event.row === null,
+  },
+}).createMachine)({
+  id: "email-code",
+  context: ({ input }) => ({ ...input, attempts: 0 }),
+  initial: "awaitingCode",
+  states: {
+    awaitingCode: {
+      on: { "code.submitted": { target: "claimingFlow", actions: "recordSubmission" } },
+    },
+    // The sealed flow is used once: a copy of its cookie sent again (here or on another instance) is a replay.
+    claimingFlow: {
+      meta: { effect: "claimFlow" },
+      on: {
+        "flow.fresh": "validatingInput",
+        "flow.replayed": "flowReplayed",
+        "flow.claimFailed": { target: "claimFailed", actions: "recordError" },
+      },
+    },
+    validatingInput: csrfCheckingState("checkingRateLimit"),
+    checkingRateLimit: limitingState("checkingCode"),
+    checkingCode: {
+      meta: { effect: "hashCode" },
+      on: {
+        "emailCode.hashed": [
+          { guard: "emailCodeExpired", target: "codeExpired" },
+          { guard: "emailCodeMatches", target: "codeAccepted" },
+          { target: "refusing" },
+        ],
+      },
+    },
+    refusing: {
+      always: [{ guard: "attemptsLeft", target: "awaitingCode", actions: "countAttempt" }, { target: "attemptsExhausted" }],
+    },
+    codeAccepted: {
+      always: [{ guard: "linkMailed", target: "usingToken" }, { target: "lookingUpUser" }],
+    },
+    usingToken: {
+      meta: { effect: "useLinkToken" },
+      on: {
+        "token.used": [{ guard: "noTokenRow", target: "linkUsed" }, { target: "lookingUpUser" }],
+        "token.failed": { target: "tokenLookupFailed", actions: "recordError" },
+      },
+    },
+    lookingUpUser: {
+      meta: { effect: "lookUpUser" },
+      on: {
+        "user.lookedUp": plannedUser,
+        "lookup.failed": { target: "lookupFailed", actions: "recordError" },
+      },
+    },
+    ...emailUserStates(failedWriting),
+    ...issuingSessionStates(true),
+    ...csrfRejectedState,
+    ...rateLimitedState,
+    flowReplayed: { type: "final" },
+    claimFailed: { type: "final" },
+    codeExpired: { type: "final" },
+    attemptsExhausted: { type: "final" },
+    linkUsed: { type: "final" },
+    tokenLookupFailed: { type: "final" },
+    lookupFailed: { type: "final" },
+  },
+})

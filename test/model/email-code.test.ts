@@ -1,0 +1,383 @@
+/**
+ * The email code machine, one flow over several requests, driven through the real `Auth()` along
+ * every path the model generates: Ada asks for a sign-in email in a browser (a code instead of the
+ * link, or beside it), and each request to /callback/nodemailer types a code in that browser,
+ * resuming the sealed flow: right, wrong, late; with the flow's cookie replayed, without CSRF, over
+ * the rate limit; then the sign-in as the link does it (JWT or database sessions, a new or an
+ * existing user, a browser signed in as someone, the second factor).
+ */
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest"
+import type { SnapshotFrom } from "xstate"
+import { emailCodeMachine, type EmailCodeEvent, type EmailCodeStart } from "../../src/machines/email-code.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import Nodemailer from "../../src/providers/nodemailer.js"
+import type { Adapter, AdapterUser } from "../../src/adapters.js"
+import type { AuthConfig } from "../../src/types.js"
+import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
+import type { SendVerificationRequestParams } from "../../src/providers/email-config.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import {
+  claimFailingReplayStore,
+  expectSecondFactorFinal,
+  limiterAdmitted,
+  modelClientHeaders,
+  rateLimitOf,
+  rateLimitOutcomes,
+  redirectCallbackOf,
+  secondFactorFindings,
+  secondFactorRepresentatives,
+  secondFactorWorld,
+  secondFactorWorldOf,
+  signInDecisionOf,
+  signInDecisions,
+} from "./harness.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+// Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/email-user.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("email-user", await load()))
+vi.mock("../../src/machines/email-code.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("email-code", await load()))
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "email-user", "email-code")
+
+const secret = "model-secret"
+const names = cookieNames.https
+const ada = "ada@example.test"
+const adaUser: AdapterUser = { id: "u-ada", name: "Ada", email: ada, emailVerified: null }
+const callbackUrl = `${origin}/dashboard`
+const codeCookie = `${names.flow}.email-code`
+const codePage = `${origin}/auth/verify-request?provider=nodemailer&type=code`
+/** The model's clock, and when the model's code expires (the engine's expires 10 minutes after it is made). */
+const startsAt = Date.parse("2026-01-01T00:00:00.000Z")
+const expiresAt = startsAt + 10 * 60_000
+
+/** What the email sign-in leaves: a code instead of the link, or beside it. */
+const starts = {
+  instead: { identifier: ada, codeHash: "mailed", expiresAt, callbackUrl },
+  beside: { identifier: ada, codeHash: "mailed", expiresAt, callbackUrl, linkTokenHash: "link" },
+} satisfies Record<string, EmailCodeStart>
+
+const databasePolicy: SignInTailPolicy = { databaseSessions: true, newUserPage: true }
+const jwtPolicy: SignInTailPolicy = { databaseSessions: false, newUserPage: true }
+const policies = [databasePolicy, jwtPolicy, { ...databasePolicy, secondFactor: true }, { ...jwtPolicy, secondFactor: true }]
+
+/**
+ * Payload-carrying events, given what the flow holds. The first request types a code with each
+ * policy (the configuration's, the same at every request) and meets every answer; a request after
+ * a wrong code types a wrong one again, within the limits, until the fifth ends the sign-in (what a
+ * request meets otherwise, the first one drives).
+ */
+function events(snapshot: SnapshotFrom<typeof emailCodeMachine>): EmailCodeEvent[] {
+  const { context } = snapshot
+  if (context.attempts > 0) {
+    return [
+      { type: "code.submitted", code: "typed", policy: context.policy! },
+      { type: "flow.fresh" },
+      { type: "csrf.valid" },
+      { type: "rateLimit.counted", hits: [] },
+      { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
+    ]
+  }
+  return [
+    ...(context.policy ? [context.policy] : policies).map((policy): EmailCodeEvent => ({ type: "code.submitted", code: "typed", policy })),
+    { type: "flow.fresh" },
+    { type: "flow.replayed" },
+    { type: "flow.claimFailed", error: new Error("replay store down") },
+    { type: "csrf.valid" },
+    { type: "csrf.invalid" },
+    ...rateLimitOutcomes,
+    // The mailed code in time, another code, or the mailed code the moment it expires.
+    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt - 1 },
+    { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
+    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt },
+    // The link mailed beside the code: still there, or it signed in first.
+    { type: "token.used", row: { identifier: ada, expires: new Date(startsAt + 86_400_000) } },
+    { type: "token.used", row: null },
+    { type: "token.failed", error: new Error("token store down") },
+    { type: "user.lookedUp", user: adaUser, newUserId: "u-new" },
+    { type: "user.lookedUp", user: null, newUserId: "u-new" },
+    { type: "lookup.failed", error: new Error("user store down") },
+    ...signInDecisions,
+    { type: "currentSession.found", userId: adaUser.id },
+    { type: "currentSession.found", userId: "u-eve" },
+    { type: "currentSession.none" },
+    { type: "currentSession.failed", error: new Error("getSessionAndUser failed") },
+    { type: "otherSession.failed", error: new Error("deleteSession failed") },
+    // The first factor is the email: an emailed code is never offered as the second.
+    ...secondFactorFindings(true),
+    { type: "user.persisted", isNewUser: context.plan === "createUser" },
+    { type: "persist.failed", error: new Error("persist failed") },
+    { type: "session.failed", error: new Error("createSession failed") },
+    { type: "encode.failed", error: new Error("jwt callback threw") },
+  ]
+}
+
+type Path = ModelPath<EmailCodeEvent>
+
+const policyOfPath = (path: { events: readonly { type: string }[] }) => (path.events.find((event) => event.type === "code.submitted") as { policy?: SignInTailPolicy } | undefined)?.policy
+const startOf = (path: Path) => (path.input === starts.beside ? "beside" : "instead")
+
+/** The events of each request: the typed code, then what its effects found. */
+function requestsOf(events: readonly EmailCodeEvent[]): EmailCodeEvent[][] {
+  const requests: EmailCodeEvent[][] = []
+  for (const event of events) {
+    if (event.type === "code.submitted") requests.push([event])
+    else requests.at(-1)!.push(event)
+  }
+  return requests
+}
+
+/** The way in to the second-factor check: Ada, who exists (with her factors), types the code in a browser signed in as nobody. */
+const adaTypesTheCode = (events: readonly { type: string }[]) =>
+  events.some((event) => event.type === "user.lookedUp" && "user" in event && event.user !== null) && !events.some((event) => event.type === "currentSession.found" || event.type === "currentSession.failed")
+/** Ways through the wrong codes that are not the plain one (in time, within the limits, first policy only) are driven by the first request. */
+const plainRetries = (path: Path) => {
+  const requests = requestsOf(path.events)
+  if (requests.length === 1) return true
+  const plain = (request: readonly EmailCodeEvent[]) => limiterAdmitted(request) && !request.some((event) => event.type === "flow.replayed" || event.type === "flow.claimFailed" || event.type === "csrf.invalid")
+  return requests.slice(0, -1).every(plain) && (path.events[0] as { policy: SignInTailPolicy }).policy === jwtPolicy
+}
+const allPaths = modelPaths(emailCodeMachine, events, { inputs: [starts.instead, starts.beside] })
+const paths = secondFactorRepresentatives(allPaths.filter(plainRetries), { acceptable: adaTypesTheCode, policy: policyOfPath })
+
+function failing(request: readonly EmailCodeEvent[], type: EmailCodeEvent["type"], message?: string): boolean {
+  return request.some((event) => event.type === type && (message === undefined || (event as { error?: Error }).error?.message === message))
+}
+
+async function scenario(path: Path) {
+  const policy = policyOfPath(path)!
+  const start = startOf(path)
+  const world: { request: EmailCodeEvent[] } = { request: [] }
+  const now = (type: EmailCodeEvent["type"], message?: string) => failing(world.request, type, message)
+  const memory = MemoryAdapter()
+  const mails: SendVerificationRequestParams[] = []
+  const adapter: Adapter = {
+    ...memory,
+    async useVerificationToken(params) {
+      if (now("token.failed")) throw new Error("token store down")
+      return memory.useVerificationToken(params)
+    },
+    async getUserByEmail(email) {
+      if (now("lookup.failed")) throw new Error("user store down")
+      return memory.getUserByEmail(email)
+    },
+    async getSessionAndUser(token) {
+      if (now("currentSession.failed")) throw new Error("getSessionAndUser failed")
+      return memory.getSessionAndUser(token)
+    },
+    async deleteSession(token) {
+      if (now("otherSession.failed")) throw new Error("deleteSession failed")
+      return memory.deleteSession(token)
+    },
+    async createUser(user) {
+      if (now("persist.failed")) throw new Error("persist failed")
+      return memory.createUser(user)
+    },
+    async updateUser(user) {
+      if (now("persist.failed")) throw new Error("persist failed")
+      return memory.updateUser(user)
+    },
+    async createSession(session) {
+      if (now("session.failed")) throw new Error("createSession failed")
+      return memory.createSession(session)
+    },
+  }
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter,
+    rateLimit: false,
+    replayStore: claimFailingReplayStore(adapter, () => now("flow.claimFailed")),
+    session: { strategy: policy.databaseSessions ? "database" : "jwt" },
+    pages: { newUser: "/welcome-aboard" },
+    providers: [Nodemailer({ code: start, sendVerificationRequest: (params) => void mails.push(params) })],
+    callbacks: {
+      signIn({ email }) {
+        // Asking for the email is always allowed: this machine is about typing its code.
+        if (email?.verificationRequest) return true
+        return signInDecisionOf(world.request)
+      },
+      ...redirectCallbackOf(path.events),
+      jwt({ token }) {
+        if (now("encode.failed")) throw new Error("jwt callback threw")
+        return token
+      },
+    },
+  }
+  const existingUser = path.events.some((event) => event.type === "user.lookedUp" && event.user !== null)
+  if (existingUser) await memory.createUser({ ...adaUser, id: "" })
+  const found = path.events.find((event) => event.type === "currentSession.found")
+  const signedInAs = found?.type === "currentSession.found" ? (found.userId === adaUser.id ? "ada" : "eve") : path.events.some((event) => event.type === "currentSession.failed" || event.type === "otherSession.failed") ? "eve" : undefined
+  const secondFactor = secondFactorWorldOf(path.events)
+  if (policy.secondFactor) {
+    const built = await secondFactorWorld(secondFactor, config.adapter!, { userId: (await memory.getUserByEmail(ada))!.id, secret, sendCode: true })
+    config.secondFactor = built.secondFactor
+    config.adapter = built.adapter
+    return { config, memory, world, mails, existingUser, signedInAs, secondFactor, cookies: built.cookies, start }
+  }
+  return { config, memory, world, mails, existingUser, signedInAs, secondFactor, cookies: [] as [string, string][], start }
+}
+
+const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
+const recorder = new TransitionRecorder([emailCodeMachine])
+/** Transitions no sign-in with an emailed code can take. */
+const unreachable = new Map([
+  ["email-code.checkingSecondFactor:secondFactor.found:0", "the first factor is not a passkey"],
+  ["email-code.checkingSecondFactor:secondFactor.found:3", "the first factor is an emailed code: an emailed code would be the same factor again, so a required user without an app is refused"],
+])
+
+describe("email code machine (one flow, several requests), driven through Auth()", () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it("the model yields a path to every final state", () => {
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(
+      new Set([
+        "signedIn",
+        "signedInNewUser",
+        "redirected",
+        "accessDenied",
+        "flowReplayed",
+        "claimFailed",
+        "csrfRejected",
+        "rateLimited",
+        "codeExpired",
+        "attemptsExhausted",
+        "linkUsed",
+        "tokenLookupFailed",
+        "lookupFailed",
+        "persistFailed",
+        "sessionFailed",
+        "secondFactorRequired",
+        "secondFactorUnavailable",
+      ]),
+    )
+  })
+
+  for (const path of paths) {
+    it(`${startOf(path)}: ${path.description} ⇒ ${path.finalState}`, async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: startsAt })
+      const s = await scenario(path)
+      const { logger, errors } = recordingLogger()
+      // Ada asks for the email in this browser (signed in as someone already, where the path says so).
+      const jar = new CookieJar()
+      for (const [name, value] of s.cookies) jar.cookies.set(name, value)
+      if (s.signedInAs) {
+        const user = s.signedInAs === "ada" ? await s.memory.getUserByEmail(ada) : await s.memory.createUser({ id: "", name: "Eve", email: "eve@example.test", emailVerified: null })
+        await s.memory.createSession({ sessionToken: `session-of-${s.signedInAs}`, userId: user!.id, expires: new Date(Date.now() + 3_600_000) })
+        jar.cookies.set(names.sessionToken, `session-of-${s.signedInAs}`)
+      }
+      const sessionBefore = jar.get(names.sessionToken)
+      const asked = await send(s.config, jar, "/signin/nodemailer", { form: { csrfToken: await csrfTokenFor(s.config, jar), email: ada, callbackUrl: "/dashboard" } })
+      expect(asked.headers.get("location")).toBe(codePage)
+      const mail = s.mails[0]!
+      expect(mail.code).toMatch(/^\d{6}$/)
+      expect(Boolean(mail.token)).toBe(s.start === "beside")
+      if (path.events.some((event) => event.type === "token.used" && event.row === null)) {
+        // The link mailed beside the code signs in first, on another device.
+        await send({ ...s.config, logger: recordingLogger().logger }, new CookieJar(), mail.url)
+      }
+
+      recorder.reset()
+      let response: Response | undefined
+      const requests = requestsOf(path.events)
+      for (const [index, request] of requests.entries()) {
+        const has = (type: EmailCodeEvent["type"]) => request.some((event) => event.type === type)
+        const hashed = request.find((event) => event.type === "emailCode.hashed")
+        if (hashed?.type === "emailCode.hashed" && hashed.now >= expiresAt) vi.setSystemTime(expiresAt)
+        const code = hashed?.type === "emailCode.hashed" && hashed.hashes[0] === "mailed" ? mail.code! : wrongOf(mail.code!)
+        const csrf: Record<string, string> = has("csrf.invalid") ? {} : { csrfToken: await csrfTokenFor(s.config, jar) }
+        if (has("flow.replayed")) {
+          // The same flow cookie, sent twice: the first use claims it.
+          const saved = new Map(jar.cookies)
+          await send({ ...s.config, logger: recordingLogger().logger }, jar, "/callback/nodemailer", { form: { ...csrf, code: wrongOf(mail.code!) } })
+          jar.cookies.clear()
+          for (const [name, value] of saved) jar.cookies.set(name, value)
+        }
+        s.world.request = request
+        response = await send({ ...s.config, logger, inspect: recorder.inspect, ...rateLimitOf(request, "email-code") }, jar, "/callback/nodemailer", { form: { ...csrf, code }, headers: modelClientHeaders })
+        s.world.request = []
+        expect(response.status).toBe(302)
+        if (index < requests.length - 1) {
+          // A wrong code: the page again, saying so, the flow sealed anew.
+          expect(response.headers.get("location")).toBe(`${codePage}&error=Verification&reason=wrong-code`)
+          expect(jar.get(codeCookie)).toBeTruthy()
+        }
+      }
+      // The real requests walked exactly the model's path.
+      expect(recorder.runs.flatMap((run) => run.states.slice(1))).toEqual(path.states.slice(1))
+
+      const location = response!.headers.get("location")
+      const refusal = errors.find((error) => error.name === "Verification")?.cause as { refusal?: string } | undefined
+      const user = await s.memory.getUserByEmail(ada)
+      // Every end clears the flow.
+      expect(jar.get(codeCookie)).toBeUndefined()
+      switch (path.finalState) {
+        case "signedIn":
+        case "signedInNewUser": {
+          expect(location).toBe(path.finalState === "signedInNewUser" ? `/welcome-aboard?callbackUrl=${encodeURIComponent(callbackUrl)}` : callbackUrl)
+          expect(path.finalState === "signedInNewUser").toBe(!s.existingUser)
+          const session = (await (await send(s.config, jar, "/session")).json()) as { user?: { email?: string } } | null
+          expect(session?.user?.email).toBe(ada)
+          expect(user?.emailVerified).toBeInstanceOf(Date)
+          if (s.signedInAs === "eve") expect(await s.memory.getSessionAndUser(sessionBefore!)).toBeNull()
+          if (s.start === "beside") {
+            // The link of the same mail works no more.
+            expect((await send({ ...s.config, logger: recordingLogger().logger }, new CookieJar(), mail.url)).headers.get("location")).toBe(`${origin}/auth/error?error=Verification`)
+          }
+          break
+        }
+        case "redirected":
+          expect(location).toBe(`${origin}/welcome`)
+          break
+        case "accessDenied":
+          expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
+          break
+        case "flowReplayed":
+        case "codeExpired":
+        case "attemptsExhausted":
+        case "linkUsed":
+          expect(location).toBe(`${origin}/auth/error?error=Verification`)
+          expect(refusal?.refusal).toBe(path.finalState)
+          break
+        case "csrfRejected":
+          expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
+          break
+        case "rateLimited":
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          expect(Number(response!.headers.get("retry-after"))).toBeGreaterThan(0)
+          break
+        case "claimFailed":
+        case "tokenLookupFailed":
+        case "lookupFailed":
+        case "persistFailed":
+        case "sessionFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errors.length).toBeGreaterThan(0)
+          break
+        case "secondFactorRequired":
+        case "secondFactorUnavailable":
+          expectSecondFactorFinal(path.finalState, s.secondFactor, response!, jar, origin)
+          expect(user?.emailVerified).toBeInstanceOf(Date)
+          break
+        default:
+          throw new Error(`no expectation for state ${path.finalState}`)
+      }
+      if (path.finalState !== "signedIn" && path.finalState !== "signedInNewUser") expect(jar.get(names.sessionToken)).toBe(sessionBefore)
+    })
+  }
+
+  afterAll(() => {
+    console.log(`email-code: ${paths.length} paths driven of ${allPaths.length} generated`)
+    const { line, missing } = coverageReport(emailCodeMachine, recorder)
+    console.log(line, `(unreachable through Auth(): ${[...unreachable].map(([key, why]) => `${key}: ${why}`).join("; ")})`)
+    expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+    // A transition named unreachable is one no path took.
+    expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
+  })
+})
