@@ -195,6 +195,11 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return (await actions.pages()).errorPage(options, cookies)
       case "verify-request":
         return (await actions.pages()).verifyRequestPage(options, cookies)
+      case "signup": {
+        const provider = options.provider
+        if (provider?.type !== "credentials" || !provider.passwordAccounts) return errorAnswer(new InvalidProvider("Sign-up is served for the Password provider: GET /signup/<its id>"))
+        return (await actions.pages()).signUpPage(options, provider, cookies)
+      }
       case "callback":
         return (await actions.callback()).callbackAction(options, cookies)
       case "second-factor":

@@ -2,7 +2,7 @@ import type { PageProvider, RenderedPage } from "../pages/index.js"
 import { onFirstUse } from "../core/on-first-use.js"
 import type { AuthOptions } from "../core/options.js"
 import { emailCodeCookies } from "./email-code-cookies.js"
-import type { Cookie, ResponseInternal } from "../types.js"
+import type { Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
 
 // Each page (and Preact with it) is loaded when it is first rendered: a redirect to the app's own
 // page loads none.
@@ -13,6 +13,7 @@ const pages = {
   signOut: onFirstUse(() => import("../pages/signout.js")),
   error: onFirstUse(() => import("../pages/error.js")),
   verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
+  signUp: onFirstUse(() => import("../pages/sign-up.js")),
 }
 
 function withQuery(page: string, params: Record<string, string | undefined>): string {
@@ -118,4 +119,24 @@ export async function verifyRequestPage(options: AuthOptions, cookies: Cookie[])
     return html(page, cookies)
   }
   return html((await pages.verifyRequest()).renderVerifyRequestPage({ url: options.origin, theme: options.theme }), cookies)
+}
+
+/**
+ * GET `/signup/<id>`: the built-in sign-up page of a Password provider.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signup/password → "Create an account"
+ * ```
+ */
+export async function signUpPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
+  const page = (await pages.signUp()).renderSignUpPage({
+    action: `${options.baseUrl}/signup/${provider.id}`,
+    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
+    callbackUrl: options.callbackUrl,
+    minLength: provider.passwordAccounts?.minLength ?? 8,
+    signInUrl: options.pages.signIn ?? `${options.baseUrl}/signin`,
+    theme: options.theme,
+  })
+  return html(page, cookies)
 }

@@ -135,6 +135,7 @@ export function CredentialsForm({ provider, csrfToken, invalid = false }: Provid
         )
       })}
       <button type="submit" class="button primary">Sign in with {provider.name}</button>
+      {(provider as { passwordAccounts?: unknown }).passwordAccounts ? <a href={safeUrl(provider.callbackUrl.replace(/\/callback\/([^/]+)$/, "/signup/$1"))}>Create an account</a> : null}
     </form>
   )
 }

@@ -129,6 +129,26 @@ describe.each(["jwt", "database"] as const)("Password provider with %s sessions"
   })
 })
 
+describe("the built-in pages", () => {
+  it("the sign-in page links to the sign-up page, whose form signs a new user up; refusals are explained", async () => {
+    const { config } = world("jwt")
+    const jar = new CookieJar()
+    const signInPage = await (await send(config, jar, "/signin")).text()
+    expect(signInPage).toContain(`href="${origin}/auth/signup/password"`)
+    const page = await send(config, jar, `/signup/password?callbackUrl=${encodeURIComponent(`${origin}/welcome`)}`)
+    const html = await page.text()
+    expect([page.status, html.includes("Create an account"), html.includes('autocomplete="new-password"')]).toEqual([200, true, true])
+    const action = /<form action="([^"]+)"/.exec(html)![1]!
+    const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(html)![1]!
+    const callbackUrl = /name="callbackUrl" value="([^"]+)"/.exec(html)![1]!
+    expect(action).toBe(`${origin}/auth/signup/password`)
+    const submitted = await send(config, jar, action, { form: { csrfToken, callbackUrl, email: "ada@example.test", password: "correct horse battery" } })
+    expect(submitted.headers.get("location")).toBe(`${origin}/welcome`)
+    expect(await sessionEmail(config, jar)).toBe("ada@example.test")
+    expect(await (await send(config, new CookieJar(), "/signin?error=EmailTaken")).text()).toContain("An account with this email address exists")
+  })
+})
+
 describe("Password provider configuration", () => {
   it("without an adapter it fails at start in one line", async () => {
     const config: AuthConfig = { secret, trustHost: true, providers: [Password()] }
