@@ -163,10 +163,11 @@ describe("the packed tarball, installed into a fresh app", () => {
         for (const expanded of named.includes("*") ? providers.map((name) => named.replace("*", name)) : [named]) expect(paths, subpath).toContain(expanded)
       }
     }
-    // About 590 KB packed and 2.0 MB unpacked since second factors (two machines, their routes and
-    // pages, the TOTP and QR primitives, the client functions) came in.
-    expect(pack.size).toBeLessThan(650_000)
-    expect(pack.unpackedSize).toBeLessThan(2_200_000)
+    // About 661 KB packed and 2.31 MB unpacked since step-up, the wrappers' factor functions, emailed
+    // codes and the Password provider (five machines, their routes and pages, password hashing) came in
+    // (590 KB and 2.0 MB after second factors).
+    expect(pack.size).toBeLessThan(700_000)
+    expect(pack.unpackedSize).toBeLessThan(2_450_000)
   })
 
   it("installs what a credentials app needs, without the inspector's elkjs", () => {
