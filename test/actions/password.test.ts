@@ -40,8 +40,11 @@ const rejected = `${origin}/auth/signin?error=CredentialsSignin&code=credentials
 describe.each(["jwt", "database"] as const)("Password provider with %s sessions", (strategy) => {
   it("signs up (the hash in the account row, never the password), then signs in again with the password", async () => {
     const { config, adapter } = world(strategy)
+    const created: unknown[] = []
+    config.events = { createUser: ({ user }) => void created.push(user.email) }
     const jar = new CookieJar()
     const signedUp = await signUp(config, jar, { email: " Ada@Example.TEST ", password: "correct horse battery", name: "Ada" })
+    expect(created).toEqual(["ada@example.test"])
     expect(signedUp.headers.get("location")).toBe(`${origin}/welcome`)
     expect(await sessionEmail(config, jar)).toBe("ada@example.test")
     const user = (await adapter.getUserByEmail("ada@example.test"))!

@@ -8,6 +8,8 @@ import { AuthError, CallbackRouteError, EmailTaken, MissingCSRF, SignUpRefused }
 import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
 import { compensate } from "../../core/adapter-calls.js"
+import { randomUUID } from "../../core/crypto.js"
+import { emitEvent } from "../../core/events.js"
 import { parseEmailAddress } from "../../core/email-address.js"
 import { checkPasswordRules, hashPassword } from "../../core/password/index.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
@@ -22,6 +24,7 @@ import { askSignIn, resolveRedirect } from "../sign-in-callback.js"
 import { passwordEmail } from "./store.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, CredentialsConfig, User } from "../../types.js"
+import type { AdapterUser } from "../../adapters.js"
 
 /** What the form says, as the sign-up machine reads it: the canonical email, and what the rules say of the password. */
 async function readSignUp(provider: CredentialsConfig, body: Record<string, unknown>): Promise<SignUpReadEvent> {
@@ -66,14 +69,21 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
     createAccount: async ({ user }) => {
       try {
         const hash = await hashPassword(password, provider.passwordAccounts!.hashing ?? {})
-        const created = await adapter.createUser!({ id: "", email: user!.email!, name: user!.name ?? null, emailVerified: null } as never)
+        // The id is chosen here, so that a failed sign-up removes the user by it even when the write landed and its answer did not.
+        let id = randomUUID()
+        let created: AdapterUser
         try {
+          created = await adapter.createUser!({ id, email: user!.email!, name: user!.name ?? null, emailVerified: null })
+          // An adapter that chose its own id: that one is removed if the account cannot be written.
+          id = created.id
           await adapter.linkAccount!({ userId: created.id, type: "credentials" as never, provider: provider.id, providerAccountId: created.id, refresh_token: hash })
         } catch (error) {
           // No user without the password they signed up with.
-          await compensate(() => adapter.deleteUser?.(created.id))
+          await compensate(() => adapter.deleteUser?.(id))
           throw error
         }
+        // The password account is not announced (linkAccount): its row holds the hash.
+        await emitEvent(options.config, options.logger, "createUser", { user: created })
         return { type: "account.created", user: created }
       } catch (error) {
         return { type: "create.failed", error }
