@@ -5,15 +5,10 @@ import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, typ
 import type { FlowMeta } from "./run-flow.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
-import { sharedIdentity, type SharedIdentity } from "../core/rate-limit/limiter.js"
+import { credentialsReadActions, credentialsReadGuards, readingCredentialsState, type CredentialsReadContext, type CredentialsReadEvent } from "./credentials-read.js"
 import type { User } from "../types.js"
 
-/**
- * What a credentials request carries (the `readCredentials` effect): the identity the per-user
- * budget keys on, normalised (absent when the declared identity field is missing, empty or not a
- * string), and the declared fields whose value is not a string.
- */
-export type CredentialsReadEvent = { type: "credentials.read"; identifier?: string; nonString: string[] }
+export type { CredentialsReadEvent } from "./credentials-read.js"
 
 /**
  * Events of the credentials sign-in flow. Each one is the outcome of the effect named by the state
@@ -30,12 +25,8 @@ export type CredentialsSignInEvent =
   | SignInTailEvent
 
 /** Context of a credentials sign-in flow: the user once authorized, and what ended the flow. */
-export interface CredentialsSignInContext extends SignInOutcomeContext, RateLimitContext {
+export interface CredentialsSignInContext extends SignInOutcomeContext, RateLimitContext, CredentialsReadContext {
   user?: User
-  /** Who the attempt counts against: the normalised identifier, or the shared budget when none could be read. */
-  rateLimitIdentity?: string | SharedIdentity
-  /** The declared fields that were not strings, when the request was refused for them. */
-  nonStringFields?: string[]
 }
 
 /** Effects the credentials sign-in machine names, in the order a successful flow meets them. */
@@ -71,14 +62,15 @@ export const credentialsSignInMachine = flowMachine(setup({
     events: {} as CredentialsSignInEvent,
     meta: {} as FlowMeta<CredentialsSignInEffect>,
   },
-  actions: { ...flowActions<CredentialsSignInContext, CredentialsSignInEvent>(), ...rateLimitActions<CredentialsSignInContext, CredentialsSignInEvent>() },
+  actions: {
+    ...flowActions<CredentialsSignInContext, CredentialsSignInEvent>(),
+    ...rateLimitActions<CredentialsSignInContext, CredentialsSignInEvent>(),
+    ...credentialsReadActions<CredentialsSignInContext, CredentialsSignInEvent>(),
+  },
   guards: {
     ...signInTailGuards<CredentialsSignInContext, CredentialsSignInEvent>(),
     ...rateLimitGuards<CredentialsSignInContext, CredentialsSignInEvent>(),
-    /** A declared credentials field came as something other than a string (an array, null, an object): refused before `authorize` runs. */
-    declaredFieldNotString: ({ event }) => event.type === "credentials.read" && event.nonString.length > 0,
-    /** The identity could not be read (the declared identity field is missing or empty): the attempt counts against the shared budget. */
-    identityUnread: ({ event }) => event.type === "credentials.read" && event.identifier === undefined,
+    ...credentialsReadGuards<CredentialsSignInContext, CredentialsSignInEvent>(),
     /** `authorize` returned a user object: these credentials are accepted. */
     returnedUser: ({ event }) => event.type === "authorize.returned" && event.user !== null && typeof event.user === "object",
     /** `authorize` threw a `CredentialsSignin`: the credentials are refused, with the app's code. */
@@ -90,16 +82,7 @@ export const credentialsSignInMachine = flowMachine(setup({
   initial: "validatingInput",
   states: {
     validatingInput: csrfCheckingState("readingCredentials"),
-    readingCredentials: {
-      meta: { effect: "readCredentials" },
-      on: {
-        "credentials.read": [
-          { guard: "declaredFieldNotString", target: "credentialsMalformed", actions: assign({ nonStringFields: ({ event }) => event.nonString }) },
-          { guard: "identityUnread", target: "checkingRateLimit", actions: assign({ rateLimitIdentity: () => sharedIdentity }) },
-          { target: "checkingRateLimit", actions: assign({ rateLimitIdentity: ({ event }) => event.identifier }) },
-        ],
-      },
-    },
+    readingCredentials: readingCredentialsState("checkingRateLimit"),
     checkingRateLimit: limitingState("authorizing"),
     authorizing: {
       meta: { effect: "authorize" },

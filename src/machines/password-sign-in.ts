@@ -4,8 +4,7 @@ import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, typ
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
 import type { FlowMeta } from "./run-flow.js"
-import type { CredentialsReadEvent } from "./credentials-sign-in.js"
-import { sharedIdentity, type SharedIdentity } from "../core/rate-limit/limiter.js"
+import { credentialsReadActions, credentialsReadGuards, readingCredentialsState, type CredentialsReadContext, type CredentialsReadEvent } from "./credentials-read.js"
 import type { User } from "../types.js"
 
 /** What the password sign-in reads of the configuration, given as its input. */
@@ -34,16 +33,13 @@ export type PasswordSignInEvent =
   | SignInTailEvent
 
 /** Context of a password sign-in. */
-export interface PasswordSignInContext extends SignInOutcomeContext, RateLimitContext {
+export interface PasswordSignInContext extends SignInOutcomeContext, RateLimitContext, CredentialsReadContext {
   policy?: PasswordSignInPolicy
   /** The user the email names, and their stored hash, once found. */
   user?: User
   hash?: string
   /** Whether the user's email address was verified. */
   emailVerified?: boolean
-  /** Who the attempt counts against: the normalised email, or the shared budget. */
-  rateLimitIdentity?: string | SharedIdentity
-  nonStringFields?: string[]
 }
 
 /** Effects the password sign-in machine names. */
@@ -83,15 +79,13 @@ export const passwordSignInMachine = flowMachine(setup({
   actions: {
     ...flowActions<PasswordSignInContext, PasswordSignInEvent>(),
     ...rateLimitActions<PasswordSignInContext, PasswordSignInEvent>(),
+    ...credentialsReadActions<PasswordSignInContext, PasswordSignInEvent>(),
     recordAccount: assign(({ event }) => (event.type === "account.found" ? { user: event.user, hash: event.hash, emailVerified: event.emailVerified } : {})),
   },
   guards: {
     ...signInTailGuards<PasswordSignInContext, PasswordSignInEvent>(),
     ...rateLimitGuards<PasswordSignInContext, PasswordSignInEvent>(),
-    /** A credentials field came as something other than a string. */
-    declaredFieldNotString: ({ event }) => event.type === "credentials.read" && event.nonString.length > 0,
-    /** No email could be read: the attempt counts against the shared budget. */
-    identityUnread: ({ event }) => event.type === "credentials.read" && event.identifier === undefined,
+    ...credentialsReadGuards<PasswordSignInContext, PasswordSignInEvent>(),
     /** The password matched the stored hash of a user who was found (never the dummy hash). */
     passwordMatched: ({ context, event }) => context.user !== undefined && checked(event)?.valid === true,
     /** The user's email is not verified, and the configuration requires it. */
@@ -105,16 +99,7 @@ export const passwordSignInMachine = flowMachine(setup({
   initial: "validatingInput",
   states: {
     validatingInput: csrfCheckingState("readingCredentials"),
-    readingCredentials: {
-      meta: { effect: "readCredentials" },
-      on: {
-        "credentials.read": [
-          { guard: "declaredFieldNotString", target: "credentialsMalformed", actions: assign({ nonStringFields: ({ event }) => event.nonString }) },
-          { guard: "identityUnread", target: "checkingRateLimit", actions: assign({ rateLimitIdentity: () => sharedIdentity }) },
-          { target: "checkingRateLimit", actions: assign({ rateLimitIdentity: ({ event }) => event.identifier }) },
-        ],
-      },
-    },
+    readingCredentials: readingCredentialsState("checkingRateLimit"),
     checkingRateLimit: limitingState("findingAccount"),
     findingAccount: {
       meta: { effect: "findAccount" },
