@@ -364,6 +364,28 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
 }
 
 /**
+ * A mail the Password provider asks `sendMail` to send. Links expire (`expires`) and work once.
+ *
+ * @example
+ * ```ts
+ * const sendMail = async (mail: PasswordMail) => {
+ *   if (mail.kind === "reset-password") await transport.sendMail({ to: mail.to, subject: "Reset your password", text: mail.url })
+ * }
+ * ```
+ */
+export type PasswordMail =
+  /** A new account's address, to verify by following `url`. */
+  | { kind: "verify-email"; to: string; url: string; expires: Date }
+  /** Someone signed up with an address that has an account: its owner is told, and pointed at signing in or resetting. */
+  | { kind: "email-taken"; to: string; signInUrl: string; resetUrl?: string }
+  /** A reset of a forgotten password, by following `url` (one hour, once, void once the password changes). */
+  | { kind: "reset-password"; to: string; url: string; expires: Date }
+  /** The password of the account at `to` was changed or reset. */
+  | { kind: "password-changed"; to: string }
+  /** The account's address changes from `from` to `to` once `url` (sent to the new address) is followed. */
+  | { kind: "change-email"; to: string; from: string; url: string; expires: Date }
+
+/**
  * Options of the Password provider's accounts.
  *
  * @example
@@ -401,6 +423,16 @@ export interface PasswordAccountsOptions {
    * @default scrypt with { ln: 17, r: 8, p: 1 } where node:crypto has it, otherwise PBKDF2-SHA256 with 600000 iterations
    */
   hashing?: { algorithm?: "scrypt" | "pbkdf2-sha256"; scrypt?: { ln?: number; r?: number; p?: number }; pbkdf2?: { iterations?: number } }
+  /**
+   * Sends the mails password accounts need: the link that verifies a new account's address, the
+   * notice to the owner of an address someone tried to sign up with again, the reset link, the
+   * notice that a password changed, and the link that confirms a new address. Each names its
+   * `kind`, the address to send it `to`, and the link `url` where it has one. Required where
+   * `verification` is `"required"`; without it, forgotten passwords cannot be reset by mail and
+   * addresses cannot be changed.
+   * @default none
+   */
+  sendMail?: (mail: PasswordMail) => Awaitable<void>
 }
 
 /** The internal response `Auth()` returns with `raw`, and that actions produce. */

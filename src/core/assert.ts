@@ -4,6 +4,7 @@ import {
   ExperimentalFeatureNotEnabled,
   InvalidCallbackUrl,
   InvalidEndpoints,
+  InvalidProvider,
   MissingAdapter,
   MissingAdapterMethods,
   MissingAuthorize,
@@ -258,6 +259,8 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
   if (checked.some((provider) => provider.type === "credentials" && provider.passwordAccounts)) {
     if (!adapter) return refuse(new MissingAdapter("The Password provider keeps accounts in a database: add `adapter`"))
     for (const method of ["getUserByEmail", "getAccount", "linkAccount", "updateAccountTokens"] as const) required.add(method)
+    const unmailed = checked.find((provider) => provider.type === "credentials" && provider.passwordAccounts?.verification === "required" && !provider.passwordAccounts.sendMail)
+    if (unmailed) return refuse(new InvalidProvider(`The Password provider "${unmailed.id}" requires verified addresses but cannot mail the link: pass Password({ verification: "required", sendMail })`))
   }
   if (adapter) {
     const missing = [...required].filter((method) => typeof adapter[method] !== "function")

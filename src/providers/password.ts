@@ -12,6 +12,8 @@
  */
 import type { CredentialsConfig, PasswordAccountsOptions } from "../types.js"
 
+export type { PasswordMail } from "../types.js"
+
 /** Options of {@link Password}. */
 export interface PasswordOptions extends PasswordAccountsOptions {
   /** @default "password" */

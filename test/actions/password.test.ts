@@ -100,7 +100,7 @@ describe.each(["jwt", "database"] as const)("Password provider with %s sessions"
   })
 
   it("where verification is required, a new account waits for it, and signs in once the email is verified", async () => {
-    const { config, adapter } = world(strategy, { verification: "required" })
+    const { config, adapter } = world(strategy, { verification: "required", sendMail: () => {} })
     const jar = new CookieJar()
     expect((await signUp(config, jar, { email: "ada@example.test", password: "correct horse battery" })).headers.get("location")).toBe(`${origin}/auth/signin?notice=verify-email`)
     expect(await sessionEmail(config, jar)).toBeUndefined()

@@ -94,7 +94,7 @@ async function scenario(path: Path) {
     adapter,
     session: { strategy: policy.databaseSessions ? "database" : "jwt" },
     ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
-    providers: [Password({ hashing, verification: policy.requiresVerifiedEmail ? "required" : "optional", verifyLegacyHash: (typed, hash) => hash === `$legacy$${typed}` })],
+    providers: [Password({ hashing, verification: policy.requiresVerifiedEmail ? "required" : "optional", sendMail: () => {}, verifyLegacyHash: (typed, hash) => hash === `$legacy$${typed}` })],
     callbacks: {
       signIn: () => signInDecisionOf(path.events),
       ...redirectCallbackOf(path.events),

@@ -84,7 +84,7 @@ function scenario(path: Path) {
     session: { strategy: policy.databaseSessions ? "database" : "jwt" },
     ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
     // A cheap scrypt cost for the model's many sign-ups.
-    providers: [Password({ hashing: { scrypt: { ln: 10 } }, verification: policy.requiresVerifiedEmail ? "required" : "optional" })],
+    providers: [Password({ hashing: { scrypt: { ln: 10 } }, verification: policy.requiresVerifiedEmail ? "required" : "optional", sendMail: () => {} })],
     callbacks: {
       signIn: () => signInDecisionOf(path.events),
       ...redirectCallbackOf(path.events),
