@@ -27,6 +27,7 @@ export type PasswordSignInEvent =
   | { type: "account.unknown" }
   | { type: "account.failed"; error: unknown }
   | { type: "password.checked"; valid: boolean; needsRehash: boolean }
+  | { type: "dummyPassword.checked" }
   | { type: "password.rehashed" }
   | { type: "rehash.failed"; error: unknown }
   | { type: "attempt.refunded" }
@@ -43,7 +44,7 @@ export interface PasswordSignInContext extends SignInOutcomeContext, RateLimitCo
 }
 
 /** Effects the password sign-in machine names. */
-export type PasswordSignInEffect = CsrfEffect | "readCredentials" | RateLimitEffect | "findAccount" | "checkPassword" | "rehashPassword" | "refundAttempt" | Exclude<SignInTailEffect, "persistUser">
+export type PasswordSignInEffect = CsrfEffect | "readCredentials" | RateLimitEffect | "findAccount" | "checkPassword" | "checkDummyPassword" | "rehashPassword" | "refundAttempt" | Exclude<SignInTailEffect, "persistUser">
 
 const checked = (event: PasswordSignInEvent) => (event.type === "password.checked" ? event : undefined)
 
@@ -65,7 +66,7 @@ const checked = (event: PasswordSignInEvent) => (event.type === "password.checke
  * actor.send({ type: "credentials.read", identifier: "ada@example.test", nonString: [] })
  * actor.send({ type: "rateLimit.counted", hits: [] })
  * actor.send({ type: "account.unknown" })
- * actor.send({ type: "password.checked", valid: false, needsRehash: false })
+ * actor.send({ type: "dummyPassword.checked" })
  * actor.getSnapshot().value // "credentialsRejected"
  * ```
  */
@@ -86,8 +87,8 @@ export const passwordSignInMachine = flowMachine(setup({
     ...signInTailGuards<PasswordSignInContext, PasswordSignInEvent>(),
     ...rateLimitGuards<PasswordSignInContext, PasswordSignInEvent>(),
     ...credentialsReadGuards<PasswordSignInContext, PasswordSignInEvent>(),
-    /** The password matched the stored hash of a user who was found (never the dummy hash). */
-    passwordMatched: ({ context, event }) => context.user !== undefined && checked(event)?.valid === true,
+    /** The password matched the stored hash of the user who was found. */
+    passwordMatched: ({ event }) => checked(event)?.valid === true,
     /** The user's email is not verified, and the configuration requires it. */
     emailUnverified: ({ context }) => context.policy?.requiresVerifiedEmail === true && context.emailVerified !== true,
     /** The stored hash was made with other parameters (or another algorithm) than the configured ones. */
@@ -106,7 +107,7 @@ export const passwordSignInMachine = flowMachine(setup({
       on: {
         "account.found": { target: "checkingPassword", actions: "recordAccount" },
         // Nobody: the password is still checked, against a dummy hash, so that the answer takes as long.
-        "account.unknown": "checkingPassword",
+        "account.unknown": "checkingDummyPassword",
         "account.failed": { target: "signInFailed", actions: "recordError" },
       },
     },
@@ -120,6 +121,11 @@ export const passwordSignInMachine = flowMachine(setup({
           { target: "refundingAttempt" },
         ],
       },
+    },
+    // The same work as a real check, against a hash nobody has: an unknown email ends as a wrong password does.
+    checkingDummyPassword: {
+      meta: { effect: "checkDummyPassword" },
+      on: { "dummyPassword.checked": "credentialsRejected" },
     },
     // A hash made with older parameters is replaced while the password is at hand; failing to does not stop the sign-in.
     rehashingPassword: {
