@@ -5,6 +5,7 @@
  * @module
  */
 import { credentialsDriver } from "./credentials.js"
+import { passwordSignInDriver } from "./password-sign-in.js"
 import { oauthDriver } from "./oauth.js"
 import { signOutDriver } from "./sign-out.js"
 import { emailSignInDriver } from "./email-sign-in.js"
@@ -32,10 +33,11 @@ import type { AuthConfig, CredentialsConfig } from "../../types.js"
 export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { drivers: MachineDriver[]; unused: { name: string; why: string }[] } {
   const drivers: MachineDriver[] = []
   const providers = configuredProviders(config)
-  // A Password provider's accounts are authflow's: its machines (password-sign-up, password-sign-in) are not driven by the kit yet.
+  // A Password provider's accounts are authflow's: the kit keeps one of its own to sign in with (sign-up is not driven yet).
   const passwordAccounts = (provider: { type: string }) => provider.type === "credentials" && (provider as CredentialsConfig).passwordAccounts !== undefined
   for (const provider of providers) {
     if (provider.type === "credentials" && !passwordAccounts(provider)) drivers.push(credentialsDriver(config, provider as CredentialsConfig, fixtures.credentials?.[provider.id]))
+    if (passwordAccounts(provider)) drivers.push(passwordSignInDriver(config, provider as CredentialsConfig))
   }
   for (const provider of providers) {
     if (provider.type === "oauth" || provider.type === "oidc") drivers.push(oauthDriver(config, provider as OAuthProviderConfig))
@@ -53,8 +55,7 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   const kinds = new Set(providers.map((provider) => provider.type))
   if (!providers.some((provider) => provider.type === "credentials" && !passwordAccounts(provider))) unused.push({ name: "credentials-sign-in", why: "no credentials provider" })
   if (providers.some(passwordAccounts)) {
-    unused.push({ name: "password-sign-up", why: "the kit does not drive the Password provider yet (authflow's own model tests walk it)" })
-    unused.push({ name: "password-sign-in", why: "the kit does not drive the Password provider yet (authflow's own model tests walk it)" })
+    unused.push({ name: "password-sign-up", why: "the kit does not drive sign-up yet (authflow's own model tests walk it)" })
   }
   if (!kinds.has("oauth") && !kinds.has("oidc")) unused.push({ name: "oauth", why: "no OAuth or OpenID Connect provider" })
   if (!kinds.has("email")) {
