@@ -1,5 +1,5 @@
 /**
- * A vitest reporter that ends the run with one plain line, `tests: N passed, N failed, N skipped`,
+ * A vitest reporter that ends the run with one plain line, `N passed, N failed, N skipped`,
  * which any CI reader understands (vitest's own summary is coloured and spread over lines).
  */
 import type { Reporter, TestModule } from "vitest/node"
@@ -11,6 +11,6 @@ export default class ClosingLineReporter implements Reporter {
       for (const test of module.children.allTests()) counts[test.result().state]++
       if (module.state() === "failed" && [...module.children.allTests()].length === 0) counts.failed++
     }
-    process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped + counts.pending} skipped\n`)
+    process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped + counts.pending} skipped\n`)
   }
 }
