@@ -101,5 +101,6 @@ describe("authflow/testing on the demo's configuration", () => {
     expect(failure).toContain("email-sign-in email: new address → now ends in accessDenied (was linkSent): callbacks.signIn changed?")
     expect(failure).toContain("email-verification email: new address → now mails no link: asking for it ended in accessDenied (was signedIn): callbacks.signIn changed?")
     expect(failure).toContain("webauthn passkey: action=register, new email → now ends in accessDenied (was signedIn): callbacks.signIn changed?")
-  })
+    // Every path again, on a changed configuration: a minute on a quiet machine, more on a busy one.
+  }, 300_000)
 })
