@@ -30,8 +30,7 @@ export interface FronteggProfile {
 
 /**
  * Frontegg. Give your issuer (`AUTH_FRONTEGG_ISSUER`, e.g. `https://app-abc123.frontegg.com`); the endpoints come from
- * its discovery document. The userinfo is read from
- * Frontegg's `identity/resources/users/v2/me`.
+ * its discovery document.
  *
  * @example
  * ```ts
@@ -45,20 +44,11 @@ export interface FronteggProfile {
  * @see https://docs.frontegg.com/docs/using-frontegg-oidc
  */
 export default function Frontegg(options: OAuthUserConfig<FronteggProfile> = {}): OIDCConfig<FronteggProfile> {
-  const issuer = options.issuer?.replace(/\/+$/, "")
   return {
     id: "frontegg",
     name: "Frontegg",
     type: "oidc",
-    ...(issuer
-      ? {
-          issuer,
-          wellKnown: `${issuer}/oauth/.well-known/openid-configuration`,
-          authorization: `${issuer}/oauth/authorize`,
-          token: `${issuer}/oauth/token`,
-          userinfo: `${issuer}/identity/resources/users/v2/me`,
-        }
-      : {}),
+    ...(options.issuer ? { issuer: options.issuer } : {}),
     profile: standardClaimsProfile,
     style: { brandColor: "#4461cc", bg: "#fff", text: "#000" },
     options,

@@ -41,7 +41,7 @@ function expectSignedIn(c: ProviderCase, result: FlowResult) {
   const query = url.searchParams
 
   // The authorization request.
-  expect(query.get("response_type")).toBe("code")
+  expect(query.get("response_type")).toBe(c.responseType ?? "code")
   expect(query.get("client_id")).toBe(clientId)
   expect(query.get("redirect_uri")).toBe(redirectUri(c.id))
   expect(query.get("state")).toMatch(/^[\w-]{16,}$/)
