@@ -273,6 +273,43 @@ describe("provider specifics", () => {
     expect(result.requests.find((r) => r.url === c.standIn.userinfoEndpoint)).toMatchObject({ method: "POST", body: "" })
   })
 
+  it("GitLab: an Auth.js-style authorization URL with the scope in its query signs in", async () => {
+    const c = caseOf("gitlab")
+    const result = await runCase(c, {
+      providerOptions: { ...c.providerOptions, authorization: "https://gitlab.example.com/oauth/authorize?scope=read_user+api" },
+    })
+    expect(result.authorizationUrl.searchParams.getAll("scope")).toEqual(["read_user api"])
+    expectSignedIn({ ...c, scope: "read_user api" }, result)
+  })
+
+  it("Asgardeo and OneLogin: discovery is fetched where wellKnown points, and its issuer checks the ID token", async () => {
+    for (const id of ["asgardeo", "onelogin"]) {
+      const c = caseOf(id)
+      const result = await runCase(c)
+      expectSignedIn(c, result)
+      expect(result.requests[0]!.url).toBe(`${c.standIn.issuer}/.well-known/openid-configuration`)
+    }
+  })
+
+  it("WeChat: the code is exchanged by GET with appid and secret, and the profile read with the token in the query", async () => {
+    const c = caseOf("wechat")
+    const result = await runCase(c)
+    expectSignedIn(c, result)
+    const exchange = new URL(result.requests.find((r) => urlKey(r.url) === c.standIn.tokenEndpoint)!.url)
+    expect(Object.fromEntries(exchange.searchParams)).toMatchObject({ appid: clientId, secret: "client-secret", grant_type: "authorization_code" })
+    expect(result.signIn!.account!.token_type).toBe("bearer")
+  })
+
+  it("Azure DevOps: the code is exchanged as a JWT-bearer assertion with the secret as client_assertion", async () => {
+    const c = caseOf("azure-devops")
+    const result = await runCase(c)
+    expectSignedIn(c, result)
+    const form = new URLSearchParams(result.requests.find((r) => r.url === c.standIn.tokenEndpoint)!.body)
+    expect(form.get("grant_type")).toBe("urn:ietf:params:oauth:grant-type:jwt-bearer")
+    expect(form.get("client_assertion")).toBe("client-secret")
+    expect(form.has("client_secret")).toBe(false)
+  })
+
   it("generic OIDC: an `iss` in the redirect is accepted when the issuer announces it", async () => {
     const c = caseOf("oidc")
     const result = await runCase(c)

@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose"
 import { customFetch } from "../../src/index.js"
-import { merge } from "../../src/core/merge.js"
+import { providerConfigs } from "../../src/core/providers.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, basePath, send } from "../helpers.js"
 import type { OAuthConfig, OIDCConfig, OAuthUserConfig, TokenEndpointAuthMethod } from "../../src/providers/oauth.js"
 import type { Account, AuthConfig, Profile, Provider, User } from "../../src/types.js"
@@ -394,8 +394,7 @@ export function providerConfig(provider: AnyProvider, extra: Partial<AuthConfig>
 
 /** The provider as the engine sees it: defaults with the user's options deep-merged over them. */
 export function resolved(provider: AnyProvider): AnyProvider {
-  const { options, ...defaults } = provider as AnyProvider & { options?: Record<string, unknown> }
-  return merge(defaults, options) as AnyProvider
+  return providerConfigs([provider as unknown as Provider])[0] as unknown as AnyProvider
 }
 
 /**
