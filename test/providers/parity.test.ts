@@ -3,7 +3,7 @@
  * authflow provider with the same id (read from node_modules at test time, so an @auth/core upgrade
  * that adds one fails here, naming it), and each has a case in the provider tests.
  */
-import { readdirSync } from "node:fs"
+import { readFileSync, readdirSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -57,5 +57,25 @@ describe("provider parity with @auth/core", () => {
     const ours = (await definitions(join(root, "src/providers"), ".ts", (path) => import(path))).filter((p) => isOAuth(p.type))
     const tested = new Set(cases.map((c) => c.id))
     expect(ours.filter((p) => !tested.has(p.id)).map((p) => p.id)).toEqual([])
+  })
+})
+
+describe("the provider reference (docs/reference/providers.md)", () => {
+  const page = readFileSync(join(root, "docs/reference/providers.md"), "utf8")
+
+  it("lists every OAuth/OIDC provider with its module and type, each with a case", async () => {
+    const table = /<!-- provider-reference-table -->\n([\s\S]*?)<!-- \/provider-reference-table -->/.exec(page)
+    expect(table, "the table between <!-- provider-reference-table --> markers").not.toBeNull()
+    const rows = table![1]!.split("\n").filter((line) => line.startsWith("| `")).map((line) => line.split(" | ").slice(0, 4).join(" | "))
+    const ours = (await definitions(join(root, "src/providers"), ".ts", (path) => import(path))).filter((p) => isOAuth(p.type))
+    const tested = new Set(cases.map((c) => c.id))
+    expect(rows).toEqual(ours.map((p) => `| \`${p.id}\` | \`authflow/providers/${p.module}\` | ${p.type} | ${tested.has(p.id) ? "tested" : "untested"}`))
+  })
+
+  it("states the counts as they are", async () => {
+    const theirs = (await definitions(authjsProviders, ".js", (path) => import(path))).filter((p) => isOAuth(p.type))
+    const ours = (await definitions(join(root, "src/providers"), ".ts", (path) => import(path))).filter((p) => isOAuth(p.type))
+    const { version } = JSON.parse(readFileSync(join(authjsProviders, "../package.json"), "utf8")) as { version: string }
+    expect(page).toContain(`authflow ${ours.length} vs @auth/core ${theirs.length}: every OAuth/OIDC provider of \`@auth/core\` ${version}`)
   })
 })
