@@ -21,7 +21,7 @@ export interface BattleNetProfile {
 /** Options of {@link BattleNet}. */
 export type BattleNetUserConfig = OAuthUserConfig<BattleNetProfile> & {
   /**
-   * The region's issuer: `https://oauth.battle.net` (global), `https://{us,eu,kr,tw}.battlenet.com/oauth`, or
+   * The region's issuer: `https://oauth.battle.net` (global), `https://{us,eu,kr,tw}.battle.net/oauth`, or
    * `https://oauth.battlenet.com.cn` (China).
    * @default "https://oauth.battle.net"
    */
