@@ -43,9 +43,14 @@ export default function BoxyHQSAML(options: OAuthUserConfig<BoxyHQSAMLProfile> =
     id: "boxyhq-saml",
     name: "BoxyHQ SAML",
     type: "oauth",
-    authorization: { url: `${base}/api/oauth/authorize`, params: { provider: "saml", scope: "" } },
-    token: `${base}/api/oauth/token`,
-    userinfo: `${base}/api/oauth/userinfo`,
+    // Without the server's URL the endpoints are left out, and the configuration check says so.
+    ...(base
+      ? {
+          authorization: { url: `${base}/api/oauth/authorize`, params: { provider: "saml", scope: "" } },
+          token: `${base}/api/oauth/token`,
+          userinfo: `${base}/api/oauth/userinfo`,
+        }
+      : {}),
     profile(profile) {
       return { id: profile.id, name: [profile.firstName, profile.lastName].filter(Boolean).join(" ") || null, email: profile.email ?? null, image: null }
     },

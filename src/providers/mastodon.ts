@@ -52,9 +52,14 @@ export default function Mastodon(options: OAuthUserConfig<MastodonProfile> = {})
     id: "mastodon",
     name: "Mastodon",
     type: "oauth",
-    authorization: { url: `${base}/oauth/authorize`, params: { scope: "read" } },
-    token: `${base}/oauth/token`,
-    userinfo: `${base}/api/v1/accounts/verify_credentials`,
+    // Without the server's URL the endpoints are left out, and the configuration check says so.
+    ...(base
+      ? {
+          authorization: { url: `${base}/oauth/authorize`, params: { scope: "read" } },
+          token: `${base}/oauth/token`,
+          userinfo: `${base}/api/v1/accounts/verify_credentials`,
+        }
+      : {}),
     profile(profile) {
       return { id: profile.id, name: profile.username, email: null, image: profile.avatar_static ?? null }
     },

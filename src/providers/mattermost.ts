@@ -48,9 +48,14 @@ export default function Mattermost(options: OAuthUserConfig<MattermostProfile> =
     id: "mattermost",
     name: "Mattermost",
     type: "oauth",
-    authorization: { url: `${base}/oauth/authorize`, params: { scope: "" } },
-    token: `${base}/oauth/access_token`,
-    userinfo: `${base}/api/v4/users/me`,
+    // Without the server's URL the endpoints are left out, and the configuration check says so.
+    ...(base
+      ? {
+          authorization: { url: `${base}/oauth/authorize`, params: { scope: "" } },
+          token: `${base}/oauth/access_token`,
+          userinfo: `${base}/api/v4/users/me`,
+        }
+      : {}),
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile) {
       return {

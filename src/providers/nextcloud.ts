@@ -50,21 +50,26 @@ export default function Nextcloud(options: OAuthUserConfig<NextcloudProfile> = {
     id: "nextcloud",
     name: "Nextcloud",
     type: "oauth",
-    authorization: { url: `${base}/apps/oauth2/authorize`, params: { scope: "" } },
-    token: `${base}/apps/oauth2/api/v1/token`,
-    userinfo: {
-      url: `${base}/ocs/v1.php/cloud/users`,
-      async request({ tokens, provider, fetch }) {
-        const users = endpointUrl(provider.userinfo as UserinfoEndpointConfig<NextcloudProfile>) ?? `${base}/ocs/v1.php/cloud/users`
-        const response = await fetch(`${users}/${encodeURIComponent(String(tokens.user_id))}`, {
-          headers: { Authorization: `Bearer ${tokens.access_token}`, "OCS-APIRequest": "true", Accept: "application/json" },
-        })
-        if (!response.ok) throw new Error(`Nextcloud users API answered ${response.status}`)
-        const answer = (await response.json()) as NextcloudOcsAnswer
-        if (!answer.ocs?.data) throw new Error("Nextcloud users API answered without a user")
-        return answer.ocs.data
-      },
-    },
+    // Without the server's URL the endpoints are left out, and the configuration check says so.
+    ...(base
+      ? {
+          authorization: { url: `${base}/apps/oauth2/authorize`, params: { scope: "" } },
+          token: `${base}/apps/oauth2/api/v1/token`,
+          userinfo: {
+            url: `${base}/ocs/v1.php/cloud/users`,
+            async request({ tokens, provider, fetch }) {
+              const users = endpointUrl(provider.userinfo as UserinfoEndpointConfig<NextcloudProfile>) ?? `${base}/ocs/v1.php/cloud/users`
+              const response = await fetch(`${users}/${encodeURIComponent(String(tokens.user_id))}`, {
+                headers: { Authorization: `Bearer ${tokens.access_token}`, "OCS-APIRequest": "true", Accept: "application/json" },
+              })
+              if (!response.ok) throw new Error(`Nextcloud users API answered ${response.status}`)
+              const answer = (await response.json()) as NextcloudOcsAnswer
+              if (!answer.ocs?.data) throw new Error("Nextcloud users API answered without a user")
+              return answer.ocs.data
+            },
+          },
+        }
+      : {}),
     profile(profile) {
       return {
         id: profile.id,

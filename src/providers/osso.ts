@@ -39,9 +39,14 @@ export default function Osso(options: OAuthUserConfig<OssoProfile> = {}): OAuthC
     id: "osso",
     name: "Osso",
     type: "oauth",
-    authorization: { url: `${base}/oauth/authorize`, params: { scope: "" } },
-    token: `${base}/oauth/token`,
-    userinfo: `${base}/oauth/me`,
+    // Without the server's URL the endpoints are left out, and the configuration check says so.
+    ...(base
+      ? {
+          authorization: { url: `${base}/oauth/authorize`, params: { scope: "" } },
+          token: `${base}/oauth/token`,
+          userinfo: `${base}/oauth/me`,
+        }
+      : {}),
     profile(profile) {
       return { id: profile.id, name: null, email: profile.email ?? null, image: null }
     },

@@ -310,6 +310,13 @@ describe("provider specifics", () => {
     expect(form.has("client_secret")).toBe(false)
   })
 
+  it("Mastodon, Mattermost, Nextcloud, Osso, BoxyHQ SAML: without the server's URL the configuration is refused, naming it", async () => {
+    for (const id of ["mastodon", "mattermost", "nextcloud", "osso", "boxyhq-saml"]) {
+      const c = caseOf(id)
+      await expect(runProviderFlow(c.factory, { standIn: c.standIn, callbackUrl }), id).rejects.toThrow(/missing both `issuer` and `authorization`/)
+    }
+  })
+
   it("generic OIDC: an `iss` in the redirect is accepted when the issuer announces it", async () => {
     const c = caseOf("oidc")
     const result = await runCase(c)
