@@ -86,6 +86,7 @@ export default defineConfig({
         items: [
           { text: "Configuration and routes", link: "/reference/" },
           { text: "Compatibility with Auth.js v5", link: "/reference/compatibility" },
+          { text: "Providers", link: "/reference/providers" },
           { text: "Changes", link: "/reference/changes" },
           { text: "Performance figures", link: "/reference/performance" },
           { text: "Security figures", link: "/reference/security-figures" },

@@ -3,8 +3,9 @@ import type { InternalProvider, Provider, ProviderConfig } from "../types.js"
 
 /**
  * The configured providers as configs: each factory called with no options, and the user's
- * `options` merged over each provider's defaults (the `options` field itself is dropped). Index `i`
- * of the result is `providers[i]`.
+ * `options` merged over each provider's defaults (the `options` field itself is dropped). An
+ * endpoint may be a URL string or `{ url, params }` on either side (see `withEndpointUrls`). Index
+ * `i` of the result is `providers[i]`.
  *
  * @example
  * ```ts
@@ -15,8 +16,27 @@ import type { InternalProvider, Provider, ProviderConfig } from "../types.js"
 export function providerConfigs(providers: readonly Provider[]): ProviderConfig[] {
   return providers.map((provider) => {
     const { options, ...defaults } = typeof provider === "function" ? provider() : provider
-    return merge(defaults, options) as ProviderConfig
+    return withEndpointUrls(merge(defaults, options) as ProviderConfig, defaults)
   })
+}
+
+const endpointKeys = ["authorization", "token", "userinfo"] as const
+
+/**
+ * Endpoints can be given as a URL string or as `{ url, params }`, by the provider and by the user,
+ * as in Auth.js. A string replaces whatever the provider had (its query holds the parameters); an
+ * object without `url` over a provider's string keeps that URL, where a plain merge would lose it
+ * (`token: { conform }` over `token: "https://…"`).
+ */
+function withEndpointUrls(merged: ProviderConfig, defaults: object): ProviderConfig {
+  let result = merged
+  for (const key of endpointKeys) {
+    const byDefault = Reflect.get(defaults, key) as unknown
+    const current = Reflect.get(result, key) as unknown
+    if (typeof byDefault !== "string" || current === null || typeof current !== "object" || "url" in current) continue
+    result = { ...result, [key]: { ...current, url: byDefault } }
+  }
+  return result
 }
 
 /**

@@ -51,6 +51,19 @@ export interface OAuthProviderConfig<P = Profile> extends CommonProviderOptions 
   type: "oauth" | "oidc"
   /** The issuer: with it alone, discovery finds the endpoints (RFC 8414 / OpenID Connect Discovery). */
   issuer?: string
+  /**
+   * Where the discovery document is, for a server that does not serve it at
+   * `<issuer>/.well-known/openid-configuration` (Asgardeo, OneLogin). The document must then name
+   * as its issuer the URL before `/.well-known/openid-configuration`.
+   *
+   * @default `<issuer>/.well-known/openid-configuration`
+   * @example
+   * ```ts
+   * OneLogin({ issuer: "https://corp.onelogin.com", wellKnown: "https://corp.onelogin.com/oidc/2/.well-known/openid-configuration" })
+   * ```
+   * @see https://openid.net/specs/openid-connect-discovery-1_0.html#ProviderConfig
+   */
+  wellKnown?: string
   authorization?: string | EndpointConfig
   token?: string | TokenEndpointConfig
   userinfo?: string | UserinfoEndpointConfig<P>
@@ -171,4 +184,40 @@ export function standardClaimsProfile(profile: StandardClaims): User & { id?: st
   if (profile.email !== undefined) user.email = profile.email
   if (profile.picture !== undefined) user.image = profile.picture as string | null
   return user
+}
+
+/**
+ * The URL of an endpoint given either way Auth.js configurations give it: a string, or an object
+ * with `url`. Custom userinfo requests use it so a `userinfo` URL the user overrides is honoured.
+ *
+ * @example
+ * ```ts
+ * endpointUrl("https://api.example.com/me") // "https://api.example.com/me"
+ * endpointUrl({ url: "https://api.example.com/me", params: { fields: "id" } }) // "https://api.example.com/me"
+ * endpointUrl({ params: { scope: "read" } }) // undefined
+ * ```
+ */
+export function endpointUrl(endpoint: string | EndpointConfig | undefined): string | undefined {
+  if (typeof endpoint === "string") return endpoint
+  return endpoint?.url === undefined ? undefined : String(endpoint.url)
+}
+
+/**
+ * A token-response fix-up for providers whose successful answer has no `token_type` (Instagram,
+ * VK, WeChat): it adds `token_type: "bearer"`, which oauth4webapi requires. Other answers, and
+ * error answers, are left alone.
+ *
+ * @example
+ * ```ts
+ * const token: TokenEndpointConfig = { url: "https://oauth.vk.com/access_token", conform: withTokenType }
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+export async function withTokenType(response: Response): Promise<Response | undefined> {
+  if (!response.ok) return undefined
+  const body = (await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined
+  if (!body || typeof body !== "object" || Array.isArray(body) || typeof body.token_type === "string") return undefined
+  const headers = new Headers(response.headers)
+  headers.delete("content-length")
+  return new Response(JSON.stringify({ ...body, token_type: "bearer" }), { status: response.status, headers })
 }

@@ -3,8 +3,6 @@
  * profile it hands out (userinfo answer or ID token claims), and the user and account id
  * `profile()` must make of it. Shared by the profile unit tests and the full-flow tests.
  */
-import type { TokenEndpointAuthMethod } from "../../src/providers/oauth.js"
-import type { ProviderFactory, Route, StandIn, StandInOptions } from "./harness.js"
 import Apple from "../../src/providers/apple.js"
 import Atlassian from "../../src/providers/atlassian.js"
 import Auth0 from "../../src/providers/auth0.js"
@@ -36,97 +34,12 @@ import Twitter from "../../src/providers/twitter.js"
 import WorkOS from "../../src/providers/workos.js"
 import Zitadel from "../../src/providers/zitadel.js"
 import Zoom from "../../src/providers/zoom.js"
+import { addedCases } from "./cases-added.js"
+import { bearerRoute, entraTenant, json, oauth, oidc, photoBytes, type ProviderCase } from "./case-kit.js"
 
-export interface ExpectedUser {
-  name: string | null
-  email: string | null
-  /** Absent when the provider's profile has no picture claim. */
-  image?: string | null
-}
+export { entraTenant, type ExpectedUser, type ProviderCase } from "./case-kit.js"
 
-export interface ProviderCase {
-  id: string
-  name: string
-  type: "oauth" | "oidc"
-  factory: ProviderFactory
-  /** Options besides client credentials and customFetch. */
-  providerOptions?: Record<string, unknown>
-  standIn: StandInOptions
-  /** What `profile()` receives: the userinfo answer, or the ID token's claims. */
-  profile: Record<string, unknown>
-  user: ExpectedUser
-  accountId: string
-  authMethod: TokenEndpointAuthMethod
-  /** Expected `scope` of the authorization request; `null` means none or empty, `undefined` not checked. */
-  scope?: string | null
-  /** Other authorization parameters the provider must send. */
-  params?: Record<string, string>
-  responseMode?: "form_post"
-  callbackParams?: Record<string, string>
-  /** Fields the provider's own userinfo request adds before `profile()` sees the profile. */
-  added?: Record<string, unknown>
-  /** Expected `account.scope` when the token response's scope is rewritten. */
-  accountScope?: string
-}
-
-const json = (body: unknown): Response => Response.json(body)
-const bearerRoute = (body: unknown): Route => (request: Request, standIn: StandIn) =>
-  standIn.checkBearer(request, new URL(request.url).pathname) ?? json(body)
-
-const photoBytes = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46])
-export const entraTenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
-
-/** An OIDC case: the stand-in serves discovery at `issuer` and the profile as ID token claims. */
-function oidc(
-  base: Omit<ProviderCase, "type" | "standIn" | "authMethod"> & {
-    issuer: string
-    authMethod?: TokenEndpointAuthMethod
-    standIn?: Partial<StandInOptions>
-  },
-): ProviderCase {
-  const { issuer, standIn, ...rest } = base
-  return {
-    type: "oidc",
-    authMethod: "client_secret_basic",
-    scope: "openid profile email",
-    ...rest,
-    standIn: {
-      issuer,
-      idTokenClaims: base.profile,
-      userinfo: base.profile,
-      authMethod: base.authMethod ?? "client_secret_basic",
-      ...standIn,
-    },
-  }
-}
-
-/** An OAuth case: explicit endpoints, the profile served at userinfo. */
-function oauth(
-  base: Omit<ProviderCase, "type" | "standIn" | "authMethod"> & {
-    authorization: string
-    token: string
-    userinfo: string
-    authMethod?: TokenEndpointAuthMethod
-    standIn?: Partial<StandInOptions>
-  },
-): ProviderCase {
-  const { authorization, token, userinfo, standIn, ...rest } = base
-  return {
-    type: "oauth",
-    authMethod: "client_secret_basic",
-    ...rest,
-    standIn: {
-      authorizationEndpoint: authorization,
-      tokenEndpoint: token,
-      userinfoEndpoint: userinfo,
-      userinfo: base.profile,
-      authMethod: base.authMethod ?? "client_secret_basic",
-      ...standIn,
-    },
-  }
-}
-
-export const cases: ProviderCase[] = [
+const originalCases: ProviderCase[] = [
   oauth({
     id: "github",
     name: "GitHub",
@@ -579,6 +492,9 @@ export const cases: ProviderCase[] = [
     accountId: "corp-user-42",
   }),
 ]
+
+/** Every provider's case: the first providers', then those added for parity with @auth/core. */
+export const cases: ProviderCase[] = [...originalCases, ...addedCases]
 
 /** The profile `profile()` sees for a case: the provider's answer, plus what the userinfo request adds, plus Apple's posted `user`. */
 export function rawProfile(c: ProviderCase): Record<string, unknown> {

@@ -41,7 +41,7 @@ function expectSignedIn(c: ProviderCase, result: FlowResult) {
   const query = url.searchParams
 
   // The authorization request.
-  expect(query.get("response_type")).toBe("code")
+  expect(query.get("response_type")).toBe(c.responseType ?? "code")
   expect(query.get("client_id")).toBe(clientId)
   expect(query.get("redirect_uri")).toBe(redirectUri(c.id))
   expect(query.get("state")).toMatch(/^[\w-]{16,}$/)
@@ -271,6 +271,50 @@ describe("provider specifics", () => {
     const result = await runCase(c)
     expectSignedIn(c, result)
     expect(result.requests.find((r) => r.url === c.standIn.userinfoEndpoint)).toMatchObject({ method: "POST", body: "" })
+  })
+
+  it("GitLab: an Auth.js-style authorization URL with the scope in its query signs in", async () => {
+    const c = caseOf("gitlab")
+    const result = await runCase(c, {
+      providerOptions: { ...c.providerOptions, authorization: "https://gitlab.example.com/oauth/authorize?scope=read_user+api" },
+    })
+    expect(result.authorizationUrl.searchParams.getAll("scope")).toEqual(["read_user api"])
+    expectSignedIn({ ...c, scope: "read_user api" }, result)
+  })
+
+  it("Asgardeo and OneLogin: discovery is fetched where wellKnown points, and its issuer checks the ID token", async () => {
+    for (const id of ["asgardeo", "onelogin"]) {
+      const c = caseOf(id)
+      const result = await runCase(c)
+      expectSignedIn(c, result)
+      expect(result.requests[0]!.url).toBe(`${c.standIn.issuer}/.well-known/openid-configuration`)
+    }
+  })
+
+  it("WeChat: the code is exchanged by GET with appid and secret, and the profile read with the token in the query", async () => {
+    const c = caseOf("wechat")
+    const result = await runCase(c)
+    expectSignedIn(c, result)
+    const exchange = new URL(result.requests.find((r) => urlKey(r.url) === c.standIn.tokenEndpoint)!.url)
+    expect(Object.fromEntries(exchange.searchParams)).toMatchObject({ appid: clientId, secret: "client-secret", grant_type: "authorization_code" })
+    expect(result.signIn!.account!.token_type).toBe("bearer")
+  })
+
+  it("Azure DevOps: the code is exchanged as a JWT-bearer assertion with the secret as client_assertion", async () => {
+    const c = caseOf("azure-devops")
+    const result = await runCase(c)
+    expectSignedIn(c, result)
+    const form = new URLSearchParams(result.requests.find((r) => r.url === c.standIn.tokenEndpoint)!.body)
+    expect(form.get("grant_type")).toBe("urn:ietf:params:oauth:grant-type:jwt-bearer")
+    expect(form.get("client_assertion")).toBe("client-secret")
+    expect(form.has("client_secret")).toBe(false)
+  })
+
+  it("Mastodon, Mattermost, Nextcloud, Osso, BoxyHQ SAML: without the server's URL the configuration is refused, naming it", async () => {
+    for (const id of ["mastodon", "mattermost", "nextcloud", "osso", "boxyhq-saml"]) {
+      const c = caseOf(id)
+      await expect(runProviderFlow(c.factory, { standIn: c.standIn, callbackUrl }), id).rejects.toThrow(/missing both `issuer` and `authorization`/)
+    }
   })
 
   it("generic OIDC: an `iss` in the redirect is accepted when the issuer announces it", async () => {

@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from "jose"
 import { customFetch } from "../../src/index.js"
-import { merge } from "../../src/core/merge.js"
+import { providerConfigs } from "../../src/core/providers.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, basePath, send } from "../helpers.js"
 import type { OAuthConfig, OIDCConfig, OAuthUserConfig, TokenEndpointAuthMethod } from "../../src/providers/oauth.js"
 import type { Account, AuthConfig, Profile, Provider, User } from "../../src/types.js"
@@ -62,6 +62,14 @@ export interface StandInOptions {
   tokenHeaders?: Record<string, string>
   /** Extra routes, keyed `"METHOD url-without-query"`. */
   routes?: Record<string, Route>
+  /**
+   * How the token endpoint takes the code: a standard form POST (default); WeChat's GET with
+   * `appid`, `secret`, `code` and `grant_type` in the query; or Azure DevOps' POSTed JWT-bearer
+   * assertion (the code as `assertion`, the secret as `client_assertion`, no PKCE).
+   */
+  tokenRequest?: "form" | "wechat-query" | "jwt-bearer-assertion"
+  /** Serve userinfo as a JWT (`application/jwt`), as BankID does. */
+  userinfoJwt?: boolean
 }
 
 interface Grant {
@@ -185,7 +193,8 @@ export class StandIn {
     const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.clone().text()
     this.requests.push({ method: request.method, url: request.url, headers: Object.fromEntries(request.headers), body })
     const key = urlKey(request.url)
-    const route = this.options.routes?.[`${request.method} ${key}`]
+    // A route key may name the access token as `{accessToken}` (HubSpot puts it in the path).
+    const route = this.options.routes?.[`${request.method} ${key}`] ?? this.options.routes?.[`${request.method} ${key.replace(this.accessToken, "{accessToken}")}`]
     if (route) return route(request, this)
     if (this.options.issuer) {
       if (request.url === this.discoveryUrl && request.method === "GET") return Response.json(this.metadata())
@@ -194,7 +203,8 @@ export class StandIn {
       }
     }
     const token = this.tokenEndpoint
-    if (token && key === urlKey(token) && request.method === "POST") return this.token(request, body)
+    const tokenMethod = this.options.tokenRequest === "wechat-query" ? "GET" : "POST"
+    if (token && key === urlKey(token) && request.method === tokenMethod) return this.token(request, body)
     const userinfo = this.userinfoEndpoint
     if (userinfo && key === urlKey(userinfo) && request.method === (this.options.userinfoMethod ?? "GET")) {
       return this.userinfo(request)
@@ -213,8 +223,19 @@ export class StandIn {
     return undefined
   }
 
-  private userinfo(request: Request): Response {
-    return this.checkBearer(request, "userinfo") ?? Response.json(this.options.userinfo ?? {})
+  /** The token endpoint's own answer, for a route that checks something first (TikTok's `client_key`). */
+  async tokenFor(request: Request): Promise<Response> {
+    return this.token(request, await request.clone().text())
+  }
+
+  private async userinfo(request: Request): Promise<Response> {
+    const refused = this.checkBearer(request, "userinfo")
+    if (refused) return refused
+    if (!this.options.userinfoJwt) return Response.json(this.options.userinfo ?? {})
+    const claims = { iss: this.options.issuer, aud: this.client.id, ...(this.options.userinfo as Record<string, unknown>) }
+    const { privateKey } = await this.signingKeys()
+    const jwt = await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: this.kid }).sign(privateKey)
+    return new Response(jwt, { headers: { "content-type": "application/jwt" } })
   }
 
   private async token(request: Request, text: string): Promise<Response> {
@@ -222,7 +243,24 @@ export class StandIn {
       this.failures.push(`token endpoint: ${description}`)
       return oauthError(status, error, description)
     }
-    const form = new URLSearchParams(text)
+    const mode = this.options.tokenRequest ?? "form"
+    const form = mode === "wechat-query" ? new URL(request.url).searchParams : new URLSearchParams(text)
+    if (mode === "wechat-query") {
+      // WeChat's names: the client is `appid`, its secret `secret`.
+      form.set("client_id", form.get("appid") ?? "")
+      form.set("client_secret", form.get("secret") ?? "")
+      form.set("redirect_uri", this.grants.get(form.get("code") ?? "")?.redirectUri ?? "")
+    }
+    if (mode === "jwt-bearer-assertion") {
+      if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") return fail(400, "unsupported_grant_type", `grant_type ${form.get("grant_type")}`)
+      if (form.get("client_assertion_type") !== "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") return fail(400, "invalid_client", "client_assertion_type missing")
+      const code = form.get("assertion") ?? ""
+      form.set("grant_type", "authorization_code")
+      form.set("code", code)
+      form.set("client_id", this.grants.get(code)?.clientId ?? "")
+      form.set("client_secret", form.get("client_assertion") ?? "")
+      form.delete("client_assertion")
+    }
 
     // Client authentication.
     const expected = this.options.authMethod ?? "client_secret_basic"
@@ -258,7 +296,8 @@ export class StandIn {
     if (form.get("redirect_uri") !== grant.redirectUri) {
       return fail(400, "invalid_grant", `redirect_uri ${form.get("redirect_uri")} differs from ${grant.redirectUri}`)
     }
-    if (grant.codeChallenge !== null) {
+    // Neither WeChat nor Azure DevOps take a PKCE verifier.
+    if (grant.codeChallenge !== null && mode === "form") {
       const verifier = form.get("code_verifier")
       if (!verifier) return fail(400, "invalid_grant", "code_verifier missing")
       if (grant.codeChallengeMethod !== "S256") return fail(400, "invalid_grant", `challenge method ${grant.codeChallengeMethod}`)
@@ -355,8 +394,7 @@ export function providerConfig(provider: AnyProvider, extra: Partial<AuthConfig>
 
 /** The provider as the engine sees it: defaults with the user's options deep-merged over them. */
 export function resolved(provider: AnyProvider): AnyProvider {
-  const { options, ...defaults } = provider as AnyProvider & { options?: Record<string, unknown> }
-  return merge(defaults, options) as AnyProvider
+  return providerConfigs([provider as unknown as Provider])[0] as unknown as AnyProvider
 }
 
 /**

@@ -19,6 +19,14 @@ import Twitch from "../../src/providers/twitch.js"
 import WorkOS from "../../src/providers/workos.js"
 import Bitbucket from "../../src/providers/bitbucket.js"
 import Dropbox from "../../src/providers/dropbox.js"
+import Asgardeo from "../../src/providers/asgardeo.js"
+import AzureAD from "../../src/providers/azure-ad.js"
+import AzureDevOps from "../../src/providers/azure-devops.js"
+import Descope from "../../src/providers/descope.js"
+import OneLogin from "../../src/providers/onelogin.js"
+import Threads from "../../src/providers/threads.js"
+import TikTok from "../../src/providers/tiktok.js"
+import WeChat from "../../src/providers/wechat.js"
 import { cases, entraTenant, rawProfile, type ProviderCase } from "./cases.js"
 import { StandIn, resolved, urlKey } from "./harness.js"
 
@@ -65,7 +73,7 @@ describe.each(cases)("$id", (c) => {
       expect(urlOf(provider.token)).toBe(c.standIn.tokenEndpoint)
       expect(urlKey(urlOf(provider.userinfo)!)).toBe(c.standIn.userinfoEndpoint)
     } else {
-      expect(provider.issuer).toBe(c.standIn.issuer)
+      expect(provider.issuer).toBe(c.configIssuer ?? c.standIn.issuer)
       expect(urlOf(provider.authorization)).toBeUndefined()
     }
     const params = paramsOf(provider.authorization)
@@ -92,12 +100,13 @@ describe.each(cases)("$id", (c) => {
     } else {
       // Auth.js's Entra profile() fetches a photo from Graph; keep it off the network.
       vi.stubGlobal("fetch", async () => new Response(null, { status: 404 }))
-      const { default: authjsFactory } = (await import(`@auth/core/providers/${c.id}`)) as { default: (o: object) => any }
+      const { default: authjsFactory } = (await import(`@auth/core/providers/${c.authjsModule ?? c.id}`)) as { default: (o: object) => any }
       const authjs = authjsFactory({ clientId: "id", clientSecret: "secret" })
       expected = authjs.profile ? (await authjs.profile(raw, { access_token: "at" })).id : (raw.sub ?? raw.id)
     }
     const ours = await providerFor(c, new StandIn(c.standIn)).profile!(structuredClone(rawProfile(c)) as never, { access_token: "at" })
-    expect(ours.id).toBe(expected)
+    // Auth.js stores `profile.id.toString()` as the account id.
+    expect(ours.id).toBe(String(expected))
   })
 })
 
@@ -334,5 +343,76 @@ describe("OIDC (generic)", () => {
     const provider = resolved(OIDC({ id: "corp", name: "Corp SSO", issuer: "https://sso.corp.test" }))
     expect(provider).toMatchObject({ id: "corp", name: "Corp SSO", type: "oidc", issuer: "https://sso.corp.test" })
     expect(OIDC().issuer).toBeUndefined()
+  })
+})
+
+describe("Auth.js option shapes", () => {
+  it("an endpoint given as a URL string replaces the provider's object, its query the parameters", async () => {
+    const provider = resolved(GitLab({ authorization: "https://gitlab.example.com/oauth/authorize?scope=read_user+api" }))
+    expect(provider.authorization).toBe("https://gitlab.example.com/oauth/authorize?scope=read_user+api")
+    const { resolveEndpoint } = await import("../../src/core/oauth/endpoints.js")
+    expect(resolveEndpoint(provider.authorization).params).toEqual({ scope: "read_user api" })
+  })
+
+  it("an object without url over a provider's URL string keeps the URL", () => {
+    const conform = async () => undefined
+    const github = resolved(GitHub({ token: { conform }, authorization: { params: { prompt: "consent" } } }))
+    expect(github.token).toEqual({ url: "https://github.com/login/oauth/access_token", conform })
+    expect(github.authorization).toEqual({ url: "https://github.com/login/oauth/authorize", params: { scope: "read:user user:email", prompt: "consent" } })
+    expect(resolved(GitLab({ userinfo: { params: { fields: "id" } } })).userinfo).toEqual({ url: "https://gitlab.com/api/v4/user", params: { fields: "id" } })
+  })
+
+  it("a URL's query and the object's params are both sent, params winning", async () => {
+    const { resolveEndpoint } = await import("../../src/core/oauth/endpoints.js")
+    expect(resolveEndpoint({ url: "https://x.test/authorize?scope=a&prompt=none", params: { prompt: "login" } }).params).toEqual({ scope: "a", prompt: "login" })
+  })
+})
+
+describe("added providers", () => {
+  it("Descope builds its issuer from the project id when none is given", () => {
+    expect(Descope({ clientId: "P2abc" }).issuer).toBe("https://api.descope.com/P2abc")
+    expect(Descope({ clientId: "P2abc", issuer: "https://auth.example.com/P2abc" }).issuer).toBe("https://auth.example.com/P2abc")
+    expect(Descope().issuer).toBeUndefined()
+  })
+
+  it("Asgardeo and OneLogin point wellKnown at where their discovery documents are", () => {
+    expect(Asgardeo({ issuer: "https://api.asgardeo.io/t/acme/" })).toMatchObject({ issuer: "https://api.asgardeo.io/t/acme", wellKnown: "https://api.asgardeo.io/t/acme/oauth2/token/.well-known/openid-configuration" })
+    expect(OneLogin({ issuer: "https://acme.onelogin.com" }).wellKnown).toBe("https://acme.onelogin.com/oidc/2/.well-known/openid-configuration")
+  })
+
+  it("Azure AD takes the issuer from the options, else AUTH_AZURE_AD_ISSUER, else the tenant, else common", () => {
+    vi.stubEnv("AUTH_AZURE_AD_ISSUER", "")
+    expect(AzureAD().issuer).toBe("https://login.microsoftonline.com/common/v2.0")
+    expect(AzureAD({ tenantId: "contoso.onmicrosoft.com" }).issuer).toBe("https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0")
+    vi.stubEnv("AUTH_AZURE_AD_ISSUER", "https://login.microsoftonline.com/env/v2.0")
+    expect(AzureAD({ tenantId: "ignored" }).issuer).toBe("https://login.microsoftonline.com/env/v2.0")
+    expect(AzureAD({ issuer: "https://login.microsoftonline.com/mine/v2.0" }).issuer).toBe("https://login.microsoftonline.com/mine/v2.0")
+    expect(AzureAD()).toMatchObject({ id: "azure-ad", name: "Azure Active Directory", type: "oidc" })
+  })
+
+  it("Threads reads the flat answer of /me as well as the `data` shape", async () => {
+    const user = await Threads().profile!({ id: "1", username: "t", threads_profile_picture_url: "https://t.test/p.jpg" } as never, {})
+    expect(user).toEqual({ id: "1", name: "t", email: null, image: "https://t.test/p.jpg" })
+  })
+
+  it("TikTok, WeChat and Azure DevOps wrap the user's customFetch instead of being unwrapped by the merge", async () => {
+    const seen: string[] = []
+    const userFetch = (async (input: string | URL | Request) => {
+      seen.push(String(input))
+      return Response.json({})
+    }) as typeof fetch
+    for (const factory of [TikTok, WeChat, AzureDevOps]) {
+      const provider = resolved(factory({ clientId: "id", [customFetch]: userFetch }))
+      expect(provider[customFetch]).not.toBe(userFetch)
+      await provider[customFetch]!("https://elsewhere.test/x")
+    }
+    expect(seen).toEqual(["https://elsewhere.test/x", "https://elsewhere.test/x", "https://elsewhere.test/x"])
+  })
+
+  it("withTokenType adds bearer to a successful answer without token_type, and leaves the others", async () => {
+    const { withTokenType } = await import("../../src/providers/oauth.js")
+    expect(await (await withTokenType(Response.json({ access_token: "a" })))!.json()).toEqual({ access_token: "a", token_type: "bearer" })
+    expect(await withTokenType(Response.json({ access_token: "a", token_type: "Bearer" }))).toBeUndefined()
+    expect(await withTokenType(Response.json({ error: "invalid_grant" }, { status: 400 }))).toBeUndefined()
   })
 })

@@ -32,10 +32,11 @@ export async function authorizationServer(provider: OAuthProviderConfig): Promis
   const authorization = resolveEndpoint(provider.authorization).url
   const token = resolveEndpoint(provider.token).url
   const userinfo = resolveEndpoint(provider.userinfo).url
-  const needsDiscovery = provider.issuer && (!authorization || !token || (provider.type === "oidc" && !userinfo))
+  const discoverable = provider.issuer || provider.wellKnown
+  const needsDiscovery = discoverable && (!authorization || !token || (provider.type === "oidc" && !userinfo))
   let server: o.AuthorizationServer = { issuer: provider.issuer ?? "https://authflow.invalid" }
   if (needsDiscovery) {
-    const issuer = new URL(provider.issuer!)
+    const issuer = discoveryIssuer(provider)
     const key = `${provider.id}\u0000${issuer.href}`
     const discovered = cacheFor(provider)
     const cached = discovered.get(key)
@@ -55,6 +56,22 @@ export async function authorizationServer(provider: OAuthProviderConfig): Promis
     ...(token && { token_endpoint: token.href }),
     ...(userinfo && { userinfo_endpoint: userinfo.href }),
   }
+}
+
+const wellKnownSuffix = "/.well-known/openid-configuration"
+
+/**
+ * The issuer whose discovery document is fetched: the one `wellKnown` names (the URL before
+ * `/.well-known/openid-configuration`, which the document must name as its issuer), else `issuer`.
+ */
+function discoveryIssuer(provider: OAuthProviderConfig): URL {
+  if (!provider.wellKnown) return new URL(provider.issuer!)
+  const wellKnown = new URL(provider.wellKnown)
+  if (!wellKnown.pathname.endsWith(wellKnownSuffix) || wellKnown.search) {
+    throw new TypeError(`Provider "${provider.id}": wellKnown must be a URL ending in ${wellKnownSuffix}`)
+  }
+  wellKnown.pathname = wellKnown.pathname.slice(0, -wellKnownSuffix.length) || "/"
+  return wellKnown
 }
 
 const multiTenantSegment = /\/(common|organizations|consumers)(?=\/|$)/

@@ -10,7 +10,8 @@ export interface ResolvedEndpoint {
 
 /**
  * A provider endpoint (`authorization`, `token`, `userinfo`) as a URL and its parameters: a string
- * is the URL; an object gives `url` and `params` (a `claims` param is sent as JSON).
+ * is the URL, its query the parameters (as Auth.js configurations give them); an object gives
+ * `url` and `params`, which win over the URL's query (a `claims` param is sent as JSON).
  *
  * @example
  * ```ts
@@ -19,8 +20,12 @@ export interface ResolvedEndpoint {
  */
 export function resolveEndpoint(endpoint: string | { url?: string; params?: Record<string, unknown> } | undefined): ResolvedEndpoint {
   if (!endpoint) return { params: {} }
-  if (typeof endpoint === "string") return { url: new URL(endpoint), params: {} }
-  const params: Record<string, string> = {}
+  if (typeof endpoint === "string") {
+    // An Auth.js-style URL carries its parameters in the query (`…/authorize?scope=read_user`).
+    const url = new URL(endpoint)
+    return { url, params: Object.fromEntries(url.searchParams) }
+  }
+  const params: Record<string, string> = endpoint.url ? Object.fromEntries(new URL(endpoint.url).searchParams) : {}
   for (const [key, value] of Object.entries(endpoint.params ?? {})) {
     if (value === undefined || value === null) continue
     params[key] = typeof value === "string" ? value : key === "claims" || typeof value === "object" ? JSON.stringify(value) : String(value)
