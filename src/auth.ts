@@ -200,6 +200,10 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         if (provider?.type !== "credentials" || !provider.passwordAccounts) return errorAnswer(new InvalidProvider("Sign-up is served for the Password provider: GET /signup/<its id>"))
         return (await actions.pages()).signUpPage(options, provider, cookies)
       }
+      case "verify-email":
+      case "confirm-email":
+      case "change-email":
+        return passwordLinks(options, cookies)
       case "callback":
         return (await actions.callback()).callbackAction(options, cookies)
       case "second-factor":
@@ -244,9 +248,28 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         if (provider?.type !== "credentials" || !provider.passwordAccounts) return errorAnswer(new InvalidProvider("Sign-up is served for the Password provider: POST /signup/<its id>"))
         return (await import("./actions/password/sign-up.js")).passwordSignUp(options, provider, cookies)
       }
+      case "change-email":
+        return passwordLinks(options, cookies)
     }
   }
   return errorAnswer(new UnknownAction(`Cannot handle action: ${action}`))
+}
+
+/**
+ * The Password provider's address routes: GET `/verify-email/<id>` and `/confirm-email/<id>` (the
+ * mailed links), GET `/change-email/<id>` (the form) and POST `/change-email/<id>`. They need the
+ * provider's `sendMail`: without it no link was ever mailed.
+ */
+async function passwordLinks(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
+  const { action, method } = options.request
+  const provider = options.provider
+  if (provider?.type !== "credentials" || !provider.passwordAccounts?.sendMail) {
+    return errorAnswer(new InvalidProvider(`/${action}/<id> is served for a Password provider with sendMail`))
+  }
+  if (action === "verify-email") return (await import("./actions/password/verify-email.js")).passwordVerifyEmail(options, provider, cookies)
+  if (action === "confirm-email") return (await import("./actions/password/change-email.js")).passwordConfirmEmail(options, provider, cookies)
+  if (method === "POST") return (await import("./actions/password/change-email.js")).passwordChangeEmail(options, provider, cookies)
+  return (await actions.pages()).changeEmailPage(options, provider, cookies)
 }
 
 /** `/second-factor`, where second factors are on. */

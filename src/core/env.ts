@@ -41,11 +41,15 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "factors",
   "step-up",
   "signup",
+  "verify-email",
+  "change-email",
+  "confirm-email",
 ])
 
 /**
  * Tells whether a string names one of the actions served under `basePath`: Auth.js's nine, and
- * authflow's `backchannel-logout`, `second-factor`, `factors`, `step-up` and `signup`.
+ * authflow's `backchannel-logout`, `second-factor`, `factors`, `step-up`, `signup`, `verify-email`,
+ * `change-email` and `confirm-email`.
  *
  * @example
  * ```ts

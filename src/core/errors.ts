@@ -60,6 +60,9 @@ export type ErrorType =
   | "SecondFactorUnavailable"
   | "SignUpRefused"
   | "EmailTaken"
+  | "PasswordLinkInvalid"
+  | "PasswordLinkExpired"
+  | "EmailChangeConflict"
   | "PasswordHashUnknownFormat"
   | "PasswordHashMalformed"
   | "PasswordHashUnavailable"
@@ -692,6 +695,46 @@ export class EmailTaken extends SignInError {
   static override type = "EmailTaken" as const
 }
 
+/**
+ * A link the Password provider mailed (verify an address, confirm a new one) cannot be used:
+ * missing, not sealed by this server for this purpose, tampered with, or no longer bound to the
+ * account (its address changed since, or the user is gone). `cause.reason` says which.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=PasswordLinkInvalid
+ * ```
+ */
+export class PasswordLinkInvalid extends SignInError {
+  static override type = "PasswordLinkInvalid" as const
+}
+
+/**
+ * A link the Password provider mailed has expired (a verification or an address change lives a
+ * day): ask for a new one.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=PasswordLinkExpired
+ * ```
+ */
+export class PasswordLinkExpired extends SignInError {
+  static override type = "PasswordLinkExpired" as const
+}
+
+/**
+ * A confirmed email change could not be made: the new address has become another account's since
+ * the link was mailed. The account keeps its address.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=EmailChangeConflict
+ * ```
+ */
+export class EmailChangeConflict extends SignInError {
+  static override type = "EmailChangeConflict" as const
+}
+
 const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "CredentialsSignin",
   "OAuthAccountNotLinked",
@@ -707,6 +750,9 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "SecondFactorUnavailable",
   "SignUpRefused",
   "EmailTaken",
+  "PasswordLinkInvalid",
+  "PasswordLinkExpired",
+  "EmailChangeConflict",
 ])
 
 /**

@@ -13,6 +13,9 @@ import { factorsMachine } from "../machines/factors.js"
 import { stepUpMachine } from "../machines/step-up.js"
 import { passwordSignInMachine } from "../machines/password-sign-in.js"
 import { passwordSignUpMachine } from "../machines/password-sign-up.js"
+import { passwordVerifyEmailMachine } from "../machines/password-verify-email.js"
+import { passwordChangeEmailMachine } from "../machines/password-change-email.js"
+import { passwordConfirmEmailMachine } from "../machines/password-confirm-email.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -39,13 +42,16 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   stepUpMachine,
   passwordSignUpMachine,
   passwordSignInMachine,
+  passwordVerifyEmailMachine,
+  passwordChangeEmailMachine,
+  passwordConfirmEmailMachine,
 ]
 
 /**
  * Final states that mean the flow did what the user asked. Other final states are shown as ended
  * without success (a refusal or a failure); the state's name says which.
  */
-export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done", "recent", "steppedUp"])
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done", "recent", "steppedUp", "emailVerified", "changeRequested", "emailChanged"])
 
 /**
  * Waiting states, per machine, in which a flow that has seen one request has only handed the

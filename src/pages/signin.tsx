@@ -13,6 +13,7 @@ import type { JSX } from "preact"
 import type { Theme } from "../types.js"
 import { renderDocument } from "./layout.js"
 import { signInErrorHint, signInErrorMessage } from "./signin-errors.js"
+import { signInNotice } from "./signin-notices.js"
 import { CredentialsForm, EmailForm, ProviderButton, credentialsScript, signInErrorId } from "./signin-forms.js"
 import type { PageProvider, RenderedPage } from "./types.js"
 import type { PasskeyForm, webauthnScripts } from "./webauthn-form.js"
@@ -36,6 +37,8 @@ export interface SignInPageProps {
   email?: string
   /** The `?error=` value; selects the message shown above the providers. */
   error?: string
+  /** The `?notice=` value (`verify-email`, `email-verified`, `email-changed`); shown when there is no error. @default none */
+  notice?: string
   theme: Theme
 }
 
@@ -95,8 +98,9 @@ function Separator() {
  * ```
  */
 export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart): RenderedPage {
-  const { providers, csrfToken, callbackUrl, email, error, theme } = props
+  const { providers, csrfToken, callbackUrl, email, error, notice, theme } = props
   const message = signInErrorMessage(error)
+  const news = signInNotice(notice)
   const hint = signInErrorHint(error)
   const sections = sectionsOf(providers)
   const body: JSX.Element[] = []
@@ -133,6 +137,10 @@ export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart)
             <p>{message}</p>
             {hint ? <p class="hint">{hint}</p> : null}
           </div>
+        ) : news ? (
+          <p class="lead" role="status">
+            {news}
+          </p>
         ) : sections.length > 1 ? (
           <p class="lead">Choose how you would like to sign in.</p>
         ) : null}
