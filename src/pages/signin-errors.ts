@@ -78,3 +78,18 @@ export const SIGNIN_ERROR_HINTS: Readonly<Record<string, string>> = Object.freez
 export function signInErrorHint(error: string | undefined): string | undefined {
   return error && Object.hasOwn(SIGNIN_ERROR_HINTS, error) ? SIGNIN_ERROR_HINTS[error] : undefined
 }
+
+/**
+ * The notices the sign-in page shows for `?notice=` values a flow sends the browser back with:
+ * what happened, where nothing went wrong. Others are not shown.
+ *
+ * @example
+ * ```ts
+ * SIGNIN_NOTICES["email-verified"] // "Your email address is verified. Sign in to continue."
+ * ```
+ */
+export const SIGNIN_NOTICES: Readonly<Record<string, string>> = Object.freeze({
+  "verify-email": "Check your email: we sent a link to verify the address. Follow it, then sign in.",
+  "email-verified": "Your email address is verified. Sign in to continue.",
+  "email-changed": "Your email address was changed. Sign in with the new one.",
+})

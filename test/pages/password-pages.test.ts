@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { renderSignInPage } from "../../src/pages/signin.js"
 import { renderChangeEmailPage, CHANGE_EMAIL_ERRORS } from "../../src/pages/change-email.js"
-import { SIGNIN_NOTICES } from "../../src/pages/signin-notices.js"
+import { SIGNIN_NOTICES } from "../../src/pages/signin-errors.js"
 import { CSRF, credentials } from "./fixtures.js"
 import { formsOf, titleOf } from "./html.js"
 
