@@ -91,6 +91,7 @@ describe.each(["jwt", "database"] as const)("Password verification and email cha
     const taken = await signUp(config, new CookieJar(), "ada@example.test", "an attacker's password")
     expect([taken.status, taken.headers.get("location"), setCookieNames(taken)]).toEqual([fresh.status, fresh.headers.get("location"), setCookieNames(fresh)])
     expect(taken.headers.get("location")).toBe(signInWith({ notice: "verify-email" }))
+    expect(setCookieNames(taken)).toEqual(["__Secure-authjs.callback-url"])
     expect(mails.map((mail) => [mail.kind, mail.to])).toEqual([["verify-email", "bob@example.test"], ["email-taken", "ada@example.test"]])
     expect(mails[1]).toEqual({ kind: "email-taken", to: "ada@example.test", signInUrl: `${origin}/auth/signin`, resetUrl: `${origin}/auth/forgot-password/password` })
     // The attacker's password opens nothing: the account keeps its own.
