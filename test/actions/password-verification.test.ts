@@ -5,19 +5,23 @@
  * stale; a signed-in user changes their address by a link mailed to the new one, which dies once
  * the address changed.
  */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it, vi } from "vitest"
+import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../../src/adapters/kysely/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Password from "../../src/providers/password.js"
 import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import type { AuthConfig, PasswordMail } from "../../src/types.js"
 import type { PasswordOptions } from "../../src/providers/password.js"
+import type { Adapter } from "../../src/adapters.js"
 
 const secret = "password-verification-test-secret-0123456789"
 const hashing = { scrypt: { ln: 12 } }
 const password = "correct horse battery"
 
-function world(strategy: "jwt" | "database", options: PasswordOptions = {}) {
-  const adapter = MemoryAdapter()
+function world<A extends Adapter = ReturnType<typeof MemoryAdapter>>(strategy: "jwt" | "database", options: PasswordOptions = {}, adapter: A = MemoryAdapter() as unknown as A) {
   const mails: PasswordMail[] = []
   const { logger, errors } = recordingLogger()
   const config: AuthConfig = {
@@ -218,6 +222,30 @@ describe.each(["jwt", "database"] as const)("Password verification and email cha
     await adapter.createUser({ id: "carol", email: "ada@new.test", emailVerified: null })
     expect((await send(config, new CookieJar(), link)).headers.get("location")).toBe(signInWith({ error: "EmailChangeConflict" }))
     expect(await adapter.getUserByEmail("ada@example.test")).not.toBeNull()
+  })
+})
+
+describe("Password verification and email change on SQLite", () => {
+  it("signs up, verifies, changes the address and signs in with the new one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "authflow-password-"))
+    const db = createSqliteDatabase(join(dir, "auth.sqlite"))
+    try {
+      await migrateToLatest(db)
+      const { config, adapter, mails } = world("database", {}, KyselyAdapter(db))
+      await signUp(config, new CookieJar(), "ada@example.test")
+      expect((await send(config, new CookieJar(), linkOf(mails, "verify-email"))).headers.get("location")).toBe(signInWith({ notice: "email-verified" }))
+      const jar = new CookieJar()
+      expect((await signIn(config, jar, "ada@example.test")).headers.get("location")).toBe(`${origin}/dashboard`)
+      const csrfToken = await csrfTokenFor(config, jar)
+      await send(config, jar, "/change-email/password", { form: { csrfToken, newEmail: "ada@new.test", password } })
+      expect((await send(config, new CookieJar(), linkOf(mails, "change-email"))).headers.get("location")).toBe(signInWith({ notice: "email-changed" }))
+      expect(await adapter.getUserByEmail!("ada@new.test")).toMatchObject({ emailVerified: expect.any(Date) })
+      expect(await sessionEmail(config, jar)).toBe("ada@new.test")
+      expect((await signIn(config, new CookieJar(), "ada@new.test")).headers.get("location")).toBe(`${origin}/dashboard`)
+    } finally {
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 
