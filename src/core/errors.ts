@@ -683,8 +683,9 @@ export class SignUpRefused extends SignInError {
 }
 
 /**
- * A sign-up with the Password provider named an email that already has a user. Without
- * verification emails this tells who has an account: see the Password guide.
+ * A sign-up with the Password provider named an email that already has a user, where verification
+ * is `"optional"` or `"off"`: this tells who has an account (see the Password guide). Where it is
+ * `"required"`, a taken email is answered as a new one and its owner is mailed instead.
  *
  * @example
  * ```ts
