@@ -239,6 +239,8 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return (await actions.callback()).callbackAction(options, cookies)
       case "backchannel-logout":
         return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
+      case "change-email":
+        return passwordLinks(options, cookies)
       case "second-factor":
         return secondFactor(options, cookies)
       case "factors":
@@ -248,11 +250,21 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         if (provider?.type !== "credentials" || !provider.passwordAccounts) return errorAnswer(new InvalidProvider("Sign-up is served for the Password provider: POST /signup/<its id>"))
         return (await import("./actions/password/sign-up.js")).passwordSignUp(options, provider, cookies)
       }
-      case "change-email":
-        return passwordLinks(options, cookies)
     }
   }
   return errorAnswer(new UnknownAction(`Cannot handle action: ${action}`))
+}
+
+/** `/second-factor`, where second factors are on. */
+async function secondFactor(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
+  if (!options.secondFactor) return errorAnswer(new UnknownAction("Second factors are off: set `secondFactor` in the configuration to use /second-factor"))
+  return (await actions.secondFactor()).secondFactorAction(options, cookies)
+}
+
+/** `/factors`, where second factors are on: without them there is nothing to manage. */
+async function factors(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
+  if (!options.secondFactor) return errorAnswer(new UnknownAction("Second factors are off: set `secondFactor` in the configuration to manage them at /factors"))
+  return (await actions.factors()).factorsAction(options, cookies)
 }
 
 /**
@@ -270,18 +282,6 @@ async function passwordLinks(options: AuthOptions, cookies: Cookie[]): Promise<A
   if (action === "confirm-email") return (await import("./actions/password/change-email.js")).passwordConfirmEmail(options, provider, cookies)
   if (method === "POST") return (await import("./actions/password/change-email.js")).passwordChangeEmail(options, provider, cookies)
   return (await actions.pages()).changeEmailPage(options, provider, cookies)
-}
-
-/** `/second-factor`, where second factors are on. */
-async function secondFactor(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
-  if (!options.secondFactor) return errorAnswer(new UnknownAction("Second factors are off: set `secondFactor` in the configuration to use /second-factor"))
-  return (await actions.secondFactor()).secondFactorAction(options, cookies)
-}
-
-/** `/factors`, where second factors are on: without them there is nothing to manage. */
-async function factors(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
-  if (!options.secondFactor) return errorAnswer(new UnknownAction("Second factors are off: set `secondFactor` in the configuration to manage them at /factors"))
-  return (await actions.factors()).factorsAction(options, cookies)
 }
 
 /** The answer as the caller asked for it: the internal response (`raw`), or a web `Response`. */
