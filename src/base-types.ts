@@ -32,10 +32,10 @@ export type AuthAction =
   | "second-factor"
   | "factors"
   | "step-up"
-  | "signup"
   | "verify-email"
   | "change-email"
   | "confirm-email"
+  | "signup"
 
 /** A user as providers and callbacks see it. */
 export interface User {

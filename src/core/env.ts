@@ -40,10 +40,10 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "second-factor",
   "factors",
   "step-up",
-  "signup",
   "verify-email",
   "change-email",
   "confirm-email",
+  "signup",
 ])
 
 /**

@@ -59,10 +59,10 @@ export type ErrorType =
   | "SecondFactorAttemptsExhausted"
   | "SecondFactorUnavailable"
   | "SignUpRefused"
-  | "EmailTaken"
   | "PasswordLinkInvalid"
   | "PasswordLinkExpired"
   | "EmailChangeConflict"
+  | "EmailTaken"
   | "PasswordHashUnknownFormat"
   | "PasswordHashMalformed"
   | "PasswordHashUnavailable"
@@ -683,20 +683,6 @@ export class SignUpRefused extends SignInError {
 }
 
 /**
- * A sign-up with the Password provider named an email that already has a user, where verification
- * is `"optional"` or `"off"`: this tells who has an account (see the Password guide). Where it is
- * `"required"`, a taken email is answered as a new one and its owner is mailed instead.
- *
- * @example
- * ```ts
- * // GET /auth/signin?error=EmailTaken
- * ```
- */
-export class EmailTaken extends SignInError {
-  static override type = "EmailTaken" as const
-}
-
-/**
  * A link the Password provider mailed (verify an address, confirm a new one) cannot be used:
  * missing, not sealed by this server for this purpose, tampered with, or no longer bound to the
  * account (its address changed since, or the user is gone). `cause.reason` says which.
@@ -736,6 +722,20 @@ export class EmailChangeConflict extends SignInError {
   static override type = "EmailChangeConflict" as const
 }
 
+/**
+ * A sign-up with the Password provider named an email that already has a user, where verification
+ * is `"optional"` or `"off"`: this tells who has an account (see the Password guide). Where it is
+ * `"required"`, a taken email is answered as a new one and its owner is mailed instead.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=EmailTaken
+ * ```
+ */
+export class EmailTaken extends SignInError {
+  static override type = "EmailTaken" as const
+}
+
 const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "CredentialsSignin",
   "OAuthAccountNotLinked",
@@ -750,10 +750,10 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "SecondFactorAttemptsExhausted",
   "SecondFactorUnavailable",
   "SignUpRefused",
-  "EmailTaken",
   "PasswordLinkInvalid",
   "PasswordLinkExpired",
   "EmailChangeConflict",
+  "EmailTaken",
 ])
 
 /**

@@ -12,10 +12,10 @@ import { secondFactorMachine } from "../machines/second-factor.js"
 import { factorsMachine } from "../machines/factors.js"
 import { stepUpMachine } from "../machines/step-up.js"
 import { passwordSignInMachine } from "../machines/password-sign-in.js"
-import { passwordSignUpMachine } from "../machines/password-sign-up.js"
 import { passwordVerifyEmailMachine } from "../machines/password-verify-email.js"
 import { passwordChangeEmailMachine } from "../machines/password-change-email.js"
 import { passwordConfirmEmailMachine } from "../machines/password-confirm-email.js"
+import { passwordSignUpMachine } from "../machines/password-sign-up.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -41,10 +41,10 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   factorsMachine,
   stepUpMachine,
   passwordSignUpMachine,
-  passwordSignInMachine,
   passwordVerifyEmailMachine,
   passwordChangeEmailMachine,
   passwordConfirmEmailMachine,
+  passwordSignInMachine,
 ]
 
 /**

@@ -31,13 +31,13 @@ export const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.fr
   // authflow's own: the second factor (see `secondFactor`).
   SecondFactorRefused: "Your sign-in could not be finished. Sign in again.",
   SecondFactorAttemptsExhausted: "Too many wrong codes. Sign in again.",
-  // authflow's own: the Password provider's sign-up.
-  SignUpRefused: "That sign-up was not accepted. Check the email address, and choose a longer or less common password.",
-  EmailTaken: "An account with this email address exists. Sign in instead.",
-  // authflow's own: the Password provider's mailed links.
+  // authflow's own: the Password provider's mailed links (verify an address, confirm a new one).
   PasswordLinkInvalid: "That link cannot be used. It may have been used already, or the address changed since it was sent.",
   PasswordLinkExpired: "That link has expired. Ask for a new one.",
   EmailChangeConflict: "Your address was not changed: the new address belongs to another account now.",
+  // authflow's own: the Password provider's sign-up.
+  SignUpRefused: "That sign-up was not accepted. Check the email address, and choose a longer or less common password.",
+  EmailTaken: "An account with this email address exists. Sign in instead.",
 })
 
 /** The message for an `?error=` value the sign-in page does not know (e.g. `MissingCSRF`). */
