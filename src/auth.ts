@@ -200,6 +200,10 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         if (provider?.type !== "credentials" || !provider.passwordAccounts) return errorAnswer(new InvalidProvider("Sign-up is served for the Password provider: GET /signup/<its id>"))
         return (await actions.pages()).signUpPage(options, provider, cookies)
       }
+      case "verify-email":
+      case "confirm-email":
+      case "change-email":
+        return passwordLinks(options, cookies)
       case "callback":
         return (await actions.callback()).callbackAction(options, cookies)
       case "second-factor":
@@ -235,6 +239,8 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return (await actions.callback()).callbackAction(options, cookies)
       case "backchannel-logout":
         return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
+      case "change-email":
+        return passwordLinks(options, cookies)
       case "second-factor":
         return secondFactor(options, cookies)
       case "factors":
@@ -259,6 +265,23 @@ async function secondFactor(options: AuthOptions, cookies: Cookie[]): Promise<An
 async function factors(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
   if (!options.secondFactor) return errorAnswer(new UnknownAction("Second factors are off: set `secondFactor` in the configuration to manage them at /factors"))
   return (await actions.factors()).factorsAction(options, cookies)
+}
+
+/**
+ * The Password provider's address routes: GET `/verify-email/<id>` and `/confirm-email/<id>` (the
+ * mailed links), GET `/change-email/<id>` (the form) and POST `/change-email/<id>`. They need the
+ * provider's `sendMail`: without it no link was ever mailed.
+ */
+async function passwordLinks(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
+  const { action, method } = options.request
+  const provider = options.provider
+  if (provider?.type !== "credentials" || !provider.passwordAccounts?.sendMail) {
+    return errorAnswer(new InvalidProvider(`/${action}/<id> is served for a Password provider with sendMail`))
+  }
+  if (action === "verify-email") return (await import("./actions/password/verify-email.js")).passwordVerifyEmail(options, provider, cookies)
+  if (action === "confirm-email") return (await import("./actions/password/change-email.js")).passwordConfirmEmail(options, provider, cookies)
+  if (method === "POST") return (await import("./actions/password/change-email.js")).passwordChangeEmail(options, provider, cookies)
+  return (await actions.pages()).changeEmailPage(options, provider, cookies)
 }
 
 /** The answer as the caller asked for it: the internal response (`raw`), or a web `Response`. */

@@ -32,6 +32,9 @@ export type AuthAction =
   | "second-factor"
   | "factors"
   | "step-up"
+  | "verify-email"
+  | "change-email"
+  | "confirm-email"
   | "signup"
 
 /** A user as providers and callbacks see it. */
@@ -376,7 +379,7 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
 export type PasswordMail =
   /** A new account's address, to verify by following `url`. */
   | { kind: "verify-email"; to: string; url: string; expires: Date }
-  /** Someone signed up with an address that has an account: its owner is told, and pointed at signing in or resetting. */
+  /** Someone signed up with (or asked to move their account to) an address that has an account: its owner is told, and pointed at signing in or resetting. */
   | { kind: "email-taken"; to: string; signInUrl: string; resetUrl?: string }
   /** A reset of a forgotten password, by following `url` (one hour, once, void once the password changes). */
   | { kind: "reset-password"; to: string; url: string; expires: Date }
@@ -384,6 +387,8 @@ export type PasswordMail =
   | { kind: "password-changed"; to: string }
   /** The account's address changes from `from` to `to` once `url` (sent to the new address) is followed. */
   | { kind: "change-email"; to: string; from: string; url: string; expires: Date }
+  /** The account that was at `to` moved to `newEmail`: the old address is told, in case it was not its owner's doing. */
+  | { kind: "email-changed"; to: string; newEmail: string }
 
 /**
  * Options of the Password provider's accounts.

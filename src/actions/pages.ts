@@ -14,6 +14,7 @@ const pages = {
   error: onFirstUse(() => import("../pages/error.js")),
   verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
   signUp: onFirstUse(() => import("../pages/sign-up.js")),
+  changeEmail: onFirstUse(() => import("../pages/change-email.js")),
 }
 
 function withQuery(page: string, params: Record<string, string | undefined>): string {
@@ -44,11 +45,11 @@ function pageProviders(options: AuthOptions): PageProvider[] {
 export async function signInPage(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   const { query } = options.request
   if (options.pages.signIn) {
-    return { redirect: withQuery(options.pages.signIn, { callbackUrl: options.callbackUrl, error: query.error }), cookies }
+    return { redirect: withQuery(options.pages.signIn, { callbackUrl: options.callbackUrl, error: query.error, notice: query.notice }), cookies }
   }
   const providers = pageProviders(options)
   const passkeys = providers.some((provider) => provider.type === "webauthn") ? await pages.passkeys() : undefined
-  const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, theme: options.theme }
+  const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, notice: query.notice, theme: options.theme }
   return html((await pages.signIn()).renderSignInPage(props, passkeys), cookies)
 }
 
@@ -136,6 +137,33 @@ export async function signUpPage(options: AuthOptions, provider: CredentialsConf
     callbackUrl: options.callbackUrl,
     minLength: provider.passwordAccounts?.minLength ?? 8,
     signInUrl: options.pages.signIn ?? `${options.baseUrl}/signin`,
+    theme: options.theme,
+  })
+  return html(page, cookies)
+}
+
+/**
+ * GET `/change-email/<id>`: the form where a signed-in user of a Password provider asks to change
+ * their address (with their password); nobody signed in goes to sign in first, and comes back.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/change-email/password → "Change your email address"
+ * ```
+ */
+export async function changeEmailPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
+  const action = `${options.baseUrl}/change-email/${encodeURIComponent(provider.id)}`
+  const { sessionUser } = await import("./second-factor/session-user.js")
+  const signedIn = await sessionUser(options)
+  const user = signedIn && (await options.adapter!.getUser!(signedIn.id))
+  if (!user) return { redirect: withQuery(options.pages.signIn ?? `${options.baseUrl}/signin`, { callbackUrl: action }), cookies }
+  const { query } = options.request
+  const page = (await pages.changeEmail()).renderChangeEmailPage({
+    action,
+    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
+    email: user.email ?? "",
+    ...(query.notice !== undefined && { notice: query.notice }),
+    ...(query.error !== undefined && { error: query.error }),
     theme: options.theme,
   })
   return html(page, cookies)

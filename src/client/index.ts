@@ -36,6 +36,7 @@ export {
   type RemoveFactorOptions,
 } from "./second-factor.js"
 export { secondFactorMethods } from "./second-factor-methods.js"
+export { changeEmail, type ChangeEmailOptions, type ChangeEmailResponse } from "./change-email.js"
 export { emailCodeProvider, submitEmailCode, type EmailCodeResponse, type SubmitEmailCodeOptions } from "./email-code.js"
 export { ClientFetchError } from "./fetch.js"
 export type {

@@ -261,6 +261,8 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
     for (const method of ["getUserByEmail", "getAccount", "linkAccount", "updateAccountTokens"] as const) required.add(method)
     const unmailed = checked.find((provider) => provider.type === "credentials" && provider.passwordAccounts?.verification === "required" && !provider.passwordAccounts.sendMail)
     if (unmailed) return refuse(new InvalidProvider(`The Password provider "${unmailed.id}" requires verified addresses but cannot mail the link: pass Password({ verification: "required", sendMail })`))
+    // The mailed links (verify an address, confirm a new one) read the user by id and write it.
+    if (checked.some((provider) => provider.type === "credentials" && provider.passwordAccounts?.sendMail)) for (const method of ["getUser", "updateUser"] as const) required.add(method)
   }
   if (adapter) {
     const missing = [...required].filter((method) => typeof adapter[method] !== "function")

@@ -40,12 +40,16 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "second-factor",
   "factors",
   "step-up",
+  "verify-email",
+  "change-email",
+  "confirm-email",
   "signup",
 ])
 
 /**
  * Tells whether a string names one of the actions served under `basePath`: Auth.js's nine, and
- * authflow's `backchannel-logout`, `second-factor`, `factors`, `step-up` and `signup`.
+ * authflow's `backchannel-logout`, `second-factor`, `factors`, `step-up`, `signup`, `verify-email`,
+ * `change-email` and `confirm-email`.
  *
  * @example
  * ```ts

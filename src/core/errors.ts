@@ -59,6 +59,9 @@ export type ErrorType =
   | "SecondFactorAttemptsExhausted"
   | "SecondFactorUnavailable"
   | "SignUpRefused"
+  | "PasswordLinkInvalid"
+  | "PasswordLinkExpired"
+  | "EmailChangeConflict"
   | "EmailTaken"
   | "PasswordHashUnknownFormat"
   | "PasswordHashMalformed"
@@ -680,8 +683,49 @@ export class SignUpRefused extends SignInError {
 }
 
 /**
- * A sign-up with the Password provider named an email that already has a user. Without
- * verification emails this tells who has an account: see the Password guide.
+ * A link the Password provider mailed (verify an address, confirm a new one) cannot be used:
+ * missing, not sealed by this server for this purpose, tampered with, or no longer bound to the
+ * account (its address changed since, or the user is gone). `cause.reason` says which.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=PasswordLinkInvalid
+ * ```
+ */
+export class PasswordLinkInvalid extends SignInError {
+  static override type = "PasswordLinkInvalid" as const
+}
+
+/**
+ * A link the Password provider mailed has expired (a verification or an address change lives a
+ * day): ask for a new one.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=PasswordLinkExpired
+ * ```
+ */
+export class PasswordLinkExpired extends SignInError {
+  static override type = "PasswordLinkExpired" as const
+}
+
+/**
+ * A confirmed email change could not be made: the new address has become another account's since
+ * the link was mailed. The account keeps its address.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=EmailChangeConflict
+ * ```
+ */
+export class EmailChangeConflict extends SignInError {
+  static override type = "EmailChangeConflict" as const
+}
+
+/**
+ * A sign-up with the Password provider named an email that already has a user, where verification
+ * is `"optional"` or `"off"`: this tells who has an account (see the Password guide). Where it is
+ * `"required"`, a taken email is answered as a new one and its owner is mailed instead.
  *
  * @example
  * ```ts
@@ -706,6 +750,9 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "SecondFactorAttemptsExhausted",
   "SecondFactorUnavailable",
   "SignUpRefused",
+  "PasswordLinkInvalid",
+  "PasswordLinkExpired",
+  "EmailChangeConflict",
   "EmailTaken",
 ])
 

@@ -12,6 +12,9 @@ import { secondFactorMachine } from "../machines/second-factor.js"
 import { factorsMachine } from "../machines/factors.js"
 import { stepUpMachine } from "../machines/step-up.js"
 import { passwordSignInMachine } from "../machines/password-sign-in.js"
+import { passwordVerifyEmailMachine } from "../machines/password-verify-email.js"
+import { passwordChangeEmailMachine } from "../machines/password-change-email.js"
+import { passwordConfirmEmailMachine } from "../machines/password-confirm-email.js"
 import { passwordSignUpMachine } from "../machines/password-sign-up.js"
 
 /**
@@ -38,6 +41,9 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   factorsMachine,
   stepUpMachine,
   passwordSignUpMachine,
+  passwordVerifyEmailMachine,
+  passwordChangeEmailMachine,
+  passwordConfirmEmailMachine,
   passwordSignInMachine,
 ]
 
@@ -45,7 +51,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
  * Final states that mean the flow did what the user asked. Other final states are shown as ended
  * without success (a refusal or a failure); the state's name says which.
  */
-export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done", "recent", "steppedUp"])
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done", "recent", "steppedUp", "emailVerified", "changeRequested", "emailChanged"])
 
 /**
  * Waiting states, per machine, in which a flow that has seen one request has only handed the

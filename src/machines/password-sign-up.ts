@@ -27,19 +27,33 @@ export type PasswordSignUpEvent =
   | { type: "lookup.failed"; error: unknown }
   | { type: "account.created"; user: User }
   | { type: "create.failed"; error: unknown }
+  | { type: "mail.sent" }
+  | { type: "mail.failed"; error: unknown }
   | SignInTailEvent
+
+/**
+ * What a password sign-up follows: the sign-in policy, and whether a new account's address is
+ * mailed its verification link (`sendMail` is set and `verification` is not `"off"`; always where
+ * it is `"required"`).
+ */
+export interface PasswordSignUpPolicy extends PasswordSignInPolicy {
+  /** @default false */
+  mailsVerification?: boolean
+}
 
 /** Context of a password sign-up. */
 export interface PasswordSignUpContext extends SignInOutcomeContext, RateLimitContext {
-  policy?: PasswordSignInPolicy
+  policy?: PasswordSignUpPolicy
   /** Who signs up: the canonical email and the name; the id once the account exists. */
   user?: User
   refusal?: SignUpRefusal
   rateLimitIdentity?: string
+  /** A mail of this sign-up could not be sent (logged; the answer is the same). */
+  mailFailed?: boolean
 }
 
 /** Effects the password sign-up machine names. */
-export type PasswordSignUpEffect = CsrfEffect | "readSignUp" | RateLimitEffect | "findUser" | "createAccount" | Exclude<SignInTailEffect, "persistUser">
+export type PasswordSignUpEffect = CsrfEffect | "readSignUp" | RateLimitEffect | "findUser" | "createAccount" | "mailVerification" | "notifyOwner" | Exclude<SignInTailEffect, "persistUser">
 
 const read = (event: PasswordSignUpEvent) => (event.type === "signUp.read" ? event : undefined)
 
@@ -47,9 +61,17 @@ const read = (event: PasswordSignUpEvent) => (event.type === "signUp.read" ? eve
  * Sign-up with an email and a password (the Password provider), POST `/signup/password`: check
  * CSRF, read the form (an address that is not one, or a password the rules or the app's
  * `checkPassword` refuse, ends in `signUpRefused` with the reason), count the attempt (per client
- * and per email), look the email up (taken: `emailTaken`), ask the `signIn` callback about the new
- * user, create the user and their password account (hashed), and sign them in through the shared
- * tail; where verification is required, the account waits for it instead (`verificationRequired`).
+ * and per email), look the email up, ask the `signIn` callback about the new user, create the user
+ * and their password account (hashed), mail the link that verifies the address (where `sendMail`
+ * is set), and sign them in through the shared tail; where verification is required, the account
+ * waits for it instead (`verificationRequired`).
+ *
+ * A taken email ends in `emailTaken` (the error says so) where verification is optional or off.
+ * Where it is required, nobody may learn from sign-up whether an address has an account: a taken
+ * email goes through `notifyingOwner` (the owner is mailed; the effect pays a hash of the password,
+ * as a new account does) to the same `verificationRequired` a new account reaches. A mail that fails
+ * ends there too (logged, `mailFailed`): the new account exists, and the owner's notice must not
+ * answer otherwise than a new account's mail.
  *
  * @example
  * ```ts
@@ -64,7 +86,7 @@ export const passwordSignUpMachine = flowMachine(setup({
   types: {
     context: {} as PasswordSignUpContext,
     events: {} as PasswordSignUpEvent,
-    input: {} as { policy: PasswordSignInPolicy },
+    input: {} as { policy: PasswordSignUpPolicy },
     meta: {} as FlowMeta<PasswordSignUpEffect>,
   },
   actions: {
@@ -76,6 +98,7 @@ export const passwordSignUpMachine = flowMachine(setup({
       return form ? { user: { email: form.email!, ...(form.name !== undefined && { name: form.name }) }, rateLimitIdentity: form.email! } : {}
     }),
     recordCreatedUser: assign({ user: ({ event }) => (event.type === "account.created" ? event.user : undefined), isNewUser: () => true }),
+    recordMailFailure: assign({ mailFailed: () => true, error: ({ event }) => (event as { error?: unknown }).error }),
   },
   guards: {
     ...signInTailGuards<PasswordSignUpContext, PasswordSignUpEvent>(),
@@ -86,6 +109,8 @@ export const passwordSignUpMachine = flowMachine(setup({
     passwordRefused: ({ event }) => read(event)?.passwordProblem !== undefined,
     /** Where verification is required, a new account signs in only once its email is verified. */
     requiresVerifiedEmail: ({ context }) => context.policy?.requiresVerifiedEmail === true,
+    /** A new account's address is mailed its verification link: always where verification is required. */
+    mailsVerification: ({ context }) => context.policy?.requiresVerifiedEmail === true || context.policy?.mailsVerification === true,
   },
 }).createMachine)({
   id: "password-sign-up",
@@ -107,7 +132,7 @@ export const passwordSignUpMachine = flowMachine(setup({
     findingUser: {
       meta: { effect: "findUser" },
       on: {
-        "user.exists": "emailTaken",
+        "user.exists": [{ guard: "requiresVerifiedEmail", target: "notifyingOwner" }, { target: "emailTaken" }],
         "user.absent": "checkingSignIn",
         "lookup.failed": { target: "signUpFailed", actions: "recordError" },
       },
@@ -118,10 +143,29 @@ export const passwordSignUpMachine = flowMachine(setup({
       meta: { effect: "createAccount" },
       on: {
         "account.created": [
-          { guard: "requiresVerifiedEmail", target: "verificationRequired", actions: "recordCreatedUser" },
+          { guard: "mailsVerification", target: "mailingVerification", actions: "recordCreatedUser" },
           { target: "issuingSession", actions: "recordCreatedUser" },
         ],
         "create.failed": { target: "signUpFailed", actions: "recordError" },
+      },
+    },
+    // The account exists whatever the mail does: a failed mail is logged, and the answer stays the same.
+    mailingVerification: {
+      meta: { effect: "mailVerification" },
+      on: {
+        "mail.sent": [{ guard: "requiresVerifiedEmail", target: "verificationRequired" }, { target: "issuingSession" }],
+        "mail.failed": [
+          { guard: "requiresVerifiedEmail", target: "verificationRequired", actions: "recordMailFailure" },
+          { target: "issuingSession", actions: "recordMailFailure" },
+        ],
+      },
+    },
+    // A taken email, where verification is required: its owner is told, and the answer is a new account's.
+    notifyingOwner: {
+      meta: { effect: "notifyOwner" },
+      on: {
+        "mail.sent": "verificationRequired",
+        "mail.failed": { target: "verificationRequired", actions: "recordMailFailure" },
       },
     },
     ...issuingSessionStates(true),

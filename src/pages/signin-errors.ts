@@ -31,6 +31,10 @@ export const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.fr
   // authflow's own: the second factor (see `secondFactor`).
   SecondFactorRefused: "Your sign-in could not be finished. Sign in again.",
   SecondFactorAttemptsExhausted: "Too many wrong codes. Sign in again.",
+  // authflow's own: the Password provider's mailed links (verify an address, confirm a new one).
+  PasswordLinkInvalid: "That link cannot be used. It may have been used already, or the address changed since it was sent.",
+  PasswordLinkExpired: "That link has expired. Ask for a new one.",
+  EmailChangeConflict: "Your address was not changed: the new address belongs to another account now.",
   // authflow's own: the Password provider's sign-up.
   SignUpRefused: "That sign-up was not accepted. Check the email address, and choose a longer or less common password.",
   EmailTaken: "An account with this email address exists. Sign in instead.",
@@ -74,3 +78,18 @@ export const SIGNIN_ERROR_HINTS: Readonly<Record<string, string>> = Object.freez
 export function signInErrorHint(error: string | undefined): string | undefined {
   return error && Object.hasOwn(SIGNIN_ERROR_HINTS, error) ? SIGNIN_ERROR_HINTS[error] : undefined
 }
+
+/**
+ * The notices the sign-in page shows for `?notice=` values a flow sends the browser back with:
+ * what happened, where nothing went wrong. Others are not shown.
+ *
+ * @example
+ * ```ts
+ * SIGNIN_NOTICES["email-verified"] // "Your email address is verified. Sign in to continue."
+ * ```
+ */
+export const SIGNIN_NOTICES: Readonly<Record<string, string>> = Object.freeze({
+  "verify-email": "Check your email: we sent a link to verify the address. Follow it, then sign in.",
+  "email-verified": "Your email address is verified. Sign in to continue.",
+  "email-changed": "Your email address was changed. Sign in with the new one.",
+})

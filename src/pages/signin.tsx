@@ -12,7 +12,7 @@
 import type { JSX } from "preact"
 import type { Theme } from "../types.js"
 import { renderDocument } from "./layout.js"
-import { signInErrorHint, signInErrorMessage } from "./signin-errors.js"
+import { SIGNIN_NOTICES, signInErrorHint, signInErrorMessage } from "./signin-errors.js"
 import { CredentialsForm, EmailForm, ProviderButton, credentialsScript, signInErrorId } from "./signin-forms.js"
 import type { PageProvider, RenderedPage } from "./types.js"
 import type { PasskeyForm, webauthnScripts } from "./webauthn-form.js"
@@ -36,6 +36,8 @@ export interface SignInPageProps {
   email?: string
   /** The `?error=` value; selects the message shown above the providers. */
   error?: string
+  /** The `?notice=` value (`reset-sent`, `password-reset`): a known one is shown above the providers. */
+  notice?: string
   theme: Theme
 }
 
@@ -95,7 +97,7 @@ function Separator() {
  * ```
  */
 export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart): RenderedPage {
-  const { providers, csrfToken, callbackUrl, email, error, theme } = props
+  const { providers, csrfToken, callbackUrl, email, error, notice, theme } = props
   const message = signInErrorMessage(error)
   const hint = signInErrorHint(error)
   const sections = sectionsOf(providers)
@@ -126,6 +128,11 @@ export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart)
     children: (
       <>
         <h1>Sign in</h1>
+        {!message && notice && Object.hasOwn(SIGNIN_NOTICES, notice) ? (
+          <p class="lead" role="status">
+            {SIGNIN_NOTICES[notice]}
+          </p>
+        ) : null}
         {message ? (
           // Focus moves here on load (tabindex -1 makes it focusable, autofocus focuses it), so a
           // screen reader reads the error first; credentials fields point here with aria-describedby.

@@ -474,7 +474,7 @@ describe("createActionURL", () => {
     const ourLogger = silentLogger()
     const theirLogger = silentLogger()
     const ours = createActionURL(action, protocol, headers, env, { basePath, logger: ourLogger })
-    const theirs = authjsCreateActionURL(action as Exclude<AuthAction, "backchannel-logout" | "second-factor" | "factors" | "step-up" | "signup">, protocol as string, headers, env, { basePath, logger: theirLogger })
+    const theirs = authjsCreateActionURL(action as Parameters<typeof authjsCreateActionURL>[0], protocol as string, headers, env, { basePath, logger: theirLogger })
     return { ours, theirs, ourWarnings: ourLogger.warn.mock.calls, theirWarnings: theirLogger.warn.mock.calls }
   }
 

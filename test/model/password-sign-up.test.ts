@@ -7,7 +7,8 @@
  */
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { passwordSignUpMachine, type PasswordSignUpEvent } from "../../src/machines/password-sign-up.js"
-import type { PasswordSignInPolicy } from "../../src/machines/password-sign-in.js"
+import type { PasswordSignUpPolicy } from "../../src/machines/password-sign-up.js"
+import type { PasswordMail } from "../../src/types.js"
 import Password from "../../src/providers/password.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
@@ -42,6 +43,8 @@ const events: PasswordSignUpEvent[] = [
   ...signInDecisions,
   { type: "account.created", user: created },
   { type: "create.failed", error: new Error("account store down") },
+  { type: "mail.sent" },
+  { type: "mail.failed", error: new Error("SMTP down") },
   // A new user has no factor: a requirement, nothing, or the factor store failing.
   ...secondFactorFindings().filter((event) => event.type === "secondFactor.failed" || (event.factors === 0 && event.backupCodes === 0)),
   { type: "session.failed", error: "createSession threw" },
@@ -49,7 +52,7 @@ const events: PasswordSignUpEvent[] = [
 ]
 
 type Path = ReturnType<typeof modelPaths<typeof passwordSignUpMachine>>[number]
-const policyOf = (path: Path) => (path.input as { policy: PasswordSignInPolicy }).policy
+const policyOf = (path: Path) => (path.input as { policy: PasswordSignUpPolicy }).policy
 
 function scenario(path: Path) {
   const byType = new Map(path.events.map((event) => [event.type, event]))
@@ -57,6 +60,13 @@ function scenario(path: Path) {
   const memory = MemoryAdapter()
   if (byType.has("user.exists")) void memory.createUser({ id: "u-before", email, emailVerified: null })
   const signInEvents: unknown[] = []
+  const mails: PasswordMail["kind"][] = []
+  // Mailing where verification is required, or where the input says an optional one is mailed.
+  const mailing = policy.requiresVerifiedEmail || policy.mailsVerification === true
+  const sendMail = (mail: PasswordMail) => {
+    mails.push(mail.kind)
+    if (byType.has("mail.failed")) throw new Error("SMTP down")
+  }
   const adapter: Adapter = {
     ...memory,
     async getUserByEmail(address) {
@@ -84,7 +94,7 @@ function scenario(path: Path) {
     session: { strategy: policy.databaseSessions ? "database" : "jwt" },
     ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
     // A cheap scrypt cost for the model's many sign-ups.
-    providers: [Password({ hashing: { scrypt: { ln: 10 } }, verification: policy.requiresVerifiedEmail ? "required" : "optional", sendMail: () => {} })],
+    providers: [Password({ hashing: { scrypt: { ln: 10 } }, verification: policy.requiresVerifiedEmail ? "required" : "optional", ...(mailing && { sendMail }) })],
     callbacks: {
       signIn: () => signInDecisionOf(path.events),
       ...redirectCallbackOf(path.events),
@@ -97,7 +107,7 @@ function scenario(path: Path) {
   }
   const read = byType.get("signUp.read") as Extract<PasswordSignUpEvent, { type: "signUp.read" }> | undefined
   const form: Record<string, string> = read?.emailProblem ? { email: "not-an-address", password } : read?.passwordProblem ? { email, password: "short" } : { email, password, name: "Ada" }
-  return { config, memory, form, csrfValid: !byType.has("csrf.invalid"), signInEvents }
+  return { config, memory, form, csrfValid: !byType.has("csrf.invalid"), signInEvents, mails }
 }
 
 // A new user goes to pages.newUser when it is set: the tail's inputs set it; one input leaves it out.
@@ -105,6 +115,8 @@ const inputs = [
   ...[...tailInputs, ...secondFactorInputs].map(({ policy }) => ({ policy: { ...policy, requiresVerifiedEmail: false } })),
   ...tailInputs.map(({ policy }) => ({ policy: { ...policy, newUserPage: false, requiresVerifiedEmail: false } })),
   { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: true } },
+  // Verification optional, with sendMail: the link is mailed, and the new user signed in at once.
+  { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: false, mailsVerification: true } },
 ]
 const recorder = new TransitionRecorder([passwordSignUpMachine])
 const endings = new FlowEndings(recorder, "password-sign-up")
@@ -151,6 +163,11 @@ describe("password sign-up machine, driven through Auth()", () => {
       const account = await s.memory.getAccount!(created.id, "password")
       expect(Boolean(account)).toBe(path.events.some((event) => event.type === "account.created"))
       expect(await s.memory.getUser!(created.id)).toEqual(account ? expect.objectContaining({ email }) : null)
+      // A taken address is mailed an email-taken notice where verification is required; a new account its link, where mails go out.
+      const taken = path.events.some((event) => event.type === "user.exists")
+      const mailed = path.states.includes("notifyingOwner") ? ["email-taken"] : path.states.includes("mailingVerification") ? ["verify-email"] : []
+      expect(s.mails).toEqual(mailed)
+      if (path.events.some((event) => event.type === "mail.failed")) expect(errors.map((error) => error.message)).toContain(`The Password provider "password" could not send a mail (${mailed[0]})`)
       if (expectSecondFactorFinal(path.finalState, world, response, jar, origin)) return
       switch (path.finalState) {
         case "signedIn":
@@ -169,7 +186,9 @@ describe("password sign-up machine, driven through Auth()", () => {
           expect(location).toBe(`${origin}/auth/signin?error=EmailTaken`)
           break
         case "verificationRequired":
+          // A taken address and a new account end alike: the same redirect, a notice mailed either way.
           expect(location).toBe(`${origin}/auth/signin?notice=verify-email`)
+          expect(s.mails).toEqual([taken ? "email-taken" : "verify-email"])
           break
         case "signUpFailed":
         case "sessionFailed":

@@ -22,6 +22,7 @@ import { secondFactorOutcomes } from "../second-factor/tail.js"
 import { sessionEffects } from "../session-effects.js"
 import { askSignIn, resolveRedirect } from "../sign-in-callback.js"
 import { passwordEmail } from "./store.js"
+import { addressLink, passwordRouteUrl, sendPasswordMail, signInPageUrl } from "./mails.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, CredentialsConfig, User } from "../../types.js"
 import type { AdapterUser } from "../../adapters.js"
@@ -38,7 +39,10 @@ async function readSignUp(provider: CredentialsConfig, body: Record<string, unkn
 }
 
 /**
- * Creates an account from the sign-up form (or JSON body), and signs the new user in.
+ * Creates an account from the sign-up form (or JSON body), mails the link that verifies its address
+ * (where `sendMail` is set), and signs the new user in; where verification is required, sends them
+ * to the sign-in page with `notice=verify-email` instead, and answers a taken address the same way
+ * (its owner is mailed an `email-taken` notice).
  *
  * @example
  * ```ts
@@ -50,6 +54,7 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
   const adapter = options.adapter!
   const body = options.request.body ?? {}
   const password = typeof body.password === "string" ? body.password : ""
+  const settings = provider.passwordAccounts!
   const limiter = requestLimiter(options)
   const account = (user: User) => ({ providerAccountId: user.id ?? "", type: "credentials" as const, provider: provider.id })
   const signedIn = (user: User): SignInOutcome => ({ user, account: account(user), isNewUser: true })
@@ -68,7 +73,7 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
     resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
     createAccount: async ({ user }) => {
       try {
-        const hash = await hashPassword(password, provider.passwordAccounts!.hashing ?? {})
+        const hash = await hashPassword(password, settings.hashing ?? {})
         // The id is chosen here, so that a failed sign-up removes the user by it even when the write landed and its answer did not.
         let id = randomUUID()
         let created: AdapterUser
@@ -89,6 +94,13 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
         return { type: "create.failed", error }
       }
     },
+    mailVerification: ({ user }) =>
+      sendPasswordMail(options, provider, async () => ({ kind: "verify-email", to: user!.email!, ...(await addressLink(options, provider, "verify-email", "verify-email", { userId: user!.id!, email: user!.email! })) })),
+    notifyOwner: async ({ user }) => {
+      // The hash a new account's creation pays, paid here too: the answer takes as long as a new account's.
+      await hashPassword(password, settings.hashing ?? {}).catch(() => undefined)
+      return sendPasswordMail(options, provider, { kind: "email-taken", to: user!.email!, signInUrl: signInPageUrl(options), resetUrl: passwordRouteUrl(options, provider, "forgot-password") })
+    },
     ...sessionEffects(options, cookies, ({ user }: PasswordSignUpContext) => signedIn(user!)),
   }
   const failed = ({ error }: PasswordSignUpContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
@@ -99,13 +111,14 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signup")),
     signUpRefused: ({ refusal }) => errorAnswer(new SignUpRefused(`The sign-up was refused: ${refusal}`, { cause: { provider: provider.id, reason: refusal } })),
     emailTaken: () => errorAnswer(new EmailTaken("An account with this email exists", { cause: { provider: provider.id } })),
-    verificationRequired: () => ({ redirect: `${options.pages.signIn ?? `${options.baseUrl}/signin`}?${new URLSearchParams({ notice: "verify-email" })}`, cookies }),
+    // A new account and a taken address end here alike: the same redirect, the same cookies.
+    verificationRequired: () => ({ redirect: signInPageUrl(options, { notice: "verify-email" }), cookies }),
     accessDenied: ({ error }) => errorAnswer(asError(error)),
     signUpFailed: failed,
     sessionFailed: failed,
     rateLimited: (context) => errorAnswer(rateLimitedError("credentials", context, limiter)),
     ...secondFactorOutcomes(options, cookies, ({ user }: PasswordSignUpContext) => signedIn(user!), () => options.callbackUrl),
   }
-  const policy = { ...signInTailPolicy(options, provider), requiresVerifiedEmail: provider.passwordAccounts!.verification === "required" }
+  const policy = { ...signInTailPolicy(options, provider), requiresVerifiedEmail: settings.verification === "required", mailsVerification: settings.sendMail !== undefined && settings.verification !== "off" }
   return outcomeOf(await runFlow(passwordSignUpMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
 }

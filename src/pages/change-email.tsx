@@ -1,0 +1,89 @@
+/**
+ * The built-in page where a signed-in user of the Password provider asks to change their email
+ * address: the new address and their current password, posted with the CSRF token to
+ * `<basePath>/change-email/<id>`. Nothing changes until the link mailed to the new address is
+ * followed.
+ *
+ * @example
+ * ```ts
+ * import { renderChangeEmailPage } from "./change-email.js"
+ * const { html } = renderChangeEmailPage({ action: "/auth/change-email/password", csrfToken: "a1b2c3", email: "ada@example.test", theme: {} })
+ * ```
+ * @module
+ */
+import type { Theme } from "../types.js"
+import { PageIcon } from "./icons.js"
+import { renderDocument, safeUrl } from "./layout.js"
+import type { RenderedPage } from "./types.js"
+
+/** Props of {@link renderChangeEmailPage}. */
+export interface ChangeEmailPageProps {
+  /** Where the form posts: `<basePath>/change-email/<id>`. */
+  action: string
+  csrfToken?: string
+  /** The account's address now. */
+  email: string
+  /** The `?notice=` value (`change-requested`). @default none */
+  notice?: string
+  /** The `?error=` value of a refused request. @default none */
+  error?: string
+  theme: Theme
+}
+
+/** What the page says for each `?error=` value the change route answers. */
+export const CHANGE_EMAIL_ERRORS: Readonly<Record<string, string>> = Object.freeze({
+  MissingCSRF: "The form was out of date. Reload the page and try again.",
+  InvalidEmail: "That email address is not valid. Check it and try again.",
+  SameEmail: "That is already your email address.",
+  CredentialsSignin: "That password is not right.",
+  NoPassword: "This account has no password to confirm the change with.",
+  EmailSignin: "The e-mail could not be sent. Try again later.",
+})
+
+const CHANGE_REQUESTED = "Check the inbox of the new address: follow the link there to make the change."
+
+/**
+ * Render the change-email page (status 200, title "Change your email address").
+ *
+ * @example
+ * ```ts
+ * renderChangeEmailPage({ action: "/auth/change-email/password", email: "ada@example.test", notice: "change-requested", theme: {} }).html.includes('role="status"') // true
+ * ```
+ */
+export function renderChangeEmailPage({ action, csrfToken, email, notice, error, theme }: ChangeEmailPageProps): RenderedPage {
+  const problem = error === undefined ? undefined : (Object.hasOwn(CHANGE_EMAIL_ERRORS, error) ? CHANGE_EMAIL_ERRORS[error] : "The change could not be made.")
+  return renderDocument({
+    title: "Change your email address",
+    status: 200,
+    theme,
+    children: (
+      <>
+        <PageIcon name="lock" />
+        <h1>Change your email address</h1>
+        {problem ? (
+          <div class="alert" role="alert" id="change-email-error" tabindex={-1} autofocus>
+            <p>{problem}</p>
+          </div>
+        ) : notice === "change-requested" ? (
+          <p class="lead" role="status">
+            {CHANGE_REQUESTED}
+          </p>
+        ) : (
+          <p class="lead">Your address is {email}.</p>
+        )}
+        <form action={safeUrl(action)} method="post" class="stack">
+          <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
+          <div class="field">
+            <label for="change-email-new">New email address</label>
+            <input id="change-email-new" name="newEmail" type="email" autoComplete="email" required autoFocus={!problem} />
+          </div>
+          <div class="field">
+            <label for="change-email-password">Current password</label>
+            <input id="change-email-password" name="password" type="password" autoComplete="current-password" required />
+          </div>
+          <button type="submit" class="button primary">Send the confirmation link</button>
+        </form>
+      </>
+    ),
+  })
+}

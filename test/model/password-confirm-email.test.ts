@@ -1,0 +1,125 @@
+/**
+ * The email change confirmation machine, driven through the real `Auth()` along every path the
+ * model generates: a link missing, tampered with or expired, a user gone or no longer at the old
+ * address, a new address taken since the mail, the store failing to read or to write, and the
+ * notice to the old address failing (the change stands).
+ */
+import { afterAll, describe, expect, it, vi } from "vitest"
+import { passwordConfirmEmailMachine, type PasswordConfirmEmailEvent } from "../../src/machines/password-confirm-email.js"
+import Password from "../../src/providers/password.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { CookieJar, origin, recordingLogger, send } from "../helpers.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { FlowEndings } from "./harness.js"
+import { linkSecret, linkToken, recordingMailer } from "./password-links.js"
+import type { Adapter } from "../../src/adapters.js"
+import type { AuthConfig } from "../../src/types.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+vi.mock("../../src/machines/password-link.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-link", await load()))
+vi.mock("../../src/machines/password-confirm-email.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-confirm-email", await load()))
+loadMachinesPerTest("password-link", "password-confirm-email")
+
+const userId = "u-ada"
+const email = "ada@old.test"
+const newEmail = "ada@new.test"
+
+/** Payload-carrying events: each is one way the real world can answer an effect. */
+const events: PasswordConfirmEmailEvent[] = [
+  { type: "link.opened", link: { userId, email, newEmail } },
+  { type: "user.found", bound: true, verified: true },
+  { type: "user.found", bound: false, verified: true },
+  { type: "lookup.failed", error: new Error("user store down") },
+  { type: "update.failed", error: new Error("user store down") },
+  { type: "mail.failed", error: new Error("SMTP down") },
+]
+
+type Path = ReturnType<typeof modelPaths<typeof passwordConfirmEmailMachine>>[number]
+
+async function scenario(path: Path) {
+  const has = (type: string) => path.events.some((event) => event.type === type)
+  const found = path.events.find((event) => event.type === "user.found") as Extract<PasswordConfirmEmailEvent, { type: "user.found" }> | undefined
+  // The lookup that failed: the user's (findingUser) or the new address's (findingNewEmail).
+  const failedLookup = has("lookup.failed") ? path.states.at(-2) : undefined
+  const memory = MemoryAdapter()
+  if (found) await memory.createUser({ id: userId, email: found.bound ? email : "ada@elsewhere.test", emailVerified: new Date() })
+  if (has("newEmail.taken")) await memory.createUser({ id: "u-carol", email: newEmail, emailVerified: null })
+  const adapter: Adapter = {
+    ...memory,
+    async getUser(id) {
+      if (failedLookup === "findingUser") throw new Error("user store down")
+      return memory.getUser(id)
+    },
+    async getUserByEmail(address) {
+      if (failedLookup === "findingNewEmail") throw new Error("user store down")
+      return memory.getUserByEmail(address)
+    },
+    async updateUser(user) {
+      if (has("update.failed")) throw new Error("user store down")
+      return memory.updateUser(user)
+    },
+  }
+  const mailer = recordingMailer(has("mail.failed"))
+  const config: AuthConfig = { secret: linkSecret, trustHost: true, adapter, providers: [Password({ verification: "required", sendMail: mailer.sendMail })] }
+  const query = has("link.missing") ? "" : has("link.invalid") ? "?token=tampered" : `?token=${await linkToken("change-email", { userId, email, newEmail }, has("link.expired"))}`
+  return { config, memory, query, mails: mailer.mails }
+}
+
+const recorder = new TransitionRecorder([passwordConfirmEmailMachine])
+const endings = new FlowEndings(recorder, "password-confirm-email")
+const paths = modelPaths(passwordConfirmEmailMachine, events)
+
+describe("password confirm-email machine, driven through Auth()", () => {
+  it("the model yields a path to every final state", () => {
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(new Set(["linkMissing", "linkInvalid", "linkExpired", "linkStale", "newEmailTaken", "emailChanged", "changeFailed"]))
+  })
+
+  for (const path of paths) {
+    it(`${path.description} ⇒ ${path.finalState}`, async () => {
+      const s = await scenario(path)
+      const { logger, errors } = recordingLogger()
+      endings.reset()
+      const response = await send({ ...s.config, logger, inspect: endings.inspect }, new CookieJar(), `/confirm-email/password${s.query}`)
+      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
+      expect(response.status).toBe(302)
+      const location = response.headers.get("location")
+      const user = await s.memory.getUser(userId)
+      // The address changes only where the change was written.
+      expect(user?.email === newEmail).toBe(path.states.includes("notifyingOldAddress"))
+      switch (path.finalState) {
+        case "emailChanged":
+          expect(location).toBe(`${origin}/auth/signin?notice=email-changed`)
+          expect(s.mails).toEqual([{ kind: "email-changed", to: email }])
+          if (path.events.some((event) => event.type === "mail.failed")) expect(errors.map((error) => error.message)).toContain('The Password provider "password" could not send a mail (email-changed)')
+          break
+        case "linkMissing":
+        case "linkInvalid":
+        case "linkStale":
+          expect(location).toBe(`${origin}/auth/signin?error=PasswordLinkInvalid`)
+          break
+        case "linkExpired":
+          expect(location).toBe(`${origin}/auth/signin?error=PasswordLinkExpired`)
+          break
+        case "newEmailTaken":
+          expect(location).toBe(`${origin}/auth/signin?error=EmailChangeConflict`)
+          break
+        case "changeFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errors.length).toBeGreaterThan(0)
+          break
+        default:
+          throw new Error(`no expectation for state ${path.finalState}`)
+      }
+      if (path.finalState !== "emailChanged") expect(s.mails).toEqual([])
+    })
+  }
+
+  afterAll(() => {
+    const { line, missing } = coverageReport(passwordConfirmEmailMachine, recorder)
+    console.log(`password confirm-email: ${paths.length} paths;`, line)
+    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+  })
+})
