@@ -1,4 +1,4 @@
-import { assign, setup } from "xstate"
+import { and, assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
@@ -26,7 +26,8 @@ export type PasswordSignUpEvent =
   | { type: "user.absent" }
   | { type: "lookup.failed"; error: unknown }
   | { type: "account.created"; user: User }
-  | { type: "create.failed"; error: unknown }
+  /** The account could not be written; `addressTaken` when, looked up again, the address belongs to someone else (a sign-up that raced this one). */
+  | { type: "create.failed"; error: unknown; addressTaken: boolean }
   | { type: "mail.sent" }
   | { type: "mail.failed"; error: unknown }
   | SignInTailEvent
@@ -102,6 +103,8 @@ export const passwordSignUpMachine = flowMachine(setup({
   },
   guards: {
     ...signInTailGuards<PasswordSignUpContext, PasswordSignUpEvent>(),
+    /** Another sign-up took the address between the lookup and the write. */
+    addressTakenMeanwhile: ({ event }) => event.type === "create.failed" && event.addressTaken,
     ...rateLimitGuards<PasswordSignUpContext, PasswordSignUpEvent>(),
     /** The email is missing or not an address authflow accepts. */
     emailInvalid: ({ event }) => read(event) !== undefined && (read(event)!.email === undefined || read(event)!.emailProblem !== undefined),
@@ -146,7 +149,12 @@ export const passwordSignUpMachine = flowMachine(setup({
           { guard: "mailsVerification", target: "mailingVerification", actions: "recordCreatedUser" },
           { target: "issuingSession", actions: "recordCreatedUser" },
         ],
-        "create.failed": { target: "signUpFailed", actions: "recordError" },
+        // A sign-up that raced this one to the address: answered as a taken address is.
+        "create.failed": [
+          { guard: and(["addressTakenMeanwhile", "requiresVerifiedEmail"]), target: "notifyingOwner" },
+          { guard: "addressTakenMeanwhile", target: "emailTaken" },
+          { target: "signUpFailed", actions: "recordError" },
+        ],
       },
     },
     // The account exists whatever the mail does: a failed mail is logged, and the answer stays the same.

@@ -99,6 +99,15 @@ describe.each(["jwt", "database"] as const)("Password provider with %s sessions"
     expect((await signIn(config, new CookieJar(), "ada@example.test", "another horse battery")).headers.get("location")).toBe(rejected)
   })
 
+  it("five sign-ups racing to one address leave one account, and the others are told the address is taken", async () => {
+    const { config, adapter } = world(strategy)
+    const racers = await Promise.all([1, 2, 3, 4, 5].map(async (n) => (await signUp(config, new CookieJar(), { email: "ada@example.test", password: `correct horse battery ${n}` })).headers.get("location")))
+    expect(racers.filter((location) => location === `${origin}/welcome`)).toHaveLength(1)
+    expect(racers.filter((location) => location === `${origin}/auth/signin?error=EmailTaken`)).toHaveLength(4)
+    const owner = (await adapter.getUserByEmail("ada@example.test"))!
+    expect((await adapter.getAccount!(owner.id, "password"))?.refresh_token).toMatch(/^\$scrypt\$/)
+  })
+
   it("where verification is required, a new account waits for it, and signs in once the email is verified", async () => {
     const { config, adapter } = world(strategy, { verification: "required", sendMail: () => {} })
     const jar = new CookieJar()

@@ -42,7 +42,8 @@ const events: PasswordSignUpEvent[] = [
   { type: "lookup.failed", error: new Error("user store down") },
   ...signInDecisions,
   { type: "account.created", user: created },
-  { type: "create.failed", error: new Error("account store down") },
+  { type: "create.failed", error: new Error("account store down"), addressTaken: false },
+  { type: "create.failed", error: new Error("duplicate key"), addressTaken: true },
   { type: "mail.sent" },
   { type: "mail.failed", error: new Error("SMTP down") },
   // A new user has no factor: a requirement, nothing, or the factor store failing.
@@ -59,6 +60,7 @@ function scenario(path: Path) {
   const policy = policyOf(path)
   const memory = MemoryAdapter()
   if (byType.has("user.exists")) void memory.createUser({ id: "u-before", email, emailVerified: null })
+  const raced = (byType.get("create.failed") as { addressTaken?: boolean } | undefined)?.addressTaken === true
   const signInEvents: unknown[] = []
   const mails: PasswordMail["kind"][] = []
   // Mailing where verification is required, or where the input says an optional one is mailed.
@@ -75,6 +77,11 @@ function scenario(path: Path) {
     },
     // The new user gets the model's id: the second-factor world is built for it.
     async createUser(user) {
+      if (raced) {
+        // Another sign-up wrote the address first: a unique index refuses this one.
+        await memory.createUser({ id: "u-racer", email: user.email, emailVerified: null })
+        throw new Error("duplicate key")
+      }
       return memory.createUser({ ...user, id: created.id })
     },
     async linkAccount(account) {
@@ -164,7 +171,7 @@ describe("password sign-up machine, driven through Auth()", () => {
       expect(Boolean(account)).toBe(path.events.some((event) => event.type === "account.created"))
       expect(await s.memory.getUser!(created.id)).toEqual(account ? expect.objectContaining({ email }) : null)
       // A taken address is mailed an email-taken notice where verification is required; a new account its link, where mails go out.
-      const taken = path.events.some((event) => event.type === "user.exists")
+      const taken = path.events.some((event) => event.type === "user.exists" || (event.type === "create.failed" && event.addressTaken))
       const mailed = path.states.includes("notifyingOwner") ? ["email-taken"] : path.states.includes("mailingVerification") ? ["verify-email"] : []
       expect(s.mails).toEqual(mailed)
       if (path.events.some((event) => event.type === "mail.failed")) expect(errors.map((error) => error.message)).toContain(`The Password provider "password" could not send a mail (${mailed[0]})`)

@@ -72,18 +72,25 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
     askSignIn: async ({ user }) => askSignIn(options, { user: user!, account: account(user!), credentials: { email: user!.email } }),
     resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
     createAccount: async ({ user }) => {
+      const email = user!.email!
+      // The id is chosen here, so that a failed sign-up removes the user by it even when the write landed and its answer did not.
+      let id = randomUUID()
+      // Whether the address is someone else's now: a sign-up that raced this one (refused by a unique index, or written beside it).
+      const takenByAnother = async () => {
+        const holder = await Promise.resolve(adapter.getUserByEmail!(email)).catch(() => null)
+        return holder !== null && holder.id !== id
+      }
       try {
         const hash = await hashPassword(password, settings.hashing ?? {})
-        // The id is chosen here, so that a failed sign-up removes the user by it even when the write landed and its answer did not.
-        let id = randomUUID()
         let created: AdapterUser
         try {
-          created = await adapter.createUser!({ id, email: user!.email!, name: user!.name ?? null, emailVerified: null })
+          created = await adapter.createUser!({ id, email, name: user!.name ?? null, emailVerified: null })
           // An adapter that chose its own id: that one is removed if the account cannot be written.
           id = created.id
           await adapter.linkAccount!({ userId: created.id, type: "credentials" as never, provider: provider.id, providerAccountId: created.id, refresh_token: hash })
+          if (await takenByAnother()) throw new EmailTaken("Another sign-up took this address at the same time", { cause: { provider: provider.id } })
         } catch (error) {
-          // No user without the password they signed up with.
+          // No user without the password they signed up with, and no second user with one address.
           await compensate(() => adapter.deleteUser?.(id))
           throw error
         }
@@ -91,7 +98,7 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
         await emitEvent(options.config, options.logger, "createUser", { user: created })
         return { type: "account.created", user: created }
       } catch (error) {
-        return { type: "create.failed", error }
+        return { type: "create.failed", error, addressTaken: await takenByAnother() }
       }
     },
     mailVerification: ({ user }) =>
