@@ -10,6 +10,8 @@ import { createTranslator } from "../../src/core/i18n/translator.js"
 import { renderSecondFactorPage } from "../../src/pages/second-factor.js"
 import { renderBackupCodesPage, renderFactorsPage } from "../../src/pages/factors.js"
 import { renderSignUpPage } from "../../src/pages/sign-up.js"
+import { renderSignInPage } from "../../src/pages/index.js"
+import { translatorOf } from "../../src/core/i18n/load.js"
 import { secondFactorCodeMessage, signInMessageOf } from "../../src/providers/email-message.js"
 import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/email-config.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
@@ -116,6 +118,18 @@ describe("rate-limit, second-factor and sign-up text", () => {
     expect(renderFactorsPage({ action: "/auth/factors", factors: [], backupCodes: 1234, theme: {}, text: ja }).html).toContain("残りのバックアップコード: 1,234")
     expect(renderBackupCodesPage({ codes: ["abcde"], continueUrl: "/", theme: {}, text: createTranslator("es", [{ doneButton: "Listo" }]) }).html).toContain(">Listo</a>")
     expect(renderSignUpPage({ action: "/a", callbackUrl: "/", minLength: 12, signInUrl: "/s", theme: {}, text: createTranslator("fr", [{ passwordMinLength: "Au moins {count} caractères." }]) }).html).toContain("Au moins 12 caractères.")
+  })
+})
+
+describe("the passkey form", () => {
+  it("labels its button and carries its failure message in the page's language (the script reads it from the alert)", async () => {
+    const he = await translatorOf(undefined, "he")
+    const passkey = { id: "passkey", name: "Passkey", type: "webauthn" as const, signinUrl: "https://app.test/auth/signin/passkey", callbackUrl: "https://app.test/auth/callback/passkey" }
+    const html = renderSignInPage({ providers: [passkey], theme: {}, text: he }).html
+    expect(html).toContain('data-webauthn-failed="ההתחברות עם מפתח הגישה לא הושלמה. נסו שוב."')
+    expect(html).toContain("התחברות באמצעות Passkey")
+    expect(html).toContain("status.dataset.webauthnFailed")
+    expect(renderSignInPage({ providers: [passkey], theme: {} }).html).toContain('data-webauthn-failed="Passkey sign-in did not complete. Try again."')
   })
 })
 
