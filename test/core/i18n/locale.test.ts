@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import { SHIPPED_LOCALES, directionOf, matchLocale, negotiateLocale, parseAcceptLanguage } from "../../../src/core/i18n/locale.js"
 import { localesOf, requestTranslator, resolveLocale } from "../../../src/core/i18n/load.js"
 
-const shipped = [...SHIPPED_LOCALES]
+const shipped: string[] = [...SHIPPED_LOCALES]
 const request = (headers: Record<string, string> = {}, cookies: Record<string, string> = {}, url = "https://app.test/auth/signin") => ({
   url: new URL(url),
   headers: new Headers(headers),
