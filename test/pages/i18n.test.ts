@@ -16,7 +16,7 @@ import { secondFactorCodeMessage, signInMessageOf } from "../../src/providers/em
 import type { EmailConfig, SendVerificationRequestParams } from "../../src/providers/email-config.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { AuthConfig } from "../../src/types.js"
-import { CookieJar, adaCredentials, csrfTokenFor, send } from "../helpers.js"
+import { CookieJar, ada, adaCredentials, csrfTokenFor, send } from "../helpers.js"
 import { decode, textOf, titleOf } from "./html.js"
 
 const catalogOf = async (locale: string): Promise<Catalog> => (locale === "en" ? en : (await import(`../../src/core/i18n/catalogs/${locale}.ts`)).messages)
@@ -106,6 +106,20 @@ describe("rate-limit, second-factor and sign-up text", () => {
     expect(await page(config(), "/signin?error=RateLimited&retryAfter=240", { "accept-language": "de" })).toContain("Zu viele Versuche. Versuchen Sie es in 4 Minuten erneut.")
     expect(await page(config(), "/signin?error=RateLimited&retryAfter=61")).toContain("Too many attempts. Try again in 2 minutes.")
     expect(await page(config(), "/signin?error=RateLimited&retryAfter=junk")).toContain("Too many attempts. Wait a few minutes, then try again.")
+  })
+
+  it("the /factors page and its notice, through Auth(), in the request's language", async () => {
+    const adapter = MemoryAdapter()
+    await adapter.createUser({ ...ada, emailVerified: null })
+    const cfg: AuthConfig = { secret: "factors-i18n-secret-at-least-32-characters", trustHost: true, adapter, providers: [adaCredentials()], secondFactor: { issuer: "Example" }, rateLimit: false }
+    const jar = new CookieJar()
+    const csrfToken = await csrfTokenFor(cfg, jar)
+    await send(cfg, jar, "/callback/credentials", { form: { csrfToken, username: "ada", password: "lovelace", callbackUrl: "https://app.test/" } })
+    const html = await (await send(cfg, jar, "/factors?notice=saved", { headers: { "accept-language": "ja,en;q=0.5" } })).text()
+    expect(html).toContain('<html lang="ja">')
+    expect(html).toContain('<p class="lead" role="status">保存しました。</p>')
+    expect(html).toContain("<p>認証アプリはまだありません。</p>")
+    expect(html).toContain("残りのバックアップコード: 0")
   })
 
   it("the second-factor, factors, backup-code and sign-up pages take the translator", () => {
