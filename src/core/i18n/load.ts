@@ -71,7 +71,8 @@ export async function resolveLocale(i18n: I18nOptions | undefined, request: Loca
   if (i18n?.locale) {
     let chosen: string | undefined
     try {
-      chosen = await i18n.locale(request)
+      // Only what LocaleRequest names: the request object an action holds carries the parsed body too.
+      chosen = await i18n.locale({ url: request.url, headers: request.headers, cookies: request.cookies })
     } catch {
       chosen = undefined
     }
