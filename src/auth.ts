@@ -316,7 +316,8 @@ async function configurationError(request: AuthRequest, config: AuthConfig, logg
   }
   const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
   const origin = request.url.origin
-  const page = await (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration")
+  const pages = await actions.pages()
+  const page = await pages.builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Configuration", await pages.pageText(config, request))
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html }
 }
 
@@ -339,7 +340,8 @@ async function invalidCallbackUrl(request: AuthRequest, config: AuthConfig, cook
     }
     const theme = { colorScheme: "auto" as const, logo: "", brandColor: "", buttonText: "", ...config.theme }
     const origin = request.url.origin
-    const page = await (await actions.pages()).builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default")
+    const pages = await actions.pages()
+    const page = await pages.builtInErrorPage(origin, origin + (config.basePath ?? "/auth"), theme, "Default", await pages.pageText(config, request))
     return { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies: cleared }
   }
   return { status: 400, headers: { "Content-Type": "application/json" }, body: { message: invalidCallbackUrlMessage }, cookies: cleared }

@@ -24,6 +24,11 @@ import type { RefreshStore } from "./core/refresh-store.js"
 import type { SecondFactorOptions } from "./core/second-factor-options.js"
 export type { SecondFactorOptions, SendSecondFactorCodeParams, TotpAlgorithm, TotpOptions } from "./core/second-factor-options.js"
 import type { RefreshFailure } from "./core/refresh-store.js"
+import type { I18nOptions } from "./core/i18n/options.js"
+export type { I18nOptions, LocaleRequest } from "./core/i18n/options.js"
+export type { Catalog, MessageKey, Messages } from "./core/i18n/messages.js"
+export type { DurationUnit, MessageParams, Translator } from "./core/i18n/translator.js"
+export type { ShippedLocale } from "./core/i18n/locale.js"
 
 /** Arguments of the `signIn` callback. */
 export interface SignInCallbackParams {
@@ -251,6 +256,19 @@ export interface AuthConfig {
    * @default the built-in JWE, living `session.maxAge`
    */
   jwt?: JWTOptions
+  /**
+   * The language of the built-in pages and emails: per request, `i18n.locale(request)`, then the
+   * `authflow.locale` cookie, then `Accept-Language`, else English; and your own messages over the
+   * shipped ones (English, German, French, Spanish, Brazilian Portuguese, Japanese, Simplified
+   * Chinese, Arabic and Hebrew). See {@link I18nOptions}.
+   *
+   * @default `{}`: the shipped locales, chosen by the cookie and `Accept-Language`
+   * @example
+   * ```ts
+   * Auth(request, { ...config, i18n: { messages: { de: { signInWith: "Weiter mit {provider}" } } } })
+   * ```
+   */
+  i18n?: I18nOptions
   /**
    * `error`, `warn`, `debug`: each level given replaces the built-in one, which writes to the console.
    * @default the console, redacted

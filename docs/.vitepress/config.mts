@@ -64,6 +64,7 @@ export default defineConfig({
           { text: "Adapters and database sessions", link: "/guides/adapters" },
           { text: "Token refresh", link: "/guides/token-refresh" },
           { text: "Rate limiting", link: "/guides/rate-limiting" },
+          { text: "Languages", link: "/guides/i18n" },
           { text: "Session lifetime and logout", link: "/guides/logout" },
           { text: "The browser client", link: "/guides/browser-client" },
           { text: "Deployment", link: "/guides/deployment" },

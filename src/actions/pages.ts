@@ -1,8 +1,11 @@
 import type { PageProvider, RenderedPage } from "../pages/index.js"
 import { onFirstUse } from "../core/on-first-use.js"
+import { requestTranslator } from "../core/i18n/load.js"
+import { english, type Translator } from "../core/i18n/translator.js"
 import type { AuthOptions } from "../core/options.js"
 import { emailCodeCookies } from "./email-code-cookies.js"
-import type { Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
+import type { AuthConfig, Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
+import type { AuthRequest } from "../core/request.js"
 
 // Each page (and Preact with it) is loaded when it is first rendered: a redirect to the app's own
 // page loads none.
@@ -15,6 +18,25 @@ const pages = {
   verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
   signUp: onFirstUse(() => import("../pages/sign-up.js")),
   changeEmail: onFirstUse(() => import("../pages/change-email.js")),
+}
+
+/**
+ * The language of a request's pages and emails (the `i18n` option, the locale cookie, then
+ * `Accept-Language`), chosen once per request.
+ *
+ * @example
+ * ```ts
+ * const text = await pageText(options.config, options.request)
+ * text.t("signOutQuestion") // "Möchten Sie sich wirklich abmelden?" for Accept-Language: de
+ * ```
+ */
+export function pageText(config: Pick<AuthConfig, "i18n">, request: AuthRequest): Promise<Translator> {
+  return requestTranslator(config.i18n, request)
+}
+
+// A positive whole number of seconds from the query (`retryAfter` of a rate-limited sign-in).
+function secondsOf(value: string | undefined): number | undefined {
+  return value !== undefined && /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : undefined
 }
 
 function withQuery(page: string, params: Record<string, string | undefined>): string {
@@ -49,7 +71,8 @@ export async function signInPage(options: AuthOptions, cookies: Cookie[]): Promi
   }
   const providers = pageProviders(options)
   const passkeys = providers.some((provider) => provider.type === "webauthn") ? await pages.passkeys() : undefined
-  const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, notice: query.notice, theme: options.theme }
+  const retryAfter = secondsOf(query.retryAfter)
+  const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, notice: query.notice, theme: options.theme, text: await pageText(options.config, options.request), ...(retryAfter !== undefined && { retryAfter }) }
   return html((await pages.signIn()).renderSignInPage(props, passkeys), cookies)
 }
 
@@ -63,7 +86,7 @@ export async function signInPage(options: AuthOptions, cookies: Cookie[]): Promi
  */
 export async function signOutPage(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   if (options.pages.signOut) return { redirect: options.pages.signOut, cookies }
-  return html((await pages.signOut()).renderSignOutPage({ url: options.request.url.href, csrfToken: options.csrfToken, cancelUrl: options.callbackUrl, theme: options.theme }), cookies)
+  return html((await pages.signOut()).renderSignOutPage({ url: options.request.url.href, csrfToken: options.csrfToken, cancelUrl: options.callbackUrl, theme: options.theme, text: await pageText(options.config, options.request) }), cookies)
 }
 
 /**
@@ -79,19 +102,19 @@ export async function errorPage(options: AuthOptions, cookies: Cookie[], error =
   if (options.pages.error) {
     return { redirect: withQuery(options.pages.error, { error }), cookies }
   }
-  return html(await builtInErrorPage(options.origin, options.baseUrl, options.theme, error), cookies)
+  return html(await builtInErrorPage(options.origin, options.baseUrl, options.theme, error, await pageText(options.config, options.request)), cookies)
 }
 
 /**
- * The built-in error page, also used when the configuration itself is broken.
+ * The built-in error page, also used when the configuration itself is broken, in `text`'s language.
  *
  * @example
  * ```ts
  * (await builtInErrorPage("https://app.test", "https://app.test/auth", theme, "Configuration")).status // 500
  * ```
  */
-export async function builtInErrorPage(origin: string, baseUrl: string, theme: AuthOptions["theme"], error: string | undefined): Promise<RenderedPage> {
-  return (await pages.error()).renderErrorPage({ error, url: `${baseUrl}/error`, signinUrl: `${baseUrl}/signin`, host: origin, theme })
+export async function builtInErrorPage(origin: string, baseUrl: string, theme: AuthOptions["theme"], error: string | undefined, text: Translator = english): Promise<RenderedPage> {
+  return (await pages.error()).renderErrorPage({ error, url: `${baseUrl}/error`, signinUrl: `${baseUrl}/signin`, host: origin, theme, text })
 }
 
 /**
@@ -116,10 +139,11 @@ export async function verifyRequestPage(options: AuthOptions, cookies: Cookie[])
       waiting: Boolean(options.request.cookies[flow.name]),
       wrongCode: query.reason === "wrong-code",
       theme: options.theme,
+      text: await pageText(options.config, options.request),
     })
     return html(page, cookies)
   }
-  return html((await pages.verifyRequest()).renderVerifyRequestPage({ url: options.origin, theme: options.theme }), cookies)
+  return html((await pages.verifyRequest()).renderVerifyRequestPage({ url: options.origin, theme: options.theme, text: await pageText(options.config, options.request) }), cookies)
 }
 
 /**
@@ -138,6 +162,7 @@ export async function signUpPage(options: AuthOptions, provider: CredentialsConf
     minLength: provider.passwordAccounts?.minLength ?? 8,
     signInUrl: options.pages.signIn ?? `${options.baseUrl}/signin`,
     theme: options.theme,
+    text: await pageText(options.config, options.request),
   })
   return html(page, cookies)
 }

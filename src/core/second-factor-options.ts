@@ -20,12 +20,19 @@ export interface TotpOptions {
   period?: number
 }
 
-/** What `secondFactor.sendCode` is given: the address, the code, when it expires, and the request. */
+/**
+ * What `secondFactor.sendCode` is given: the address, the code, when it expires, the request, and
+ * the built-in message in the request's language (see the `i18n` option).
+ */
 export interface SendSecondFactorCodeParams {
   email: string
   code: string
   expires: Date
   request: Request
+  /** The request's locale (a BCP 47 tag such as `"de"`, `"pt-BR"`). */
+  locale: string
+  /** The built-in email for the code, in `locale`: send it as it is, or write your own. */
+  message: { subject: string; text: string; html: string }
 }
 
 /**
@@ -42,7 +49,7 @@ export interface SendSecondFactorCodeParams {
  *   secondFactor: {
  *     required: ({ user }) => user.email?.endsWith("@example.com") ?? false,
  *     issuer: "Example",
- *     sendCode: ({ email, code }) => mailer.send(email, `Your sign-in code is ${code}`),
+ *     sendCode: ({ email, message }) => mailer.send({ to: email, ...message }),
  *   },
  * }
  * ```

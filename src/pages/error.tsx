@@ -12,6 +12,8 @@
  * ```
  * @module
  */
+import { english, type Translator } from "../core/i18n/translator.js"
+import type { MessageKey } from "../core/i18n/messages.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { displayHost, renderDocument, safeUrl } from "./layout.js"
@@ -28,6 +30,8 @@ export interface ErrorPageProps {
   /** The site origin, linked from the generic error. */
   host: string
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
 /** The error codes with a page of their own; any other value renders the generic page. */
@@ -35,35 +39,35 @@ export type ErrorPageCode = "Configuration" | "AccessDenied" | "Verification" | 
 
 interface ErrorContent {
   status: number
-  heading: string
-  messages: string[]
+  heading: MessageKey
+  messages: MessageKey[]
   signIn: boolean
 }
 
 const ERROR_PAGES: Readonly<Record<ErrorPageCode, ErrorContent>> = {
   Configuration: {
     status: 500,
-    heading: "Server error",
-    messages: ["There is a problem with the server configuration.", "Check the server logs for more information."],
+    heading: "errorConfigurationHeading",
+    messages: ["errorConfigurationMessage", "errorConfigurationHint"],
     signIn: false,
   },
   AccessDenied: {
     status: 403,
-    heading: "Access Denied",
-    messages: ["You do not have permission to sign in."],
+    heading: "errorAccessDeniedHeading",
+    messages: ["errorAccessDeniedMessage"],
     signIn: true,
   },
   Verification: {
     status: 403,
-    heading: "Unable to sign in",
-    messages: ["The sign in link is no longer valid.", "It may have been used already or it may have expired."],
+    heading: "errorVerificationHeading",
+    messages: ["errorVerificationMessage", "errorVerificationHint"],
     signIn: true,
   },
   // authflow's own: a second factor is required of a user who has no way to pass one.
   SecondFactorUnavailable: {
     status: 403,
-    heading: "Two-step verification needed",
-    messages: ["This account must use two-step verification, and has no way set up to do it.", "Ask the site's administrator to help you set it up."],
+    heading: "errorSecondFactorUnavailableHeading",
+    messages: ["errorSecondFactorUnavailableMessage", "errorSecondFactorUnavailableHint"],
     signIn: false,
   },
 }
@@ -92,26 +96,28 @@ function isErrorPageCode(error: string | undefined): error is ErrorPageCode {
  * page.status // 403
  * ```
  */
-export function renderErrorPage({ error, signinUrl, host, theme }: ErrorPageProps): RenderedPage {
+export function renderErrorPage({ error, signinUrl, host, theme, text = english }: ErrorPageProps): RenderedPage {
+  const { t } = text
   if (isErrorPageCode(error)) {
     const content = ERROR_PAGES[error]
     return renderDocument({
-      title: "Error",
+      title: t("errorTitle"),
       status: content.status,
       theme,
+      text,
       children: (
         <>
           <PageIcon name="alert" tone="danger" />
-          <h1>{content.heading}</h1>
+          <h1>{t(content.heading)}</h1>
           {content.messages.map((message) => (
             <p class="lead" key={message}>
-              {message}
+              {t(message)}
             </p>
           ))}
           {content.signIn ? (
             <div class="actions">
               <a class="button primary" href={safeUrl(signinUrl)}>
-                Sign in
+                {t("signInButton")}
               </a>
             </div>
           ) : null}
@@ -120,17 +126,18 @@ export function renderErrorPage({ error, signinUrl, host, theme }: ErrorPageProp
     })
   }
   return renderDocument({
-    title: "Error",
+    title: t("errorTitle"),
     status: 200,
     theme,
+    text,
     children: (
       <>
         <PageIcon name="alert" tone="danger" />
-        <h1>Error</h1>
-        <p class="lead">Something went wrong.</p>
+        <h1>{t("errorDefaultHeading")}</h1>
+        <p class="lead">{t("errorDefaultMessage")}</p>
         <div class="actions">
           <a class="button neutral" href={safeUrl(host, "/")}>
-            Return to {displayHost(host)}
+            {t("returnTo", { host: displayHost(host) })}
           </a>
         </div>
       </>

@@ -10,6 +10,7 @@
  * ```
  * @module
  */
+import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
@@ -28,6 +29,8 @@ interface FactorsPageBase {
   action: string
   csrfToken?: string
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
 /** Props of {@link renderFactorsPage}. */
@@ -35,7 +38,7 @@ export interface FactorsPageProps extends FactorsPageBase {
   factors: FactorsPageFactor[]
   /** Backup codes left. */
   backupCodes: number
-  /** What the last request ended with, shown above the list. @default none */
+  /** What the last request ended with, shown above the list (already in the request's language). @default none */
   notice?: string
 }
 
@@ -55,6 +58,8 @@ export interface BackupCodesPageProps {
   /** Where "Done" goes: the list. */
   continueUrl: string
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
 function Hidden({ csrfToken, action }: { csrfToken: string | undefined; action: string }) {
@@ -75,38 +80,40 @@ function Hidden({ csrfToken, action }: { csrfToken: string | undefined; action: 
  * renderFactorsPage({ action: "/auth/factors", factors: [{ id: "f1", name: "Phone", createdAt: "2026-11-26T10:00:00.000Z" }], backupCodes: 9, theme: {} }).html.includes("Phone") // true
  * ```
  */
-export function renderFactorsPage({ action, csrfToken, factors, backupCodes, notice, theme }: FactorsPageProps): RenderedPage {
+export function renderFactorsPage({ action, csrfToken, factors, backupCodes, notice, theme, text = english }: FactorsPageProps): RenderedPage {
   const url = safeUrl(action)
+  const { t } = text
   return renderDocument({
-    title: "Two-step verification",
+    title: t("secondFactorTitle"),
     status: 200,
     theme,
+    text,
     children: (
       <>
         <PageIcon name="lock" />
-        <h1>Two-step verification</h1>
+        <h1>{t("secondFactorTitle")}</h1>
         {notice ? <p class="lead" role="status">{notice}</p> : null}
-        {factors.length === 0 ? <p>No authenticator app yet.</p> : null}
+        {factors.length === 0 ? <p>{t("factorsNone")}</p> : null}
         <ul class="factors plain-list">
           {factors.map((factor) => (
             <li key={factor.id}>
               <form action={url} method="post" class="rename stack">
                 <Hidden csrfToken={csrfToken} action="rename" />
                 <input type="hidden" name="factorId" value={factor.id} />
-                <label for={`name-${factor.id}`}>Name</label>
+                <label for={`name-${factor.id}`}>{t("nameLabel")}</label>
                 <input id={`name-${factor.id}`} name="name" type="text" value={factor.name} required maxLength={64} />
-                <button type="submit" class="button neutral">Rename</button>
+                <button type="submit" class="button neutral">{t("renameButton")}</button>
               </form>
               <form action={url} method="post" class="remove stack">
                 <Hidden csrfToken={csrfToken} action="remove" />
                 <input type="hidden" name="factorId" value={factor.id} />
                 {factors.length === 1 ? (
                   <>
-                    <label for={`code-${factor.id}`}>A current code from {factor.name}, to remove your last app</label>
+                    <label for={`code-${factor.id}`}>{t("removeLastFactorLabel", { name: factor.name })}</label>
                     <input id={`code-${factor.id}`} name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required />
                   </>
                 ) : null}
-                <button type="submit" class="button neutral">Remove {factor.name}</button>
+                <button type="submit" class="button neutral">{t("removeButton", { name: factor.name })}</button>
               </form>
             </li>
           ))}
@@ -114,12 +121,12 @@ export function renderFactorsPage({ action, csrfToken, factors, backupCodes, not
         <div class="actions">
           <form action={url} method="post">
             <Hidden csrfToken={csrfToken} action="enrol" />
-            <button type="submit" class="button primary">Add an authenticator app</button>
+            <button type="submit" class="button primary">{t("addAppButton")}</button>
           </form>
-          <p class="hint">Backup codes left: {backupCodes}</p>
+          <p class="hint">{t("backupCodesLeft", { count: backupCodes })}</p>
           <form action={url} method="post">
             <Hidden csrfToken={csrfToken} action="regenerate" />
-            <button type="submit" class="button neutral">Make new backup codes</button>
+            <button type="submit" class="button neutral">{t("newBackupCodesButton")}</button>
           </form>
         </div>
       </>
@@ -136,31 +143,33 @@ export function renderFactorsPage({ action, csrfToken, factors, backupCodes, not
  * renderEnrolPage({ action: "/auth/factors", qrSvg: "<svg …/>", secret: "JBSWY3DPEHPK3PXP", theme: {} }).html.includes("JBSWY3DPEHPK3PXP") // true
  * ```
  */
-export function renderEnrolPage({ action, csrfToken, qrSvg, secret, codeRefused = false, theme }: EnrolPageProps): RenderedPage {
+export function renderEnrolPage({ action, csrfToken, qrSvg, secret, codeRefused = false, theme, text = english }: EnrolPageProps): RenderedPage {
+  const { t } = text
   return renderDocument({
-    title: "Add an authenticator app",
+    title: t("addAppButton"),
     status: 200,
     theme,
+    text,
     children: (
       <>
-        <h1>Add an authenticator app</h1>
-        <p class="lead">Scan this code with your authenticator app, or type the key below into it.</p>
+        <h1>{t("addAppButton")}</h1>
+        <p class="lead">{t("enrolLead")}</p>
         <div class="qr" dangerouslySetInnerHTML={{ __html: qrSvg }} />
         <p>
-          Key: <code class="secret">{secret.replace(/(.{4})/g, "$1 ").trim()}</code>
+          {t("enrolKey")} <code class="secret">{secret.replace(/(.{4})/g, "$1 ").trim()}</code>
         </p>
-        {codeRefused ? <div class="alert" role="alert"><p>That code is not right. Check the app and try again.</p></div> : null}
+        {codeRefused ? <div class="alert" role="alert"><p>{t("enrolCodeWrong")}</p></div> : null}
         <form action={safeUrl(action)} method="post" class="stack">
           <Hidden csrfToken={csrfToken} action="confirm" />
           <div class="field">
-            <label for="factor-name">Name</label>
-            <input id="factor-name" name="name" type="text" value="Authenticator app" maxLength={64} />
+            <label for="factor-name">{t("nameLabel")}</label>
+            <input id="factor-name" name="name" type="text" value={t("enrolDefaultName")} maxLength={64} />
           </div>
           <div class="field">
-            <label for="factor-code">Code from the app</label>
+            <label for="factor-code">{t("enrolCodeLabel")}</label>
             <input id="factor-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required autoFocus />
           </div>
-          <button type="submit" class="button primary">Add</button>
+          <button type="submit" class="button primary">{t("addButton")}</button>
         </form>
       </>
     ),
@@ -175,15 +184,17 @@ export function renderEnrolPage({ action, csrfToken, qrSvg, secret, codeRefused 
  * renderBackupCodesPage({ codes: ["abcde-fghjk"], continueUrl: "/auth/factors", theme: {} }).html.includes("abcde-fghjk") // true
  * ```
  */
-export function renderBackupCodesPage({ codes, continueUrl, theme }: BackupCodesPageProps): RenderedPage {
+export function renderBackupCodesPage({ codes, continueUrl, theme, text = english }: BackupCodesPageProps): RenderedPage {
+  const { t } = text
   return renderDocument({
-    title: "Backup codes",
+    title: t("backupCodesTitle"),
     status: 200,
     theme,
+    text,
     children: (
       <>
-        <h1>Your backup codes</h1>
-        <p class="lead">Keep them somewhere safe. Each one works once, when your app is not at hand. They are not shown again.</p>
+        <h1>{t("backupCodesHeading")}</h1>
+        <p class="lead">{t("backupCodesLead")}</p>
         <ul class="backup-codes codes">
           {codes.map((code) => (
             <li key={code}>
@@ -192,7 +203,7 @@ export function renderBackupCodesPage({ codes, continueUrl, theme }: BackupCodes
           ))}
         </ul>
         <div class="actions">
-          <a class="button primary" href={safeUrl(continueUrl, "/")}>Done</a>
+          <a class="button primary" href={safeUrl(continueUrl, "/")}>{t("doneButton")}</a>
         </div>
       </>
     ),

@@ -12,6 +12,7 @@
  */
 import type { ComponentChildren } from "preact"
 import { renderToString } from "preact-render-to-string"
+import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { baseStyles } from "./styles.js"
 import { colorSchemeOf, themeStyles } from "./theme.js"
@@ -23,6 +24,8 @@ export interface DocumentProps {
   status: number
   theme: Theme | undefined
   children: ComponentChildren
+  /** The request's language: `<html lang>`, `dir="rtl"` for Arabic and Hebrew, the logo's text. @default English */
+  text?: Translator
 }
 
 // The stylesheet is inlined raw (text in <style> is not parsed as HTML, so escaping would corrupt it).
@@ -70,7 +73,8 @@ export function displayHost(origin: string): string {
 }
 
 /**
- * Render a full HTML document around `children`: `lang="en"`, viewport, title, styles, the body class
+ * Render a full HTML document around `children`: `lang` of `text` (`"en"` by default, with
+ * `dir="rtl"` for a right-to-left language), viewport, title, styles, the body class
  * `__next-auth-theme-<colorScheme>` (kept for apps that style it) and the theme's logo above the card.
  *
  * @example
@@ -79,11 +83,11 @@ export function displayHost(origin: string): string {
  * // { status: 500, html: "<!DOCTYPE html><html lang=\"en\">…" }
  * ```
  */
-export function renderDocument({ title, status, theme, children }: DocumentProps): RenderedPage {
+export function renderDocument({ title, status, theme, children, text = english }: DocumentProps): RenderedPage {
   const scheme = colorSchemeOf(theme)
   const logo = theme?.logo ? safeUrl(theme.logo, "", true) : ""
   const body = renderToString(
-    <html lang="en">
+    <html lang={text.locale} dir={text.dir === "rtl" ? "rtl" : undefined}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -94,7 +98,7 @@ export function renderDocument({ title, status, theme, children }: DocumentProps
       </head>
       <body class={`__next-auth-theme-${scheme}`}>
         <main class="page">
-          {logo ? <img class="logo" src={logo} alt="Logo" /> : null}
+          {logo ? <img class="logo" src={logo} alt={text.t("logoAlt")} /> : null}
           <div class="card">{children}</div>
         </main>
       </body>

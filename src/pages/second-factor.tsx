@@ -9,6 +9,8 @@
  * ```
  * @module
  */
+import type { MessageKey } from "../core/i18n/messages.js"
+import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
@@ -33,22 +35,32 @@ export interface SecondFactorPageProps {
   /** Days "remember this device" lasts; 0 hides the choice. @default 0 */
   trustedDeviceDays?: number
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
-const LABELS: Record<SecondFactorPageMethod, { label: string; hint: string; inputMode: "numeric" | "text"; autocomplete: string }> = {
-  totp: { label: "Code from your authenticator app", hint: "Open your authenticator app and type the 6-digit code it shows.", inputMode: "numeric", autocomplete: "one-time-code" },
-  backup: { label: "Backup code", hint: "Type one of the backup codes you saved. Each works once.", inputMode: "text", autocomplete: "off" },
-  email: { label: "Code from your email", hint: "Type the 6-digit code we emailed you.", inputMode: "numeric", autocomplete: "one-time-code" },
+const LABELS: Record<SecondFactorPageMethod, { label: MessageKey; hint: MessageKey; inputMode: "numeric" | "text"; autocomplete: string }> = {
+  totp: { label: "totpLabel", hint: "totpHint", inputMode: "numeric", autocomplete: "one-time-code" },
+  backup: { label: "backupCodeLabel", hint: "backupCodeHint", inputMode: "text", autocomplete: "off" },
+  email: { label: "emailCodeLabel", hint: "emailCodeHint", inputMode: "numeric", autocomplete: "one-time-code" },
 }
 
-/** What the page says for each refusal reason. */
-export const SECOND_FACTOR_REFUSALS: Readonly<Record<string, string>> = Object.freeze({
-  "wrong-code": "That code is not right. Check it and try again.",
-  "replayed-code": "That code was used already. Wait for the next one and try again.",
-  "unknown-backup-code": "That backup code is not valid, or was used already.",
-  "expired-email-code": "That code has expired. Ask for a new one.",
-  "no-email-code": "Ask for a code by email first.",
+/** The catalog message for each refusal reason; another reason shows `secondFactorRefused`. */
+export const SECOND_FACTOR_REFUSAL_KEYS: Readonly<Record<string, MessageKey>> = Object.freeze({
+  "wrong-code": "codeWrong",
+  "replayed-code": "secondFactorReplayedCode",
+  "unknown-backup-code": "secondFactorUnknownBackupCode",
+  "expired-email-code": "secondFactorExpiredEmailCode",
+  "no-email-code": "secondFactorNoEmailCode",
 })
+
+/** What the page says in English for each refusal reason (see {@link SECOND_FACTOR_REFUSAL_KEYS}). */
+export const SECOND_FACTOR_REFUSALS: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(SECOND_FACTOR_REFUSAL_KEYS).map(([reason, key]) => [reason, english.t(key)])),
+)
+
+// The lifetime of an emailed code (EMAIL_CODE_LIFETIME of the second-factor actions), as the page states it.
+const EMAIL_CODE_MINUTES = 10
 
 /**
  * Render the second-factor page (status 200, title "Two-step verification"): one form per method
@@ -62,29 +74,30 @@ export const SECOND_FACTOR_REFUSALS: Readonly<Record<string, string>> = Object.f
  * ```
  */
 export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPage {
-  const { action, csrfToken, methods, refusal, emailSent = false, trustedDeviceDays = 0, theme } = props
+  const { action, csrfToken, methods, refusal, emailSent = false, trustedDeviceDays = 0, theme, text = english } = props
+  const { t } = text
   const first = props.method && methods.includes(props.method) ? props.method : emailSent && methods.includes("email") ? "email" : methods[0]
   const others = methods.filter((method) => method !== first)
   const url = safeUrl(action)
-  const message = refusal ? (SECOND_FACTOR_REFUSALS[refusal] ?? "That code was refused. Try again.") : undefined
+  const message = refusal ? t(Object.hasOwn(SECOND_FACTOR_REFUSAL_KEYS, refusal) ? SECOND_FACTOR_REFUSAL_KEYS[refusal]! : "secondFactorRefused") : undefined
   const form = (method: SecondFactorPageMethod, focus: boolean) => {
-    const text = LABELS[method]
+    const labels = LABELS[method]
     const id = `second-factor-${method}`
     return (
       <form action={url} method="post" class="second-factor stack">
         <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
         <input type="hidden" name="method" value={method} />
         <div class="field">
-          <label for={id}>{text.label}</label>
-          <input id={id} name="code" type="text" inputMode={text.inputMode} autoComplete={text.autocomplete} required autoFocus={focus} spellcheck={false} aria-describedby={`${id}-hint`} />
+          <label for={id}>{t(labels.label)}</label>
+          <input id={id} name="code" type="text" inputMode={labels.inputMode} autoComplete={labels.autocomplete} required autoFocus={focus} spellcheck={false} aria-describedby={`${id}-hint`} />
         </div>
-        <p class="hint" id={`${id}-hint`}>{text.hint}</p>
+        <p class="hint" id={`${id}-hint`}>{t(labels.hint)}</p>
         {trustedDeviceDays > 0 ? (
           <label class="check">
-            <input type="checkbox" name="remember" value="true" /> Don't ask again on this device for {trustedDeviceDays} days
+            <input type="checkbox" name="remember" value="true" /> {t("rememberDevice", { duration: text.duration(trustedDeviceDays, "day") })}
           </label>
         ) : null}
-        <button type="submit" class="button primary">Verify</button>
+        <button type="submit" class="button primary">{t("verifyButton")}</button>
       </form>
     )
   }
@@ -93,24 +106,25 @@ export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPa
       <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
       <input type="hidden" name="method" value="email" />
       <input type="hidden" name="send" value="true" />
-      <button type="submit" class="button neutral">{emailSent ? "Email me a new code" : "Email me a code"}</button>
+      <button type="submit" class="button neutral">{t(emailSent ? "emailMeNewCode" : "emailMeCode")}</button>
     </form>
   )
   return renderDocument({
-    title: "Two-step verification",
+    title: t("secondFactorTitle"),
     status: 200,
     theme,
+    text,
     children: (
       <>
         <PageIcon name="lock" />
-        <h1>Two-step verification</h1>
+        <h1>{t("secondFactorTitle")}</h1>
         {message ? <div class="alert" role="alert"><p>{message}</p></div> : null}
-        {emailSent ? <p class="lead" role="status">We emailed you a code. It works for 10 minutes.</p> : null}
+        {emailSent ? <p class="lead" role="status">{t("secondFactorEmailSent", { duration: text.duration(EMAIL_CODE_MINUTES, "minute") })}</p> : null}
         {first ? form(first, true) : null}
         {first === "email" ? <div class="actions">{emailRequest}</div> : null}
         {others.map((method) => (
           <details key={method}>
-            <summary>{SWITCH[method]}</summary>
+            <summary>{t(SWITCH[method])}</summary>
             {method === "email" ? <div class="actions">{emailRequest}</div> : null}
             {form(method, false)}
           </details>
@@ -121,8 +135,8 @@ export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPa
 }
 
 /** The link to each other method. */
-const SWITCH: Record<SecondFactorPageMethod, string> = {
-  totp: "Use your authenticator app instead",
-  backup: "Use a backup code instead",
-  email: "Get a code by email instead",
+const SWITCH: Record<SecondFactorPageMethod, MessageKey> = {
+  totp: "useTotpInstead",
+  backup: "useBackupCodeInstead",
+  email: "useEmailInstead",
 }

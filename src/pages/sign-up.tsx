@@ -9,6 +9,7 @@
  * ```
  * @module
  */
+import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
@@ -26,6 +27,8 @@ export interface SignUpPageProps {
   /** The sign-in page, for someone who has an account. */
   signInUrl: string
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
 /**
@@ -36,35 +39,37 @@ export interface SignUpPageProps {
  * renderSignUpPage({ action: "/auth/signup/password", callbackUrl: "/", minLength: 8, signInUrl: "/auth/signin", theme: {} }).html.includes('name="password"') // true
  * ```
  */
-export function renderSignUpPage({ action, csrfToken, callbackUrl, minLength, signInUrl, theme }: SignUpPageProps): RenderedPage {
+export function renderSignUpPage({ action, csrfToken, callbackUrl, minLength, signInUrl, theme, text = english }: SignUpPageProps): RenderedPage {
+  const { t } = text
   return renderDocument({
-    title: "Create an account",
+    title: t("signUpTitle"),
     status: 200,
     theme,
+    text,
     children: (
       <>
         <PageIcon name="lock" />
-        <h1>Create an account</h1>
+        <h1>{t("signUpTitle")}</h1>
         <form action={safeUrl(action)} method="post" class="stack">
           <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <div class="field">
-            <label for="signup-email">Email</label>
+            <label for="signup-email">{t("emailLabel")}</label>
             <input id="signup-email" name="email" type="email" autoComplete="email" required autoFocus />
           </div>
           <div class="field">
-            <label for="signup-name">Name (optional)</label>
+            <label for="signup-name">{t("nameOptionalLabel")}</label>
             <input id="signup-name" name="name" type="text" autoComplete="name" />
           </div>
           <div class="field">
-            <label for="signup-password">Password</label>
+            <label for="signup-password">{t("passwordLabel")}</label>
             <input id="signup-password" name="password" type="password" autoComplete="new-password" minLength={minLength} required aria-describedby="signup-password-hint" />
           </div>
-          <p class="hint" id="signup-password-hint">At least {minLength} characters.</p>
-          <button type="submit" class="button primary">Create account</button>
+          <p class="hint" id="signup-password-hint">{t("passwordMinLength", { count: minLength })}</p>
+          <button type="submit" class="button primary">{t("createAccountButton")}</button>
         </form>
         <p class="lead">
-          Have an account? <a href={safeUrl(signInUrl)}>Sign in</a>
+          {t("haveAccount")} <a href={safeUrl(signInUrl)}>{t("signInButton")}</a>
         </p>
       </>
     ),

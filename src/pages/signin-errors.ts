@@ -1,6 +1,8 @@
 /**
- * The messages the sign-in page shows for `?error=` values. They are what Auth.js shows, word for
- * word: apps and their end-to-end tests match on them. `InvalidEmail` is authflow's own.
+ * The messages the sign-in page shows for `?error=` values. In English they are what Auth.js shows,
+ * word for word: apps and their end-to-end tests match on them. `InvalidEmail` is authflow's own.
+ * Each code names a message of the catalog (`src/core/i18n/messages.ts`), so every locale shows
+ * its own text.
  *
  * @example
  * ```ts
@@ -9,65 +11,86 @@
  * ```
  * @module
  */
-
-const TRY_ANOTHER_ACCOUNT = "Try signing in with a different account."
-
-/** The message for each `?error=` value the sign-in page knows; others get {@link DEFAULT_SIGNIN_ERROR}. */
-export const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
-  Signin: TRY_ANOTHER_ACCOUNT,
-  OAuthSignin: TRY_ANOTHER_ACCOUNT,
-  OAuthCallbackError: TRY_ANOTHER_ACCOUNT,
-  OAuthCreateAccount: TRY_ANOTHER_ACCOUNT,
-  EmailCreateAccount: TRY_ANOTHER_ACCOUNT,
-  Callback: TRY_ANOTHER_ACCOUNT,
-  OAuthAccountNotLinked: "To confirm your identity, sign in with the same account you used originally.",
-  EmailSignin: "The e-mail could not be sent.",
-  CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
-  SessionRequired: "Please sign in to access this page.",
-  // authflow's own: Auth.js ends a malformed address on the Configuration error page.
-  InvalidEmail: "That email address is not valid. Check it and try again.",
-  // authflow's own: the rate limiter refused the request (see `rateLimit`).
-  RateLimited: "Too many attempts. Wait a few minutes, then try again.",
-  // authflow's own: the second factor (see `secondFactor`).
-  SecondFactorRefused: "Your sign-in could not be finished. Sign in again.",
-  SecondFactorAttemptsExhausted: "Too many wrong codes. Sign in again.",
-  // authflow's own: the Password provider's mailed links (verify an address, confirm a new one).
-  PasswordLinkInvalid: "That link cannot be used. It may have been used already, or the address changed since it was sent.",
-  PasswordLinkExpired: "That link has expired. Ask for a new one.",
-  EmailChangeConflict: "Your address was not changed: the new address belongs to another account now.",
-  // authflow's own: the Password provider's sign-up.
-  SignUpRefused: "That sign-up was not accepted. Check the email address, and choose a longer or less common password.",
-  EmailTaken: "An account with this email address exists. Sign in instead.",
-})
-
-/** The message for an `?error=` value the sign-in page does not know (e.g. `MissingCSRF`). */
-export const DEFAULT_SIGNIN_ERROR = "Unable to sign in."
+import { en, type MessageKey } from "../core/i18n/messages.js"
+import { english, type Translator } from "../core/i18n/translator.js"
 
 /**
- * The message the sign-in page shows for an `?error=` value, or `undefined` when there is no error.
+ * The catalog message for each `?error=` value the sign-in page knows; others get
+ * `signInErrorDefault`. A new code: add its message to the English catalog, then a line here.
+ */
+export const SIGNIN_ERROR_KEYS: Readonly<Record<string, MessageKey>> = Object.freeze({
+  Signin: "signInErrorTryAnotherAccount",
+  OAuthSignin: "signInErrorTryAnotherAccount",
+  OAuthCallbackError: "signInErrorTryAnotherAccount",
+  OAuthCreateAccount: "signInErrorTryAnotherAccount",
+  EmailCreateAccount: "signInErrorTryAnotherAccount",
+  Callback: "signInErrorTryAnotherAccount",
+  OAuthAccountNotLinked: "signInErrorOAuthAccountNotLinked",
+  EmailSignin: "signInErrorEmailSignin",
+  CredentialsSignin: "signInErrorCredentialsSignin",
+  SessionRequired: "signInErrorSessionRequired",
+  // authflow's own: Auth.js ends a malformed address on the Configuration error page.
+  InvalidEmail: "signInErrorInvalidEmail",
+  // authflow's own: the rate limiter refused the request (see `rateLimit`).
+  RateLimited: "signInErrorRateLimited",
+  // authflow's own: the second factor (see `secondFactor`).
+  SecondFactorRefused: "signInErrorSecondFactorRefused",
+  SecondFactorAttemptsExhausted: "signInErrorSecondFactorAttemptsExhausted",
+  // authflow's own: the Password provider's sign-up.
+  SignUpRefused: "signInErrorSignUpRefused",
+  EmailTaken: "signInErrorEmailTaken",
+  // authflow's own: the Password provider's mailed links (verify an address, confirm a new one).
+  PasswordLinkInvalid: "signInErrorPasswordLinkInvalid",
+  PasswordLinkExpired: "signInErrorPasswordLinkExpired",
+  EmailChangeConflict: "signInErrorEmailChangeConflict",
+})
+
+/** The English message for each `?error=` value the sign-in page knows (see {@link SIGNIN_ERROR_KEYS}). */
+export const SIGNIN_ERROR_MESSAGES: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(SIGNIN_ERROR_KEYS).map(([code, key]) => [code, en[key]])),
+)
+
+/** The English message for an `?error=` value the sign-in page does not know (e.g. `MissingCSRF`). */
+export const DEFAULT_SIGNIN_ERROR = en.signInErrorDefault
+
+// The longest wait the page states: a longer `retryAfter` in a crafted link is not repeated.
+const MAX_STATED_WAIT = 24 * 60 * 60
+
+/**
+ * The message the sign-in page shows for an `?error=` value, or `undefined` when there is no error,
+ * in `text`'s language (English by default). `RateLimited` with a known wait (`retryAfter`, in
+ * seconds) says how long, in whole minutes.
  *
  * @example
  * ```ts
  * signInErrorMessage("CredentialsSignin") // "Sign in failed. Check the details you provided are correct."
  * signInErrorMessage("MissingCSRF") // "Unable to sign in."
+ * signInErrorMessage("RateLimited", english, 240) // "Too many attempts. Try again in 4 minutes."
  * ```
  */
-export function signInErrorMessage(error: string | undefined): string | undefined {
+export function signInErrorMessage(error: string | undefined, text: Translator = english, retryAfter?: number): string | undefined {
   if (!error) return undefined
-  return Object.hasOwn(SIGNIN_ERROR_MESSAGES, error) ? SIGNIN_ERROR_MESSAGES[error] : DEFAULT_SIGNIN_ERROR
+  if (error === "RateLimited" && retryAfter !== undefined && Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= MAX_STATED_WAIT) {
+    return text.t("signInErrorRateLimitedWait", { wait: text.relativeTime(Math.ceil(retryAfter / 60), "minute") })
+  }
+  return text.t(Object.hasOwn(SIGNIN_ERROR_KEYS, error) ? SIGNIN_ERROR_KEYS[error]! : "signInErrorDefault")
 }
 
 /**
- * What to do about an `?error=` value whose message alone does not say it, shown under the message.
- * `MissingCSRF` keeps Auth.js's "Unable to sign in." and adds the two usual causes.
+ * The hint for each `?error=` value whose message alone does not say what to do. `MissingCSRF`
+ * keeps Auth.js's "Unable to sign in." and adds the two usual causes.
  */
-export const SIGNIN_ERROR_HINTS: Readonly<Record<string, string>> = Object.freeze({
-  MissingCSRF:
-    "The form was out of date, or your browser did not send this site's cookies. Reload the page and try again; if it keeps happening, allow cookies for this site.",
+export const SIGNIN_ERROR_HINT_KEYS: Readonly<Record<string, MessageKey>> = Object.freeze({
+  MissingCSRF: "signInHintMissingCSRF",
 })
 
+/** The English hints (see {@link SIGNIN_ERROR_HINT_KEYS}). */
+export const SIGNIN_ERROR_HINTS: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(SIGNIN_ERROR_HINT_KEYS).map(([code, key]) => [code, en[key]])),
+)
+
 /**
- * The hint the sign-in page shows under an error's message, or `undefined`.
+ * The hint the sign-in page shows under an error's message, or `undefined`, in `text`'s language.
  *
  * @example
  * ```ts
@@ -75,21 +98,26 @@ export const SIGNIN_ERROR_HINTS: Readonly<Record<string, string>> = Object.freez
  * signInErrorHint("CredentialsSignin") // undefined
  * ```
  */
-export function signInErrorHint(error: string | undefined): string | undefined {
-  return error && Object.hasOwn(SIGNIN_ERROR_HINTS, error) ? SIGNIN_ERROR_HINTS[error] : undefined
+export function signInErrorHint(error: string | undefined, text: Translator = english): string | undefined {
+  return error && Object.hasOwn(SIGNIN_ERROR_HINT_KEYS, error) ? text.t(SIGNIN_ERROR_HINT_KEYS[error]!) : undefined
 }
 
 /**
- * The notices the sign-in page shows for `?notice=` values a flow sends the browser back with:
- * what happened, where nothing went wrong. Others are not shown.
+ * The catalog message of each notice the sign-in page shows for `?notice=` values a flow sends
+ * the browser back with: what happened, where nothing went wrong. Others are not shown. A new
+ * notice: add its message to the English catalog, then a line here.
  *
  * @example
  * ```ts
+ * SIGNIN_NOTICE_KEYS["email-verified"] // "noticeEmailVerified"
  * SIGNIN_NOTICES["email-verified"] // "Your email address is verified. Sign in to continue."
  * ```
  */
-export const SIGNIN_NOTICES: Readonly<Record<string, string>> = Object.freeze({
-  "verify-email": "Check your email: we sent a link to verify the address. Follow it, then sign in.",
-  "email-verified": "Your email address is verified. Sign in to continue.",
-  "email-changed": "Your email address was changed. Sign in with the new one.",
+export const SIGNIN_NOTICE_KEYS: Readonly<Record<string, MessageKey>> = Object.freeze({
+  "verify-email": "noticeVerifyEmail",
+  "email-verified": "noticeEmailVerified",
+  "email-changed": "noticeEmailChanged",
 })
+
+/** The English text of each notice (see {@link SIGNIN_NOTICE_KEYS}). */
+export const SIGNIN_NOTICES: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(Object.entries(SIGNIN_NOTICE_KEYS).map(([notice, key]) => [notice, en[key]])))

@@ -10,6 +10,7 @@
  * @module
  */
 import type { InputHTMLAttributes } from "preact"
+import { english, type Translator } from "../core/i18n/translator.js"
 import { safeUrl } from "./layout.js"
 import { buttonColors } from "./theme.js"
 import type { PageProvider } from "./types.js"
@@ -41,6 +42,8 @@ function CsrfInput({ csrfToken }: { csrfToken: string | undefined }) {
 export interface ProviderFormProps {
   provider: PageProvider
   csrfToken?: string
+  /** The request's language. @default English */
+  text?: Translator
 }
 
 /**
@@ -52,7 +55,7 @@ export interface ProviderFormProps {
  * <ProviderButton provider={github} csrfToken="a1b2c3" callbackUrl="https://app.example/dashboard" />
  * ```
  */
-export function ProviderButton({ provider, csrfToken, callbackUrl }: ProviderFormProps & { callbackUrl?: string }) {
+export function ProviderButton({ provider, csrfToken, callbackUrl, text = english }: ProviderFormProps & { callbackUrl?: string }) {
   const style = provider.style
   const colors = buttonColors(style?.brandColor ?? style?.bg, style?.text)
   const logo = style?.logo ? safeUrl(style.logo, "", true) : ""
@@ -66,7 +69,7 @@ export function ProviderButton({ provider, csrfToken, callbackUrl }: ProviderFor
         style={colors ? `--provider-bg:${colors.background};--provider-text:${colors.text}` : undefined}
       >
         {logo ? <img class="provider-logo" src={logo} alt="" width={20} height={20} /> : null}
-        <span>Sign in with {provider.name}</span>
+        <span>{text.t("signInWith", { provider: provider.name })}</span>
       </button>
     </form>
   )
@@ -81,16 +84,16 @@ export function ProviderButton({ provider, csrfToken, callbackUrl }: ProviderFor
  * <EmailForm provider={nodemailer} csrfToken="a1b2c3" email="ada@example.com" />
  * ```
  */
-export function EmailForm({ provider, csrfToken, email }: ProviderFormProps & { email?: string }) {
+export function EmailForm({ provider, csrfToken, email, text = english }: ProviderFormProps & { email?: string }) {
   const id = fieldId(provider.id, "email")
   return (
     <form action={safeUrl(provider.signinUrl)} method="post" class="stack">
       <CsrfInput csrfToken={csrfToken} />
       <div class="field">
-        <label for={id}>Email</label>
-        <input id={id} type="email" name="email" placeholder="email@example.com" autocomplete="email" required value={email ?? ""} />
+        <label for={id}>{text.t("emailLabel")}</label>
+        <input id={id} type="email" name="email" placeholder={text.t("emailPlaceholder")} autocomplete="email" required value={email ?? ""} />
       </div>
-      <button type="submit" class="button primary">Sign in with {provider.name}</button>
+      <button type="submit" class="button primary">{text.t("signInWith", { provider: provider.name })}</button>
     </form>
   )
 }
@@ -115,7 +118,7 @@ export const signInErrorId = "signin-error"
  * <CredentialsForm provider={{ ...credentials, credentials: { username: { label: "Username" } } }} csrfToken="a1b2c3" />
  * ```
  */
-export function CredentialsForm({ provider, csrfToken, invalid = false }: ProviderFormProps & { invalid?: boolean }) {
+export function CredentialsForm({ provider, csrfToken, invalid = false, text = english }: ProviderFormProps & { invalid?: boolean }) {
   const fields = Object.entries(provider.credentials ?? {})
   return (
     <form action={safeUrl(provider.callbackUrl)} method="post" class="stack" data-credentials-form={provider.id}>
@@ -134,8 +137,8 @@ export function CredentialsForm({ provider, csrfToken, invalid = false }: Provid
           </div>
         )
       })}
-      <button type="submit" class="button primary">Sign in with {provider.name}</button>
-      {(provider as { passwordAccounts?: unknown }).passwordAccounts ? <a href={safeUrl(provider.callbackUrl.replace(/\/callback\/([^/]+)$/, "/signup/$1"))}>Create an account</a> : null}
+      <button type="submit" class="button primary">{text.t("signInWith", { provider: provider.name })}</button>
+      {(provider as { passwordAccounts?: unknown }).passwordAccounts ? <a href={safeUrl(provider.callbackUrl.replace(/\/callback\/([^/]+)$/, "/signup/$1"))}>{text.t("createAccountLink")}</a> : null}
     </form>
   )
 }

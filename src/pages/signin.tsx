@@ -10,9 +10,10 @@
  * @module
  */
 import type { JSX } from "preact"
+import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { renderDocument } from "./layout.js"
-import { SIGNIN_NOTICES, signInErrorHint, signInErrorMessage } from "./signin-errors.js"
+import { SIGNIN_NOTICE_KEYS, signInErrorHint, signInErrorMessage } from "./signin-errors.js"
 import { CredentialsForm, EmailForm, ProviderButton, credentialsScript, signInErrorId } from "./signin-forms.js"
 import type { PageProvider, RenderedPage } from "./types.js"
 import type { PasskeyForm, webauthnScripts } from "./webauthn-form.js"
@@ -38,7 +39,11 @@ export interface SignInPageProps {
   error?: string
   /** The `?notice=` value (`reset-sent`, `password-reset`): a known one is shown above the providers. */
   notice?: string
+  /** `RateLimited`: the seconds to wait, when known; the message then says how long. @default unknown */
+  retryAfter?: number
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
 type Section =
@@ -64,10 +69,11 @@ function sectionsOf(providers: PageProvider[]): Section[] {
   return sections
 }
 
-function Separator() {
+function Separator({ text }: { text: Translator }) {
+  const or = text.t("or")
   return (
-    <div class="separator" role="separator" aria-label="or">
-      <span>or</span>
+    <div class="separator" role="separator" aria-label={or}>
+      <span>{or}</span>
     </div>
   )
 }
@@ -97,40 +103,41 @@ function Separator() {
  * ```
  */
 export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart): RenderedPage {
-  const { providers, csrfToken, callbackUrl, email, error, notice, theme } = props
-  const message = signInErrorMessage(error)
-  const hint = signInErrorHint(error)
+  const { providers, csrfToken, callbackUrl, email, error, notice, retryAfter, theme, text = english } = props
+  const message = signInErrorMessage(error, text, retryAfter)
+  const hint = signInErrorHint(error, text)
   const sections = sectionsOf(providers)
   const body: JSX.Element[] = []
   sections.forEach((section, index) => {
-    if (index > 0) body.push(<Separator key={`separator-${index}`} />)
+    if (index > 0) body.push(<Separator key={`separator-${index}`} text={text} />)
     if (section.kind === "buttons") {
       body.push(
         <div class="stack" key={`section-${index}`}>
           {section.providers.map((provider) => (
-            <ProviderButton key={provider.id} provider={provider} csrfToken={csrfToken} callbackUrl={callbackUrl} />
+            <ProviderButton key={provider.id} provider={provider} csrfToken={csrfToken} callbackUrl={callbackUrl} text={text} />
           ))}
         </div>,
       )
     } else if (section.kind === "email") {
-      body.push(<EmailForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} email={email} />)
+      body.push(<EmailForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} email={email} text={text} />)
     } else if (section.kind === "webauthn") {
       if (!passkeys) throw new TypeError("renderSignInPage: a WebAuthn provider needs the passkey part of the page (webauthn-form.js)")
-      body.push(<passkeys.PasskeyForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} callbackUrl={callbackUrl} />)
+      body.push(<passkeys.PasskeyForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} callbackUrl={callbackUrl} text={text} />)
     } else {
-      body.push(<CredentialsForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} invalid={error === "CredentialsSignin"} />)
+      body.push(<CredentialsForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} invalid={error === "CredentialsSignin"} text={text} />)
     }
   })
   return renderDocument({
-    title: "Sign In",
+    title: text.t("signInTitle"),
     status: 200,
     theme,
+    text,
     children: (
       <>
-        <h1>Sign in</h1>
-        {!message && notice && Object.hasOwn(SIGNIN_NOTICES, notice) ? (
+        <h1>{text.t("signInHeading")}</h1>
+        {!message && notice && Object.hasOwn(SIGNIN_NOTICE_KEYS, notice) ? (
           <p class="lead" role="status">
-            {SIGNIN_NOTICES[notice]}
+            {text.t(SIGNIN_NOTICE_KEYS[notice]!)}
           </p>
         ) : null}
         {message ? (
@@ -141,7 +148,7 @@ export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart)
             {hint ? <p class="hint">{hint}</p> : null}
           </div>
         ) : sections.length > 1 ? (
-          <p class="lead">Choose how you would like to sign in.</p>
+          <p class="lead">{text.t("signInChoose")}</p>
         ) : null}
         <div class="heading-gap">{body}</div>
         {passkeys && sections.some((section) => section.kind === "webauthn") ? passkeys.webauthnScripts() : null}

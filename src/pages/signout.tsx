@@ -8,6 +8,7 @@
  * ```
  * @module
  */
+import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
@@ -21,6 +22,8 @@ export interface SignOutPageProps {
   /** Where "Cancel" goes: the page the user came from when known. @default the origin of `url` */
   cancelUrl?: string
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
 /**
@@ -38,7 +41,7 @@ export interface SignOutPageProps {
  * page.status // 200
  * ```
  */
-export function renderSignOutPage({ url, csrfToken, cancelUrl, theme }: SignOutPageProps): RenderedPage {
+export function renderSignOutPage({ url, csrfToken, cancelUrl, theme, text = english }: SignOutPageProps): RenderedPage {
   let back = cancelUrl
   if (!back) {
     try {
@@ -47,20 +50,22 @@ export function renderSignOutPage({ url, csrfToken, cancelUrl, theme }: SignOutP
       back = "/"
     }
   }
+  const { t } = text
   return renderDocument({
-    title: "Sign Out",
+    title: t("signOutTitle"),
     status: 200,
     theme,
+    text,
     children: (
       <>
         <PageIcon name="exit" />
-        <h1>Sign out</h1>
-        <p class="lead">Are you sure you want to sign out?</p>
+        <h1>{t("signOutHeading")}</h1>
+        <p class="lead">{t("signOutQuestion")}</p>
         <form action={safeUrl(url)} method="post" class="actions">
           <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
-          <button type="submit" class="button primary">Sign out</button>
+          <button type="submit" class="button primary">{t("signOutButton")}</button>
           <a class="button neutral" href={safeUrl(back, "/")}>
-            Cancel
+            {t("cancel")}
           </a>
         </form>
       </>

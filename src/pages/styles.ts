@@ -1,7 +1,9 @@
 /**
  * The stylesheet shared by the built-in pages. Colours live in custom properties per scheme; the
  * body class `__next-auth-theme-<scheme>` selects one, and `auto` follows `prefers-color-scheme`.
- * Every text colour pair meets WCAG AA (4.5:1) in both schemes.
+ * Every text colour pair meets WCAG AA (4.5:1) in both schemes. It names no physical side (no
+ * `left`/`right`): spacing is symmetric or logical, so Arabic and Hebrew pages (`dir="rtl"`) mirror
+ * as they should; in them, fields for addresses and codes stay left to right, aligned to the start.
  *
  * @example
  * ```ts
@@ -81,6 +83,7 @@ details{margin-top:16px}
 summary{cursor:pointer;color:var(--link)}
 details>form{margin-top:12px}
 .qr svg{display:block;width:100%;max-width:240px;margin:0 auto}
+[dir=rtl] input[type=email],[dir=rtl] input[inputmode=numeric],[dir=rtl] .secret{direction:ltr;text-align:end}
 .codes{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:1fr 1fr;gap:8px;font-family:ui-monospace,monospace}
 @media (max-width:480px){.page{justify-content:flex-start;padding-top:24px}.card{padding:24px 20px}}
 @media (forced-colors:active){.button{border:1px solid ButtonText}:focus-visible,input:focus{outline-color:Highlight}}

@@ -8,17 +8,18 @@
  * ```
  * @module
  */
+import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { displayHost, renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
 
 /** The link back to the site, under both pages. */
-function ReturnToSite({ url }: { url: string }) {
+function ReturnToSite({ url, text }: { url: string; text: Translator }) {
   return (
     <div class="actions">
       <a class="button neutral" href={safeUrl(url, "/")}>
-        Return to {displayHost(url)}
+        {text.t("returnTo", { host: displayHost(url) })}
       </a>
     </div>
   )
@@ -36,6 +37,8 @@ export interface EmailCodePageProps {
   /** The last code typed was wrong. @default false */
   wrongCode?: boolean
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
 /**
@@ -49,32 +52,34 @@ export interface EmailCodePageProps {
  * page.html.includes('name="code"') // true
  * ```
  */
-export function renderEmailCodePage({ url, action, csrfToken, waiting, wrongCode = false, theme }: EmailCodePageProps): RenderedPage {
+export function renderEmailCodePage({ url, action, csrfToken, waiting, wrongCode = false, theme, text = english }: EmailCodePageProps): RenderedPage {
+  const { t } = text
   return renderDocument({
-    title: "Enter your code",
+    title: t("emailCodeTitle"),
     status: 200,
     theme,
+    text,
     children: (
       <>
         <PageIcon name="mail" />
-        <h1>Check your email</h1>
+        <h1>{t("checkEmailHeading")}</h1>
         {waiting ? (
           <>
-            {wrongCode ? <div class="alert" role="alert"><p>That code is not right. Check it and try again.</p></div> : null}
-            <p class="lead">We emailed you a 6-digit code. It works for 10 minutes, in this browser.</p>
+            {wrongCode ? <div class="alert" role="alert"><p>{t("codeWrong")}</p></div> : null}
+            <p class="lead">{t("emailCodeSent", { duration: text.duration(10, "minute") })}</p>
             <form action={safeUrl(action)} method="post" class="email-code stack">
               <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
               <div class="field">
-                <label for="email-code">Code from your email</label>
+                <label for="email-code">{t("emailCodeLabel")}</label>
                 <input id="email-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" required autoFocus spellcheck={false} />
               </div>
-              <button type="submit" class="button primary">Sign in</button>
+              <button type="submit" class="button primary">{t("signInButton")}</button>
             </form>
           </>
         ) : (
-          <p class="lead">This browser did not ask for a code. Type the code in the browser where you asked for it, or sign in again here.</p>
+          <p class="lead">{t("emailCodeOtherBrowser")}</p>
         )}
-        <ReturnToSite url={url} />
+        <ReturnToSite url={url} text={text} />
       </>
     ),
   })
@@ -85,6 +90,8 @@ export interface VerifyRequestPageProps {
   /** The site origin, linked at the bottom. */
   url: string
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
 /**
@@ -97,17 +104,18 @@ export interface VerifyRequestPageProps {
  * page.html.includes("Check your email") // true
  * ```
  */
-export function renderVerifyRequestPage({ url, theme }: VerifyRequestPageProps): RenderedPage {
+export function renderVerifyRequestPage({ url, theme, text = english }: VerifyRequestPageProps): RenderedPage {
   return renderDocument({
-    title: "Verify Request",
+    title: text.t("verifyRequestTitle"),
     status: 200,
     theme,
+    text,
     children: (
       <>
         <PageIcon name="mail" />
-        <h1>Check your email</h1>
-        <p class="lead">A sign in link has been sent to your email address.</p>
-        <ReturnToSite url={url} />
+        <h1>{text.t("checkEmailHeading")}</h1>
+        <p class="lead">{text.t("verifyRequestSent")}</p>
+        <ReturnToSite url={url} text={text} />
       </>
     ),
   })

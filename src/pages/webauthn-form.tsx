@@ -12,6 +12,7 @@
  * @module
  */
 import type { InputHTMLAttributes } from "preact"
+import { english, type Translator } from "../core/i18n/translator.js"
 import { safeUrl } from "./layout.js"
 import type { PageProvider } from "./types.js"
 import { SIMPLEWEBAUTHN_BROWSER_BUNDLE } from "./webauthn-browser.js"
@@ -41,7 +42,7 @@ const pageScript = `(() => {
     const fail = (error) => {
       if (error && error.name === "AbortError") return
       console.error("[authflow] passkey:", error)
-      if (status) { status.hidden = false; status.querySelector("p").textContent = "Passkey sign-in did not complete. Try again." }
+      if (status) { status.hidden = false; status.querySelector("p").textContent = status.dataset.webauthnFailed }
     }
     form.addEventListener("submit", (event) => {
       event.preventDefault()
@@ -94,14 +95,15 @@ export function webauthnOptionsUrl(provider: Pick<PageProvider, "id" | "callback
 /**
  * A WebAuthn provider: its `formFields` (the email field gets `autocomplete="username webauthn"`
  * for browser autofill), hidden `action`/`data`/`csrfToken`/`callbackUrl`, and a
- * "Sign in with <name>" button; the script fills `action` and `data` and submits to `callbackUrl`.
+ * "Sign in with <name>" button (in `text`'s language, English by default); the script fills
+ * `action` and `data` and submits to `callbackUrl`, or shows the alert's `data-webauthn-failed` text.
  *
  * @example
  * ```tsx
  * <PasskeyForm provider={{ ...passkey, enableConditionalUI: true }} csrfToken="a1b2c3" />
  * ```
  */
-export function PasskeyForm({ provider, csrfToken, callbackUrl }: { provider: PageProvider; csrfToken?: string; callbackUrl?: string }) {
+export function PasskeyForm({ provider, csrfToken, callbackUrl, text = english }: { provider: PageProvider; csrfToken?: string; callbackUrl?: string; text?: Translator }) {
   const fields = Object.entries(provider.formFields ?? {})
   const conditional = provider.enableConditionalUI === true
   return (
@@ -131,10 +133,10 @@ export function PasskeyForm({ provider, csrfToken, callbackUrl }: { provider: Pa
           </div>
         )
       })}
-      <div class="alert" role="alert" data-webauthn-status hidden>
+      <div class="alert" role="alert" data-webauthn-status data-webauthn-failed={text.t("passkeyFailed")} hidden>
         <p />
       </div>
-      <button type="submit" class="button primary">Sign in with {provider.name}</button>
+      <button type="submit" class="button primary">{text.t("signInWith", { provider: provider.name })}</button>
     </form>
   )
 }

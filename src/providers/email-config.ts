@@ -8,6 +8,7 @@
  * ```
  * @module
  */
+import type { Translator } from "../core/i18n/translator.js"
 import { parseEmailAddress } from "../core/email-address.js"
 import type { customFetch } from "../core/symbols.js"
 import type { Awaitable, CommonProviderOptions, Theme } from "../base-types.js"
@@ -36,6 +37,17 @@ export interface SendVerificationRequestParams {
   provider: EmailConfig
   theme: Theme
   request: Request
+  /**
+   * The language of the request that asked for the email (see the `i18n` option): its BCP 47 tag.
+   * @default "en" when the caller gives none
+   */
+  locale?: string
+  /**
+   * That language's messages and Intl formatting: the built-in email is written with it, and your
+   * own can be (`translator.t("emailSignInTo", { host })`).
+   * @default English when the caller gives none
+   */
+  translator?: Translator
 }
 
 /**

@@ -13,6 +13,7 @@
 import { parseEmailAddress } from "../core/email-address.js"
 import { AuthError } from "../core/errors.js"
 import { customFetch } from "../core/symbols.js"
+import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import type { EmailConfig, SendVerificationRequestParams } from "./email-config.js"
 
@@ -50,6 +51,8 @@ export interface SignInMessageParams {
   code?: string
   /** Whether the message carries the link (`false` with `code: "instead"`). @default true */
   link?: boolean
+  /** The language to write in (`params.translator` of `sendVerificationRequest`). @default English */
+  translator?: Translator
 }
 
 /**
@@ -64,8 +67,8 @@ export interface SignInMessageParams {
  * }
  * ```
  */
-export function signInMessageOf({ url, theme, code, token }: Pick<SendVerificationRequestParams, "url" | "theme" | "code" | "token">): EmailMessage {
-  return signInMessage({ url, theme, ...(code !== undefined && { code, link: token !== "" }) })
+export function signInMessageOf({ url, theme, code, token, translator }: Pick<SendVerificationRequestParams, "url" | "theme" | "code" | "token" | "translator">): EmailMessage {
+  return signInMessage({ url, theme, ...(code !== undefined && { code, link: token !== "" }), ...(translator && { translator }) })
 }
 
 /**
@@ -76,6 +79,8 @@ export function signInMessageOf({ url, theme, code, token }: Pick<SendVerificati
  * a link of their own. Everything taken from the URL or the theme is escaped; a colour that is
  * not a plain CSS colour is replaced by the default. With a `code`, the body shows it (`Your
  * sign-in code: 123456`, valid 10 minutes) above the button, or instead of it with `link: false`.
+ * With a `translator`, every line is in its language and `<html>` carries its `lang` (and
+ * `dir="rtl"` for Arabic and Hebrew); the English message is the default.
  *
  * @example
  * ```ts
@@ -83,7 +88,8 @@ export function signInMessageOf({ url, theme, code, token }: Pick<SendVerificati
  * ```
  * @see https://html.spec.whatwg.org/multipage/syntax.html#escapingString
  */
-export function signInMessage({ url, theme = {}, code, link = true }: SignInMessageParams): EmailMessage {
+export function signInMessage({ url, theme = {}, code, link = true, translator = english }: SignInMessageParams): EmailMessage {
+  const { t } = translator
   const { host } = new URL(url)
   const brand = colorOr(theme.brandColor, defaultBrandColor)
   const buttonText = colorOr(theme.buttonText, defaultButtonText)
@@ -91,34 +97,88 @@ export function signInMessage({ url, theme = {}, code, link = true }: SignInMess
   const href = escapeHtml(url)
   const font = "font-family: Helvetica, Arial, sans-serif;"
   const shownCode = code === undefined ? "" : escapeHtml(code)
-  const codeRow = code === undefined ? "" : `<tr><td align="center" style="padding: 16px 24px 4px; ${font} font-size: 15px; line-height: 22px; color: #374151;">Your sign-in code, valid 10 minutes:<br><strong style="display: inline-block; margin-top: 8px; font-size: 30px; letter-spacing: 6px; color: #111827;">${shownCode}</strong></td></tr>\n`
+  const codeRow = code === undefined ? "" : `<tr><td align="center" style="padding: 16px 24px 4px; ${font} font-size: 15px; line-height: 22px; color: #374151;">${escapeHtml(t("emailCodeValid", { duration: translator.duration(10, "minute") }))}<br><strong style="display: inline-block; margin-top: 8px; font-size: 30px; letter-spacing: 6px; color: #111827;">${shownCode}</strong></td></tr>\n`
   const button = `<tr><td align="center" style="padding: 20px 24px;">
 <table role="presentation" cellspacing="0" cellpadding="0" border="0"><tr>
-<td align="center" bgcolor="${brand}" style="border-radius: 6px; background: ${brand};"><a href="${href}" target="_blank" rel="noopener" style="display: inline-block; padding: 12px 28px; border: 1px solid ${brand}; border-radius: 6px; ${font} font-size: 16px; font-weight: bold; color: ${buttonText}; text-decoration: none;">Sign in</a></td>
+<td align="center" bgcolor="${brand}" style="border-radius: 6px; background: ${brand};"><a href="${href}" target="_blank" rel="noopener" style="display: inline-block; padding: 12px 28px; border: 1px solid ${brand}; border-radius: 6px; ${font} font-size: 16px; font-weight: bold; color: ${buttonText}; text-decoration: none;">${escapeHtml(t("signInButton"))}</a></td>
 </tr></table>
 </td></tr>
 `
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(translator.locale)}"${translator.dir === "rtl" ? ' dir="rtl"' : ""}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in</title>
+<title>${escapeHtml(t("signInHeading"))}</title>
 </head>
 <body style="margin: 0; padding: 0; background: #f3f4f6;">
 <table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="background: #f3f4f6;">
 <tr><td align="center" style="padding: 32px 12px;">
 <table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="max-width: 520px; background: #ffffff; border-radius: 10px;">
-<tr><td align="center" style="padding: 36px 24px 8px; ${font} font-size: 22px; line-height: 30px; color: #111827;">Sign in to <strong>${shownHost}</strong></td></tr>
-${codeRow}${link ? button : ""}<tr><td align="center" style="padding: 4px 24px 36px; ${font} font-size: 14px; line-height: 22px; color: #6b7280;">If you did not request this email you can safely ignore it.</td></tr>
+<tr><td align="center" style="padding: 36px 24px 8px; ${font} font-size: 22px; line-height: 30px; color: #111827;">${translator.html("emailSignInTo", { host: `<strong>${shownHost}</strong>` })}</td></tr>
+${codeRow}${link ? button : ""}<tr><td align="center" style="padding: 4px 24px 36px; ${font} font-size: 14px; line-height: 22px; color: #6b7280;">${escapeHtml(t("emailIgnore"))}</td></tr>
 </table>
 </td></tr>
 </table>
 </body>
 </html>
 `
-  const codeText = code === undefined ? "" : `Your sign-in code, valid 10 minutes: ${code}\n`
-  return { subject: `Sign in to ${host}`, text: `Sign in to ${host}\n${codeText}${link ? `${url}\n` : ""}\n`, html }
+  const codeText = code === undefined ? "" : `${t("emailCodeValid", { duration: translator.duration(10, "minute") })} ${code}\n`
+  const signInTo = t("emailSignInTo", { host })
+  return { subject: signInTo, text: `${signInTo}\n${codeText}${link ? `${url}\n` : ""}\n`, html }
+}
+
+/** What {@link secondFactorCodeMessage} writes. */
+export interface SecondFactorCodeMessageParams {
+  /** The 6-digit code. */
+  code: string
+  /** When the code expires: the message states the minutes left. */
+  expires: Date
+  /** A URL of the site (the request's): its host names the site. */
+  url: string
+  /** The language to write in. @default English */
+  translator?: Translator
+  /** The time the minutes are counted from. @default now */
+  now?: Date
+}
+
+/**
+ * The email of a second-factor code (`secondFactor.sendCode` is given it as `message`): subject
+ * `Your verification code for <host>`, the code and how long it is valid, in the request's
+ * language; the HTML escaped as {@link signInMessage}'s is.
+ *
+ * @example
+ * ```ts
+ * secondFactorCodeMessage({ code: "123456", expires: new Date(Date.now() + 600_000), url: "https://app.example/auth" }).text
+ * // "Your verification code, valid 10 minutes: 123456\n\nIf you did not request this email you can safely ignore it.\n"
+ * ```
+ */
+export function secondFactorCodeMessage({ code, expires, url, translator = english, now = new Date() }: SecondFactorCodeMessageParams): EmailMessage {
+  const { t } = translator
+  const { host } = new URL(url)
+  const minutes = Math.max(1, Math.ceil((expires.getTime() - now.getTime()) / 60_000))
+  const valid = t("emailSecondFactorCode", { duration: translator.duration(minutes, "minute") })
+  const font = "font-family: Helvetica, Arial, sans-serif;"
+  const html = `<!doctype html>
+<html lang="${escapeHtml(translator.locale)}"${translator.dir === "rtl" ? ' dir="rtl"' : ""}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(t("emailSecondFactorSubject", { host }))}</title>
+</head>
+<body style="margin: 0; padding: 0; background: #f3f4f6;">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="background: #f3f4f6;">
+<tr><td align="center" style="padding: 32px 12px;">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0" border="0" style="max-width: 520px; background: #ffffff; border-radius: 10px;">
+<tr><td align="center" style="padding: 36px 24px 4px; ${font} font-size: 15px; line-height: 22px; color: #374151;">${escapeHtml(valid)}<br><strong style="display: inline-block; margin-top: 8px; font-size: 30px; letter-spacing: 6px; color: #111827;" dir="ltr">${escapeHtml(code)}</strong></td></tr>
+<tr><td align="center" style="padding: 16px 24px 36px; ${font} font-size: 14px; line-height: 22px; color: #6b7280;">${escapeHtml(t("emailIgnore"))}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`
+  return { subject: t("emailSecondFactorSubject", { host }), text: `${valid} ${code}\n\n${t("emailIgnore")}\n`, html }
 }
 
 /**

@@ -163,11 +163,12 @@ describe("the packed tarball, installed into a fresh app", () => {
         for (const expanded of named.includes("*") ? providers.map((name) => named.replace("*", name)) : [named]) expect(paths, subpath).toContain(expanded)
       }
     }
-    // About 661 KB packed and 2.31 MB unpacked since step-up, the wrappers' factor functions, emailed
-    // codes and the Password provider (five machines, their routes and pages, password hashing) came in
+    // About 703 KB packed and 2.44 MB unpacked since languages came in (nine message catalogs, each
+    // loaded when first asked for: 39 KB packed, 0.12 MB unpacked, from 664 KB and 2.33 MB); 661 KB and
+    // 2.31 MB after step-up, the wrappers' factor functions, emailed codes and the Password provider
     // (590 KB and 2.0 MB after second factors).
-    expect(pack.size).toBeLessThan(700_000)
-    expect(pack.unpackedSize).toBeLessThan(2_450_000)
+    expect(pack.size).toBeLessThan(760_000)
+    expect(pack.unpackedSize).toBeLessThan(2_700_000)
   })
 
   it("installs what a credentials app needs, without the inspector's elkjs", () => {

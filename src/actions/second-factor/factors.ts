@@ -7,6 +7,9 @@
  *
  * @module
  */
+import { requestTranslator } from "../../core/i18n/load.js"
+import type { MessageKey } from "../../core/i18n/messages.js"
+import type { Translator } from "../../core/i18n/translator.js"
 import { CallbackRouteError, MissingCSRF } from "../../core/errors.js"
 import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
@@ -161,6 +164,8 @@ async function page(rendered: Promise<{ status: number; html: string }>, cookies
 }
 
 const pages = () => import("../../pages/factors.js")
+/** The factors page module and the request's language, loaded together. */
+const pagesIn = (options: AuthOptions) => Promise.all([pages(), requestTranslator(options.config.i18n, options.request)])
 
 function outcomes(options: AuthOptions, cookies: Cookie[], state: FactorsRequestState, snapshot: Awaited<ReturnType<typeof runFlow<typeof factorsMachine>>>): FlowOutcomes<typeof factorsMachine, Answer | Promise<Answer>> {
   const asJson = wantsJson(options)
@@ -179,17 +184,17 @@ function outcomes(options: AuthOptions, cookies: Cookie[], state: FactorsRequest
       const secret = base32Encode(bytes)
       const uri = otpauthUri({ issuer: (options.secondFactor!.issuer ?? options.request.url.hostname).replaceAll(":", ""), accountName: enrolment!.accountName, secret: bytes, algorithm: enrolment!.algorithm, digits: enrolment!.digits, period: enrolment!.period })
       if (asJson) return json(codeRefused ? 400 : 200, { otpauthUri: uri, secret, ...(codeRefused && { error: "wrong-code" }) }, [...cookies, ...sealed])
-      return page(pages().then(({ renderEnrolPage }) => renderEnrolPage({ action: list, csrfToken: options.csrfToken, qrSvg: qrCodeSvg(uri), secret, codeRefused: codeRefused === true, theme: options.theme })), [...cookies, ...sealed])
+      return page(pagesIn(options).then(([{ renderEnrolPage }, text]) => renderEnrolPage({ action: list, csrfToken: options.csrfToken, qrSvg: qrCodeSvg(uri), secret, codeRefused: codeRefused === true, theme: options.theme, text })), [...cookies, ...sealed])
     },
     listed: ({ factors, backupCodes }) =>
       asJson
         ? json(200, { factors, backupCodes }, cookies)
-        : page(pages().then(({ renderFactorsPage }) => renderFactorsPage({ action: list, csrfToken: options.csrfToken, factors: factors!, backupCodes: backupCodes!, notice: noticeText(options.request.query.notice), theme: options.theme })), cookies),
+        : page(pagesIn(options).then(([{ renderFactorsPage }, text]) => renderFactorsPage({ action: list, csrfToken: options.csrfToken, factors: factors!, backupCodes: backupCodes!, notice: noticeText(options.request.query.notice, text), theme: options.theme, text })), cookies),
     enrolled: ({ created }) => (asJson ? json(200, { factor: created }, ended()) : { redirect: `${list}?notice=enrolled`, cookies: ended() }),
     backupCodesShown: ({ created, newBackupCodes }) =>
       asJson
         ? json(200, { ...(created && { factor: created }), backupCodes: newBackupCodes }, ended())
-        : page(pages().then(({ renderBackupCodesPage }) => renderBackupCodesPage({ codes: newBackupCodes!, continueUrl: list, theme: options.theme })), ended()),
+        : page(pagesIn(options).then(([{ renderBackupCodesPage }, text]) => renderBackupCodesPage({ codes: newBackupCodes!, continueUrl: list, theme: options.theme, text })), ended()),
     done: () => (asJson ? json(200, { ok: true }, ended()) : { redirect: `${list}?notice=saved`, cookies: ended() }),
     signedOut: () => (asJson ? json(401, { error: "signed-out" }, ended()) : { redirect: `${options.baseUrl}/signin?${new URLSearchParams({ callbackUrl: list })}`, cookies: ended() }),
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action factors"), ended()),
@@ -208,19 +213,20 @@ function outcomes(options: AuthOptions, cookies: Cookie[], state: FactorsRequest
   }
 }
 
-const NOTICES: Readonly<Record<string, string>> = Object.freeze({
-  enrolled: "Your authenticator app was added.",
-  saved: "Saved.",
-  "unknown-factor": "That app is not one of yours.",
-  "invalid-request": "That request was not understood.",
-  "attempts-exhausted": "Too many wrong codes: start adding the app again.",
-  "removal-refused": "That code is not right: your last app stays.",
-  "enrolment-of-other-user": "That enrolment was started by someone else.",
-  "enrolment-ended": "That enrolment has ended: start adding the app again.",
+// The catalog message of each `?notice=` of the list.
+const NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
+  enrolled: "factorsNoticeEnrolled",
+  saved: "factorsNoticeSaved",
+  "unknown-factor": "factorsNoticeUnknownFactor",
+  "invalid-request": "factorsNoticeInvalidRequest",
+  "attempts-exhausted": "factorsNoticeAttemptsExhausted",
+  "removal-refused": "factorsNoticeRemovalRefused",
+  "enrolment-of-other-user": "factorsNoticeEnrolmentOfOtherUser",
+  "enrolment-ended": "factorsNoticeEnrolmentEnded",
 })
 
-function noticeText(notice: string | undefined): string | undefined {
-  return notice === undefined ? undefined : NOTICES[notice]
+function noticeText(notice: string | undefined, text: Translator): string | undefined {
+  return notice !== undefined && Object.hasOwn(NOTICES, notice) ? text.t(NOTICES[notice]!) : undefined
 }
 
 /**

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { requestTranslator } from "../../core/i18n/load.js"
+import { secondFactorCodeMessage } from "../../providers/email-message.js"
 import { CallbackRouteError, EmailSignInError, MissingCSRF, SecondFactorAttemptsExhausted, SecondFactorRefused, type SecondFactorRefusal } from "../../core/errors.js"
 import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
@@ -129,7 +131,9 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
       try {
         const code = newEmailCode()
         const expires = new Date(Date.now() + EMAIL_CODE_LIFETIME * 1000)
-        await settings.sendCode!({ email: user.email!, code, expires, request: new Request(options.request.url) })
+        const translator = await requestTranslator(options.config.i18n, options.request)
+        const message = secondFactorCodeMessage({ code, expires, url: options.request.url.href, translator })
+        await settings.sendCode!({ email: user.email!, code, expires, request: new Request(options.request.url), locale: translator.locale, message })
         return { type: "emailCode.sent", hash: await hashEmailCode(code, options.secret), expiresAt: expires.getTime() }
       } catch (error) {
         return { type: "emailCode.failed", error }
@@ -233,6 +237,7 @@ async function secondFactorPage(options: AuthOptions, cookies: Cookie[], flowCoo
     emailSent: query.sent === "email",
     trustedDeviceDays: options.secondFactor?.trustedDeviceDays ?? 0,
     theme: options.theme,
+    text: await requestTranslator(options.config.i18n, options.request),
   })
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies }
 }

@@ -1,0 +1,141 @@
+/**
+ * The locale of a request and its translator: the app's choice, the locale cookie, then
+ * `Accept-Language`, chosen once per request; the catalog of a language other than English is
+ * loaded when that language is first asked for (a bundler puts each in a chunk of its own).
+ *
+ * @example
+ * ```ts
+ * import { requestTranslator } from "./load.js"
+ * const text = await requestTranslator(config.i18n, options.request)
+ * text.locale // "de" for Accept-Language: de-AT
+ * ```
+ * @module
+ */
+import { onFirstUse } from "../on-first-use.js"
+import { DEFAULT_LOCALE, SHIPPED_LOCALES, matchLocale, negotiateLocale, type ShippedLocale } from "./locale.js"
+import type { Catalog } from "./messages.js"
+import type { I18nOptions, LocaleRequest } from "./options.js"
+import { createTranslator, english, type Translator } from "./translator.js"
+
+/** The name of the cookie a language switcher sets, read unless `i18n.cookie` says otherwise. */
+export const LOCALE_COOKIE = "authflow.locale"
+
+const catalogs: Record<Exclude<ShippedLocale, "en">, () => Promise<{ messages: Catalog }>> = {
+  de: onFirstUse(() => import("./catalogs/de.js")),
+  fr: onFirstUse(() => import("./catalogs/fr.js")),
+  es: onFirstUse(() => import("./catalogs/es.js")),
+  "pt-BR": onFirstUse(() => import("./catalogs/pt-BR.js")),
+  ja: onFirstUse(() => import("./catalogs/ja.js")),
+  "zh-CN": onFirstUse(() => import("./catalogs/zh-CN.js")),
+  ar: onFirstUse(() => import("./catalogs/ar.js")),
+  he: onFirstUse(() => import("./catalogs/he.js")),
+}
+
+const isShipped = (locale: string): locale is Exclude<ShippedLocale, "en"> => Object.hasOwn(catalogs, locale)
+
+/** The locales on offer per `i18n` object. */
+const offered = new WeakMap<I18nOptions, readonly string[]>()
+
+/**
+ * The locales an `i18n` option offers: `locales`, or every shipped locale and every tag of
+ * `messages`; English always.
+ *
+ * @example
+ * ```ts
+ * localesOf({ messages: { it: { signInHeading: "Accedi" } } }) // ["en", "de", …, "he", "it"]
+ * ```
+ */
+export function localesOf(i18n: I18nOptions | undefined): readonly string[] {
+  if (!i18n) return SHIPPED_LOCALES
+  let locales = offered.get(i18n)
+  if (!locales) {
+    const given = i18n.locales ?? [...SHIPPED_LOCALES, ...Object.keys(i18n.messages ?? {})]
+    locales = Object.freeze([...new Set([DEFAULT_LOCALE, ...given])])
+    offered.set(i18n, locales)
+  }
+  return locales
+}
+
+/**
+ * The locale for a request: `i18n.locale(request)`, then the locale cookie, then
+ * `Accept-Language`, each kept only when it matches a locale on offer; else English. A `locale`
+ * function that throws counts as no choice.
+ *
+ * @example
+ * ```ts
+ * await resolveLocale(undefined, { url, headers: new Headers({ "Accept-Language": "pt" }), cookies: {} }) // "pt-BR"
+ * ```
+ */
+export async function resolveLocale(i18n: I18nOptions | undefined, request: LocaleRequest): Promise<string> {
+  const locales = localesOf(i18n)
+  if (i18n?.locale) {
+    let chosen: string | undefined
+    try {
+      // Only what LocaleRequest names: the request object an action holds carries the parsed body too.
+      chosen = await i18n.locale({ url: request.url, headers: request.headers, cookies: request.cookies })
+    } catch {
+      chosen = undefined
+    }
+    const match = typeof chosen === "string" ? matchLocale(chosen, locales) : undefined
+    if (match) return match
+  }
+  const cookieName = i18n?.cookie === undefined ? LOCALE_COOKIE : i18n.cookie
+  const fromCookie = cookieName === false ? undefined : request.cookies[cookieName]
+  const match = fromCookie ? matchLocale(fromCookie, locales) : undefined
+  if (match) return match
+  return negotiateLocale(request.headers.get("accept-language"), locales, DEFAULT_LOCALE)
+}
+
+/** Translators per overrides object and locale (a configuration's overrides are one object). */
+const translators = new WeakMap<object, Map<string, Promise<Translator>>>()
+const noOverrides = {}
+
+/**
+ * The translator of `locale`: the app's messages for it, then the shipped catalog (loaded now if
+ * it is not yet), then English. Kept per `i18n` option and locale.
+ *
+ * @example
+ * ```ts
+ * (await translatorOf(undefined, "ja")).t("signOutButton") // "サインアウト"
+ * ```
+ */
+export function translatorOf(i18n: I18nOptions | undefined, locale: string): Promise<Translator> {
+  const overrides = i18n?.messages
+  const key = overrides ?? noOverrides
+  let byLocale = translators.get(key)
+  if (!byLocale) translators.set(key, (byLocale = new Map()))
+  let translator = byLocale.get(locale)
+  if (!translator) {
+    const own = overrides && Object.hasOwn(overrides, locale) ? overrides[locale] : undefined
+    if (locale === DEFAULT_LOCALE && !own) translator = Promise.resolve(english)
+    else {
+      const shipped = isShipped(locale) ? catalogs[locale]().then((module) => module.messages) : Promise.resolve(undefined)
+      translator = shipped.then((catalog) => createTranslator(locale, [own, catalog]))
+      // A failed load is not kept: the next request tries again.
+      translator.catch(() => byLocale!.delete(locale))
+    }
+    byLocale.set(locale, translator)
+  }
+  return translator
+}
+
+/** One translator per request object: the locale is chosen once however many pages or emails ask. */
+const perRequest = new WeakMap<object, Promise<Translator>>()
+
+/**
+ * The translator for a request (see {@link resolveLocale}), chosen once per request object.
+ *
+ * @example
+ * ```ts
+ * const text = await requestTranslator(options.config.i18n, options.request)
+ * renderSignOutPage({ url, csrfToken, theme, text })
+ * ```
+ */
+export function requestTranslator(i18n: I18nOptions | undefined, request: LocaleRequest): Promise<Translator> {
+  let translator = perRequest.get(request)
+  if (!translator) {
+    translator = resolveLocale(i18n, request).then((locale) => translatorOf(i18n, locale))
+    perRequest.set(request, translator)
+  }
+  return translator
+}
