@@ -33,6 +33,12 @@ export const messages: Catalog = {
   signInErrorSecondFactorAttemptsExhausted: "رموز خاطئة كثيرة جدًا. سجّل الدخول مرة أخرى.",
   signInErrorSignUpRefused: "لم يُقبل التسجيل. تحقّق من عنوان البريد الإلكتروني، واختر كلمة مرور أطول أو أقل شيوعًا.",
   signInErrorEmailTaken: "يوجد حساب بهذا البريد الإلكتروني. سجّل الدخول بدلًا من ذلك.",
+  signInErrorPasswordLinkInvalid: "لا يمكن استخدام هذا الرابط. ربما استُخدم من قبل، أو تغيّر العنوان منذ إرساله.",
+  signInErrorPasswordLinkExpired: "انتهت صلاحية هذا الرابط. اطلب رابطًا جديدًا.",
+  signInErrorEmailChangeConflict: "لم يُغيَّر عنوانك: العنوان الجديد أصبح تابعًا لحساب آخر.",
+  noticeVerifyEmail: "تحقّق من بريدك: أرسلنا رابطًا للتحقق من العنوان. افتحه ثم سجّل الدخول.",
+  noticeEmailVerified: "تم التحقق من بريدك الإلكتروني. سجّل الدخول للمتابعة.",
+  noticeEmailChanged: "تم تغيير بريدك الإلكتروني. سجّل الدخول بالعنوان الجديد.",
   signInErrorDefault: "تعذّر تسجيل الدخول.",
   signInHintMissingCSRF:
     "النموذج قديم، أو لم يرسل متصفحك ملفات تعريف الارتباط لهذا الموقع. أعد تحميل الصفحة وحاول مرة أخرى؛ وإذا تكرر ذلك، فاسمح بملفات تعريف الارتباط لهذا الموقع.",

@@ -32,6 +32,12 @@ export const messages: Catalog = {
   signInErrorSecondFactorAttemptsExhausted: "Zu viele falsche Codes. Melden Sie sich erneut an.",
   signInErrorSignUpRefused: "Die Registrierung wurde nicht angenommen. Prüfen Sie die E-Mail-Adresse und wählen Sie ein längeres oder weniger gängiges Passwort.",
   signInErrorEmailTaken: "Zu dieser E-Mail-Adresse gibt es bereits ein Konto. Melden Sie sich stattdessen an.",
+  signInErrorPasswordLinkInvalid: "Dieser Link kann nicht verwendet werden. Vielleicht wurde er schon benutzt, oder die Adresse hat sich seitdem geändert.",
+  signInErrorPasswordLinkExpired: "Dieser Link ist abgelaufen. Fordern Sie einen neuen an.",
+  signInErrorEmailChangeConflict: "Ihre Adresse wurde nicht geändert: Die neue Adresse gehört inzwischen zu einem anderen Konto.",
+  noticeVerifyEmail: "Sehen Sie in Ihr Postfach: Wir haben Ihnen einen Link zur Bestätigung der Adresse geschickt. Folgen Sie ihm und melden Sie sich dann an.",
+  noticeEmailVerified: "Ihre E-Mail-Adresse ist bestätigt. Melden Sie sich an, um fortzufahren.",
+  noticeEmailChanged: "Ihre E-Mail-Adresse wurde geändert. Melden Sie sich mit der neuen an.",
   signInErrorDefault: "Anmeldung nicht möglich.",
   signInHintMissingCSRF:
     "Das Formular war veraltet, oder Ihr Browser hat die Cookies dieser Website nicht gesendet. Laden Sie die Seite neu und versuchen Sie es erneut; passiert es wieder, erlauben Sie Cookies für diese Website.",

@@ -33,6 +33,12 @@ export const messages: Catalog = {
   signInErrorSecondFactorAttemptsExhausted: "Demasiados códigos incorrectos. Vuelve a iniciar sesión.",
   signInErrorSignUpRefused: "No se aceptó el registro. Revisa la dirección de correo y elige una contraseña más larga o menos común.",
   signInErrorEmailTaken: "Ya existe una cuenta con esta dirección de correo. Inicia sesión.",
+  signInErrorPasswordLinkInvalid: "Ese enlace no se puede usar. Puede que ya se haya usado o que la dirección haya cambiado desde que se envió.",
+  signInErrorPasswordLinkExpired: "Ese enlace ha caducado. Pide uno nuevo.",
+  signInErrorEmailChangeConflict: "Tu dirección no se cambió: la nueva dirección ya pertenece a otra cuenta.",
+  noticeVerifyEmail: "Revisa tu correo: te enviamos un enlace para verificar la dirección. Síguelo y luego inicia sesión.",
+  noticeEmailVerified: "Tu dirección de correo está verificada. Inicia sesión para continuar.",
+  noticeEmailChanged: "Tu dirección de correo se cambió. Inicia sesión con la nueva.",
   signInErrorDefault: "No se puede iniciar sesión.",
   signInHintMissingCSRF:
     "El formulario estaba desactualizado o tu navegador no envió las cookies de este sitio. Vuelve a cargar la página e inténtalo de nuevo; si sigue pasando, permite las cookies de este sitio.",

@@ -33,6 +33,12 @@ export const messages: Catalog = {
   signInErrorSecondFactorAttemptsExhausted: "Trop de codes erronés. Reconnectez-vous.",
   signInErrorSignUpRefused: "Cette inscription n’a pas été acceptée. Vérifiez l’adresse e-mail et choisissez un mot de passe plus long ou moins courant.",
   signInErrorEmailTaken: "Un compte existe déjà avec cette adresse e-mail. Connectez-vous plutôt.",
+  signInErrorPasswordLinkInvalid: "Ce lien n’est pas utilisable. Il a peut-être déjà servi, ou l’adresse a changé depuis son envoi.",
+  signInErrorPasswordLinkExpired: "Ce lien a expiré. Demandez-en un nouveau.",
+  signInErrorEmailChangeConflict: "Votre adresse n’a pas été modifiée : la nouvelle adresse appartient désormais à un autre compte.",
+  noticeVerifyEmail: "Consultez vos e-mails : nous avons envoyé un lien pour vérifier l’adresse. Suivez-le, puis connectez-vous.",
+  noticeEmailVerified: "Votre adresse e-mail est vérifiée. Connectez-vous pour continuer.",
+  noticeEmailChanged: "Votre adresse e-mail a été modifiée. Connectez-vous avec la nouvelle.",
   signInErrorDefault: "Connexion impossible.",
   signInHintMissingCSRF:
     "Le formulaire n’était plus à jour, ou votre navigateur n’a pas envoyé les cookies de ce site. Rechargez la page et réessayez\u00a0; si le problème persiste, autorisez les cookies pour ce site.",

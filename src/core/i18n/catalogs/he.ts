@@ -33,6 +33,12 @@ export const messages: Catalog = {
   signInErrorSecondFactorAttemptsExhausted: "יותר מדי קודים שגויים. התחברו שוב.",
   signInErrorSignUpRefused: "ההרשמה לא התקבלה. בדקו את כתובת האימייל ובחרו סיסמה ארוכה יותר או נפוצה פחות.",
   signInErrorEmailTaken: "כבר קיים חשבון עם כתובת האימייל הזו. התחברו במקום זאת.",
+  signInErrorPasswordLinkInvalid: "לא ניתן להשתמש בקישור הזה. ייתכן שכבר נעשה בו שימוש, או שהכתובת השתנתה מאז שנשלח.",
+  signInErrorPasswordLinkExpired: "תוקף הקישור פג. בקשו קישור חדש.",
+  signInErrorEmailChangeConflict: "הכתובת שלכם לא שונתה: הכתובת החדשה שייכת עכשיו לחשבון אחר.",
+  noticeVerifyEmail: "בדקו את תיבת הדואר: שלחנו קישור לאימות הכתובת. פתחו אותו ואז התחברו.",
+  noticeEmailVerified: "כתובת האימייל שלכם אומתה. התחברו כדי להמשיך.",
+  noticeEmailChanged: "כתובת האימייל שלכם שונתה. התחברו עם הכתובת החדשה.",
   signInErrorDefault: "לא ניתן להתחבר.",
   signInHintMissingCSRF:
     "הטופס לא היה עדכני, או שהדפדפן לא שלח את קובצי ה-Cookie של האתר. טענו מחדש את הדף ונסו שוב; אם זה חוזר, אפשרו קובצי Cookie לאתר הזה.",

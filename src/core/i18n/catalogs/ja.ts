@@ -33,6 +33,12 @@ export const messages: Catalog = {
   signInErrorSecondFactorAttemptsExhausted: "間違ったコードが多すぎます。もう一度サインインしてください。",
   signInErrorSignUpRefused: "登録を受け付けられませんでした。メールアドレスを確認し、より長いか、よりありふれていないパスワードを選んでください。",
   signInErrorEmailTaken: "このメールアドレスのアカウントは既にあります。サインインしてください。",
+  signInErrorPasswordLinkInvalid: "このリンクは使用できません。既に使用されたか、送信後にアドレスが変更された可能性があります。",
+  signInErrorPasswordLinkExpired: "このリンクは有効期限が切れています。新しいリンクをリクエストしてください。",
+  signInErrorEmailChangeConflict: "アドレスは変更されませんでした。新しいアドレスは既に別のアカウントで使われています。",
+  noticeVerifyEmail: "メールを確認してください。アドレス確認用のリンクを送信しました。リンクを開いてからサインインしてください。",
+  noticeEmailVerified: "メールアドレスが確認されました。サインインして続行してください。",
+  noticeEmailChanged: "メールアドレスが変更されました。新しいアドレスでサインインしてください。",
   signInErrorDefault: "サインインできません。",
   signInHintMissingCSRF:
     "フォームが古くなっていたか、ブラウザーがこのサイトの Cookie を送信しませんでした。ページを再読み込みしてもう一度お試しください。繰り返し起きる場合は、このサイトの Cookie を許可してください。",

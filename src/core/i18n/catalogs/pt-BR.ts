@@ -33,6 +33,12 @@ export const messages: Catalog = {
   signInErrorSecondFactorAttemptsExhausted: "Códigos errados demais. Entre de novo.",
   signInErrorSignUpRefused: "O cadastro não foi aceito. Confira o endereço de e-mail e escolha uma senha mais longa ou menos comum.",
   signInErrorEmailTaken: "Já existe uma conta com este e-mail. Entre com ela.",
+  signInErrorPasswordLinkInvalid: "Esse link não pode ser usado. Talvez já tenha sido usado, ou o endereço mudou desde o envio.",
+  signInErrorPasswordLinkExpired: "Esse link expirou. Peça um novo.",
+  signInErrorEmailChangeConflict: "Seu endereço não foi alterado: o novo endereço agora pertence a outra conta.",
+  noticeVerifyEmail: "Confira seu e-mail: enviamos um link para verificar o endereço. Abra-o e depois entre.",
+  noticeEmailVerified: "Seu e-mail foi verificado. Entre para continuar.",
+  noticeEmailChanged: "Seu e-mail foi alterado. Entre com o novo.",
   signInErrorDefault: "Não foi possível entrar.",
   signInHintMissingCSRF:
     "O formulário estava desatualizado ou seu navegador não enviou os cookies deste site. Recarregue a página e tente de novo; se continuar, permita cookies para este site.",
