@@ -1,0 +1,106 @@
+/**
+ * Password accounts in Chromium, on the built-in pages only, with both session strategies: sign up
+ * (the address must be verified), follow the mailed link, sign in, sign out; forget the password,
+ * follow the reset link, choose a new one; the old password is refused and the new one signs in.
+ */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { Auth } from "../../src/index.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import Password, { type PasswordMail } from "../../src/providers/password.js"
+import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
+import { browserSuite, launchChromium } from "../support/chromium.js"
+import type { AuthConfig } from "../../src/types.js"
+
+browserSuite("password accounts on the built-in pages, in Chromium", () => {
+  let browser: Browser
+  let server: Server
+  let origin: string
+  const mails: PasswordMail[] = []
+  const configs = {
+    jwt: { strategy: "jwt" as const, adapter: MemoryAdapter() },
+    database: { strategy: "database" as const, adapter: MemoryAdapter() },
+  }
+  const configOf = (strategy: "jwt" | "database"): AuthConfig => ({
+    secret: "password-browser-secret-of-32-characters",
+    trustHost: true,
+    basePath: `/auth-${strategy}`,
+    adapter: configs[strategy].adapter,
+    session: { strategy },
+    providers: [Password({ verification: "required", hashing: { scrypt: { ln: 12 } }, sendMail: (mail) => void mails.push(mail) })],
+  })
+
+  beforeAll(async () => {
+    const served = { jwt: configOf("jwt"), database: configOf("database") }
+    server = createServer(async (req, res) => {
+      const strategy = req.url?.startsWith("/auth-jwt") ? "jwt" : req.url?.startsWith("/auth-database") ? "database" : undefined
+      if (!strategy) {
+        res.writeHead(200, { "Content-Type": "text/html" }).end("<p id=home>home</p>")
+        return
+      }
+      await sendWebResponse(res, await Auth(await toWebRequest(req, origin), served[strategy]))
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    browser = await launchChromium()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await new Promise((resolve) => server?.close(resolve))
+  })
+
+  async function signedIn(page: Page, base: string): Promise<string | undefined> {
+    const response = await page.request.get(`${origin}${base}/session`)
+    return ((await response.json()) as { user?: { email?: string } } | null)?.user?.email
+  }
+
+  async function signIn(page: Page, base: string, email: string, password: string) {
+    await page.goto(`${origin}${base}/signin?callbackUrl=${encodeURIComponent(`${origin}/home`)}`)
+    await page.getByLabel("Email").fill(email)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: /sign in with/i }).click()
+    await page.waitForLoadState("load")
+  }
+
+  const lastMail = <K extends PasswordMail["kind"]>(kind: K, to: string) => mails.filter((mail): mail is Extract<PasswordMail, { kind: K }> => mail.kind === kind && mail.to === to).at(-1)
+
+  for (const strategy of ["jwt", "database"] as const) {
+    it(`signs up, verifies the address by the mailed link, signs in and out (${strategy} sessions)`, async () => {
+      const base = `/auth-${strategy}`
+      const email = `ada-${strategy}@example.test`
+      const context = await browser.newContext()
+      const page = await context.newPage()
+
+      await page.goto(`${origin}${base}/signin`)
+      await page.getByRole("link", { name: "Create an account" }).click()
+      await page.getByLabel("Email").fill(email)
+      await page.getByLabel("Name (optional)").fill("Ada")
+      await page.getByLabel("Password").fill("correct horse battery")
+      await page.getByRole("button", { name: "Create account" }).click()
+      await page.waitForLoadState("load")
+      expect(await page.getByRole("status").textContent()).toContain("we sent a link to verify the address")
+      expect(await signedIn(page, base)).toBeUndefined()
+
+      // Not verified yet: the password alone does not sign in.
+      await signIn(page, base, email, "correct horse battery")
+      expect(await signedIn(page, base)).toBeUndefined()
+
+      const verify = lastMail("verify-email", email)!
+      await page.goto(verify.url)
+      expect(await page.getByRole("status").textContent()).toContain("Your email address is verified")
+
+      await signIn(page, base, email, "correct horse battery")
+      expect(page.url()).toBe(`${origin}/home`)
+      expect(await signedIn(page, base)).toBe(email)
+
+      await page.goto(`${origin}${base}/signout`)
+      await page.getByRole("button", { name: /sign out/i }).click()
+      await page.waitForLoadState("load")
+      expect(await signedIn(page, base)).toBeUndefined()
+      await context.close()
+    })
+  }
+})
