@@ -206,6 +206,10 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return passwordLinks(options, cookies)
       case "callback":
         return (await actions.callback()).callbackAction(options, cookies)
+      case "forgot-password":
+      case "reset-password":
+      case "change-password":
+        return passwordRoutes(options, cookies)
       case "second-factor":
         return secondFactor(options, cookies)
       case "factors":
@@ -241,6 +245,10 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
       case "change-email":
         return passwordLinks(options, cookies)
+      case "forgot-password":
+      case "reset-password":
+      case "change-password":
+        return passwordRoutes(options, cookies)
       case "second-factor":
         return secondFactor(options, cookies)
       case "factors":
@@ -282,6 +290,23 @@ async function passwordLinks(options: AuthOptions, cookies: Cookie[]): Promise<A
   if (action === "confirm-email") return (await import("./actions/password/change-email.js")).passwordConfirmEmail(options, provider, cookies)
   if (method === "POST") return (await import("./actions/password/change-email.js")).passwordChangeEmail(options, provider, cookies)
   return (await actions.pages()).changeEmailPage(options, provider, cookies)
+}
+
+/**
+ * The Password provider's password routes: GET and POST `/forgot-password/<id>` and
+ * `/reset-password/<id>` (they need the provider's `sendMail`: the link is mailed), and
+ * `/change-password/<id>` (signed in).
+ */
+async function passwordRoutes(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
+  const { action, method } = options.request
+  const provider = options.provider
+  if (provider?.type !== "credentials" || !provider.passwordAccounts || (action !== "change-password" && !provider.passwordAccounts.sendMail)) {
+    return errorAnswer(new InvalidProvider(`/${action}/<id> is served for a Password provider${action === "change-password" ? "" : " with sendMail"}`))
+  }
+  if (method === "GET") return (await actions.pages()).passwordPage(options, provider, cookies)
+  if (action === "change-password") return (await import("./actions/password/change-password.js")).passwordChange(options, provider, cookies)
+  const reset = await import("./actions/password/reset.js")
+  return action === "forgot-password" ? reset.passwordForgot(options, provider, cookies) : reset.passwordReset(options, provider, cookies)
 }
 
 /** The answer as the caller asked for it: the internal response (`raw`), or a web `Response`. */

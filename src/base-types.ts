@@ -36,6 +36,9 @@ export type AuthAction =
   | "change-email"
   | "confirm-email"
   | "signup"
+  | "forgot-password"
+  | "reset-password"
+  | "change-password"
 
 /** A user as providers and callbacks see it. */
 export interface User {
@@ -438,6 +441,14 @@ export interface PasswordAccountsOptions {
    * @default none
    */
   sendMail?: (mail: PasswordMail) => Awaitable<void>
+  /**
+   * Whether a password reset or change ends the user's other sessions: database sessions are
+   * deleted (the adapter's `deleteUserSessions`), JWT sessions signed in before the change are
+   * refused when next read (through the `revocationStore`). A change keeps the session it was made
+   * from. `false` leaves every session as it is.
+   * @default true
+   */
+  endOtherSessions?: boolean
 }
 
 /** The internal response `Auth()` returns with `raw`, and that actions produce. */

@@ -18,6 +18,7 @@ const pages = {
   verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
   signUp: onFirstUse(() => import("../pages/sign-up.js")),
   changeEmail: onFirstUse(() => import("../pages/change-email.js")),
+  password: onFirstUse(() => import("../pages/password.js")),
 }
 
 /**
@@ -190,6 +191,41 @@ export async function changeEmailPage(options: AuthOptions, provider: Credential
     ...(query.notice !== undefined && { notice: query.notice }),
     ...(query.error !== undefined && { error: query.error }),
     theme: options.theme,
+  })
+  return html(page, cookies)
+}
+
+/**
+ * GET `/forgot-password/<id>`, `/reset-password/<id>?token=…` and `/change-password/<id>`: the
+ * Password provider's password forms. The change form is for a signed-in user; nobody signed in
+ * goes to sign in first, and comes back.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/forgot-password/password → "Reset your password"
+ * ```
+ */
+export async function passwordPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
+  const { action: route, query } = options.request
+  const action = `${options.baseUrl}/${route}/${encodeURIComponent(provider.id)}`
+  const signInUrl = options.pages.signIn ?? `${options.baseUrl}/signin`
+  if (route === "change-password") {
+    const { sessionUser } = await import("./second-factor/session-user.js")
+    if (!(await sessionUser(options))) return { redirect: withQuery(signInUrl, { callbackUrl: action }), cookies }
+  }
+  const page = (await pages.password()).renderPasswordPage({
+    form: route === "forgot-password" ? "forgot" : route === "reset-password" ? "reset" : "change",
+    action,
+    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
+    ...(route === "reset-password" && query.token !== undefined && { token: query.token }),
+    minLength: provider.passwordAccounts?.minLength ?? 8,
+    maxLength: provider.passwordAccounts?.maxLength ?? 128,
+    signInUrl,
+    ...(query.notice !== undefined && { notice: query.notice }),
+    ...(query.error !== undefined && { error: query.error }),
+    ...(query.reason !== undefined && { reason: query.reason }),
+    theme: options.theme,
+    text: await pageText(options.config, options.request),
   })
   return html(page, cookies)
 }

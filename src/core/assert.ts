@@ -258,11 +258,17 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
   }
   if (checked.some((provider) => provider.type === "credentials" && provider.passwordAccounts)) {
     if (!adapter) return refuse(new MissingAdapter("The Password provider keeps accounts in a database: add `adapter`"))
-    for (const method of ["getUserByEmail", "getAccount", "linkAccount", "updateAccountTokens"] as const) required.add(method)
+    // getUser: a signed-in password change reads the account's user.
+    for (const method of ["getUserByEmail", "getAccount", "linkAccount", "updateAccountTokens", "getUser"] as const) required.add(method)
     const unmailed = checked.find((provider) => provider.type === "credentials" && provider.passwordAccounts?.verification === "required" && !provider.passwordAccounts.sendMail)
     if (unmailed) return refuse(new InvalidProvider(`The Password provider "${unmailed.id}" requires verified addresses but cannot mail the link: pass Password({ verification: "required", sendMail })`))
     // The mailed links (verify an address, confirm a new one) read the user by id and write it.
     if (checked.some((provider) => provider.type === "credentials" && provider.passwordAccounts?.sendMail)) for (const method of ["getUser", "updateUser"] as const) required.add(method)
+    // A password reset or change ends the user's other database sessions: at once, by deleting their rows.
+    const ending = checked.find((provider) => provider.type === "credentials" && provider.passwordAccounts && provider.passwordAccounts.endOtherSessions !== false)
+    if (ending && (config.session?.strategy ?? "database") === "database" && typeof adapter.deleteUserSessions !== "function") {
+      return refuse(new MissingAdapterMethods(`The Password provider "${ending.id}" ends a user's other sessions when their password changes, which with database sessions needs the adapter method deleteUserSessions: add it, use authflow's adapter, or pass Password({ endOtherSessions: false })`))
+    }
   }
   if (adapter) {
     const missing = [...required].filter((method) => typeof adapter[method] !== "function")

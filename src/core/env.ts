@@ -44,12 +44,15 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "change-email",
   "confirm-email",
   "signup",
+  "forgot-password",
+  "reset-password",
+  "change-password",
 ])
 
 /**
  * Tells whether a string names one of the actions served under `basePath`: Auth.js's nine, and
  * authflow's `backchannel-logout`, `second-factor`, `factors`, `step-up`, `signup`, `verify-email`,
- * `change-email` and `confirm-email`.
+ * `change-email`, `confirm-email`, `forgot-password`, `reset-password` and `change-password`.
  *
  * @example
  * ```ts

@@ -62,6 +62,8 @@ export type ErrorType =
   | "PasswordLinkInvalid"
   | "PasswordLinkExpired"
   | "EmailChangeConflict"
+  | "PasswordResetRefused"
+  | "PasswordChangeRefused"
   | "EmailTaken"
   | "PasswordHashUnknownFormat"
   | "PasswordHashMalformed"
@@ -734,6 +736,33 @@ export class EmailChangeConflict extends SignInError {
  */
 export class EmailTaken extends SignInError {
   static override type = "EmailTaken" as const
+}
+
+/**
+ * A password reset's new password was refused: too short or too long (in code points after NFKC),
+ * not a string, or refused by the app's `checkPassword`. `cause.reason` says which (`too-short`,
+ * `too-long`, `not-a-string`, `refused-password`). The link still works: choose another password.
+ *
+ * @example
+ * ```ts
+ * // POST /auth/reset-password/password → /auth/reset-password/password?token=…&error=PasswordResetRefused
+ * ```
+ */
+export class PasswordResetRefused extends SignInError {
+  static override type = "PasswordResetRefused" as const
+}
+
+/**
+ * A signed-in password change's new password was refused, for the reasons of
+ * {@link PasswordResetRefused} (`cause.reason`). The password stays as it was.
+ *
+ * @example
+ * ```ts
+ * // POST /auth/change-password/password → /auth/change-password/password?error=PasswordChangeRefused
+ * ```
+ */
+export class PasswordChangeRefused extends SignInError {
+  static override type = "PasswordChangeRefused" as const
 }
 
 const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([

@@ -253,14 +253,15 @@ interface Derived {
 const derived = new WeakMap<AuthConfig, Derived>()
 
 /** What the providers ask of sessions, per checked provider list (resolved once per configuration, not per request). */
-const providerLogouts = new WeakMap<CheckedProvider[], { revocable: boolean; providerLogout: boolean }>()
+const providerLogouts = new WeakMap<CheckedProvider[], { revocable: boolean; providerLogout: boolean; passwordEndsSessions: boolean }>()
 
 /** The session settings, defaults applied (built field by field: V8 makes a spread of a small object several times slower). */
 function sessionSettings(config: AuthConfig, maxAge: number, providers: CheckedProvider[]): AuthOptions["session"] {
   const given = config.session
-  const { recordsSignIn, revocable } = sessionRecording(given?.absoluteMaxAge, providers)
+  const strategy = given?.strategy ?? (config.adapter ? "database" : "jwt")
+  const { recordsSignIn, revocable } = sessionRecording(given?.absoluteMaxAge, providers, strategy)
   const session: AuthOptions["session"] = {
-    strategy: given?.strategy ?? (config.adapter ? "database" : "jwt"),
+    strategy,
     maxAge,
     updateAge: given?.updateAge ?? 24 * 60 * 60,
     generateSessionToken: given?.generateSessionToken ?? randomUUID,
@@ -282,17 +283,23 @@ function themeOf(theme: Theme | undefined): Required<Theme> {
   return resolved
 }
 
-/** Whether sessions must record their sign-in, and whether reads consult the revocation store. */
-function sessionRecording(absoluteMaxAge: number | undefined, providers: CheckedProvider[]): { recordsSignIn: boolean; revocable: boolean } {
+/**
+ * Whether sessions must record their sign-in, and whether reads consult the revocation store: a
+ * back-channel logout needs both; so does a Password provider that ends other sessions on a
+ * password change (`endOtherSessions`), with JWT sessions (database sessions are deleted instead).
+ */
+function sessionRecording(absoluteMaxAge: number | undefined, providers: CheckedProvider[], strategy: "jwt" | "database"): { recordsSignIn: boolean; revocable: boolean } {
   let logouts = providerLogouts.get(providers)
   if (!logouts) {
-    logouts = { revocable: false, providerLogout: false }
+    logouts = { revocable: false, providerLogout: false, passwordEndsSessions: false }
     for (const provider of providers) {
+      if (provider.type === "credentials" && provider.passwordAccounts && provider.passwordAccounts.endOtherSessions !== false) logouts.passwordEndsSessions = true
       if (provider.type !== "oidc" && provider.type !== "oauth") continue
       if (provider.backchannelLogout) logouts.revocable = true
       if (provider.endSessionAtProvider) logouts.providerLogout = true
     }
     providerLogouts.set(providers, logouts)
   }
-  return { recordsSignIn: absoluteMaxAge !== undefined || logouts.revocable || logouts.providerLogout, revocable: logouts.revocable }
+  const passwordRevokes = logouts.passwordEndsSessions && strategy === "jwt"
+  return { recordsSignIn: absoluteMaxAge !== undefined || logouts.revocable || logouts.providerLogout || passwordRevokes, revocable: logouts.revocable || passwordRevokes }
 }

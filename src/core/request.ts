@@ -20,7 +20,7 @@ export interface AuthRequest {
   peer?: string
 }
 
-const actionsWithProvider: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options", "backchannel-logout", "signup", "verify-email", "change-email", "confirm-email"])
+const actionsWithProvider: ReadonlySet<AuthAction> = new Set<AuthAction>(["signin", "callback", "webauthn-options", "backchannel-logout", "signup", "verify-email", "change-email", "confirm-email", "forgot-password", "reset-password", "change-password"])
 
 /**
  * The action and provider named by a path under `basePath`: `<basePath>/<action>[/<providerId>]`.

@@ -15,6 +15,9 @@ import { passwordSignInMachine } from "../machines/password-sign-in.js"
 import { passwordVerifyEmailMachine } from "../machines/password-verify-email.js"
 import { passwordChangeEmailMachine } from "../machines/password-change-email.js"
 import { passwordConfirmEmailMachine } from "../machines/password-confirm-email.js"
+import { passwordResetRequestMachine } from "../machines/password-reset-request.js"
+import { passwordResetMachine } from "../machines/password-reset.js"
+import { passwordChangeMachine } from "../machines/password-change.js"
 import { passwordSignUpMachine } from "../machines/password-sign-up.js"
 
 /**
@@ -45,13 +48,16 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   passwordChangeEmailMachine,
   passwordConfirmEmailMachine,
   passwordSignInMachine,
+  passwordResetRequestMachine,
+  passwordResetMachine,
+  passwordChangeMachine,
 ]
 
 /**
  * Final states that mean the flow did what the user asked. Other final states are shown as ended
  * without success (a refusal or a failure); the state's name says which.
  */
-export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done", "recent", "steppedUp", "emailVerified", "changeRequested", "emailChanged"])
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done", "recent", "steppedUp", "emailVerified", "changeRequested", "emailChanged", "resetSent", "passwordReset", "passwordChanged"])
 
 /**
  * Waiting states, per machine, in which a flow that has seen one request has only handed the

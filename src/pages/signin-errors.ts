@@ -117,6 +117,8 @@ export const SIGNIN_NOTICE_KEYS: Readonly<Record<string, MessageKey>> = Object.f
   "verify-email": "noticeVerifyEmail",
   "email-verified": "noticeEmailVerified",
   "email-changed": "noticeEmailChanged",
+  "reset-sent": "noticeResetSent",
+  "password-reset": "noticePasswordReset",
 })
 
 /** The English text of each notice (see {@link SIGNIN_NOTICE_KEYS}). */

@@ -139,6 +139,7 @@ export function CredentialsForm({ provider, csrfToken, invalid = false, text = e
       })}
       <button type="submit" class="button primary">{text.t("signInWith", { provider: provider.name })}</button>
       {(provider as { passwordAccounts?: unknown }).passwordAccounts ? <a href={safeUrl(provider.callbackUrl.replace(/\/callback\/([^/]+)$/, "/signup/$1"))}>{text.t("createAccountLink")}</a> : null}
+      {(provider as { passwordAccounts?: { sendMail?: unknown } }).passwordAccounts?.sendMail ? <a href={safeUrl(provider.callbackUrl.replace(/\/callback\/([^/]+)$/, "/forgot-password/$1"))}>{text.t("forgotPasswordLink")}</a> : null}
     </form>
   )
 }

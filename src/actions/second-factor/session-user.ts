@@ -5,12 +5,15 @@
  * @module
  */
 import { decodeSessionCookie, sessionStoreOf } from "../../core/session-cookie.js"
+import { revocationKeys, revocationStoreOf } from "../../core/revocation-store.js"
+import { metaOfToken } from "../../core/session-lifetime.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { User } from "../../types.js"
 
 /**
  * The signed-in user of this request (with an `id`), or `undefined` when nobody is: no session
- * cookie, one that does not open, or an expired session row.
+ * cookie, one that does not open, a JWT ended by a revocation (a back-channel logout, a password
+ * change), or an expired session row.
  *
  * @example
  * ```ts
@@ -23,6 +26,11 @@ export async function sessionUser(options: AuthOptions): Promise<(User & { id: s
   if (options.session.strategy === "jwt") {
     const token = await decodeSessionCookie(options, store)
     if (typeof token?.sub !== "string" || token.sub === "") return undefined
+    if (options.session.revocable) {
+      const meta = metaOfToken(token)
+      const at = await revocationStoreOf(options.config).revokedAt(revocationKeys(token.sub, meta))
+      if (at !== undefined && (!meta || meta.signedInAt < at)) return undefined
+    }
     return { id: token.sub, ...(typeof token.email === "string" && { email: token.email }), ...(typeof token.name === "string" && { name: token.name }) }
   }
   const found = await options.adapter!.getSessionAndUser!(store.value)

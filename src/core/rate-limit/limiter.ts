@@ -17,9 +17,10 @@ import { asError } from "../as-error.js"
  * `credentials` (POST `/callback/<credentials>`), `email` (POST `/signin/<email>`), `oauth`
  * (POST `/signin/<oauth>` and `/callback/<oauth>`), `webauthn` (GET `/webauthn-options/<id>` and
  * POST `/callback/<webauthn>`), `session` (POST `/session`, a session update), `second-factor`
- * (POST `/second-factor`, and confirming or removing an app at `/factors`).
+ * (POST `/second-factor`, and confirming or removing an app at `/factors`), `password-reset`
+ * (POST `/forgot-password/<id>`, counted per email, and POST `/reset-password/<id>`, per account).
  */
-export type RateLimitRoute = "credentials" | "email" | "email-code" | "oauth" | "webauthn" | "session" | "second-factor"
+export type RateLimitRoute = "credentials" | "email" | "email-code" | "oauth" | "webauthn" | "session" | "second-factor" | "password-reset"
 
 /** A budget: at most `max` counted requests per window of `windowSeconds`, from the first one. */
 export interface RateLimitRule {
@@ -105,6 +106,7 @@ export interface RateLimitOptions {
  * | webauthn | | 60 / 15 min (options and callback) |
  * | session | | 60 updates / minute |
  * | second-factor | 10 codes / 15 min per user | 60 / 15 min |
+ * | password-reset | 5 / hour per email (forgot) and per account (reset) | 20 / hour |
  *
  * @example
  * ```ts
@@ -119,6 +121,7 @@ export const defaultRateLimits: Readonly<{ [Route in RateLimitRoute]: Readonly<R
   webauthn: { ip: { max: 60, windowSeconds: 15 * 60 } },
   session: { ip: { max: 60, windowSeconds: 60 } },
   "second-factor": { identifier: { max: 10, windowSeconds: 15 * 60 }, ip: { max: 60, windowSeconds: 15 * 60 } },
+  "password-reset": { identifier: { max: 5, windowSeconds: 60 * 60 }, ip: { max: 20, windowSeconds: 60 * 60 } },
 })
 
 /** What the `rateLimited` event receives, for audit logs. */
@@ -160,7 +163,7 @@ export type RateLimitEvent =
   | { type: "rateLimit.counted"; hits: RateLimitHit[] }
   | { type: "rateLimit.failed"; error: unknown; failOpen: boolean }
 
-const routes: readonly RateLimitRoute[] = ["credentials", "email", "email-code", "oauth", "webauthn", "session", "second-factor"]
+const routes: readonly RateLimitRoute[] = ["credentials", "email", "email-code", "oauth", "webauthn", "session", "second-factor", "password-reset"]
 let processStore: RateLimitStore | undefined
 const resolvedFor = new WeakMap<object, { input: unknown; production: boolean; resolved: ResolvedRateLimit | undefined }>()
 

@@ -1,0 +1,76 @@
+/**
+ * Ending a user's sessions when their password changes (`endOtherSessions`): database sessions are
+ * deleted (the adapter's `deleteUserSessions`); JWT sessions cannot be deleted, so the change is
+ * recorded in the revocation store (`user:<id>`, the moment of the change) and a session signed in
+ * before it is refused when next read. A change made from a session keeps that one: it is issued
+ * again, after the moment of the change.
+ *
+ * @module
+ */
+import { revocationStoreOf } from "../../core/revocation-store.js"
+import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../../core/session-cookie.js"
+import { databaseToken, metaOfDatabaseToken, metaOfToken, sessionMetaClaim } from "../../core/session-lifetime.js"
+import type { SessionsEndEvent } from "../../machines/password-reset.js"
+import type { AuthOptions } from "../../core/options.js"
+import type { Cookie } from "../../types.js"
+
+async function revokeUser(options: AuthOptions, userId: string, at: number): Promise<void> {
+  // Remembered as long as a session signed in before it could still be read.
+  const keepUntil = at + (options.session.absoluteMaxAge ?? options.session.maxAge) * 1000
+  await revocationStoreOf(options.config).revoke(`user:${userId}`, at, keepUntil)
+}
+
+/**
+ * Ends every session of `userId` (a reset: it was not made from a session). Reports, never throws.
+ *
+ * @example
+ * ```ts
+ * await endUserSessions(options, user.id) // { type: "sessions.ended" }
+ * ```
+ */
+export async function endUserSessions(options: AuthOptions, userId: string): Promise<SessionsEndEvent> {
+  try {
+    if (options.session.strategy === "jwt") await revokeUser(options, userId, Date.now())
+    else await options.adapter!.deleteUserSessions!(userId)
+    return { type: "sessions.ended" }
+  } catch (error) {
+    return { type: "sessions.failed", error }
+  }
+}
+
+/**
+ * Ends every session of `userId` but this request's, which is issued again (its cookies pushed
+ * onto `cookies`): a JWT with its sign-in recorded at the change, a database session under a new
+ * token with the same expiry and sign-in time. Reports, never throws.
+ *
+ * @example
+ * ```ts
+ * await endOtherUserSessions(options, user.id, cookies) // { type: "sessions.ended" }
+ * ```
+ */
+export async function endOtherUserSessions(options: AuthOptions, userId: string, cookies: Cookie[]): Promise<SessionsEndEvent> {
+  try {
+    const store = sessionStoreOf(options)
+    const now = Date.now()
+    if (options.session.strategy === "jwt") {
+      const token = await decodeSessionCookie(options, store)
+      await revokeUser(options, userId, now)
+      // Signed in again, in effect: the current password was typed. Not before the revocation, so it is kept.
+      if (token) cookies.push(...(await writeJwtSession(options, store, { ...token, [sessionMetaClaim]: { ...metaOfToken(token), signedInAt: now } })))
+      return { type: "sessions.ended" }
+    }
+    const adapter = options.adapter!
+    const current = store.value ? await adapter.getSessionAndUser!(store.value) : null
+    await adapter.deleteUserSessions!(userId)
+    if (current && current.user.id === userId) {
+      const meta = options.session.recordsSignIn ? (metaOfDatabaseToken(current.session.sessionToken) ?? { signedInAt: now }) : undefined
+      const generated = options.session.generateSessionToken()
+      const sessionToken = meta ? databaseToken(generated, meta) : generated
+      const session = await adapter.createSession!({ sessionToken, userId, expires: current.session.expires })
+      cookies.push(...store.write(session.sessionToken, { expires: session.expires }))
+    }
+    return { type: "sessions.ended" }
+  } catch (error) {
+    return { type: "sessions.failed", error }
+  }
+}
