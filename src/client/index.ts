@@ -37,6 +37,7 @@ export {
 } from "./second-factor.js"
 export { secondFactorMethods } from "./second-factor-methods.js"
 export { changeEmail, type ChangeEmailOptions, type ChangeEmailResponse } from "./change-email.js"
+export { changePassword, requestPasswordReset, resetPassword, type PasswordResponse } from "./password.js"
 export { emailCodeProvider, submitEmailCode, type EmailCodeResponse, type SubmitEmailCodeOptions } from "./email-code.js"
 export { ClientFetchError } from "./fetch.js"
 export type {
