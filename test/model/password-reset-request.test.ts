@@ -1,0 +1,123 @@
+/**
+ * The reset request machine, driven through the real `Auth()` along every path the model
+ * generates: no CSRF token, an address that is not one, the limiter, a known account (mailed,
+ * or the mail failing), an unknown address (the dummy seal, no mail), and the store failing.
+ */
+import { afterAll, describe, expect, it, vi } from "vitest"
+import { passwordResetRequestMachine, type PasswordResetRequestEvent } from "../../src/machines/password-reset-request.js"
+import Password from "../../src/providers/password.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { hashPassword } from "../../src/core/password/index.js"
+import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { FlowEndings, limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes } from "./harness.js"
+import { linkSecret, recordingMailer } from "./password-links.js"
+import type { Adapter } from "../../src/adapters.js"
+import type { AuthConfig } from "../../src/types.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/password-reset-request.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-reset-request", await load()))
+loadMachinesPerTest("rate-limit", "csrf-check", "password-reset-request")
+
+const userId = "u-ada"
+const email = "ada@example.test"
+const storedHash = hashPassword("correct horse battery", { scrypt: { ln: 10 } })
+
+/** Payload-carrying events: each is one way the real world can answer an effect. */
+const events: PasswordResetRequestEvent[] = [
+  { type: "request.read", email },
+  { type: "request.read", emailProblem: "syntax" },
+  ...rateLimitOutcomes,
+  { type: "account.found", user: { id: userId, email }, hash: "$scrypt$…" },
+  { type: "lookup.failed", error: new Error("user store down") },
+  { type: "mail.failed", error: new Error("SMTP down") },
+]
+
+type Path = ReturnType<typeof modelPaths<typeof passwordResetRequestMachine>>[number]
+
+async function scenario(path: Path) {
+  const has = (type: string) => path.events.some((event) => event.type === type)
+  const read = path.events.find((event) => event.type === "request.read") as Extract<PasswordResetRequestEvent, { type: "request.read" }> | undefined
+  const memory = MemoryAdapter()
+  if (has("account.found")) {
+    await memory.createUser({ id: userId, email, emailVerified: null })
+    await memory.linkAccount({ userId, type: "credentials" as never, provider: "password", providerAccountId: userId, refresh_token: await storedHash })
+  }
+  const adapter: Adapter = {
+    ...memory,
+    async getUserByEmail(address) {
+      if (has("lookup.failed")) throw new Error("user store down")
+      return memory.getUserByEmail(address)
+    },
+  }
+  const mailer = recordingMailer(has("mail.failed"))
+  const config: AuthConfig = {
+    secret: linkSecret,
+    trustHost: true,
+    adapter,
+    session: { strategy: "database" },
+    ...rateLimitOf(path.events, "password-reset"),
+    providers: [Password({ hashing: { scrypt: { ln: 10 } }, sendMail: mailer.sendMail })],
+  }
+  const form = { email: read?.emailProblem ? "not-an-address" : email.toUpperCase() }
+  return { config, form, csrfValid: !has("csrf.invalid"), mails: mailer.mails }
+}
+
+const recorder = new TransitionRecorder([passwordResetRequestMachine])
+const endings = new FlowEndings(recorder, "password-reset-request")
+const paths = limiterRepresentatives(modelPaths(passwordResetRequestMachine, events))
+const form = (query: Record<string, string>) => `${origin}/auth/forgot-password/password?${new URLSearchParams(query)}`
+
+describe("password reset request machine, driven through Auth()", () => {
+  it("the model yields a path to every final state", () => {
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(new Set(["csrfRejected", "requestRefused", "rateLimited", "resetSent", "requestFailed"]))
+  })
+
+  for (const path of paths) {
+    it(`${path.description} ⇒ ${path.finalState}`, async () => {
+      const s = await scenario(path)
+      const { logger, errors } = recordingLogger()
+      const config = { ...s.config, logger }
+      const jar = new CookieJar()
+      const csrfToken = await csrfTokenFor(config, jar)
+      endings.reset()
+      const response = await send({ ...config, inspect: endings.inspect }, jar, "/forgot-password/password", { form: { ...(s.csrfValid && { csrfToken }), ...s.form }, headers: modelClientHeaders })
+      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
+      expect(response.status).toBe(302)
+      const location = response.headers.get("location")
+      // Only a known account is mailed, and only its reset link.
+      expect(s.mails).toEqual(path.states.includes("mailingResetLink") ? [{ kind: "reset-password", to: email }] : [])
+      switch (path.finalState) {
+        case "resetSent":
+          expect(location).toBe(`${origin}/auth/signin?notice=reset-sent`)
+          if (path.events.some((event) => event.type === "mail.failed")) expect(errors.map((error) => error.message)).toContain(`The Password provider "password" could not send a mail (reset-password)`)
+          break
+        case "csrfRejected":
+          expect(location).toBe(form({ error: "MissingCSRF" }))
+          break
+        case "requestRefused":
+          expect(location).toBe(form({ error: "InvalidEmail" }))
+          break
+        case "rateLimited":
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          break
+        case "requestFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          break
+        default:
+          throw new Error(`no expectation for state ${path.finalState}`)
+      }
+    })
+  }
+
+  afterAll(() => {
+    const { line, missing } = coverageReport(passwordResetRequestMachine, recorder)
+    console.log(`password reset request: ${paths.length} paths;`, line)
+    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+  })
+})
