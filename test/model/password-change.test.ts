@@ -1,0 +1,179 @@
+/**
+ * The signed-in password change machine, driven through the real `Auth()` along every path the
+ * model generates: no CSRF token, nobody signed in or the session store failing, the limiter, a
+ * wrong current password or none, a refused new one, a write that loses the compare-and-set or
+ * fails, the other sessions ended (or kept) or the ending failing, the notice (where the provider
+ * mails) failing.
+ */
+import { afterAll, describe, expect, it, vi } from "vitest"
+import { passwordChangeMachine, type PasswordChangeEvent } from "../../src/machines/password-change.js"
+import type { PasswordChangePolicy } from "../../src/machines/password-reset.js"
+import Password from "../../src/providers/password.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { hashPassword } from "../../src/core/password/index.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { FlowEndings, limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes } from "./harness.js"
+import { linkSecret, recordingMailer } from "./password-links.js"
+import type { Adapter } from "../../src/adapters.js"
+import type { AuthConfig } from "../../src/types.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/password-change.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-change", await load()))
+loadMachinesPerTest("rate-limit", "csrf-check", "password-change")
+
+const userId = "u-ada"
+const email = "ada@example.test"
+const password = "correct horse battery"
+const hashing = { scrypt: { ln: 10 } }
+const storedHash = hashPassword(password, hashing)
+const down = (what: string) => new Error(`${what} down`)
+
+/** Payload-carrying events: each is one way the real world can answer an effect. */
+const events: PasswordChangeEvent[] = [
+  { type: "session.user", user: { id: userId, email } },
+  { type: "session.failed", error: down("session store") },
+  ...rateLimitOutcomes,
+  { type: "password.checked", valid: true },
+  { type: "password.checked", valid: false },
+  { type: "check.failed", error: down("account store") },
+  { type: "newPassword.read" },
+  { type: "newPassword.read", problem: "too-short" },
+  { type: "write.failed", error: down("account write") },
+  { type: "sessions.failed", error: down("session delete") },
+  { type: "mail.failed", error: down("SMTP") },
+]
+const inputs: { policy: PasswordChangePolicy }[] = [
+  { policy: { endsOtherSessions: true, mailsNotice: true } },
+  { policy: { endsOtherSessions: false, mailsNotice: true } },
+  { policy: { endsOtherSessions: true, mailsNotice: false } },
+]
+
+type Path = ReturnType<typeof modelPaths<typeof passwordChangeMachine>>[number]
+
+async function scenario(path: Path) {
+  const has = (type: string) => path.events.some((event) => event.type === type)
+  const policy = (path.input as { policy: PasswordChangePolicy }).policy
+  const memory = MemoryAdapter()
+  const hash = await storedHash
+  await memory.createUser({ id: userId, email, emailVerified: new Date() })
+  if (!has("account.none")) await memory.linkAccount({ userId, type: "credentials" as never, provider: "password", providerAccountId: userId, refresh_token: hash })
+  await memory.createSession({ sessionToken: "session-phone", userId, expires: new Date(Date.now() + 3600_000) })
+  const adapter: Adapter = {
+    ...memory,
+    async getUser(id) {
+      if (has("session.failed")) throw down("session store")
+      return memory.getUser(id)
+    },
+    async getAccount(providerAccountId, provider) {
+      if (has("check.failed")) throw down("account store")
+      return memory.getAccount(providerAccountId, provider)
+    },
+    async updateAccountTokens(account, expected, tokens) {
+      if (has("write.failed")) throw down("account write")
+      // A reset lands first.
+      if (has("password.raced")) await memory.updateAccountTokens!(account, expected, { refresh_token: "$scrypt$raced" })
+      return memory.updateAccountTokens!(account, expected, tokens)
+    },
+    async deleteUserSessions(id) {
+      if (has("sessions.failed")) throw down("session delete")
+      return memory.deleteUserSessions!(id)
+    },
+  }
+  const mailer = recordingMailer(has("mail.failed"))
+  const config: AuthConfig = {
+    secret: linkSecret,
+    trustHost: true,
+    adapter,
+    session: { strategy: "database" },
+    ...rateLimitOf(path.events, "credentials"),
+    providers: [Password({ hashing, endOtherSessions: policy.endsOtherSessions, ...(policy.mailsNotice && { sendMail: mailer.sendMail }) })],
+  }
+  const jar = new CookieJar()
+  if (!has("session.none")) {
+    await memory.createSession({ sessionToken: "session-laptop", userId, expires: new Date(Date.now() + 3600_000) })
+    jar.cookies.set(cookieNames.https.sessionToken, "session-laptop")
+  }
+  const checked = path.events.find((event) => event.type === "password.checked") as Extract<PasswordChangeEvent, { type: "password.checked" }> | undefined
+  const form = { currentPassword: checked?.valid === false ? "wrong horse battery" : password, newPassword: path.events.some((event) => event.type === "newPassword.read" && event.problem) ? "short" : "a brand new password" }
+  return { config, memory, jar, form, csrfValid: !has("csrf.invalid"), mails: mailer.mails, hash }
+}
+
+const recorder = new TransitionRecorder([passwordChangeMachine])
+const endings = new FlowEndings(recorder, "password-change")
+const paths = limiterRepresentatives(modelPaths(passwordChangeMachine, events, { inputs }))
+const page = (query: Record<string, string>) => `${origin}/auth/change-password/password?${new URLSearchParams(query)}`
+
+describe("password change machine, driven through Auth()", () => {
+  it("the model yields a path to every final state", () => {
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(
+      new Set(["csrfRejected", "signInRequired", "rateLimited", "passwordRejected", "noPasswordAccount", "changeRefused", "passwordChanged", "changeFailed"]),
+    )
+  })
+
+  for (const path of paths) {
+    it(`${path.description} ⇒ ${path.finalState}`, async () => {
+      const s = await scenario(path)
+      const { logger, errors } = recordingLogger()
+      const config = { ...s.config, logger }
+      const csrfToken = await csrfTokenFor(config, s.jar)
+      endings.reset()
+      const response = await send({ ...config, inspect: endings.inspect }, s.jar, "/change-password/password", { form: { ...(s.csrfValid && { csrfToken }), ...s.form }, headers: modelClientHeaders })
+      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
+      expect(endings.statuses).toEqual(["done"])
+      expect(response.status).toBe(302)
+      const location = response.headers.get("location")
+      const changed = path.finalState === "passwordChanged"
+      const stored = (await s.memory.getAccount(userId, "password"))?.refresh_token
+      if (stored !== undefined && !path.events.some((event) => event.type === "password.raced")) expect(stored === s.hash).toBe(!changed)
+      expect(s.mails).toEqual(path.states.includes("notifying") ? [{ kind: "password-changed", to: email }] : [])
+      // The other session ends exactly when the change ends them (and the store did not fail); this one is issued again.
+      const ended = path.states.includes("endingOtherSessions") && !path.events.some((event) => event.type === "sessions.failed")
+      expect((await s.memory.getSessionAndUser("session-phone")) === null).toBe(ended)
+      if (ended) {
+        const current = s.jar.get(cookieNames.https.sessionToken)!
+        expect(current).not.toBe("session-laptop")
+        expect((await s.memory.getSessionAndUser(current))?.user.id).toBe(userId)
+      }
+      switch (path.finalState) {
+        case "passwordChanged":
+          expect(location).toBe(page({ notice: "password-changed" }))
+          break
+        case "csrfRejected":
+          expect(location).toBe(page({ error: "MissingCSRF" }))
+          break
+        case "signInRequired":
+          expect(location).toBe(`${origin}/auth/signin?${new URLSearchParams({ callbackUrl: `${origin}/auth/change-password/password` })}`)
+          break
+        case "passwordRejected":
+          expect(location).toBe(page({ error: "CredentialsSignin" }))
+          break
+        case "noPasswordAccount":
+          expect(location).toBe(page({ error: "NoPassword" }))
+          break
+        case "changeRefused":
+          expect(location).toBe(page({ error: "PasswordChangeRefused", reason: "too-short" }))
+          break
+        case "rateLimited":
+          expect(location).toBe(`${origin}/auth/signin?error=RateLimited`)
+          break
+        case "changeFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errors.length).toBeGreaterThan(0)
+          break
+        default:
+          throw new Error(`no expectation for state ${path.finalState}`)
+      }
+    })
+  }
+
+  afterAll(() => {
+    const { line, missing } = coverageReport(passwordChangeMachine, recorder)
+    console.log(`password change: ${paths.length} paths;`, line)
+    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+  })
+})
