@@ -179,6 +179,11 @@ describe.each(["jwt", "database", "sqlite"] as const)("Password reset and change
       expect(setCookieNames(unknown)).toEqual(setCookieNames(known))
     }
     expect(mails).toHaveLength(1)
+    // The sign-in page links the forgot form, which renders.
+    expect(await (await send(config, new CookieJar(), "/signin")).text()).toContain(`href="${origin}/auth/forgot-password/password"`)
+    const page = await send(config, new CookieJar(), "/forgot-password/password")
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('name="email"')
     // Not an address: back to the form.
     expect((await forgot(config, new CookieJar(), "not-an-address")).headers.get("location")).toBe(`${origin}/auth/forgot-password/password?error=InvalidEmail`)
   })

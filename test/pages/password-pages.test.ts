@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest"
 import { renderSignInPage } from "../../src/pages/signin.js"
 import { renderChangeEmailPage, CHANGE_EMAIL_ERRORS } from "../../src/pages/change-email.js"
 import { SIGNIN_NOTICES } from "../../src/pages/signin-errors.js"
+import { renderPasswordPage } from "../../src/pages/password.js"
 import { CSRF, credentials } from "./fixtures.js"
 import { formsOf, titleOf } from "./html.js"
 
@@ -55,5 +56,40 @@ describe("the change-email page", () => {
       expect(renderChangeEmailPage({ action, email: "ada@example.test", error, theme: {} }).html).toContain(message)
     }
     expect(renderChangeEmailPage({ action, email: "ada@example.test", error: "Other", theme: {} }).html).toContain("The change could not be made.")
+  })
+})
+
+describe("the password pages", () => {
+  const base = { csrfToken: CSRF, minLength: 8, maxLength: 128, signInUrl: "https://app.test/auth/signin", theme: {} }
+
+  it("the forgot form posts an email, the reset form the token and a new password, the change form both passwords", () => {
+    const forgot = renderPasswordPage({ ...base, form: "forgot", action: "https://app.test/auth/forgot-password/password" })
+    expect(titleOf(forgot.html)).toBe("Reset your password")
+    expect(forgot.html).toContain('name="email"')
+    const reset = renderPasswordPage({ ...base, form: "reset", action: "https://app.test/auth/reset-password/password", token: "sealed.token" })
+    expect(titleOf(reset.html)).toBe("Choose a new password")
+    expect(reset.html).toContain('name="token" value="sealed.token"')
+    expect(reset.html).toContain('autocomplete="new-password"')
+    const change = renderPasswordPage({ ...base, form: "change", action: "https://app.test/auth/change-password/password", notice: "password-changed" })
+    expect(titleOf(change.html)).toBe("Change your password")
+    expect(change.html).toContain('name="currentPassword"')
+    expect(change.html).toContain('<p class="lead" role="status">Your password was changed.</p>')
+  })
+
+  it("says why a new password was refused, and what a refusal means", () => {
+    const short = renderPasswordPage({ ...base, form: "reset", action: "/auth/reset-password/password", error: "PasswordResetRefused", reason: "too-short" }).html
+    expect(short).toContain("That password is too short: use at least 8 characters.")
+    const refused = renderPasswordPage({ ...base, form: "change", action: "/auth/change-password/password", error: "PasswordChangeRefused", reason: "refused-password" }).html
+    expect(refused).toContain("That password is not allowed. Choose another one.")
+    const wrong = renderPasswordPage({ ...base, form: "change", action: "/auth/change-password/password", error: "CredentialsSignin" }).html
+    expect(wrong).toContain("That password is not right.")
+    expect(renderPasswordPage({ ...base, form: "forgot", action: "/auth/forgot-password/password", error: "<script>" }).html).toContain("That did not work. Try again.")
+  })
+
+  it("the sign-in page links a Password provider that mails to the forgot form", () => {
+    const mailing = { ...credentials, id: "password", callbackUrl: "https://app.test/auth/callback/password", passwordAccounts: { sendMail: () => {} } }
+    expect(renderSignInPage({ providers: [mailing as never], csrfToken: CSRF, theme: {} }).html).toContain('href="https://app.test/auth/forgot-password/password"')
+    const silent = { ...mailing, passwordAccounts: {} }
+    expect(renderSignInPage({ providers: [silent as never], csrfToken: CSRF, theme: {} }).html).not.toContain("forgot-password")
   })
 })
