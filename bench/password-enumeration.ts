@@ -9,7 +9,7 @@
  * - sign-up (verification required): a taken address, against a new one;
  * - forgot password: a known address (a reset link mailed), against an unknown one (nothing mailed).
  *
- *   npm run bench:password-enumeration        (ROUNDS=200, LN=17, FLOWS=sign-in,sign-up by default; forgot once the reset routes land)
+ *   npm run bench:password-enumeration        (ROUNDS=200, LN=17, FLOWS=sign-in,sign-up,forgot by default)
  */
 import { performance } from "node:perf_hooks"
 import { MemoryAdapter } from "../src/adapters/memory.js"
@@ -19,7 +19,7 @@ import { Auth } from "../src/index.js"
 import type { AuthConfig } from "../src/types.js"
 
 const ROUNDS = Number(process.env.ROUNDS ?? 200)
-const FLOWS = (process.env.FLOWS ?? "sign-in,sign-up").split(",")
+const FLOWS = (process.env.FLOWS ?? "sign-in,sign-up,forgot").split(",")
 const hashing = { scrypt: { ln: Number(process.env.LN ?? 17) } }
 const adapter = MemoryAdapter()
 const user = await adapter.createUser({ id: "", email: "ada@example.test", emailVerified: new Date() } as never)
