@@ -34,6 +34,8 @@ const english = {
   signInErrorInvalidEmail: "That email address is not valid. Check it and try again.",
   signInErrorRateLimited: "Too many attempts. Wait a few minutes, then try again.",
   signInErrorRateLimitedWait: "Too many attempts. Try again {wait}.",
+  // The JSON answer of a refused session update or passkey request (`{wait}`: "in 30 seconds")
+  tooManyRequestsWait: "Too many requests. Try again {wait}.",
   signInErrorSecondFactorRefused: "Your sign-in could not be finished. Sign in again.",
   signInErrorSecondFactorAttemptsExhausted: "Too many wrong codes. Sign in again.",
   signInErrorSignUpRefused: "That sign-up was not accepted. Check the email address, and choose a longer or less common password.",

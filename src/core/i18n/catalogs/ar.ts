@@ -29,6 +29,7 @@ export const messages: Catalog = {
   signInErrorInvalidEmail: "عنوان البريد الإلكتروني غير صالح. تحقّق منه وحاول مرة أخرى.",
   signInErrorRateLimited: "محاولات كثيرة جدًا. انتظر بضع دقائق ثم حاول مرة أخرى.",
   signInErrorRateLimitedWait: "محاولات كثيرة جدًا. حاول مرة أخرى {wait}.",
+  tooManyRequestsWait: "طلبات كثيرة جدًا. حاول مرة أخرى {wait}.",
   signInErrorSecondFactorRefused: "تعذّر إكمال تسجيل الدخول. سجّل الدخول مرة أخرى.",
   signInErrorSecondFactorAttemptsExhausted: "رموز خاطئة كثيرة جدًا. سجّل الدخول مرة أخرى.",
   signInErrorSignUpRefused: "لم يُقبل التسجيل. تحقّق من عنوان البريد الإلكتروني، واختر كلمة مرور أطول أو أقل شيوعًا.",

@@ -28,6 +28,7 @@ export const messages: Catalog = {
   signInErrorInvalidEmail: "Diese E-Mail-Adresse ist ungültig. Prüfen Sie sie und versuchen Sie es erneut.",
   signInErrorRateLimited: "Zu viele Versuche. Warten Sie ein paar Minuten und versuchen Sie es dann erneut.",
   signInErrorRateLimitedWait: "Zu viele Versuche. Versuchen Sie es {wait} erneut.",
+  tooManyRequestsWait: "Zu viele Anfragen. Versuchen Sie es {wait} erneut.",
   signInErrorSecondFactorRefused: "Ihre Anmeldung konnte nicht abgeschlossen werden. Melden Sie sich erneut an.",
   signInErrorSecondFactorAttemptsExhausted: "Zu viele falsche Codes. Melden Sie sich erneut an.",
   signInErrorSignUpRefused: "Die Registrierung wurde nicht angenommen. Prüfen Sie die E-Mail-Adresse und wählen Sie ein längeres oder weniger gängiges Passwort.",

@@ -29,6 +29,7 @@ export const messages: Catalog = {
   signInErrorInvalidEmail: "Esa dirección de correo no es válida. Revísala e inténtalo de nuevo.",
   signInErrorRateLimited: "Demasiados intentos. Espera unos minutos y vuelve a intentarlo.",
   signInErrorRateLimitedWait: "Demasiados intentos. Vuelve a intentarlo {wait}.",
+  tooManyRequestsWait: "Demasiadas solicitudes. Vuelve a intentarlo {wait}.",
   signInErrorSecondFactorRefused: "No se pudo completar el inicio de sesión. Vuelve a iniciar sesión.",
   signInErrorSecondFactorAttemptsExhausted: "Demasiados códigos incorrectos. Vuelve a iniciar sesión.",
   signInErrorSignUpRefused: "No se aceptó el registro. Revisa la dirección de correo y elige una contraseña más larga o menos común.",

@@ -29,6 +29,7 @@ export const messages: Catalog = {
   signInErrorInvalidEmail: "Cette adresse e-mail n’est pas valide. Vérifiez-la et réessayez.",
   signInErrorRateLimited: "Trop de tentatives. Patientez quelques minutes, puis réessayez.",
   signInErrorRateLimitedWait: "Trop de tentatives. Réessayez {wait}.",
+  tooManyRequestsWait: "Trop de requêtes. Réessayez {wait}.",
   signInErrorSecondFactorRefused: "Votre connexion n’a pas pu aboutir. Reconnectez-vous.",
   signInErrorSecondFactorAttemptsExhausted: "Trop de codes erronés. Reconnectez-vous.",
   signInErrorSignUpRefused: "Cette inscription n’a pas été acceptée. Vérifiez l’adresse e-mail et choisissez un mot de passe plus long ou moins courant.",

@@ -29,6 +29,7 @@ export const messages: Catalog = {
   signInErrorInvalidEmail: "כתובת האימייל אינה תקינה. בדקו אותה ונסו שוב.",
   signInErrorRateLimited: "יותר מדי ניסיונות. המתינו כמה דקות ונסו שוב.",
   signInErrorRateLimitedWait: "יותר מדי ניסיונות. נסו שוב {wait}.",
+  tooManyRequestsWait: "יותר מדי בקשות. נסו שוב {wait}.",
   signInErrorSecondFactorRefused: "לא ניתן היה להשלים את ההתחברות. התחברו שוב.",
   signInErrorSecondFactorAttemptsExhausted: "יותר מדי קודים שגויים. התחברו שוב.",
   signInErrorSignUpRefused: "ההרשמה לא התקבלה. בדקו את כתובת האימייל ובחרו סיסמה ארוכה יותר או נפוצה פחות.",

@@ -29,6 +29,7 @@ export const messages: Catalog = {
   signInErrorInvalidEmail: "メールアドレスが正しくありません。確認してもう一度お試しください。",
   signInErrorRateLimited: "試行回数が多すぎます。数分待ってからもう一度お試しください。",
   signInErrorRateLimitedWait: "試行回数が多すぎます。{wait}にもう一度お試しください。",
+  tooManyRequestsWait: "リクエストが多すぎます。{wait}にもう一度お試しください。",
   signInErrorSecondFactorRefused: "サインインを完了できませんでした。もう一度サインインしてください。",
   signInErrorSecondFactorAttemptsExhausted: "間違ったコードが多すぎます。もう一度サインインしてください。",
   signInErrorSignUpRefused: "登録を受け付けられませんでした。メールアドレスを確認し、より長いか、よりありふれていないパスワードを選んでください。",

@@ -29,6 +29,7 @@ export const messages: Catalog = {
   signInErrorInvalidEmail: "Esse endereço de e-mail não é válido. Confira e tente de novo.",
   signInErrorRateLimited: "Tentativas demais. Aguarde alguns minutos e tente de novo.",
   signInErrorRateLimitedWait: "Tentativas demais. Tente de novo {wait}.",
+  tooManyRequestsWait: "Solicitações demais. Tente de novo {wait}.",
   signInErrorSecondFactorRefused: "Não foi possível concluir o login. Entre de novo.",
   signInErrorSecondFactorAttemptsExhausted: "Códigos errados demais. Entre de novo.",
   signInErrorSignUpRefused: "O cadastro não foi aceito. Confira o endereço de e-mail e escolha uma senha mais longa ou menos comum.",

@@ -29,6 +29,7 @@ export const messages: Catalog = {
   signInErrorInvalidEmail: "该电子邮件地址无效。请检查后重试。",
   signInErrorRateLimited: "尝试次数过多。请等几分钟后重试。",
   signInErrorRateLimitedWait: "尝试次数过多。请{wait}重试。",
+  tooManyRequestsWait: "请求过多。请{wait}重试。",
   signInErrorSecondFactorRefused: "无法完成登录。请重新登录。",
   signInErrorSecondFactorAttemptsExhausted: "错误的验证码次数过多。请重新登录。",
   signInErrorSignUpRefused: "注册未被接受。请检查电子邮件地址，并选择更长或更不常见的密码。",
