@@ -103,6 +103,9 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   return answerError(failed, isRaw, request, authRequest, config, logger)
 }
 
+/** The request's translator, loaded when an answer needs words (the pages load their own). */
+const requestText = (config: AuthConfig, request: AuthRequest) => async () => (await import("./core/i18n/load.js")).requestTranslator(config.i18n, request)
+
 /**
  * The wire response of an error answer: 429 for `RateLimited`; in raw mode its AuthError thrown to
  * the caller (the one place an outcome becomes a throw: Auth.js's contract with framework server
@@ -122,7 +125,7 @@ async function answerError(
   const wantsUrl = request.headers.has("X-Auth-Return-Redirect")
   if (error instanceof RateLimited) {
     await emitEvent(config, logger, "rateLimited", rateLimitedMessage(error))
-    if (!isRaw || wantsUrl) return answer(isRaw, request, rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, [...cookies]))
+    if (!isRaw || wantsUrl) return answer(isRaw, request, await rateLimitedAnswer(error, authRequest, errorRedirectUrl(error, authRequest, config), wantsUrl, [...cookies], requestText(config, authRequest)))
   }
   if (isRaw && error instanceof AuthError && !wantsUrl) throw error
   if (authRequest.method === "POST" && authRequest.action === "session") return Response.json(null, { status: 400 })

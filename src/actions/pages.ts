@@ -191,6 +191,7 @@ export async function changeEmailPage(options: AuthOptions, provider: Credential
     ...(query.notice !== undefined && { notice: query.notice }),
     ...(query.error !== undefined && { error: query.error }),
     theme: options.theme,
+    text: await pageText(options.config, options.request),
   })
   return html(page, cookies)
 }

@@ -11,6 +11,8 @@
  * ```
  * @module
  */
+import { english, type Translator } from "../core/i18n/translator.js"
+import type { MessageKey } from "../core/i18n/messages.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
@@ -28,19 +30,19 @@ export interface ChangeEmailPageProps {
   /** The `?error=` value of a refused request. @default none */
   error?: string
   theme: Theme
+  /** The request's language. @default English */
+  text?: Translator
 }
 
-/** What the page says for each `?error=` value the change route answers. */
-export const CHANGE_EMAIL_ERRORS: Readonly<Record<string, string>> = Object.freeze({
-  MissingCSRF: "The form was out of date. Reload the page and try again.",
-  InvalidEmail: "That email address is not valid. Check it and try again.",
-  SameEmail: "That is already your email address.",
-  CredentialsSignin: "That password is not right.",
-  NoPassword: "This account has no password to confirm the change with.",
-  EmailSignin: "The e-mail could not be sent. Try again later.",
+/** The message the page shows for each `?error=` value the change route answers. */
+export const CHANGE_EMAIL_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
+  MissingCSRF: "passwordFormOutdated",
+  InvalidEmail: "signInErrorInvalidEmail",
+  SameEmail: "changeEmailErrorSameEmail",
+  CredentialsSignin: "passwordWrong",
+  NoPassword: "changeEmailErrorNoPassword",
+  EmailSignin: "changeEmailErrorEmailSignin",
 })
-
-const CHANGE_REQUESTED = "Check the inbox of the new address: follow the link there to make the change."
 
 /**
  * Render the change-email page (status 200, title "Change your email address").
@@ -50,38 +52,39 @@ const CHANGE_REQUESTED = "Check the inbox of the new address: follow the link th
  * renderChangeEmailPage({ action: "/auth/change-email/password", email: "ada@example.test", notice: "change-requested", theme: {} }).html.includes('role="status"') // true
  * ```
  */
-export function renderChangeEmailPage({ action, csrfToken, email, notice, error, theme }: ChangeEmailPageProps): RenderedPage {
-  const problem = error === undefined ? undefined : (Object.hasOwn(CHANGE_EMAIL_ERRORS, error) ? CHANGE_EMAIL_ERRORS[error] : "The change could not be made.")
+export function renderChangeEmailPage({ action, csrfToken, email, notice, error, theme, text = english }: ChangeEmailPageProps): RenderedPage {
+  const { t } = text
+  const problem = error === undefined ? undefined : t(Object.hasOwn(CHANGE_EMAIL_ERRORS, error) ? CHANGE_EMAIL_ERRORS[error]! : "changeEmailErrorDefault")
   return renderDocument({
-    title: "Change your email address",
+    title: t("changeEmailTitle"),
     status: 200,
     theme,
     children: (
       <>
         <PageIcon name="lock" />
-        <h1>Change your email address</h1>
+        <h1>{t("changeEmailTitle")}</h1>
         {problem ? (
           <div class="alert" role="alert" id="change-email-error" tabindex={-1} autofocus>
             <p>{problem}</p>
           </div>
         ) : notice === "change-requested" ? (
           <p class="lead" role="status">
-            {CHANGE_REQUESTED}
+            {t("changeEmailRequested")}
           </p>
         ) : (
-          <p class="lead">Your address is {email}.</p>
+          <p class="lead">{t("changeEmailCurrent", { email })}</p>
         )}
         <form action={safeUrl(action)} method="post" class="stack">
           <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
           <div class="field">
-            <label for="change-email-new">New email address</label>
+            <label for="change-email-new">{t("changeEmailNewLabel")}</label>
             <input id="change-email-new" name="newEmail" type="email" autoComplete="email" required autoFocus={!problem} />
           </div>
           <div class="field">
-            <label for="change-email-password">Current password</label>
+            <label for="change-email-password">{t("currentPasswordLabel")}</label>
             <input id="change-email-password" name="password" type="password" autoComplete="current-password" required />
           </div>
-          <button type="submit" class="button primary">Send the confirmation link</button>
+          <button type="submit" class="button primary">{t("changeEmailButton")}</button>
         </form>
       </>
     ),

@@ -10,6 +10,7 @@ import { createTranslator } from "../../src/core/i18n/translator.js"
 import { renderSecondFactorPage } from "../../src/pages/second-factor.js"
 import { renderBackupCodesPage, renderFactorsPage } from "../../src/pages/factors.js"
 import { renderSignUpPage } from "../../src/pages/sign-up.js"
+import { renderChangeEmailPage } from "../../src/pages/change-email.js"
 import { renderSignInPage } from "../../src/pages/index.js"
 import { translatorOf } from "../../src/core/i18n/load.js"
 import { secondFactorCodeMessage, signInMessageOf } from "../../src/providers/email-message.js"
@@ -120,6 +121,16 @@ describe("rate-limit, second-factor and sign-up text", () => {
     expect(html).toContain('<p class="lead" role="status">保存しました。</p>')
     expect(html).toContain("<p>認証アプリはまだありません。</p>")
     expect(html).toContain("残りのバックアップコード: 0")
+  })
+
+  it("the change-email page, its notice and its refusals, in the shipped German", async () => {
+    const de = await translatorOf(undefined, "de")
+    const page = (props: { notice?: string; error?: string }) => textOf(renderChangeEmailPage({ action: "/auth/change-email/password", email: "ada@example.test", theme: {}, text: de, ...props }).html)
+    expect(page({})).toContain("Ihre Adresse ist ada@example.test.")
+    expect(page({})).toContain("Aktuelles Passwort")
+    expect(page({ notice: "change-requested" })).toContain("Sehen Sie im Posteingang der neuen Adresse nach")
+    expect(page({ error: "SameEmail" })).toContain("Das ist bereits Ihre E-Mail-Adresse.")
+    expect(page({ error: "Unheard-of" })).toContain("Die Änderung konnte nicht vorgenommen werden.")
   })
 
   it("the second-factor, factors, backup-code and sign-up pages take the translator", () => {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { renderSignInPage } from "../../src/pages/signin.js"
 import { renderChangeEmailPage, CHANGE_EMAIL_ERRORS } from "../../src/pages/change-email.js"
+import { en } from "../../src/core/i18n/messages.js"
 import { SIGNIN_NOTICES } from "../../src/pages/signin-errors.js"
 import { renderPasswordPage } from "../../src/pages/password.js"
 import { CSRF, credentials } from "./fixtures.js"
@@ -53,7 +54,7 @@ describe("the change-email page", () => {
   it("says the link was sent, or why the request was refused", () => {
     expect(renderChangeEmailPage({ action, email: "ada@example.test", notice: "change-requested", theme: {} }).html).toContain('role="status"')
     for (const [error, message] of Object.entries(CHANGE_EMAIL_ERRORS)) {
-      expect(renderChangeEmailPage({ action, email: "ada@example.test", error, theme: {} }).html).toContain(message)
+      expect(renderChangeEmailPage({ action, email: "ada@example.test", error, theme: {} }).html).toContain(en[message])
     }
     expect(renderChangeEmailPage({ action, email: "ada@example.test", error: "Other", theme: {} }).html).toContain("The change could not be made.")
   })

@@ -203,7 +203,7 @@ describe("the memory store: limits hold under load", () => {
     const client = await attempt(app.config, { headers: { "X-Auth-Return-Redirect": "1" } })
     expect(client.status).toBe(429)
     expect(client.headers.get("retry-after")).toBe("60")
-    expect(await client.json()).toEqual({ url: `${origin}/auth/signin?error=RateLimited` })
+    expect(await client.json()).toEqual({ url: expect.stringMatching(new RegExp(`^${origin}/auth/signin\\?error=RateLimited&retryAfter=[1-9]\\d*$`)) })
     await expect(Auth(credentialsRequest({}), { ...app.config, raw })).rejects.toMatchObject({ type: "RateLimited", retryAfter: 60 })
     await expect(Auth(credentialsRequest({}), { ...app.config, raw })).rejects.toBeInstanceOf(RateLimited)
 
@@ -214,11 +214,20 @@ describe("the memory store: limits hold under load", () => {
     expect(refused.status).toBe(429)
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
     expect(await refused.json()).toEqual({ message: expect.stringMatching(/^Too many requests\. Try again in \d+ seconds\.$/) })
+    // In the request's language.
+    const german = await sessionUpdate(session, "192.0.2.1", { "accept-language": "de" })
+    expect(await german.json()).toEqual({ message: expect.stringMatching(/^Zu viele Anfragen\. Versuchen Sie es in \d+ Sekunden erneut\.$/) })
     // Reading the session (GET) is never limited.
     expect((await Auth(withClientAddress(new Request(`${origin}/auth/session`), "192.0.2.1"), session)).status).toBe(200)
     // The sign-in page says what happened.
     const page = await Auth(new Request(`${origin}/auth/signin?error=RateLimited`), { ...app.config, rateLimit: false })
     expect(await page.text()).toContain("Too many attempts. Wait a few minutes, then try again.")
+    // A page flow is sent there with the wait, which the page states.
+    const pageFlow = await attempt(app.config, {})
+    const location = pageFlow.headers.get("location")!
+    expect(location).toBe(`${origin}/auth/signin?error=RateLimited&retryAfter=60`)
+    const stated = await Auth(new Request(location), { ...app.config, rateLimit: false })
+    expect(await stated.text()).toContain("Too many attempts. Try again in 1 minute.")
   })
 })
 

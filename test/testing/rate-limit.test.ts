@@ -28,7 +28,7 @@ describe("authflow/testing and rate limiting", async () => {
   it("drives a request over a budget, and a store that is down failing closed, to rateLimited", () => {
     for (const name of ["credentials-sign-in credentials: over a rate limit", "credentials-sign-in credentials: rate-limit store down (fails closed)", "oauth github: over a rate limit", "oauth github: over a rate limit at the callback"]) {
       expect(outcome(name)?.final, name).toBe("rateLimited")
-      expect(outcome(name)?.responses.at(-1)?.redirect, name).toBe("/auth/signin?error=RateLimited")
+      expect(outcome(name)?.responses.at(-1)?.redirect, name).toMatch(/^\/auth\/signin\?error=RateLimited&retryAfter=[1-9]\d*$/)
     }
     // Over the budget at the callback: the user went to the provider, and came back refused.
     expect(outcome("oauth github: over a rate limit at the callback")!.responses.map((response) => response.request)).toEqual(["POST /signin/github", "GET /callback/github"])

@@ -34,6 +34,8 @@ const english = {
   signInErrorInvalidEmail: "That email address is not valid. Check it and try again.",
   signInErrorRateLimited: "Too many attempts. Wait a few minutes, then try again.",
   signInErrorRateLimitedWait: "Too many attempts. Try again {wait}.",
+  // The JSON answer of a refused session update or passkey request (`{wait}`: "in 30 seconds")
+  tooManyRequestsWait: "Too many requests. Try again {wait}.",
   signInErrorSecondFactorRefused: "Your sign-in could not be finished. Sign in again.",
   signInErrorSecondFactorAttemptsExhausted: "Too many wrong codes. Sign in again.",
   signInErrorSignUpRefused: "That sign-up was not accepted. Check the email address, and choose a longer or less common password.",
@@ -107,6 +109,16 @@ const english = {
   passwordTooLong: "That password is too long: use at most {count} characters.",
   passwordNotAllowed: "That password is not allowed. Choose another one.",
   passwordFormFailed: "That did not work. Try again.",
+  // Change-email page
+  changeEmailTitle: "Change your email address",
+  changeEmailCurrent: "Your address is {email}.",
+  changeEmailNewLabel: "New email address",
+  changeEmailButton: "Send the confirmation link",
+  changeEmailRequested: "Check the inbox of the new address: follow the link there to make the change.",
+  changeEmailErrorSameEmail: "That is already your email address.",
+  changeEmailErrorNoPassword: "This account has no password to confirm the change with.",
+  changeEmailErrorEmailSignin: "The e-mail could not be sent. Try again later.",
+  changeEmailErrorDefault: "The change could not be made.",
   // Second-factor page
   secondFactorTitle: "Two-step verification",
   totpLabel: "Code from your authenticator app",

@@ -6,6 +6,7 @@
  */
 import type { Cookie, ResponseInternal } from "../../base-types.js"
 import type { RateLimitedMessage, RateLimitRoute } from "./limiter.js"
+import type { Translator } from "../i18n/translator.js"
 
 /**
  * The `rateLimited` event's message for a `RateLimited` error.
@@ -27,29 +28,33 @@ export function rateLimitedMessage(error: { cause?: Record<string, unknown>; ret
 }
 
 /**
- * How a refused request is answered: 429 with `Retry-After` and JSON `{ message }` to a session
- * update or a WebAuthn options request, 429 with `{ url }` (the sign-in page with
- * `error=RateLimited`) to a client that asked with `X-Auth-Return-Redirect`, and a redirect there
- * (with `Retry-After`) to a page flow.
+ * How a refused request is answered: 429 with `Retry-After` and JSON `{ message }` (in the
+ * request's language: `text` is loaded only for this answer) to a session update or a WebAuthn
+ * options request, 429 with `{ url }` (the sign-in page with `error=RateLimited&retryAfter=<s>`)
+ * to a client that asked with `X-Auth-Return-Redirect`, and a redirect there (with `Retry-After`)
+ * to a page flow, whose page states the wait.
  *
  * @example
  * ```ts
- * return rateLimitedAnswer(error, { action: "session", method: "POST" }, signInUrl, false, [])
+ * return await rateLimitedAnswer(error, { action: "session", method: "POST" }, signInUrl, false, [], () => requestTranslator(config.i18n, request))
  * ```
  */
-export function rateLimitedAnswer(
+export async function rateLimitedAnswer(
   error: { retryAfter: number },
   request: { action: string; method: string },
   signInUrl: string,
   wantsUrl: boolean,
   cookies: Cookie[],
-): ResponseInternal {
+  text: () => Promise<Translator>,
+): Promise<ResponseInternal> {
   const retryAfter = String(error.retryAfter)
   const json = { "Content-Type": "application/json", "Retry-After": retryAfter }
   const withCookies = cookies.length ? { cookies } : {}
   if ((request.method === "POST" && request.action === "session") || request.action === "webauthn-options") {
-    return { status: 429, headers: json, body: { message: `Too many requests. Try again in ${retryAfter} seconds.` }, ...withCookies }
+    const { t, relativeTime } = await text()
+    return { status: 429, headers: json, body: { message: t("tooManyRequestsWait", { wait: relativeTime(error.retryAfter, "second") }) }, ...withCookies }
   }
-  if (wantsUrl) return { status: 429, headers: json, body: { url: signInUrl }, ...withCookies }
-  return { redirect: signInUrl, headers: { "Retry-After": retryAfter }, ...withCookies }
+  const withWait = `${signInUrl}${signInUrl.includes("?") ? "&" : "?"}retryAfter=${retryAfter}`
+  if (wantsUrl) return { status: 429, headers: json, body: { url: withWait }, ...withCookies }
+  return { redirect: withWait, headers: { "Retry-After": retryAfter }, ...withCookies }
 }
