@@ -185,11 +185,39 @@ describe.each(["jwt", "database"] as const)("Password verification by code with 
     expect(await sessionEmail(config, taken)).toBeUndefined()
   })
 
+  it("what is not a code counts as a wrong one, never a 500", async () => {
+    const { config, mails } = world(strategy)
+    const jar = new CookieJar()
+    await signUp(config, jar)
+    for (const typed of ["abc", "", "1234567", "１２３４５６"]) expect((await type(config, jar, typed)).status).toBe(302)
+    expect((await type(config, jar, codeOf(mails))).headers.get("location")).toBe(`${origin}/welcome`)
+  })
+
+  it("with optional verification, sign-up goes to the code page, and the password signs in without it", async () => {
+    const { config, mails, adapter } = world(strategy, { verification: "optional" })
+    const jar = new CookieJar()
+    expect((await signUp(config, jar)).headers.get("location")).toBe(codePage)
+    expect(codeOf(mails)).toMatch(/^\d{6}$/)
+    expect((await signIn(config, new CookieJar())).headers.get("location")).toBe(`${origin}/dashboard`)
+    expect((await type(config, jar, codeOf(mails))).headers.get("location")).toBe(`${origin}/welcome`)
+    expect((await adapter.getUserByEmail(ada))!.emailVerified).toBeInstanceOf(Date)
+  })
+
   it("without CSRF token the code is refused", async () => {
     const { config, mails } = world(strategy)
     const jar = new CookieJar()
     await signUp(config, jar)
     const refused = await send(config, jar, "/verify-email/password", { form: { code: codeOf(mails) } })
     expect(refused.headers.get("location")).toBe(signInWith({ error: "MissingCSRF" }))
+  })
+})
+
+describe("verifyBy in the configuration", () => {
+  it("an unknown value fails the configuration with a clear error", async () => {
+    const { config } = world("jwt", { verifyBy: "sms" as never })
+    const { logger, errors } = recordingLogger()
+    const response = await send({ ...config, logger }, new CookieJar(), "/signup/password")
+    expect(response.status).toBe(500)
+    expect(errors.map((error) => error.message)).toEqual([expect.stringContaining('has verifyBy "sms": use "link", "code" or "both"')])
   })
 })
