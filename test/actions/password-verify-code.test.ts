@@ -11,6 +11,7 @@ import Password from "../../src/providers/password.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import type { AuthConfig, PasswordMail } from "../../src/types.js"
 import type { PasswordOptions } from "../../src/providers/password.js"
+import { decode } from "../../src/jwt.js"
 
 const secret = "password-verify-code-test-secret-0123456789"
 const hashing = { scrypt: { ln: 12 } }
@@ -201,6 +202,18 @@ describe.each(["jwt", "database"] as const)("Password verification by code with 
     expect((await signIn(config, new CookieJar())).headers.get("location")).toBe(`${origin}/dashboard`)
     expect((await type(config, jar, codeOf(mails))).headers.get("location")).toBe(`${origin}/welcome`)
     expect((await adapter.getUserByEmail(ada))!.emailVerified).toBeInstanceOf(Date)
+  })
+
+  it("seals only what the next request needs, in a small cookie: the code's keyed hash, never the code", async () => {
+    const { config, mails } = world(strategy)
+    const jar = new CookieJar()
+    await signUp(config, jar)
+    const opened = (await decode({ token: jar.get(codeCookie)!, secret, salt: codeCookie })) as unknown as { s: { value: string; context: Record<string, unknown> } }
+    expect(opened.s.value).toBe("awaitingCode")
+    expect(Object.keys(opened.s.context).sort()).toEqual(["attempts", "bound", "callbackUrl", "codeHash", "email", "expiresAt"])
+    expect(JSON.stringify(opened)).not.toContain(codeOf(mails))
+    console.log(`password code flow cookie: ${jar.get(codeCookie)!.length} bytes`)
+    expect(jar.get(codeCookie)!.length).toBeLessThan(1100)
   })
 
   it("without CSRF token the code is refused", async () => {
