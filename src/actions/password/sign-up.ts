@@ -42,7 +42,8 @@ async function readSignUp(provider: CredentialsConfig, body: Record<string, unkn
  * Creates an account from the sign-up form (or JSON body), mails the link that verifies its address
  * (where `sendMail` is set), and signs the new user in; where verification is required, sends them
  * to the sign-in page with `notice=verify-email` instead, and answers a taken address the same way
- * (its owner is mailed an `email-taken` notice).
+ * (its owner is mailed an `email-taken` notice). Where addresses are verified by code (`verifyBy`),
+ * the mail carries a code and the browser goes to the code page, a taken address's too.
  *
  * @example
  * ```ts
