@@ -10,6 +10,7 @@
  * - forgot password: a known address (a reset link mailed), against an unknown one (nothing mailed).
  *
  *   npm run bench:password-enumeration        (ROUNDS=200, LN=17, FLOWS=sign-in,sign-up,forgot by default)
+ *   VERIFY_BY=code npm run bench:password-enumeration   (sign-up answers with the code page: a sealed flow either way)
  */
 import { performance } from "node:perf_hooks"
 import { MemoryAdapter } from "../src/adapters/memory.js"
@@ -21,11 +22,13 @@ import type { AuthConfig } from "../src/types.js"
 const ROUNDS = Number(process.env.ROUNDS ?? 200)
 const FLOWS = (process.env.FLOWS ?? "sign-in,sign-up,forgot").split(",")
 const hashing = { scrypt: { ln: Number(process.env.LN ?? 17) } }
+const verifyBy = (process.env.VERIFY_BY ?? "link") as "link" | "code" | "both"
+const signedUp = verifyBy === "link" ? "https://app.test/auth/signin?notice=verify-email" : "https://app.test/auth/verify-request?provider=password&type=code"
 const adapter = MemoryAdapter()
 const user = await adapter.createUser({ id: "", email: "ada@example.test", emailVerified: new Date() } as never)
 await adapter.linkAccount({ userId: user.id, type: "credentials" as never, provider: "password", providerAccountId: user.id, refresh_token: await hashPassword("correct horse battery", hashing) })
 // The app's mailer: a resolved promise, so the flows' own time is measured (a real mailer's time is the app's to hide).
-const config: AuthConfig = { secret: "bench-secret-0123456789abcdef0123456789", trustHost: true, adapter, providers: [Password({ hashing, verification: "required", sendMail: async () => {} })], rateLimit: false, logger: { error() {}, warn() {}, debug() {} } }
+const config: AuthConfig = { secret: "bench-secret-0123456789abcdef0123456789", trustHost: true, adapter, providers: [Password({ hashing, verification: "required", verifyBy, sendMail: async () => {} })], rateLimit: false, logger: { error() {}, warn() {}, debug() {} } }
 
 /** A CSRF token and its cookie, made once: every request posts them. */
 const csrf = await Auth(new Request("https://app.test/auth/csrf"), config)
@@ -50,8 +53,8 @@ const flows: Record<string, { known: () => Promise<number>; unknown: () => Promi
   },
   "sign-up": {
     labels: ["taken address", "new address"],
-    known: () => post("signup/password", { email: "ada@example.test", password: "another horse battery" }, "https://app.test/auth/signin?notice=verify-email"),
-    unknown: () => post("signup/password", { email: `new-${fresh++}@example.test`, password: "another horse battery" }, "https://app.test/auth/signin?notice=verify-email"),
+    known: () => post("signup/password", { email: "ada@example.test", password: "another horse battery" }, signedUp),
+    unknown: () => post("signup/password", { email: `new-${fresh++}@example.test`, password: "another horse battery" }, signedUp),
   },
   forgot: {
     labels: ["known address", "unknown address"],

@@ -247,6 +247,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
       case "backchannel-logout":
         return (await actions.backchannelLogout()).backchannelLogout(options, cookies)
       case "change-email":
+      case "verify-email":
         return passwordLinks(options, cookies)
       case "forgot-password":
       case "reset-password":
@@ -280,7 +281,8 @@ async function factors(options: AuthOptions, cookies: Cookie[]): Promise<Answer>
 
 /**
  * The Password provider's address routes: GET `/verify-email/<id>` and `/confirm-email/<id>` (the
- * mailed links), GET `/change-email/<id>` (the form) and POST `/change-email/<id>`. They need the
+ * mailed links), POST `/verify-email/<id>` (a mailed code), GET `/change-email/<id>` (the form) and
+ * POST `/change-email/<id>`. They need the
  * provider's `sendMail`: without it no link was ever mailed.
  */
 async function passwordLinks(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
@@ -289,6 +291,8 @@ async function passwordLinks(options: AuthOptions, cookies: Cookie[]): Promise<A
   if (provider?.type !== "credentials" || !provider.passwordAccounts?.sendMail) {
     return errorAnswer(new InvalidProvider(`/${action}/<id> is served for a Password provider with sendMail`))
   }
+  // POST: the code a verification mail carried (`verifyBy: "code"` or `"both"`), typed on the code page.
+  if (action === "verify-email" && method === "POST") return (await import("./actions/password/verify-code.js")).passwordVerifyCode(options, provider, cookies)
   if (action === "verify-email") return (await import("./actions/password/verify-email.js")).passwordVerifyEmail(options, provider, cookies)
   if (action === "confirm-email") return (await import("./actions/password/change-email.js")).passwordConfirmEmail(options, provider, cookies)
   if (method === "POST") return (await import("./actions/password/change-email.js")).passwordChangeEmail(options, provider, cookies)

@@ -380,8 +380,13 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
  * ```
  */
 export type PasswordMail =
-  /** A new account's address, to verify by following `url`. */
-  | { kind: "verify-email"; to: string; url: string; expires: Date }
+  /**
+   * An account's address, to verify by following `url` (`verifyBy: "link"`, the default), by typing
+   * the 6-digit `code` in the browser that signed up or signed in (`"code"`: `url` is then the page
+   * where it is typed), or either (`"both"`). The code lives 10 minutes, the link a day: `expires`
+   * is the link's when the mail carries one, the code's otherwise.
+   */
+  | { kind: "verify-email"; to: string; url: string; expires: Date; code?: string }
   /** Someone signed up with (or asked to move their account to) an address that has an account: its owner is told, and pointed at signing in or resetting. */
   | { kind: "email-taken"; to: string; signInUrl: string; resetUrl?: string }
   /** A reset of a forgotten password, by following `url` (one hour, once, void once the password changes). */
@@ -408,6 +413,15 @@ export interface PasswordAccountsOptions {
    * @default "optional"
    */
   verification?: "required" | "optional" | "off"
+  /**
+   * How a mailed verification proves the address: a link (`"link"`), a 6-digit code typed in the
+   * browser that signed up (`"code"`: the sign-up goes to the code page, and the right code verifies
+   * the address and signs the user in; where verification is required, a sign-in of an unverified
+   * address mails a fresh code), or both in one mail (`"both"`). A code lives 10 minutes, in the
+   * browser that asked for it, and dies after 5 wrong tries.
+   * @default "link"
+   */
+  verifyBy?: "link" | "code" | "both"
   /**
    * Checks a stored hash the built-in verifier does not know (an app's bcrypt hashes, say): `true`
    * signs the user in, and the hash is replaced by one of authflow's.

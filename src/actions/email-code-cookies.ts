@@ -28,10 +28,24 @@ export const EMAIL_CODE_FLOW_MAX_AGE = 15 * 60
  * ```
  */
 export function emailCodeCookies(options: Pick<AuthOptions, "cookies">): FlowCookies {
+  return codeFlowCookies(options, "email-code")
+}
+
+/**
+ * The flow and binding cookies of a kind of flow waiting for an emailed code: the flow cookie's
+ * and the binding cookie's names with `.<kind>`, both living 15 minutes. Each kind has cookies of
+ * its own, so a code waiting for one purpose is never resumed by another's route.
+ *
+ * @example
+ * ```ts
+ * codeFlowCookies(options, "password-code").flow.name // "__Secure-authflow.flow.password-code"
+ * ```
+ */
+export function codeFlowCookies(options: Pick<AuthOptions, "cookies">, kind: string): FlowCookies {
   const { flow, flowBinding } = options.cookies
   return {
-    flow: { name: `${flow.name}.email-code`, options: { ...flow.options, maxAge: EMAIL_CODE_FLOW_MAX_AGE } },
-    binding: { name: `${flowBinding.name}.email-code`, options: { ...flowBinding.options, maxAge: EMAIL_CODE_FLOW_MAX_AGE } },
+    flow: { name: `${flow.name}.${kind}`, options: { ...flow.options, maxAge: EMAIL_CODE_FLOW_MAX_AGE } },
+    binding: { name: `${flowBinding.name}.${kind}`, options: { ...flowBinding.options, maxAge: EMAIL_CODE_FLOW_MAX_AGE } },
   }
 }
 

@@ -8,7 +8,6 @@
 import { CallbackRouteError, MissingCSRF, Verification, AuthError } from "../core/errors.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import { asError } from "../core/as-error.js"
-import { typedEmailCodeHashes } from "../core/second-factor/email-code.js"
 import { emailCodeMachine, type EmailCodeContext, type EmailCodeStart } from "../machines/email-code.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
@@ -21,6 +20,7 @@ import { sessionEffects } from "./session-effects.js"
 import { secondFactorOutcomes } from "./second-factor/tail.js"
 import { emailAdapter, emailUserEffects, signingIn } from "./email-user.js"
 import { emailCodeCookies, emailCodePage, EMAIL_CODE_FLOW_MAX_AGE } from "./email-code-cookies.js"
+import { emailedCodeEffects } from "./emailed-code.js"
 import type { EmailConfig } from "../providers/email-config.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, InternalProvider } from "../types.js"
@@ -139,8 +139,7 @@ function emailCodeEffects(options: AuthOptions, provider: InternalProvider<Email
   return {
     claimFlow: () => emailCodeFlow.claimEvent(site, opened),
     ...csrfCheckEffect(options),
-    // Under every secret (a rotation during the code's 10 minutes does not void it); what is not 6 digits gets a hash no code has.
-    hashCode: async ({ typed }) => ({ type: "emailCode.hashed", hashes: await typedEmailCodeHashes(typed?.reveal() ?? "", options.secret), now: Date.now() }),
+    ...emailedCodeEffects(options),
     useLinkToken: async ({ identifier, linkTokenHash }) => {
       try {
         const row = await adapter.useVerificationToken({ identifier, token: linkTokenHash ?? "" })

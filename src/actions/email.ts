@@ -13,8 +13,7 @@ import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationCon
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
 import { Concealed } from "../core/concealed.js"
-import { hashEmailCode, newEmailCode } from "../core/second-factor/email-code.js"
-import { EMAIL_CODE_LIFETIME } from "../core/second-factor-options.js"
+import { mintEmailedCode } from "./emailed-code.js"
 import { emailCodePage } from "./email-code-cookies.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
@@ -99,8 +98,8 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
       }
     },
     makeCode: async () => {
-      const code = newEmailCode()
-      return { type: "code.made", code: new Concealed(code), hash: await hashEmailCode(code, options.secret), expiresAt: Date.now() + EMAIL_CODE_LIFETIME * 1000 }
+      const { code, codeHash, expiresAt } = await mintEmailedCode(options.secret)
+      return { type: "code.made", code, hash: codeHash, expiresAt }
     },
     sendLink: async (context) => {
       try {

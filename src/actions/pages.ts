@@ -3,7 +3,7 @@ import { onFirstUse } from "../core/on-first-use.js"
 import { requestTranslator } from "../core/i18n/load.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { AuthOptions } from "../core/options.js"
-import { emailCodeCookies } from "./email-code-cookies.js"
+import { codeFlowCookies, emailCodeCookies } from "./email-code-cookies.js"
 import type { AuthConfig, Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
 import type { AuthRequest } from "../core/request.js"
 
@@ -120,7 +120,8 @@ export async function builtInErrorPage(origin: string, baseUrl: string, theme: A
 
 /**
  * GET `/verify-request`: "Check your email", or a redirect to `pages.verifyRequest` keeping the query.
- * With `type=code` (an email provider's `code` option), the form where the emailed code is typed.
+ * With `type=code` (an email provider's `code` option, or a Password provider's `verifyBy` code),
+ * the form where the emailed code is typed.
  *
  * @example
  * ```ts
@@ -131,6 +132,24 @@ export async function verifyRequestPage(options: AuthOptions, cookies: Cookie[])
   if (options.pages.verifyRequest) return { redirect: `${options.pages.verifyRequest}${options.request.url.search}`, cookies }
   const { query } = options.request
   const provider = options.providers.find((candidate) => candidate.id === query.provider && candidate.type === "email")
+  const password = options.providers.find((candidate) => candidate.id === query.provider && candidate.type === "credentials" && candidate.passwordAccounts?.sendMail)
+  if (query.type === "code" && password) {
+    // A Password provider's verification code: the form posts to `/verify-email/<id>`.
+    const { flow } = codeFlowCookies(options, "password-code")
+    const left = query.reason === "wrong-code" && query.left !== undefined && /^[1-9]$/.test(query.left) ? Number(query.left) : undefined
+    const page = (await pages.verifyRequest()).renderEmailCodePage({
+      url: options.origin,
+      action: `${options.baseUrl}/verify-email/${encodeURIComponent(password.id)}`,
+      ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
+      waiting: Boolean(options.request.cookies[flow.name]),
+      wrongCode: query.reason === "wrong-code",
+      ...(left !== undefined && { triesLeft: left }),
+      purpose: "verify-email",
+      theme: options.theme,
+      text: await pageText(options.config, options.request),
+    })
+    return html(page, cookies)
+  }
   if (query.type === "code" && provider) {
     const { flow } = emailCodeCookies(options)
     const page = (await pages.verifyRequest()).renderEmailCodePage({

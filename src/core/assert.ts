@@ -262,6 +262,9 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
     for (const method of ["getUserByEmail", "getAccount", "linkAccount", "updateAccountTokens", "getUser"] as const) required.add(method)
     const unmailed = checked.find((provider) => provider.type === "credentials" && provider.passwordAccounts?.verification === "required" && !provider.passwordAccounts.sendMail)
     if (unmailed) return refuse(new InvalidProvider(`The Password provider "${unmailed.id}" requires verified addresses but cannot mail the link: pass Password({ verification: "required", sendMail })`))
+    const verifyByOf = (provider: CheckedProviderConfig) => (provider.type === "credentials" ? provider.passwordAccounts?.verifyBy : undefined)
+    const unknownVerifyBy = checked.find((provider) => verifyByOf(provider) !== undefined && !["link", "code", "both"].includes(verifyByOf(provider)!))
+    if (unknownVerifyBy) return refuse(new InvalidProvider(`The Password provider "${unknownVerifyBy.id}" has verifyBy ${JSON.stringify(verifyByOf(unknownVerifyBy))}: use "link", "code" or "both"`))
     // The mailed links (verify an address, confirm a new one) read the user by id and write it.
     if (checked.some((provider) => provider.type === "credentials" && provider.passwordAccounts?.sendMail)) for (const method of ["getUser", "updateUser"] as const) required.add(method)
     // A password reset or change ends the user's other database sessions: at once, by deleting their rows.

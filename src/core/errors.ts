@@ -61,6 +61,8 @@ export type ErrorType =
   | "SignUpRefused"
   | "PasswordLinkInvalid"
   | "PasswordLinkExpired"
+  | "PasswordCodeInvalid"
+  | "PasswordCodeExpired"
   | "EmailChangeConflict"
   | "PasswordResetRefused"
   | "PasswordChangeRefused"
@@ -712,6 +714,34 @@ export class PasswordLinkExpired extends SignInError {
 }
 
 /**
+ * A verification code the Password provider mailed (`verifyBy: "code"` or `"both"`) cannot be
+ * used any more: the fifth wrong code was typed, the browser holds no flow waiting for it (typed
+ * in another browser), its flow was resumed before, or the account is no longer at the address.
+ * `cause.refusal` says which. Signing in again mails a fresh code.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=PasswordCodeInvalid
+ * ```
+ */
+export class PasswordCodeInvalid extends SignInError {
+  static override type = "PasswordCodeInvalid" as const
+}
+
+/**
+ * A verification code the Password provider mailed was typed after its 10 minutes: signing in
+ * again mails a fresh one.
+ *
+ * @example
+ * ```ts
+ * // GET /auth/signin?error=PasswordCodeExpired
+ * ```
+ */
+export class PasswordCodeExpired extends SignInError {
+  static override type = "PasswordCodeExpired" as const
+}
+
+/**
  * A confirmed email change could not be made: the new address has become another account's since
  * the link was mailed. The account keeps its address.
  *
@@ -781,6 +811,8 @@ const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
   "SignUpRefused",
   "PasswordLinkInvalid",
   "PasswordLinkExpired",
+  "PasswordCodeInvalid",
+  "PasswordCodeExpired",
   "EmailChangeConflict",
   "EmailTaken",
 ])

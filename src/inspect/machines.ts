@@ -13,6 +13,7 @@ import { factorsMachine } from "../machines/factors.js"
 import { stepUpMachine } from "../machines/step-up.js"
 import { passwordSignInMachine } from "../machines/password-sign-in.js"
 import { passwordVerifyEmailMachine } from "../machines/password-verify-email.js"
+import { passwordVerifyCodeMachine } from "../machines/password-verify-code.js"
 import { passwordChangeEmailMachine } from "../machines/password-change-email.js"
 import { passwordConfirmEmailMachine } from "../machines/password-confirm-email.js"
 import { passwordResetRequestMachine } from "../machines/password-reset-request.js"
@@ -45,6 +46,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   stepUpMachine,
   passwordSignUpMachine,
   passwordVerifyEmailMachine,
+  passwordVerifyCodeMachine,
   passwordChangeEmailMachine,
   passwordConfirmEmailMachine,
   passwordSignInMachine,

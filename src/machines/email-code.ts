@@ -4,19 +4,10 @@ import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, typ
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { emailUserActions, emailUserStates, emailUserGuards, plannedUser, type EmailUserContext, type EmailUserEffect, type EmailUserEvent } from "./email-user.js"
 import { flowMachine } from "./flow-machine.js"
-import { emailCodeMatchesAny } from "../core/second-factor/email-code.js"
+import { checkingCodeState, emailedCodeActions, emailedCodeGuards, emailedCodeRefusingStates, type EmailedCodeContext, type EmailedCodeEffect, type EmailedCodeEvent } from "./emailed-code.js"
 import type { FlowMeta } from "./run-flow.js"
-import { Concealed } from "../core/concealed.js"
 
-/**
- * Wrong codes one emailed code takes: the fifth wrong one ends the sign-in.
- *
- * @example
- * ```ts
- * EMAIL_CODE_MAX_ATTEMPTS // 5
- * ```
- */
-export const EMAIL_CODE_MAX_ATTEMPTS = 5
+export { EMAIL_CODE_MAX_ATTEMPTS } from "./emailed-code.js"
 
 /**
  * What the email sign-in left for the browser that asked: the address, the code's keyed hash and
@@ -45,23 +36,19 @@ export type EmailCodeEvent =
   | { type: "flow.claimFailed"; error: unknown }
   | CsrfEvent
   | RateLimitEvent
-  | { type: "emailCode.hashed"; hashes: string[]; now: number }
+  | EmailedCodeEvent
   | { type: "token.used"; row: { identifier: string; expires: Date } | null }
   | { type: "token.failed"; error: unknown }
   | EmailUserEvent
   | SignInTailEvent
 
 /** Context of the email code flow; sealed while it waits: {@link EmailCodeStart} and the wrong tries so far. */
-export interface EmailCodeContext extends EmailCodeStart, EmailUserContext, RateLimitContext {
+export interface EmailCodeContext extends EmailCodeStart, EmailedCodeContext, EmailUserContext, RateLimitContext {
   identifier: string
-  /** Wrong codes typed so far. */
-  attempts: number
-  /** The code this request typed (never sealed; {@link Concealed}, so no inspector or log shows it). */
-  typed?: Concealed<string>
 }
 
 /** Effects the email code machine names, in the order a successful flow meets them. */
-export type EmailCodeEffect = "claimFlow" | CsrfEffect | RateLimitEffect | "hashCode" | "useLinkToken" | EmailUserEffect | SignInTailEffect
+export type EmailCodeEffect = "claimFlow" | CsrfEffect | RateLimitEffect | EmailedCodeEffect | "useLinkToken" | EmailUserEffect | SignInTailEffect
 
 const failedWriting = { target: "persistFailed", actions: "recordError" } as const
 
@@ -96,19 +83,14 @@ export const emailCodeMachine = flowMachine(setup({
     ...flowActions<EmailCodeContext, EmailCodeEvent>(),
     ...rateLimitActions<EmailCodeContext, EmailCodeEvent>(),
     ...emailUserActions<EmailCodeContext, EmailCodeEvent>(),
-    recordSubmission: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy, typed: new Concealed(event.code) } : {})),
-    countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
+    ...emailedCodeActions<EmailCodeContext, EmailCodeEvent>(),
+    recordPolicy: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy } : {})),
   },
   guards: {
     ...signInTailGuards<EmailCodeContext, EmailCodeEvent>(),
     ...rateLimitGuards<EmailCodeContext, EmailCodeEvent>(),
     ...emailUserGuards<EmailCodeContext, EmailCodeEvent>(),
-    /** The code expired before it was typed. */
-    emailCodeExpired: ({ context, event }) => event.type === "emailCode.hashed" && event.now >= context.expiresAt,
-    /** What was typed is the mailed code: its keyed hash under one of the secrets equals the kept one, compared in constant time. */
-    emailCodeMatches: ({ context, event }) => event.type === "emailCode.hashed" && emailCodeMatchesAny(event.hashes, context.codeHash),
-    /** This wrong code is not the last one allowed. */
-    attemptsLeft: ({ context }) => context.attempts + 1 < EMAIL_CODE_MAX_ATTEMPTS,
+    ...emailedCodeGuards<EmailCodeContext, EmailCodeEvent>(),
     /** The mail carried the link too: the code uses it up. */
     linkMailed: ({ context }) => context.linkTokenHash !== undefined,
     /** The database has no row for the link's token: the link signed in first. */
@@ -120,7 +102,7 @@ export const emailCodeMachine = flowMachine(setup({
   initial: "awaitingCode",
   states: {
     awaitingCode: {
-      on: { "code.submitted": { target: "claimingFlow", actions: "recordSubmission" } },
+      on: { "code.submitted": { target: "claimingFlow", actions: ["recordPolicy", "recordTypedCode"] } },
     },
     // The sealed flow is used once: a copy of its cookie sent again (here or on another instance) is a replay.
     claimingFlow: {
@@ -133,19 +115,8 @@ export const emailCodeMachine = flowMachine(setup({
     },
     validatingInput: csrfCheckingState("checkingRateLimit"),
     checkingRateLimit: limitingState("checkingCode"),
-    checkingCode: {
-      meta: { effect: "hashCode" },
-      on: {
-        "emailCode.hashed": [
-          { guard: "emailCodeExpired", target: "codeExpired" },
-          { guard: "emailCodeMatches", target: "codeAccepted" },
-          { target: "refusing" },
-        ],
-      },
-    },
-    refusing: {
-      always: [{ guard: "attemptsLeft", target: "awaitingCode", actions: "countAttempt" }, { target: "attemptsExhausted" }],
-    },
+    checkingCode: checkingCodeState("codeAccepted"),
+    ...emailedCodeRefusingStates("awaitingCode"),
     codeAccepted: {
       always: [{ guard: "linkMailed", target: "usingToken" }, { target: "lookingUpUser" }],
     },
@@ -169,8 +140,6 @@ export const emailCodeMachine = flowMachine(setup({
     ...rateLimitedState,
     flowReplayed: { type: "final" },
     claimFailed: { type: "final" },
-    codeExpired: { type: "final" },
-    attemptsExhausted: { type: "final" },
     linkUsed: { type: "final" },
     tokenLookupFailed: { type: "final" },
     lookupFailed: { type: "final" },

@@ -1,4 +1,4 @@
-import { assign, not, setup } from "xstate"
+import { and, assign, not, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
@@ -11,6 +11,23 @@ import type { User } from "../types.js"
 export interface PasswordSignInPolicy extends SignInTailPolicy {
   /** A user whose email is not verified cannot sign in with a password (`verification: "required"`). */
   requiresVerifiedEmail: boolean
+  /**
+   * The address is verified by an emailed code typed in the browser (`verifyBy: "code"` or
+   * `"both"`): a sign-in refused for an unverified address mails a fresh code instead, and a
+   * sign-up goes to the code page.
+   * @default false
+   */
+  verifiesByCode?: boolean
+}
+
+/**
+ * A verification code on its way, as the flow that waits for it keeps it: the account's binding
+ * to its address (a keyed hash), the code's keyed hash, and when it dies (epoch ms).
+ */
+export interface PendingCode {
+  bound: string
+  codeHash: string
+  expiresAt: number
 }
 
 /**
@@ -31,6 +48,8 @@ export type PasswordSignInEvent =
   | { type: "password.rehashed" }
   | { type: "rehash.failed"; error: unknown }
   | { type: "attempt.refunded" }
+  | { type: "mail.sent"; code?: PendingCode }
+  | { type: "mail.failed"; error: unknown; code?: PendingCode }
   | SignInTailEvent
 
 /** Context of a password sign-in. */
@@ -41,10 +60,12 @@ export interface PasswordSignInContext extends SignInOutcomeContext, RateLimitCo
   hash?: string
   /** Whether the user's email address was verified. */
   emailVerified?: boolean
+  /** The verification code mailed to an unverified address (its hash), for the flow that waits for it in this browser. */
+  pendingCode?: PendingCode
 }
 
 /** Effects the password sign-in machine names. */
-export type PasswordSignInEffect = CsrfEffect | "readCredentials" | RateLimitEffect | "findAccount" | "checkPassword" | "checkDummyPassword" | "rehashPassword" | "refundAttempt" | Exclude<SignInTailEffect, "persistUser">
+export type PasswordSignInEffect = CsrfEffect | "readCredentials" | RateLimitEffect | "findAccount" | "checkPassword" | "checkDummyPassword" | "rehashPassword" | "refundAttempt" | "mailCode" | Exclude<SignInTailEffect, "persistUser">
 
 const checked = (event: PasswordSignInEvent) => (event.type === "password.checked" ? event : undefined)
 
@@ -54,7 +75,9 @@ const checked = (event: PasswordSignInEvent) => (event.type === "password.checke
  * the attempt (per client and per email), find the user's password account, check the password
  * against its hash (against a dummy hash of the same cost when there is none, so an unknown email
  * takes as long and ends as a wrong password does: `credentialsRejected`), refuse an unverified
- * email where verification is required (`emailUnverified`), store a new hash when the stored one
+ * email where verification is required (`emailUnverified`; where addresses are verified by code,
+ * a fresh code is mailed instead and the flow ends in `codeSent`, a failed mail in
+ * `emailUnverified`), store a new hash when the stored one
  * was made with older parameters (a failure to store it does not stop the sign-in), take the
  * attempt back, and end in the shared sign-in tail.
  *
@@ -81,6 +104,7 @@ export const passwordSignInMachine = flowMachine(setup({
     ...flowActions<PasswordSignInContext, PasswordSignInEvent>(),
     ...rateLimitActions<PasswordSignInContext, PasswordSignInEvent>(),
     ...credentialsReadActions<PasswordSignInContext, PasswordSignInEvent>(),
+    recordPendingCode: assign({ pendingCode: ({ event }) => (event as { code?: PendingCode }).code }),
     recordAccount: assign(({ event }) => (event.type === "account.found" ? { user: event.user, hash: event.hash, emailVerified: event.emailVerified } : {})),
   },
   guards: {
@@ -91,6 +115,8 @@ export const passwordSignInMachine = flowMachine(setup({
     passwordMatched: ({ event }) => checked(event)?.valid === true,
     /** The user's email is not verified, and the configuration requires it. */
     emailUnverified: ({ context }) => context.policy?.requiresVerifiedEmail === true && context.emailVerified !== true,
+    /** Unverified addresses are verified by an emailed code: the sign-in mails a fresh one. */
+    verifiesByCode: ({ context }) => context.policy?.verifiesByCode === true,
     /** The stored hash was made with other parameters (or another algorithm) than the configured ones. */
     hashOutdated: ({ event }) => checked(event)?.needsRehash === true,
   },
@@ -116,10 +142,19 @@ export const passwordSignInMachine = flowMachine(setup({
       on: {
         "password.checked": [
           { guard: not("passwordMatched"), target: "credentialsRejected" },
+          { guard: and(["emailUnverified", "verifiesByCode"]), target: "mailingCode" },
           { guard: "emailUnverified", target: "emailUnverified" },
           { guard: "hashOutdated", target: "rehashingPassword" },
           { target: "refundingAttempt" },
         ],
+      },
+    },
+    // The right password of an unverified address, verified by code: a fresh code is mailed, and the browser goes to type it.
+    mailingCode: {
+      meta: { effect: "mailCode" },
+      on: {
+        "mail.sent": { target: "codeSent", actions: "recordPendingCode" },
+        "mail.failed": { target: "emailUnverified", actions: "recordError" },
       },
     },
     // The same work as a real check, against a hash nobody has: an unknown email ends as a wrong password does.
@@ -143,6 +178,7 @@ export const passwordSignInMachine = flowMachine(setup({
     credentialsMalformed: { type: "final" },
     credentialsRejected: { type: "final" },
     emailUnverified: { type: "final" },
+    codeSent: { type: "final" },
     signInFailed: { type: "final" },
   },
 })

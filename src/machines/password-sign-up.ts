@@ -4,7 +4,7 @@ import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, typ
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
 import type { FlowMeta } from "./run-flow.js"
-import type { PasswordSignInPolicy } from "./password-sign-in.js"
+import type { PasswordSignInPolicy, PendingCode } from "./password-sign-in.js"
 import type { User } from "../types.js"
 
 /** Why a sign-up was refused before anything was looked up. */
@@ -28,8 +28,9 @@ export type PasswordSignUpEvent =
   | { type: "account.created"; user: User }
   /** The account could not be written; `addressTaken` when, looked up again, the address belongs to someone else (a sign-up that raced this one). */
   | { type: "create.failed"; error: unknown; addressTaken: boolean }
-  | { type: "mail.sent" }
-  | { type: "mail.failed"; error: unknown }
+  /** A mail was sent; `code` when it carried a verification code (or, for a taken address, when a new account's would have). */
+  | { type: "mail.sent"; code?: PendingCode }
+  | { type: "mail.failed"; error: unknown; code?: PendingCode }
   | SignInTailEvent
 
 /**
@@ -51,6 +52,8 @@ export interface PasswordSignUpContext extends SignInOutcomeContext, RateLimitCo
   rateLimitIdentity?: string
   /** A mail of this sign-up could not be sent (logged; the answer is the same). */
   mailFailed?: boolean
+  /** The code the verification mail carried (its hash), for the flow that waits for it in this browser. */
+  pendingCode?: PendingCode
 }
 
 /** Effects the password sign-up machine names. */
@@ -73,6 +76,11 @@ const read = (event: PasswordSignUpEvent) => (event.type === "signUp.read" ? eve
  * as a new account does) to the same `verificationRequired` a new account reaches. A mail that fails
  * ends there too (logged, `mailFailed`): the new account exists, and the owner's notice must not
  * answer otherwise than a new account's mail.
+ *
+ * Where addresses are verified by code (`verifiesByCode`), the verification mail carries a code
+ * and the sign-up ends in `codeSent` instead: the action seals the code flow in this browser and
+ * sends it to the code page. A taken address (where verification is required) ends there too,
+ * with a code no one can type (its owner is mailed the notice).
  *
  * @example
  * ```ts
@@ -100,6 +108,7 @@ export const passwordSignUpMachine = flowMachine(setup({
     }),
     recordCreatedUser: assign({ user: ({ event }) => (event.type === "account.created" ? event.user : undefined), isNewUser: () => true }),
     recordMailFailure: assign({ mailFailed: () => true, error: ({ event }) => (event as { error?: unknown }).error }),
+    recordPendingCode: assign({ pendingCode: ({ event }) => (event as { code?: PendingCode }).code }),
   },
   guards: {
     ...signInTailGuards<PasswordSignUpContext, PasswordSignUpEvent>(),
@@ -114,6 +123,8 @@ export const passwordSignUpMachine = flowMachine(setup({
     requiresVerifiedEmail: ({ context }) => context.policy?.requiresVerifiedEmail === true,
     /** A new account's address is mailed its verification link: always where verification is required. */
     mailsVerification: ({ context }) => context.policy?.requiresVerifiedEmail === true || context.policy?.mailsVerification === true,
+    /** The address is verified by a code typed in this browser (`verifyBy: "code"` or `"both"`). */
+    verifiesByCode: ({ context }) => context.policy?.verifiesByCode === true,
   },
 }).createMachine)({
   id: "password-sign-up",
@@ -161,19 +172,25 @@ export const passwordSignUpMachine = flowMachine(setup({
     mailingVerification: {
       meta: { effect: "mailVerification" },
       on: {
-        "mail.sent": [{ guard: "requiresVerifiedEmail", target: "verificationRequired" }, { target: "issuingSession" }],
+        "mail.sent": [{ guard: "verifiesByCode", target: "codeSent", actions: "recordPendingCode" }, { guard: "requiresVerifiedEmail", target: "verificationRequired" }, { target: "issuingSession" }],
         "mail.failed": [
+          // Where verification is required, a failed mail answers as a sent one (a taken address's notice may fail too).
+          { guard: and(["verifiesByCode", "requiresVerifiedEmail"]), target: "codeSent", actions: ["recordMailFailure", "recordPendingCode"] },
           { guard: "requiresVerifiedEmail", target: "verificationRequired", actions: "recordMailFailure" },
           { target: "issuingSession", actions: "recordMailFailure" },
         ],
       },
     },
-    // A taken email, where verification is required: its owner is told, and the answer is a new account's.
+    // A taken email, where verification is required: its owner is told, and the answer is a new account's
+    // (with codes, a code page whose sealed flow no code satisfies).
     notifyingOwner: {
       meta: { effect: "notifyOwner" },
       on: {
-        "mail.sent": "verificationRequired",
-        "mail.failed": { target: "verificationRequired", actions: "recordMailFailure" },
+        "mail.sent": [{ guard: "verifiesByCode", target: "codeSent", actions: "recordPendingCode" }, { target: "verificationRequired" }],
+        "mail.failed": [
+          { guard: "verifiesByCode", target: "codeSent", actions: ["recordMailFailure", "recordPendingCode"] },
+          { target: "verificationRequired", actions: "recordMailFailure" },
+        ],
       },
     },
     ...issuingSessionStates(true),
@@ -182,6 +199,7 @@ export const passwordSignUpMachine = flowMachine(setup({
     signUpRefused: { type: "final" },
     emailTaken: { type: "final" },
     verificationRequired: { type: "final" },
+    codeSent: { type: "final" },
     signUpFailed: { type: "final" },
   },
 })

@@ -6,6 +6,8 @@ import { flowMachine } from "./flow-machine.js"
 import type { FlowMeta } from "./run-flow.js"
 import type { SecondFactorRefusal } from "../core/errors.js"
 import type { Account, Profile, User } from "../types.js"
+import { emailCodeMatchesAny } from "../core/second-factor/email-code.js"
+import type { EmailedCodeEvent } from "./emailed-code.js"
 
 /**
  * What the second-factor flow reads of the configuration, given with the event that resumes it
@@ -43,7 +45,8 @@ export type SecondFactorEvent =
   | { type: "backupCode.used" }
   | { type: "backupCode.unknown" }
   | { type: "backupCode.failed"; error: unknown }
-  | { type: "emailCode.hashed"; hash: string; now: number }
+  /** The typed code's keyed hashes under each secret (the newest first; none for what is not 6 digits), as the shared emailed-code check has them. */
+  | EmailedCodeEvent
   | { type: "emailCode.sent"; hash: string; expiresAt: number }
   | { type: "emailCode.failed"; error: unknown }
   | { type: "device.trusted" }
@@ -166,8 +169,8 @@ export const secondFactorMachine = flowMachine(setup({
     noEmailCodeSent: ({ context }) => context.emailCode === undefined,
     /** The emailed code expired before it was typed. */
     emailCodeExpired: ({ context, event }) => event.type === "emailCode.hashed" && context.emailCode !== undefined && event.now >= context.emailCode.expiresAt,
-    /** What was typed is the emailed code (their keyed hashes are equal). */
-    emailCodeMatches: ({ context, event }) => event.type === "emailCode.hashed" && context.emailCode?.hash === event.hash,
+    /** What was typed is the emailed code: its keyed hash under one of the secrets equals the kept one, compared in constant time. */
+    emailCodeMatches: ({ context, event }) => event.type === "emailCode.hashed" && context.emailCode !== undefined && emailCodeMatchesAny(event.hashes, context.emailCode.hash),
     /** The sign-in has attempts left after this refusal. */
     attemptsLeft: ({ context }) => context.attempts + 1 < (context.policy?.maxAttempts ?? 5),
     /** The flow is a step-up of a signed-in user: no session is issued, the auth context is renewed. */

@@ -42,6 +42,8 @@ export const SIGNIN_ERROR_KEYS: Readonly<Record<string, MessageKey>> = Object.fr
   // authflow's own: the Password provider's mailed links (verify an address, confirm a new one).
   PasswordLinkInvalid: "signInErrorPasswordLinkInvalid",
   PasswordLinkExpired: "signInErrorPasswordLinkExpired",
+  PasswordCodeInvalid: "signInErrorPasswordCodeInvalid",
+  PasswordCodeExpired: "signInErrorPasswordCodeExpired",
   EmailChangeConflict: "signInErrorEmailChangeConflict",
 })
 

@@ -36,6 +36,10 @@ export interface EmailCodePageProps {
   waiting: boolean
   /** The last code typed was wrong. @default false */
   wrongCode?: boolean
+  /** Tries the code has left after the wrong one, said beside it. @default not said */
+  triesLeft?: number
+  /** What the code is for: signing in (the email provider), or verifying the address (the Password provider). @default "sign-in" */
+  purpose?: "sign-in" | "verify-email"
   theme: Theme
   /** The request's language. @default English */
   text?: Translator
@@ -52,7 +56,7 @@ export interface EmailCodePageProps {
  * page.html.includes('name="code"') // true
  * ```
  */
-export function renderEmailCodePage({ url, action, csrfToken, waiting, wrongCode = false, theme, text = english }: EmailCodePageProps): RenderedPage {
+export function renderEmailCodePage({ url, action, csrfToken, waiting, wrongCode = false, triesLeft, purpose = "sign-in", theme, text = english }: EmailCodePageProps): RenderedPage {
   const { t } = text
   return renderDocument({
     title: t("emailCodeTitle"),
@@ -65,15 +69,15 @@ export function renderEmailCodePage({ url, action, csrfToken, waiting, wrongCode
         <h1>{t("checkEmailHeading")}</h1>
         {waiting ? (
           <>
-            {wrongCode ? <div class="alert" role="alert"><p>{t("codeWrong")}</p></div> : null}
-            <p class="lead">{t("emailCodeSent", { duration: text.duration(10, "minute") })}</p>
+            {wrongCode ? <div class="alert" role="alert"><p>{triesLeft === undefined ? t("codeWrong") : t("codeWrongTriesLeft", { count: text.number(triesLeft) })}</p></div> : null}
+            <p class="lead">{t(purpose === "verify-email" ? "verifyEmailCodeSent" : "emailCodeSent", { duration: text.duration(10, "minute") })}</p>
             <form action={safeUrl(action)} method="post" class="email-code stack">
               <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
               <div class="field">
                 <label for="email-code">{t("emailCodeLabel")}</label>
                 <input id="email-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" required autoFocus spellcheck={false} />
               </div>
-              <button type="submit" class="button primary">{t("signInButton")}</button>
+              <button type="submit" class="button primary">{t(purpose === "verify-email" ? "verifyButton" : "signInButton")}</button>
             </form>
           </>
         ) : (

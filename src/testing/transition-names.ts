@@ -50,6 +50,7 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
     "otherwise in verifying": "an emailed code was typed",
     attemptsLeft: "the code was refused, and attempts are left",
     "otherwise in refusing": "the code was refused, and it was the last attempt",
+    "otherwise in refusingCode": "the code was refused, and it was the last attempt",
     stepsUp: "the factor passed in a step-up of a signed-in user",
     remembersDevice: "the factor passed, and the device is to be remembered",
     "otherwise in passed": "the factor passed",

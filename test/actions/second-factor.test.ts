@@ -181,6 +181,21 @@ describe.each(["jwt", "database"] as const)("second factor with %s sessions", (s
     expect((await sessionOf(config, jar))?.user?.email).toBe(ada.email)
   })
 
+  it("takes an emailed code hashed before a secret rotation (compared under every listed secret)", async () => {
+    const sent: { email: string; code: string }[] = []
+    const { config, adapter } = await world(strategy, { required: true, sendCode: ({ email, code }) => void sent.push({ email, code }) })
+    await adapter.deleteFactor("f1")
+    await adapter.replaceBackupCodes(ada.id, [])
+    const jar = new CookieJar()
+    await signInWithPassword(config, jar)
+    await submit(config, jar, { method: "email", send: "true" })
+    const rotated: AuthConfig = { ...config, secret: ["a-newer-second-factor-secret-of-32-chars", secret] }
+    const wrong = String((Number(sent[0]!.code) + 1) % 1_000_000).padStart(6, "0")
+    expect(new URL((await submit(rotated, jar, { method: "email", code: wrong })).headers.get("location")!).searchParams.get("reason")).toBe("wrong-code")
+    expect((await submit(rotated, jar, { method: "email", code: sent[0]!.code })).headers.get("location")).toBe("https://app.test/dashboard")
+    expect((await sessionOf(rotated, jar))?.user?.email).toBe(ada.email)
+  })
+
   it("remembers a trusted device until the user's factors change", async () => {
     const { config, app, adapter } = await world(strategy)
     const jar = new CookieJar()

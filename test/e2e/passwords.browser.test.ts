@@ -2,6 +2,7 @@
  * Password accounts in Chromium, on the built-in pages only, with both session strategies: sign up
  * (the address must be verified), follow the mailed link, sign in, sign out; forget the password,
  * follow the reset link, choose a new one; the old password is refused and the new one signs in.
+ * Verified by code (`verifyBy: "code"`): sign up, type the mailed code, signed in, sign out.
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -19,28 +20,24 @@ browserSuite("password accounts on the built-in pages, in Chromium", () => {
   let server: Server
   let origin: string
   const mails: PasswordMail[] = []
-  const configs = {
-    jwt: { strategy: "jwt" as const, adapter: MemoryAdapter() },
-    database: { strategy: "database" as const, adapter: MemoryAdapter() },
-  }
-  const configOf = (strategy: "jwt" | "database"): AuthConfig => ({
+  const configOf = (strategy: "jwt" | "database", verifyBy: "link" | "code"): AuthConfig => ({
     secret: "password-browser-secret-of-32-characters",
     trustHost: true,
-    basePath: `/auth-${strategy}`,
-    adapter: configs[strategy].adapter,
+    basePath: verifyBy === "code" ? `/auth-${strategy}-code` : `/auth-${strategy}`,
+    adapter: MemoryAdapter(),
     session: { strategy },
-    providers: [Password({ verification: "required", hashing: { scrypt: { ln: 12 } }, sendMail: (mail) => void mails.push(mail) })],
+    providers: [Password({ verification: "required", verifyBy, hashing: { scrypt: { ln: 12 } }, sendMail: (mail) => void mails.push(mail) })],
   })
 
   beforeAll(async () => {
-    const served = { jwt: configOf("jwt"), database: configOf("database") }
+    const served = [configOf("jwt", "link"), configOf("database", "link"), configOf("jwt", "code"), configOf("database", "code")]
     server = createServer(async (req, res) => {
-      const strategy = req.url?.startsWith("/auth-jwt") ? "jwt" : req.url?.startsWith("/auth-database") ? "database" : undefined
-      if (!strategy) {
+      const config = served.find(({ basePath }) => req.url === basePath || req.url?.startsWith(`${basePath}/`) || req.url?.startsWith(`${basePath}?`))
+      if (!config) {
         res.writeHead(200, { "Content-Type": "text/html" }).end("<p id=home>home</p>")
         return
       }
-      await sendWebResponse(res, await Auth(await toWebRequest(req, origin), served[strategy]))
+      await sendWebResponse(res, await Auth(await toWebRequest(req, origin), config))
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -93,6 +90,37 @@ browserSuite("password accounts on the built-in pages, in Chromium", () => {
       expect(await page.getByRole("status").textContent()).toContain("Your email address is verified")
 
       await signIn(page, base, email, "correct horse battery")
+      expect(page.url()).toBe(`${origin}/home`)
+      expect(await signedIn(page, base)).toBe(email)
+
+      await page.goto(`${origin}${base}/signout`)
+      await page.getByRole("button", { name: /sign out/i }).click()
+      await page.waitForLoadState("load")
+      expect(await signedIn(page, base)).toBeUndefined()
+      await context.close()
+    })
+  }
+
+  for (const strategy of ["jwt", "database"] as const) {
+    it(`signs up, types the mailed code, is signed in, signs out (${strategy} sessions)`, async () => {
+      const base = `/auth-${strategy}-code`
+      const email = `grace-${strategy}@example.test`
+      const context = await browser.newContext()
+      const page = await context.newPage()
+
+      await page.goto(`${origin}${base}/signup/password?callbackUrl=${encodeURIComponent(`${origin}/home`)}`)
+      await page.getByLabel("Email").fill(email)
+      await page.getByLabel("Password").fill("correct horse battery")
+      await page.getByRole("button", { name: "Create account" }).click()
+      await page.waitForLoadState("load")
+      expect(await page.textContent("body")).toContain("to verify your address")
+      expect(await signedIn(page, base)).toBeUndefined()
+
+      const { code } = lastMail("verify-email", email)!
+      expect(code).toMatch(/^\d{6}$/)
+      await page.getByLabel("Code from your email").fill(code!)
+      await page.getByRole("button", { name: "Verify" }).click()
+      await page.waitForLoadState("load")
       expect(page.url()).toBe(`${origin}/home`)
       expect(await signedIn(page, base)).toBe(email)
 

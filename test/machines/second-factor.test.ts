@@ -79,12 +79,12 @@ describe("second-factor machine", () => {
       expect([waiting.value, waiting.context.emailCode, waiting.context.refusal]).toEqual(["awaitingCode", { hash: "h", expiresAt }, undefined])
       return flow
     }
-    const expired = sent().request(submitted("email"), ...admitted, { type: "emailCode.hashed", hash: "h", now: expiresAt })
+    const expired = sent().request(submitted("email"), ...admitted, { type: "emailCode.hashed", hashes: ["h"], now: expiresAt })
     expect([expired.value, expired.context.refusal, expired.context.attempts]).toEqual(["awaitingCode", "expired-email-code", 1])
-    const inTime = sent().request(submitted("email"), ...admitted, { type: "emailCode.hashed", hash: "h", now: expiresAt - 1 })
+    const inTime = sent().request(submitted("email"), ...admitted, { type: "emailCode.hashed", hashes: ["h"], now: expiresAt - 1 })
     expect([inTime.value, inTime.context.passedWith]).toEqual(["encodingToken", "email"])
     // Another code in time is a wrong one.
-    const wrong = sent().request(submitted("email"), ...admitted, { type: "emailCode.hashed", hash: "other", now: expiresAt - 1 })
+    const wrong = sent().request(submitted("email"), ...admitted, { type: "emailCode.hashed", hashes: ["other"], now: expiresAt - 1 })
     expect(wrong.context.refusal).toBe("wrong-code")
   })
 

@@ -48,6 +48,8 @@ const events: PasswordSignInEvent[] = [
   { type: "password.checked", valid: false, needsRehash: false },
   { type: "dummyPassword.checked" },
   { type: "rehash.failed", error: new Error("account store down") },
+  { type: "mail.sent" },
+  { type: "mail.failed", error: new Error("SMTP down") },
   ...signInDecisions,
   ...secondFactorFindings(),
   { type: "session.failed", error: "createSession threw" },
@@ -72,6 +74,7 @@ async function scenario(path: Path) {
     await memory.linkAccount({ userId: ada.id, type: "credentials" as never, provider: "password", providerAccountId: ada.id, refresh_token: hash })
   }
   const signInEvents: unknown[] = []
+  const mails: string[] = []
   const adapter: Adapter = {
     ...memory,
     async getUserByEmail(email) {
@@ -95,7 +98,18 @@ async function scenario(path: Path) {
     adapter,
     session: { strategy: policy.databaseSessions ? "database" : "jwt" },
     ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
-    providers: [Password({ hashing, verification: policy.requiresVerifiedEmail ? "required" : "optional", sendMail: () => {}, verifyLegacyHash: (typed, hash) => hash === `$legacy$${typed}` })],
+    providers: [
+      Password({
+        hashing,
+        verification: policy.requiresVerifiedEmail ? "required" : "optional",
+        ...(policy.verifiesByCode && { verifyBy: "code" as const }),
+        sendMail: (mail) => {
+          mails.push(mail.kind)
+          if (byType.has("mail.failed")) throw new Error("SMTP down")
+        },
+        verifyLegacyHash: (typed, hash) => hash === `$legacy$${typed}`,
+      }),
+    ],
     callbacks: {
       signIn: () => signInDecisionOf(path.events),
       ...redirectCallbackOf(path.events),
@@ -109,7 +123,7 @@ async function scenario(path: Path) {
   const read = byType.get("credentials.read") as Extract<PasswordSignInEvent, { type: "credentials.read" }> | undefined
   const typed = checked?.valid === false ? "wrong horse battery" : password
   const fields = read?.nonString.length ? { json: { email: [ada.email], password: typed } } : read?.identifier === undefined ? { form: { password: typed } } : { form: { email: ada.email, password: typed } }
-  return { config, memory, fields, csrfValid: !byType.has("csrf.invalid"), signInEvents, hadLegacyHash: checked?.needsRehash === true, rehashFails: byType.has("rehash.failed") }
+  return { config, memory, fields, csrfValid: !byType.has("csrf.invalid"), signInEvents, mails, hadLegacyHash: checked?.needsRehash === true, rehashFails: byType.has("rehash.failed") }
 }
 
 /**
@@ -132,6 +146,8 @@ function drivable(paths: readonly Path[]): Path[] {
 const inputs = [
   ...[...tailInputs, ...secondFactorInputs].map(({ policy }) => ({ policy: { ...policy, requiresVerifiedEmail: false } })),
   { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: true } },
+  // Verified by code: the right password of an unverified address mails a fresh code.
+  { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: true, verifiesByCode: true } },
 ]
 const recorder = new TransitionRecorder([passwordSignInMachine])
 const endings = new FlowEndings(recorder, "password-sign-in")
@@ -143,7 +159,7 @@ const unreachable = new Map([["password-sign-in.checkingSecondFactor:secondFacto
 describe("password sign-in machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
-      new Set(["signedIn", "csrfRejected", "credentialsMalformed", "credentialsRejected", "emailUnverified", "signInFailed", "accessDenied", "redirected", "sessionFailed", "rateLimited", "secondFactorRequired", "secondFactorUnavailable"]),
+      new Set(["signedIn", "csrfRejected", "credentialsMalformed", "credentialsRejected", "emailUnverified", "codeSent", "signInFailed", "accessDenied", "redirected", "sessionFailed", "rateLimited", "secondFactorRequired", "secondFactorUnavailable"]),
     )
   })
 
@@ -189,6 +205,13 @@ describe("password sign-in machine, driven through Auth()", () => {
           break
         case "emailUnverified":
           expect(location).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=email_unverified`)
+          // With codes, only after the fresh code could not be mailed.
+          expect(s.mails).toEqual(path.states.includes("mailingCode") ? ["verify-email"] : [])
+          break
+        case "codeSent":
+          expect(location).toBe(`${origin}/auth/verify-request?provider=password&type=code`)
+          expect(jar.get(`${cookieNames.https.flow}.password-code`)).toBeTruthy()
+          expect(s.mails).toEqual(["verify-email"])
           break
         case "signInFailed":
         case "sessionFailed":

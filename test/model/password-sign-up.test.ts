@@ -101,7 +101,9 @@ function scenario(path: Path) {
     session: { strategy: policy.databaseSessions ? "database" : "jwt" },
     ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
     // A cheap scrypt cost for the model's many sign-ups.
-    providers: [Password({ hashing: { scrypt: { ln: 10 } }, verification: policy.requiresVerifiedEmail ? "required" : "optional", ...(mailing && { sendMail }) })],
+    providers: [
+      Password({ hashing: { scrypt: { ln: 10 } }, verification: policy.requiresVerifiedEmail ? "required" : "optional", ...(mailing && { sendMail }), ...(policy.verifiesByCode && { verifyBy: "code" as const }) }),
+    ],
     callbacks: {
       signIn: () => signInDecisionOf(path.events),
       ...redirectCallbackOf(path.events),
@@ -124,6 +126,9 @@ const inputs = [
   { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: true } },
   // Verification optional, with sendMail: the link is mailed, and the new user signed in at once.
   { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: false, mailsVerification: true } },
+  // Verified by code (`verifyBy: "code"`), required or optional: the browser goes to the code page.
+  { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: true, verifiesByCode: true } },
+  { policy: { ...tailInputs[1]!.policy, requiresVerifiedEmail: false, mailsVerification: true, verifiesByCode: true } },
 ]
 const recorder = new TransitionRecorder([passwordSignUpMachine])
 const endings = new FlowEndings(recorder, "password-sign-up")
@@ -139,7 +144,7 @@ const unreachable = new Map([
 describe("password sign-up machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
     expect(new Set(paths.map((path) => path.finalState))).toEqual(
-      new Set(["signedIn", "signedInNewUser", "csrfRejected", "signUpRefused", "emailTaken", "verificationRequired", "signUpFailed", "accessDenied", "redirected", "sessionFailed", "rateLimited", "secondFactorRequired", "secondFactorUnavailable"]),
+      new Set(["signedIn", "signedInNewUser", "csrfRejected", "signUpRefused", "emailTaken", "verificationRequired", "codeSent", "signUpFailed", "accessDenied", "redirected", "sessionFailed", "rateLimited", "secondFactorRequired", "secondFactorUnavailable"]),
     )
   })
 
@@ -195,6 +200,12 @@ describe("password sign-up machine, driven through Auth()", () => {
         case "verificationRequired":
           // A taken address and a new account end alike: the same redirect, a notice mailed either way.
           expect(location).toBe(`${origin}/auth/signin?notice=verify-email`)
+          expect(s.mails).toEqual([taken ? "email-taken" : "verify-email"])
+          break
+        case "codeSent":
+          // A taken address and a new account end alike here too: the code page, with a sealed flow waiting for the code.
+          expect(location).toBe(`${origin}/auth/verify-request?provider=password&type=code`)
+          expect(jar.get(`${cookieNames.https.flow}.password-code`)).toBeTruthy()
           expect(s.mails).toEqual([taken ? "email-taken" : "verify-email"])
           break
         case "signUpFailed":

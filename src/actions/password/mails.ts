@@ -9,6 +9,11 @@ import { asError } from "../../core/as-error.js"
 import { EmailSignInError } from "../../core/errors.js"
 import { linkBindings, PASSWORD_LINK_MAX_AGE, sealPasswordLink, type PasswordLinkPurpose } from "./link-token.js"
 import type { AuthOptions } from "../../core/options.js"
+import { unmatchableEmailCodeHash } from "../../core/second-factor/email-code.js"
+import type { Concealed } from "../../core/concealed.js"
+import type { PendingCode } from "../../machines/password-sign-in.js"
+import { emailCodePage } from "../email-code-cookies.js"
+import { mintEmailedCode } from "../emailed-code.js"
 import type { CredentialsConfig, PasswordMail } from "../../types.js"
 
 /**
@@ -108,4 +113,47 @@ export async function sendPasswordMail(options: AuthOptions, provider: Credentia
     options.logger.error(failure)
     return { type: "mail.failed", error: failure }
   }
+}
+
+/**
+ * A verification code for the account `account` (its id and address): the code to mail and what
+ * the flow keeps (the account's binding to the address, the code's hash, its expiry). Without an
+ * account (a sign-up with a taken address), a stand-in of the same shape that no code and no
+ * account satisfy.
+ *
+ * @example
+ * ```ts
+ * const { code, pending } = await newPasswordCode(options, { userId: user.id, email: user.email })
+ * ```
+ */
+export async function newPasswordCode(options: AuthOptions, account?: { userId: string; email: string }): Promise<{ code: Concealed<string>; pending: PendingCode }> {
+  const { code, codeHash, expiresAt } = await mintEmailedCode(options.secret)
+  if (!account) return { code, pending: { bound: unmatchableEmailCodeHash(), codeHash: unmatchableEmailCodeHash(), expiresAt } }
+  const [bound] = await linkBindings(options.secret, addressBinding(account.userId, account.email))
+  return { code, pending: { bound: bound!, codeHash, expiresAt } }
+}
+
+/**
+ * Mails the verification of `account`'s address, as the provider's `verifyBy` says: the link, a
+ * 6-digit code (the mail's `url` is then the code page), or both; reported as `mail.sent` or
+ * `mail.failed`, with the code's hash for the flow that waits for it.
+ *
+ * @example
+ * ```ts
+ * mailVerification: ({ user }) => mailVerification(options, provider, { userId: user.id, email: user.email })
+ * ```
+ */
+export async function mailVerification(options: AuthOptions, provider: CredentialsConfig, account: { userId: string; email: string }): Promise<{ type: "mail.sent"; code?: PendingCode } | { type: "mail.failed"; error: unknown; code?: PendingCode }> {
+  const verifyBy = provider.passwordAccounts?.verifyBy ?? "link"
+  if (verifyBy === "link") return sendPasswordMail(options, provider, async () => ({ kind: "verify-email", to: account.email, ...(await addressLink(options, provider, "verify-email", "verify-email", account)) }))
+  const { code, pending } = await newPasswordCode(options, account)
+  const sent = await sendPasswordMail(options, provider, async () => ({
+    kind: "verify-email",
+    to: account.email,
+    ...(verifyBy === "both"
+      ? await addressLink(options, provider, "verify-email", "verify-email", account)
+      : { url: emailCodePage(options.baseUrl, provider.id), expires: new Date(pending.expiresAt) }),
+    code: code.reveal(),
+  }))
+  return { ...sent, code: pending }
 }

@@ -18,6 +18,7 @@ import { secondFactorOutcomes } from "../second-factor/tail.js"
 import { sessionEffects } from "../session-effects.js"
 import { askSignIn, resolveRedirect } from "../sign-in-callback.js"
 import { findPasswordAccount, replacePasswordHash } from "./store.js"
+import { mailVerification } from "./mails.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, CredentialsConfig, User } from "../../types.js"
 
@@ -76,6 +77,7 @@ export async function passwordSignIn(options: AuthOptions, provider: Credentials
         return { type: "rehash.failed", error }
       }
     },
+    mailCode: ({ user }) => mailVerification(options, provider, { userId: user!.id!, email: user!.email! }),
     refundAttempt: async () => {
       await limiter.refund()
       return { type: "attempt.refunded" }
@@ -92,6 +94,9 @@ export async function passwordSignIn(options: AuthOptions, provider: Credentials
     credentialsMalformed: ({ nonStringFields }) =>
       errorAnswer(new CredentialsSignin(`Credentials field(s) ${nonStringFields!.join(", ")} of provider "${provider.id}" must be strings`, { cause: { provider: provider.id, fields: nonStringFields } })),
     credentialsRejected: () => errorAnswer(new CredentialsSignin()),
+    // A fresh code is on its way to the unverified address: this browser types it.
+    codeSent: async ({ user, pendingCode }) =>
+      (await import("./verify-code.js")).startPasswordCode(options, provider, cookies, { email: user!.email!, ...pendingCode!, callbackUrl: options.callbackUrl }),
     emailUnverified: () => errorAnswer(new EmailUnverified("The email address of this account is not verified yet", { cause: { provider: provider.id } })),
     accessDenied: ({ error }) => errorAnswer(asError(error)),
     signInFailed: failed,
@@ -99,6 +104,6 @@ export async function passwordSignIn(options: AuthOptions, provider: Credentials
     rateLimited: (context) => errorAnswer(rateLimitedError("credentials", context, limiter)),
     ...secondFactorOutcomes(options, cookies, ({ user }: PasswordSignInContext) => signedIn(user!), () => options.callbackUrl),
   }
-  const policy = { ...signInTailPolicy(options, provider), requiresVerifiedEmail: settings.verification === "required" }
+  const policy = { ...signInTailPolicy(options, provider), requiresVerifiedEmail: settings.verification === "required", verifiesByCode: settings.sendMail !== undefined && (settings.verifyBy ?? "link") !== "link" }
   return outcomeOf(await runFlow(passwordSignInMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
 }

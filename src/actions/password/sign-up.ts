@@ -22,7 +22,7 @@ import { secondFactorOutcomes } from "../second-factor/tail.js"
 import { sessionEffects } from "../session-effects.js"
 import { askSignIn, resolveRedirect } from "../sign-in-callback.js"
 import { passwordEmail } from "./store.js"
-import { addressLink, passwordRouteUrl, sendPasswordMail, signInPageUrl } from "./mails.js"
+import { mailVerification, newPasswordCode, passwordRouteUrl, sendPasswordMail, signInPageUrl } from "./mails.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, CredentialsConfig, User } from "../../types.js"
 import type { AdapterUser } from "../../adapters.js"
@@ -42,7 +42,8 @@ async function readSignUp(provider: CredentialsConfig, body: Record<string, unkn
  * Creates an account from the sign-up form (or JSON body), mails the link that verifies its address
  * (where `sendMail` is set), and signs the new user in; where verification is required, sends them
  * to the sign-in page with `notice=verify-email` instead, and answers a taken address the same way
- * (its owner is mailed an `email-taken` notice).
+ * (its owner is mailed an `email-taken` notice). Where addresses are verified by code (`verifyBy`),
+ * the mail carries a code and the browser goes to the code page, a taken address's too.
  *
  * @example
  * ```ts
@@ -55,6 +56,7 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
   const body = options.request.body ?? {}
   const password = typeof body.password === "string" ? body.password : ""
   const settings = provider.passwordAccounts!
+  const verifyBy = settings.verifyBy ?? "link"
   const limiter = requestLimiter(options)
   const account = (user: User) => ({ providerAccountId: user.id ?? "", type: "credentials" as const, provider: provider.id })
   const signedIn = (user: User): SignInOutcome => ({ user, account: account(user), isNewUser: true })
@@ -101,12 +103,14 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
         return { type: "create.failed", error, addressTaken: await takenByAnother() }
       }
     },
-    mailVerification: ({ user }) =>
-      sendPasswordMail(options, provider, async () => ({ kind: "verify-email", to: user!.email!, ...(await addressLink(options, provider, "verify-email", "verify-email", { userId: user!.id!, email: user!.email! })) })),
+    mailVerification: ({ user }) => mailVerification(options, provider, { userId: user!.id!, email: user!.email! }),
     notifyOwner: async ({ user }) => {
       // The hash a new account's creation pays, paid here too: the answer takes as long as a new account's.
       await hashPassword(password, settings.hashing ?? {}).catch(() => undefined)
-      return sendPasswordMail(options, provider, { kind: "email-taken", to: user!.email!, signInUrl: signInPageUrl(options), resetUrl: passwordRouteUrl(options, provider, "forgot-password") })
+      // With codes, the code page follows as for a new account, waiting for a code no one has.
+      const code = verifyBy !== "link" ? (await newPasswordCode(options)).pending : undefined
+      const sent = await sendPasswordMail(options, provider, { kind: "email-taken", to: user!.email!, signInUrl: signInPageUrl(options), resetUrl: passwordRouteUrl(options, provider, "forgot-password") })
+      return { ...sent, ...(code && { code }) }
     },
     ...sessionEffects(options, cookies, ({ user }: PasswordSignUpContext) => signedIn(user!)),
   }
@@ -120,12 +124,20 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
     emailTaken: () => errorAnswer(new EmailTaken("An account with this email exists", { cause: { provider: provider.id } })),
     // A new account and a taken address end here alike: the same redirect, the same cookies.
     verificationRequired: () => ({ redirect: signInPageUrl(options, { notice: "verify-email" }), cookies }),
+    // A new account and a taken address end here alike too, where addresses are verified by code.
+    codeSent: async ({ user, pendingCode }) =>
+      (await import("./verify-code.js")).startPasswordCode(options, provider, cookies, { email: user!.email!, ...pendingCode!, callbackUrl: options.callbackUrl }),
     accessDenied: ({ error }) => errorAnswer(asError(error)),
     signUpFailed: failed,
     sessionFailed: failed,
     rateLimited: (context) => errorAnswer(rateLimitedError("credentials", context, limiter)),
     ...secondFactorOutcomes(options, cookies, ({ user }: PasswordSignUpContext) => signedIn(user!), () => options.callbackUrl),
   }
-  const policy = { ...signInTailPolicy(options, provider), requiresVerifiedEmail: settings.verification === "required", mailsVerification: settings.sendMail !== undefined && settings.verification !== "off" }
+  const policy = {
+    ...signInTailPolicy(options, provider),
+    requiresVerifiedEmail: settings.verification === "required",
+    mailsVerification: settings.sendMail !== undefined && settings.verification !== "off",
+    verifiesByCode: settings.sendMail !== undefined && verifyBy !== "link",
+  }
   return outcomeOf(await runFlow(passwordSignUpMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
 }

@@ -11,7 +11,7 @@ import { secondFactorCodeMessage } from "../../providers/email-message.js"
 import { CallbackRouteError, EmailSignInError, MissingCSRF, SecondFactorAttemptsExhausted, SecondFactorRefused, type SecondFactorRefusal } from "../../core/errors.js"
 import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
-import { backupCodeHashes, hashEmailCode, newEmailCode, normalizeBackupCode, openFactorSecret, verifyTotp } from "../../core/second-factor/index.js"
+import { backupCodeHashes, hashEmailCode, newEmailCode, normalizeBackupCode, openFactorSecret, typedEmailCodeHashes, verifyTotp } from "../../core/second-factor/index.js"
 import { EMAIL_CODE_LIFETIME } from "../../core/second-factor-options.js"
 import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
@@ -126,7 +126,8 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
         return { type: "backupCode.failed", error }
       }
     },
-    hashEmailCode: async (context) => ({ type: "emailCode.hashed", hash: await hashEmailCode(typed(context).replace(/\s+/g, ""), options.secret), now: Date.now() }),
+    // Under every secret (a rotation during the code's 10 minutes does not void it), as the other emailed codes are.
+    hashEmailCode: async (context) => ({ type: "emailCode.hashed", hashes: await typedEmailCodeHashes(typed(context), options.secret), now: Date.now() }),
     sendEmailCode: async ({ user }) => {
       try {
         const code = newEmailCode()

@@ -42,6 +42,8 @@ const english = {
   signInErrorEmailTaken: "An account with this email address exists. Sign in instead.",
   signInErrorPasswordLinkInvalid: "That link cannot be used. It may have been used already, or the address changed since it was sent.",
   signInErrorPasswordLinkExpired: "That link has expired. Ask for a new one.",
+  signInErrorPasswordCodeInvalid: "That code cannot be used any more. Sign in again to get a new one.",
+  signInErrorPasswordCodeExpired: "That code has expired. Sign in again to get a new one.",
   signInErrorEmailChangeConflict: "Your address was not changed: the new address belongs to another account now.",
   noticeVerifyEmail: "Check your email: we sent a link to verify the address. Follow it, then sign in.",
   noticeEmailVerified: "Your email address is verified. Sign in to continue.",
@@ -83,6 +85,8 @@ const english = {
   emailCodeLabel: "Code from your email",
   emailCodeOtherBrowser: "This browser did not ask for a code. Type the code in the browser where you asked for it, or sign in again here.",
   codeWrong: "That code is not right. Check it and try again.",
+  codeWrongTriesLeft: "That code is not right. Check it and try again (tries left: {count}).",
+  verifyEmailCodeSent: "We emailed you a 6-digit code to verify your address. It works for {duration}, in this browser.",
   // Sign-up page
   signUpTitle: "Create an account",
   nameOptionalLabel: "Name (optional)",

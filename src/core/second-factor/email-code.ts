@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { randomHex } from "../crypto.js"
 import { sameInConstantTime } from "./constant-time.js"
 import { keyedHashes } from "./keyed-hash.js"
 import { uniformIntegers } from "./random.js"
@@ -109,4 +110,18 @@ export async function typedEmailCodeHashes(typed: string, secret: string | reado
  */
 export function emailCodeMatchesAny(hashes: readonly string[], storedHash: string): boolean {
   return hashes.map((candidate) => sameInConstantTime(candidate, storedHash)).includes(true)
+}
+
+/**
+ * A stand-in for a code's keyed hash that no code has: 32 random bytes, as hex, the length and
+ * look of a real one. A flow that must answer as if a code was mailed (a sign-up with a taken
+ * address) seals this, so the same page, cookies and refusals follow, and no code ever passes.
+ *
+ * @example
+ * ```ts
+ * const codeHash = unmatchableEmailCodeHash() // 64 hex digits, matched by no code
+ * ```
+ */
+export function unmatchableEmailCodeHash(): string {
+  return randomHex(32)
 }

@@ -55,7 +55,7 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   const kinds = new Set(providers.map((provider) => provider.type))
   if (!providers.some((provider) => provider.type === "credentials" && !passwordAccounts(provider))) unused.push({ name: "credentials-sign-in", why: "no credentials provider" })
   if (providers.some(passwordAccounts)) {
-    for (const name of ["password-sign-up", "password-verify-email", "password-change-email", "password-confirm-email", "password-reset-request", "password-reset", "password-change"]) unused.push({ name, why: "the kit does not drive this Password flow yet (authflow's own model tests walk it)" })
+    for (const name of ["password-sign-up", "password-verify-email", "password-verify-code", "password-change-email", "password-confirm-email", "password-reset-request", "password-reset", "password-change"]) unused.push({ name, why: "the kit does not drive this Password flow yet (authflow's own model tests walk it)" })
   }
   if (!kinds.has("oauth") && !kinds.has("oidc")) unused.push({ name: "oauth", why: "no OAuth or OpenID Connect provider" })
   if (!kinds.has("email")) {

@@ -108,7 +108,7 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
         return { condition: "unknown backup code" }
       case "emailCode.hashed":
         if (event.now === 2) return { condition: "emailed code expired" }
-        return event.hash === "H" ? {} : { condition: "wrong code" }
+        return (event.hashes as string[]).includes("H") ? {} : { condition: "wrong code" }
       case "totp.failed":
       case "step.failed":
       case "backupCode.failed":
@@ -135,7 +135,7 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
       // Another policy's paths are all unreachable: one authenticator code, told apart at the first attempt, and its ordinary outcomes.
       if (context.policy !== undefined && context.policy !== policy) return [{ type: "totp.matched", factorId: "f1", step: 1 }, ...tail]
       const submissions = [submitted("totp"), submitted("totp", true), submitted("backup"), submitted("backup", true), submitted("email"), { type: "emailCode.requested", policy }]
-      const ordinary = [{ type: "totp.matched", factorId: "f1", step: 1 }, { type: "emailCode.sent", hash: "H", expiresAt: 1 }, { type: "emailCode.hashed", hash: "H", now: 0 }, { type: "emailCode.hashed", hash: "X", now: 0 }, { type: "emailCode.hashed", hash: "H", now: 2 }]
+      const ordinary = [{ type: "totp.matched", factorId: "f1", step: 1 }, { type: "emailCode.sent", hash: "H", expiresAt: 1 }, { type: "emailCode.hashed", hashes: ["H"], now: 0 }, { type: "emailCode.hashed", hashes: ["X"], now: 0 }, { type: "emailCode.hashed", hashes: ["H"], now: 2 }]
       // A later attempt (after a refusal, or after asking for an emailed code) meets no fault and remembers no device: those take the same transitions at every attempt, and the model's paths stay few.
       if (context.attempts > 0 || context.emailCode !== undefined) {
         return [submitted("totp"), submitted("backup"), submitted("email"), { type: "emailCode.requested", policy }, ...ordinary, rateLimitEvents[0]!, ...tail]

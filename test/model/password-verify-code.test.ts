@@ -1,0 +1,320 @@
+/**
+ * The Password verification code machine, one flow over several requests, driven through the real
+ * `Auth()` along every path the model generates: Ada, whose address is not verified, signs in with
+ * her password where addresses are verified by code (`verifyBy: "code"`), is mailed a code, and
+ * each POST /verify-email/password types a code in that browser, resuming the sealed flow: right,
+ * wrong, late; with the flow's cookie replayed, without CSRF, over the rate limit; her account gone
+ * or replaced meanwhile, her address verified meanwhile, the store failing; then the sign-in tail
+ * (JWT or database sessions, the second factor).
+ */
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest"
+import type { SnapshotFrom } from "xstate"
+import { passwordVerifyCodeMachine, type PasswordCodeStart, type PasswordVerifyCodeEvent } from "../../src/machines/password-verify-code.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
+import Password from "../../src/providers/password.js"
+import { hashPassword } from "../../src/core/password/index.js"
+import type { Adapter, AdapterUser } from "../../src/adapters.js"
+import type { AuthConfig, PasswordMail } from "../../src/types.js"
+import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
+import { TransitionRecorder } from "../../src/testing/recorder.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import {
+  claimFailingReplayStore,
+  expectSecondFactorFinal,
+  limiterAdmitted,
+  modelClientHeaders,
+  rateLimitOf,
+  rateLimitOutcomes,
+  redirectCallbackOf,
+  secondFactorFindings,
+  secondFactorRepresentatives,
+  secondFactorWorld,
+  secondFactorWorldOf,
+  signInDecisionOf,
+  signInDecisions,
+} from "./harness.js"
+import { loadMachinesPerTest } from "../machines/load-per-test.js"
+
+vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
+vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
+vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/emailed-code.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("emailed-code", await load()))
+vi.mock("../../src/machines/password-verify-code.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-verify-code", await load()))
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "emailed-code", "password-verify-code")
+
+const secret = "model-secret-for-password-codes"
+const names = cookieNames.https
+const ada = "ada@example.test"
+const adaUser: AdapterUser = { id: "u-ada", name: "Ada", email: ada, emailVerified: null }
+const password = "correct horse battery"
+const hashing = { scrypt: { ln: 10 } }
+const adaHash = hashPassword(password, hashing)
+const callbackUrl = `${origin}/dashboard`
+const codeCookie = `${names.flow}.password-code`
+const codePage = `${origin}/auth/verify-request?provider=password&type=code`
+const startsAt = Date.parse("2026-01-01T00:00:00.000Z")
+const expiresAt = startsAt + 10 * 60_000
+const start: PasswordCodeStart = { email: ada, bound: "bound", codeHash: "mailed", expiresAt, callbackUrl }
+
+const databasePolicy: SignInTailPolicy = { databaseSessions: true, newUserPage: false }
+const jwtPolicy: SignInTailPolicy = { databaseSessions: false, newUserPage: false }
+const policies = [databasePolicy, jwtPolicy, { ...databasePolicy, secondFactor: true }, { ...jwtPolicy, secondFactor: true }]
+
+/**
+ * Payload-carrying events, given what the flow holds: the first request meets every answer; a
+ * request after a wrong code types a wrong one again, within the limits, until the fifth.
+ */
+function events(snapshot: SnapshotFrom<typeof passwordVerifyCodeMachine>): PasswordVerifyCodeEvent[] {
+  const { context } = snapshot
+  if (context.attempts > 0) {
+    return [
+      { type: "code.submitted", code: "typed", policy: context.policy! },
+      { type: "flow.fresh" },
+      { type: "csrf.valid" },
+      { type: "rateLimit.counted", hits: [] },
+      { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
+    ]
+  }
+  return [
+    ...(context.policy ? [context.policy] : policies).map((policy): PasswordVerifyCodeEvent => ({ type: "code.submitted", code: "typed", policy })),
+    { type: "flow.fresh" },
+    { type: "flow.replayed" },
+    { type: "flow.claimFailed", error: new Error("replay store down") },
+    { type: "csrf.valid" },
+    { type: "csrf.invalid" },
+    ...rateLimitOutcomes,
+    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt - 1 },
+    { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
+    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt },
+    // Ada as she was; verified meanwhile (the link, or a code in another flow); replaced by another account at the address; gone.
+    { type: "user.found", user: adaUser, bound: true, verified: false },
+    { type: "user.found", user: adaUser, bound: true, verified: true },
+    { type: "user.found", user: { ...adaUser, id: "u-other" }, bound: false, verified: false },
+    { type: "user.missing" },
+    { type: "lookup.failed", error: new Error("user store down") },
+    { type: "email.verified" },
+    { type: "update.failed", error: new Error("user store down") },
+    ...signInDecisions,
+    ...secondFactorFindings(),
+    { type: "session.failed", error: new Error("createSession failed") },
+    { type: "encode.failed", error: new Error("jwt callback threw") },
+  ]
+}
+
+type Path = ModelPath<PasswordVerifyCodeEvent>
+
+const policyOfPath = (path: { events: readonly { type: string }[] }) => (path.events.find((event) => event.type === "code.submitted") as { policy?: SignInTailPolicy } | undefined)?.policy
+
+function requestsOf(events: readonly PasswordVerifyCodeEvent[]): PasswordVerifyCodeEvent[][] {
+  const requests: PasswordVerifyCodeEvent[][] = []
+  for (const event of events) {
+    if (event.type === "code.submitted") requests.push([event])
+    else requests.at(-1)!.push(event)
+  }
+  return requests
+}
+
+const plainRetries = (path: Path) => {
+  const requests = requestsOf(path.events)
+  if (requests.length === 1) return true
+  const plain = (request: readonly PasswordVerifyCodeEvent[]) => limiterAdmitted(request) && !request.some((event) => event.type === "flow.replayed" || event.type === "flow.claimFailed" || event.type === "csrf.invalid")
+  return requests.slice(0, -1).every(plain) && (path.events[0] as { policy: SignInTailPolicy }).policy === jwtPolicy
+}
+/** The second factor is looked up for Ada as she was (found, bound). */
+const adaAsSheWas = (events: readonly { type: string }[]) => events.some((event) => event.type === "user.found" && (event as { bound?: boolean }).bound === true)
+const allPaths = modelPaths(passwordVerifyCodeMachine, events, { inputs: [start] })
+const paths = secondFactorRepresentatives(allPaths.filter(plainRetries), { acceptable: adaAsSheWas, policy: policyOfPath })
+
+function failing(request: readonly PasswordVerifyCodeEvent[], type: PasswordVerifyCodeEvent["type"]): boolean {
+  return request.some((event) => event.type === type)
+}
+
+async function scenario(path: Path) {
+  const policy = policyOfPath(path)!
+  const world: { request: PasswordVerifyCodeEvent[] } = { request: [] }
+  const now = (type: PasswordVerifyCodeEvent["type"]) => failing(world.request, type)
+  const memory = MemoryAdapter()
+  await memory.createUser(adaUser)
+  await memory.linkAccount({ userId: adaUser.id, type: "credentials" as never, provider: "password", providerAccountId: adaUser.id, refresh_token: await adaHash })
+  const mails: PasswordMail[] = []
+  const adapter: Adapter = {
+    ...memory,
+    async getUserByEmail(email) {
+      if (now("lookup.failed")) throw new Error("user store down")
+      return memory.getUserByEmail(email)
+    },
+    async updateUser(user) {
+      if (now("update.failed")) throw new Error("user store down")
+      return memory.updateUser(user)
+    },
+    async createSession(session) {
+      if (now("session.failed")) throw new Error("createSession failed")
+      return memory.createSession(session)
+    },
+  }
+  const config: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter,
+    rateLimit: false,
+    replayStore: claimFailingReplayStore(adapter, () => now("flow.claimFailed")),
+    session: { strategy: policy.databaseSessions ? "database" : "jwt" },
+    providers: [Password({ hashing, verification: "required", verifyBy: "code", sendMail: (mail) => void mails.push(mail) })],
+    callbacks: {
+      signIn: () => (world.request.length === 0 ? true : signInDecisionOf(world.request)),
+      ...redirectCallbackOf(path.events),
+      jwt({ token }) {
+        if (now("encode.failed")) throw new Error("jwt callback threw")
+        return token
+      },
+    },
+  }
+  const secondFactor = secondFactorWorldOf(path.events)
+  if (policy.secondFactor) {
+    const built = await secondFactorWorld(secondFactor, config.adapter!, { userId: adaUser.id, secret })
+    config.secondFactor = built.secondFactor
+    config.adapter = built.adapter
+    return { config, memory, world, mails, secondFactor, cookies: built.cookies }
+  }
+  return { config, memory, world, mails, secondFactor, cookies: [] as [string, string][] }
+}
+
+const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
+const recorder = new TransitionRecorder([passwordVerifyCodeMachine])
+/** Transitions no code verification can take. */
+const unreachable = new Map([["password-verify-code.checkingSecondFactor:secondFactor.found:0", "the first factor is a password, not a passkey"]])
+
+describe("password verification code machine (one flow, several requests), driven through Auth()", () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it("the model yields a path to every final state", () => {
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(
+      new Set([
+        "signedIn",
+        "redirected",
+        "accessDenied",
+        "flowReplayed",
+        "claimFailed",
+        "csrfRejected",
+        "rateLimited",
+        "codeExpired",
+        "attemptsExhausted",
+        "codeStale",
+        "verifyFailed",
+        "sessionFailed",
+        "secondFactorRequired",
+        "secondFactorUnavailable",
+      ]),
+    )
+  })
+
+  for (const path of paths) {
+    it(`${path.description} ⇒ ${path.finalState}`, async () => {
+      vi.useFakeTimers({ toFake: ["Date"], now: startsAt })
+      const s = await scenario(path)
+      const { logger, errors } = recordingLogger()
+      const jar = new CookieJar()
+      for (const [name, value] of s.cookies) jar.cookies.set(name, value)
+      // Ada signs in with her password: her address is not verified, so a code is mailed and this browser waits for it.
+      const signedIn = await send(s.config, jar, "/callback/password", { form: { csrfToken: await csrfTokenFor(s.config, jar), email: ada, password, callbackUrl: "/dashboard" } })
+      expect(signedIn.headers.get("location")).toBe(codePage)
+      const code = (s.mails[0] as { code?: string }).code!
+      expect(code).toMatch(/^\d{6}$/)
+      // What changed meanwhile, where the path says so.
+      const found = path.events.find((event) => event.type === "user.found")
+      if (found?.type === "user.found" && found.verified) await s.memory.updateUser({ id: adaUser.id, emailVerified: new Date(startsAt) })
+      if (found?.type === "user.found" && !found.bound) {
+        await s.memory.deleteUser!(adaUser.id)
+        await s.memory.createUser({ id: "u-other", email: ada, emailVerified: null })
+      }
+      if (path.events.some((event) => event.type === "user.missing")) await s.memory.deleteUser!(adaUser.id)
+
+      recorder.reset()
+      let response: Response | undefined
+      const requests = requestsOf(path.events)
+      for (const [index, request] of requests.entries()) {
+        const has = (type: PasswordVerifyCodeEvent["type"]) => request.some((event) => event.type === type)
+        const hashed = request.find((event) => event.type === "emailCode.hashed")
+        if (hashed?.type === "emailCode.hashed" && hashed.now >= expiresAt) vi.setSystemTime(expiresAt)
+        const typed = hashed?.type === "emailCode.hashed" && hashed.hashes[0] === "mailed" ? code : wrongOf(code)
+        const csrf: Record<string, string> = has("csrf.invalid") ? {} : { csrfToken: await csrfTokenFor(s.config, jar) }
+        if (has("flow.replayed")) {
+          const saved = new Map(jar.cookies)
+          await send({ ...s.config, logger: recordingLogger().logger }, jar, "/verify-email/password", { form: { ...csrf, code: wrongOf(code) } })
+          jar.cookies.clear()
+          for (const [name, value] of saved) jar.cookies.set(name, value)
+        }
+        s.world.request = request
+        response = await send({ ...s.config, logger, inspect: recorder.inspect, ...rateLimitOf(request, "email-code") }, jar, "/verify-email/password", { form: { ...csrf, code: typed }, headers: modelClientHeaders })
+        s.world.request = []
+        expect(response.status).toBe(302)
+        if (index < requests.length - 1) {
+          expect(response.headers.get("location")).toBe(`${codePage}&error=Verification&reason=wrong-code&left=${4 - index}`)
+          expect(jar.get(codeCookie)).toBeTruthy()
+        }
+      }
+      expect(recorder.runs.flatMap((run) => run.states.slice(1))).toEqual(path.states.slice(1))
+
+      const location = response!.headers.get("location")
+      const refusal = errors.find((error) => (error as { type?: string }).type === "PasswordCodeInvalid")?.cause as { refusal?: string } | undefined
+      const user = await s.memory.getUser(adaUser.id)
+      expect(jar.get(codeCookie)).toBeUndefined()
+      // The address is verified once the right code found Ada and the write went through.
+      expect(user?.emailVerified instanceof Date).toBe(path.states.includes("checkingSignIn") || (found?.type === "user.found" && found.bound && found.verified))
+      switch (path.finalState) {
+        case "signedIn": {
+          expect(location).toBe(callbackUrl)
+          const session = (await (await send(s.config, jar, "/session")).json()) as { user?: { email?: string } } | null
+          expect(session?.user?.email).toBe(ada)
+          break
+        }
+        case "redirected":
+          expect(location).toBe(`${origin}/welcome`)
+          break
+        case "accessDenied":
+          expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
+          break
+        case "flowReplayed":
+        case "attemptsExhausted":
+        case "codeStale":
+          expect(location).toBe(`${origin}/auth/signin?error=PasswordCodeInvalid`)
+          expect(refusal?.refusal).toBe(path.finalState)
+          break
+        case "codeExpired":
+          expect(location).toBe(`${origin}/auth/signin?error=PasswordCodeExpired`)
+          break
+        case "csrfRejected":
+          expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
+          break
+        case "rateLimited":
+          expect(location).toMatch(new RegExp(`^${origin}/auth/signin\\?error=RateLimited&retryAfter=[1-9]\\d*$`))
+          break
+        case "claimFailed":
+        case "verifyFailed":
+        case "sessionFailed":
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errors.length).toBeGreaterThan(0)
+          break
+        case "secondFactorRequired":
+        case "secondFactorUnavailable":
+          expectSecondFactorFinal(path.finalState, s.secondFactor, response!, jar, origin)
+          break
+        default:
+          throw new Error(`no expectation for state ${path.finalState}`)
+      }
+      if (path.finalState !== "signedIn") expect(jar.get(names.sessionToken)).toBeUndefined()
+    })
+  }
+
+  afterAll(() => {
+    console.log(`password-verify-code: ${paths.length} paths driven of ${allPaths.length} generated`)
+    const { line, missing } = coverageReport(passwordVerifyCodeMachine, recorder)
+    console.log(line, `(unreachable through Auth(): ${[...unreachable].map(([key, why]) => `${key}: ${why}`).join("; ")})`)
+    expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+    expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
+  })
+})
