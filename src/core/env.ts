@@ -44,12 +44,13 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "change-email",
   "confirm-email",
   "signup",
+  "sessions",
 ])
 
 /**
  * Tells whether a string names one of the actions served under `basePath`: Auth.js's nine, and
  * authflow's `backchannel-logout`, `second-factor`, `factors`, `step-up`, `signup`, `verify-email`,
- * `change-email` and `confirm-email`.
+ * `change-email`, `confirm-email` and `sessions`.
  *
  * @example
  * ```ts
