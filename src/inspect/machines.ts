@@ -16,6 +16,7 @@ import { passwordVerifyEmailMachine } from "../machines/password-verify-email.js
 import { passwordChangeEmailMachine } from "../machines/password-change-email.js"
 import { passwordConfirmEmailMachine } from "../machines/password-confirm-email.js"
 import { passwordSignUpMachine } from "../machines/password-sign-up.js"
+import { multiSessionMachine } from "../machines/multi-session.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -45,6 +46,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   passwordChangeEmailMachine,
   passwordConfirmEmailMachine,
   passwordSignInMachine,
+  multiSessionMachine,
 ]
 
 /**

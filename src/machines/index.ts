@@ -58,3 +58,5 @@ export type { LinkContext, LinkEffect, LinkEvent, OpenedLink } from "./password-
 export type { PasswordSignUpPolicy } from "./password-sign-up.js"
 export { passwordSignUpMachine } from "./password-sign-up.js"
 export type { PasswordSignUpContext, PasswordSignUpEffect, PasswordSignUpEvent, SignUpReadEvent, SignUpRefusal } from "./password-sign-up.js"
+export { multiSessionMachine } from "./multi-session.js"
+export type { MultiSessionContext, MultiSessionEffect, MultiSessionEvent, MultiSessionInput, MultiSessionOperation, MultiSessionPolicy } from "./multi-session.js"
