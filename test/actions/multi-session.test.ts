@@ -137,6 +137,11 @@ describe.each(strategies.map(([strategy, make], index) => [`${strategy}${index =
       expect(emailsOf(await list(config, jar))).toEqual(["a@example.test"])
       await signIn(config, jar, "b@example.test")
       expect(emailsOf(await list(config, jar))).toEqual(["b@example.test"])
+      // Add A, then sign B in again without adding: B replaces A, and is listed once (not also among the others).
+      await signIn(config, jar, "a@example.test", true)
+      expect(emailsOf(await list(config, jar))).toEqual(["a@example.test", "b@example.test"])
+      await signIn(config, jar, "b@example.test")
+      expect(emailsOf(await list(config, jar))).toEqual(["b@example.test"])
       expect(jar.get(names.addAccount)).toBeUndefined()
     } finally {
       await made.done()

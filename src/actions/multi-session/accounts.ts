@@ -39,7 +39,8 @@ async function readAsSession(options: AuthOptions, token: string): Promise<{ ses
 /**
  * GET `/sessions` (`multiSession` on): the active session, answered exactly as `/session` answers
  * it (and re-issued the same way), and the others, each through the `session` callback. Others
- * that are no longer alive are dropped, and the others cookie is rewritten.
+ * that are no longer alive, or that are the active user's, are dropped, and the others cookie is
+ * rewritten.
  *
  * @example
  * ```ts
@@ -53,7 +54,10 @@ export async function listAccounts(options: AuthOptions, cookies: Cookie[]): Pro
   const stored = await readOthers(options)
   const others: ListedAccount[] = []
   const kept: OtherSession[] = []
+  // An account signed in again without "use another account" is active: its older session is not also another account.
+  const activeUser = stored.length ? (await readActive(options))?.userId : undefined
   for (const other of stored) {
+    if (activeUser !== undefined && other.u === activeUser) continue
     const found = await readAsSession(options, other.t)
     if (!found) continue
     kept.push({ ...other, t: found.token })
