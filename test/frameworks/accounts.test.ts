@@ -76,6 +76,13 @@ describe("the wrappers' account functions", () => {
       return run(...args)
     }
     await walk(jar, emails, inAction(auth.listAccounts), inAction(auth.switchAccount))
+    // In a Server Component, where Next.js refuses cookie writes, the listing still answers.
+    next.headers = new Headers({ host: "app.test", "x-forwarded-proto": "http", cookie: jar.header() })
+    next.write = () => {
+      throw new Error("Cookies can only be modified in a Server Action or Route Handler.")
+    }
+    expect(await emails(auth.listAccounts)).toEqual(["a@example.test", "b@example.test"])
+    await expect(auth.switchAccount((await auth.listAccounts()).others[0]!.id)).rejects.toThrow("Cookies can only be modified")
   })
 
   it("SvelteKitAuth(): listAccounts for a load, switchAccount for a form action", async () => {
