@@ -35,6 +35,8 @@ const actions = {
   session: onFirstUse(() => import("./actions/session.js")),
   signOut: onFirstUse(() => import("./actions/signout.js")),
   webAuthn: onFirstUse(() => import("./actions/webauthn.js")),
+  accounts: onFirstUse(() => import("./actions/multi-session/accounts.js")),
+  accountSignOut: onFirstUse(() => import("./actions/multi-session/sign-out.js")),
 }
 // Loaded on the first call of `getAccessToken`, with the refresh of provider tokens it may run.
 const accessToken = onFirstUse(() => import("./actions/access-token.js"))
@@ -191,7 +193,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return (await actions.csrf()).csrfAction(options, cookies)
       case "signin":
         if (providerId !== undefined) return errorAnswer(new UnknownAction("Unsupported action"))
-        return (await actions.pages()).signInPage(options, cookies)
+        return (await actions.pages()).signInPage(options, options.multiSession && options.request.query.addAccount === "1" ? [...cookies, addAccountMarker(options)] : cookies)
       case "signout":
         return (await actions.pages()).signOutPage(options, cookies)
       case "error":
@@ -220,6 +222,9 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
       case "step-up":
         if (!options.secondFactor) return errorAnswer(new UnknownAction("Second factors are off: set `secondFactor` in the configuration to step up at /step-up"))
         return (await actions.stepUp()).stepUpAction(options, cookies)
+      case "sessions":
+        if (!options.multiSession || options.request.step !== undefined) return errorAnswer(new UnknownAction(multiSessionOff("GET /sessions")))
+        return (await actions.accounts()).listAccounts(options, cookies)
       case "webauthn-options": {
         const provider = options.provider
         if (provider?.type !== "webauthn") return errorAnswer(new InvalidProvider("Provider must be WebAuthn"))
@@ -241,7 +246,11 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
         return { redirect: `${options.baseUrl}/signin`, cookies }
       }
       case "signout":
+        if (options.multiSession) return (await actions.accountSignOut()).accountSignOut(options, cookies)
         return (await actions.signOut()).signOutAction(options, cookies)
+      case "sessions":
+        if (!options.multiSession || options.request.step !== "switch") return errorAnswer(new UnknownAction(multiSessionOff("POST /sessions/switch")))
+        return (await actions.accounts()).switchAccount(options, cookies)
       case "callback":
         return (await actions.callback()).callbackAction(options, cookies)
       case "backchannel-logout":
@@ -265,6 +274,17 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
     }
   }
   return errorAnswer(new UnknownAction(`Cannot handle action: ${action}`))
+}
+
+/** Why a `/sessions` route is not served: multi-session off, or a route it does not have. */
+function multiSessionOff(route: string): string {
+  return `Cannot handle action: ${route} is served with \`multiSession\` on in the configuration`
+}
+
+/** The `add-account` marker `GET /signin?addAccount=1` sets: the sign-in that follows keeps the signed-in account. */
+function addAccountMarker(options: AuthOptions): Cookie {
+  const { name, options: cookieOptions } = options.cookies.addAccount
+  return { name, value: "1", options: cookieOptions }
 }
 
 /** `/second-factor`, where second factors are on. */

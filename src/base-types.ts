@@ -39,6 +39,7 @@ export type AuthAction =
   | "forgot-password"
   | "reset-password"
   | "change-password"
+  | "sessions"
 
 /** A user as providers and callbacks see it. */
 export interface User {
@@ -193,6 +194,17 @@ export interface CookiesOptions {
    * when secure.
    */
   authContext: CookieOption
+  /**
+   * With `multiSession` on: the browser's other signed-in accounts (their session JWTs, or their
+   * database session tokens), sealed and chunked like the session cookie. The active account stays
+   * in `sessionToken`.
+   */
+  otherSessions: CookieOption
+  /**
+   * With `multiSession` on: set for 15 minutes by `GET /signin?addAccount=1`, so that the sign-in
+   * that follows keeps the signed-in account beside the new one instead of replacing it.
+   */
+  addAccount: CookieOption
 }
 
 /** Partial overrides of {@link CookiesOptions}. */

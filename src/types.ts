@@ -394,6 +394,18 @@ export interface AuthConfig {
    */
   secondFactor?: SecondFactorOptions | boolean
   /**
+   * Several signed-in accounts in one browser, as in an account switcher: `GET /signin?addAccount=1`
+   * signs in another account without signing out the first, `GET /sessions` lists them,
+   * `POST /sessions/switch` makes another one active, `POST /signout` with `account` signs out one.
+   * `/session` answers the active account as always. `true` turns it on with the defaults.
+   * @default off
+   * @example
+   * ```ts
+   * Auth(request, { ...config, multiSession: { maxAccounts: 3 } })
+   * ```
+   */
+  multiSession?: MultiSessionOptions | boolean
+  /**
    * Encrypts the session and flow cookies and signs CSRF tokens. An array rotates: the first
    * encrypts, any of them decrypts. Outside development and test (`NODE_ENV`), each one must have at
    * least 32 characters, or every request is refused with `WeakSecret`; in development a shorter one
@@ -441,6 +453,20 @@ export interface AuthConfig {
    * @default none: flows run without an observer
    */
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void)
+}
+
+/** Options of {@link AuthConfig.multiSession}. */
+export interface MultiSessionOptions {
+  /**
+   * How many accounts one browser keeps signed in, the active one included. Adding one more drops
+   * the account added longest ago (a database session is deleted).
+   * @default 5
+   * @example
+   * ```ts
+   * const multiSession: MultiSessionOptions = { maxAccounts: 3 }
+   * ```
+   */
+  maxAccounts?: number
 }
 
 export type { AuthError }

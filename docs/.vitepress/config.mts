@@ -61,6 +61,7 @@ export default defineConfig({
           { text: "Passkeys", link: "/guides/passkeys" },
           { text: "Second factors", link: "/guides/second-factor" },
           { text: "Passwords", link: "/guides/passwords" },
+          { text: "Several accounts", link: "/guides/multi-session" },
           { text: "Adapters and database sessions", link: "/guides/adapters" },
           { text: "Token refresh", link: "/guides/token-refresh" },
           { text: "Rate limiting", link: "/guides/rate-limiting" },

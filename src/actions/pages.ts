@@ -73,8 +73,14 @@ export async function signInPage(options: AuthOptions, cookies: Cookie[]): Promi
   const providers = pageProviders(options)
   const passkeys = providers.some((provider) => provider.type === "webauthn") ? await pages.passkeys() : undefined
   const retryAfter = secondsOf(query.retryAfter)
-  const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, notice: query.notice, theme: options.theme, text: await pageText(options.config, options.request), ...(retryAfter !== undefined && { retryAfter }) }
+  const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, notice: query.notice, theme: options.theme, text: await pageText(options.config, options.request), ...(retryAfter !== undefined && { retryAfter }), ...addAccountLink(options) }
   return html((await pages.signIn()).renderSignInPage(props, passkeys), cookies)
+}
+
+/** With `multiSession` on and a session cookie present (and not already adding one): where "Use another account" leads. */
+function addAccountLink(options: AuthOptions): { addAccountUrl?: string } {
+  if (!options.multiSession || options.request.query.addAccount === "1" || !options.request.cookies[options.cookies.sessionToken.name] && !options.request.cookies[`${options.cookies.sessionToken.name}.0`]) return {}
+  return { addAccountUrl: `${options.baseUrl}/signin?${new URLSearchParams({ addAccount: "1", callbackUrl: options.callbackUrl })}` }
 }
 
 /**

@@ -43,6 +43,7 @@ export function sessionEffects<TContext>(options: AuthOptions, cookies: Cookie[]
       try {
         const outcome = signedIn(context)
         cookies.push(...(await withAuthContext(options, outcome, await createDatabaseSession(options, outcome))))
+        if (options.multiSession) cookies.push(...(await keepSignedInAccounts(options, outcome.user.id)))
         return { type: "session.created", providerTokens: broughtProviderTokens(outcome.account) }
       } catch (error) {
         return { type: "session.failed", error }
@@ -59,12 +60,18 @@ export function sessionEffects<TContext>(options: AuthOptions, cookies: Cookie[]
       try {
         const outcome = signedIn(context)
         cookies.push(...(await withAuthContext(options, outcome, await encodeSessionToken(options, outcome))))
+        if (options.multiSession) cookies.push(...(await keepSignedInAccounts(options, outcome.user.id)))
         return { type: "token.encoded" }
       } catch (error) {
         return { type: "encode.failed", error }
       }
     },
   }
+}
+
+/** With `multiSession` on: the account signed in before stays beside the new one (loaded only then). */
+async function keepSignedInAccounts(options: AuthOptions, userId: string | undefined): Promise<Cookie[]> {
+  return (await import("./multi-session/add.js")).keepSignedInAccounts(options, userId)
 }
 
 /**

@@ -22,6 +22,7 @@ export { configure, clientConfig, authUrl, type ClientConfig } from "./config.js
 export { getSession, getCsrfToken, getProviders, update, type GetSessionOptions } from "./session.js"
 export { signIn } from "./sign-in.js"
 export { signOut } from "./sign-out.js"
+export { addAccount, listAccounts, switchAccount, type Accounts, type AddAccountOptions, type OtherAccount } from "./accounts.js"
 export { onSessionChange, announceSessionChange, channelName, type SessionMessage, type SessionTrigger } from "./broadcast.js"
 export {
   listFactors,

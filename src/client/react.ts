@@ -22,8 +22,13 @@ import { navigate, currentHref } from "./navigate.js"
 import { getSession, postSessionUpdate } from "./session.js"
 import type { Session } from "./types.js"
 
+import { listAccounts, switchAccount, type Accounts } from "./accounts.js"
+import { signOut } from "./sign-out.js"
+
 export { getSession, getCsrfToken, getProviders, signIn, signOut, configure } from "./index.js"
+export { addAccount, listAccounts, switchAccount } from "./accounts.js"
 export type { ClientSafeProvider, SignInOptions, SignInResponse, SignOutOptions, Session } from "./index.js"
+export type { Accounts, AddAccountOptions, OtherAccount } from "./accounts.js"
 
 /** Where the session of the page stands. */
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated"
@@ -213,4 +218,56 @@ function sameSession(a: Session | null, b: Session | null): boolean {
   const { expires: _a, ...restA } = a
   const { expires: _b, ...restB } = b
   return JSON.stringify(restA) === JSON.stringify(restB)
+}
+
+/** What {@link useAccounts} returns. */
+export interface AccountsValue {
+  /** The browser's accounts; `undefined` until the first listing arrives. */
+  accounts: Accounts | undefined
+  /** `"loading"` until the first listing arrives. */
+  status: "loading" | "ready"
+  /** Makes an account active (its `id` from `accounts.others`); the listing and every tab's session follow. */
+  switchAccount: (id: string) => Promise<void>
+  /** Signs one account out (its `id`), or every account without one; stays on the page. */
+  signOut: (account?: string) => Promise<void>
+  /** Lists the accounts again. */
+  refresh: () => Promise<void>
+}
+
+/**
+ * The browser's signed-in accounts (`multiSession` on the server), kept up to date when the
+ * session changes in any tab, with the account switcher's actions.
+ *
+ * @example
+ * ```tsx
+ * import { useAccounts } from "authflow/react"
+ *
+ * export function AccountSwitcher() {
+ *   const { accounts, switchAccount } = useAccounts()
+ *   return (
+ *     <ul>
+ *       {accounts?.others.map((account) => (
+ *         <li key={account.id}><button onClick={() => switchAccount(account.id)}>{account.user?.email}</button></li>
+ *       ))}
+ *     </ul>
+ *   )
+ * }
+ * ```
+ */
+export function useAccounts(): AccountsValue {
+  const [accounts, setAccounts] = useState<Accounts | undefined>(undefined)
+  const refresh = useCallback(async () => setAccounts(await listAccounts()), [])
+  useEffect(() => {
+    void refresh()
+    return onSessionChange(() => void refresh())
+  }, [refresh])
+  const switchTo = useCallback(async (id: string) => {
+    await switchAccount(id)
+    await refresh()
+  }, [refresh])
+  const signOutOf = useCallback(async (account?: string) => {
+    await signOut({ redirect: false, ...(account !== undefined && { account }) })
+    await refresh()
+  }, [refresh])
+  return useMemo(() => ({ accounts, status: accounts ? "ready" : "loading", switchAccount: switchTo, signOut: signOutOf, refresh }), [accounts, switchTo, signOutOf, refresh])
 }

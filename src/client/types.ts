@@ -49,6 +49,12 @@ export interface SignOutOptions {
   redirectTo?: string
   /** Older name of `redirectTo`. */
   callbackUrl?: string
+  /**
+   * With `multiSession` on the server: the id (from `listAccounts()`) of the one account to sign
+   * out. The active one's place goes to the next account.
+   * @default every account of the browser
+   */
+  account?: string
 }
 
 /** An authenticator app as `/factors` lists it: no secret. */

@@ -47,12 +47,13 @@ const authActions: ReadonlySet<string> = new Set<AuthAction>([
   "forgot-password",
   "reset-password",
   "change-password",
+  "sessions",
 ])
 
 /**
  * Tells whether a string names one of the actions served under `basePath`: Auth.js's nine, and
  * authflow's `backchannel-logout`, `second-factor`, `factors`, `step-up`, `signup`, `verify-email`,
- * `change-email`, `confirm-email`, `forgot-password`, `reset-password` and `change-password`.
+ * `change-email`, `confirm-email`, `forgot-password`, `reset-password`, `change-password` and `sessions`.
  *
  * @example
  * ```ts

@@ -71,6 +71,7 @@ export type ErrorType =
   | "PasswordHashMalformed"
   | "PasswordHashUnavailable"
   | "PasswordHashHookFailed"
+  | "AccountNotFound"
 
 /** Where an error sends the user: the sign-in page (`signIn`) or the error page (`error`). */
 export type ErrorKind = "signIn" | "error"
@@ -795,7 +796,21 @@ export class PasswordChangeRefused extends SignInError {
   static override type = "PasswordChangeRefused" as const
 }
 
+/**
+ * With `multiSession` on: the account asked for (`POST /sessions/switch`, or `POST /signout` with
+ * `account`) is not one of this browser's signed-in accounts (never was, signed out, or expired).
+ *
+ * @example
+ * ```ts
+ * // POST /auth/sessions/switch  account=unknown → /auth/error?error=AccountNotFound (JSON: 404)
+ * ```
+ */
+export class AccountNotFound extends AuthError {
+  static override type = "AccountNotFound" as const
+}
+
 const clientSafeTypes: ReadonlySet<string> = new Set<ErrorType>([
+  "AccountNotFound",
   "CredentialsSignin",
   "OAuthAccountNotLinked",
   "OAuthCallbackError",

@@ -73,6 +73,8 @@ export interface AuthOptions {
   callbackUrl: string
   /** `secondFactor` with its defaults, when second factors are on. */
   secondFactor?: ResolvedSecondFactor
+  /** `multiSession` with its defaults, when several accounts may be signed in at once. */
+  multiSession?: { maxAccounts: number }
 }
 
 const thirtyDays = 30 * 24 * 60 * 60
@@ -158,6 +160,7 @@ export async function initOptions(
   if (provider) options.provider = provider
   const secondFactor = config.secondFactor === undefined || config.secondFactor === false ? undefined : (await secondFactorOptions()).resolveSecondFactor(config.secondFactor)
   if (secondFactor) options.secondFactor = secondFactor
+  if (config.multiSession) options.multiSession = { maxAccounts: (config.multiSession === true ? undefined : config.multiSession.maxAccounts) ?? 5 }
   if (config.adapter) options.adapter = (await adapterLogging()).withAdapterLogging(config.adapter, logger, config.adapterTimeout)
 
   const initCookies: Cookie[] = []

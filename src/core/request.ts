@@ -11,6 +11,8 @@ export interface AuthRequest {
   headers: Headers
   action: AuthAction
   providerId?: string
+  /** The step named after an action that takes no provider: `switch` in `/sessions/switch`. */
+  step?: string
   /** Parsed form or JSON body of a POST; undefined for GET or other content types. */
   body?: Record<string, unknown>
   query: Record<string, string>
@@ -31,7 +33,7 @@ const actionsWithProvider: ReadonlySet<AuthAction> = new Set<AuthAction>(["signi
  * parseActionPath("/auth/signin/github", "/auth") // { action: "signin", providerId: "github" }
  * ```
  */
-export function parseActionPath(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
+export function parseActionPath(pathname: string, basePath: string): { action: AuthAction; providerId?: string; step?: string } {
   const base = basePath.endsWith("/") ? basePath.slice(0, -1) : basePath
   if (pathname === base) throw new UnknownAction(`Cannot parse action at ${pathname}: the path names no action under basePath "${base || "/"}"`)
   if (!pathname.startsWith(base) || (base && pathname[base.length] !== "/")) throw outsideBasePath(pathname, base)
@@ -45,6 +47,8 @@ export function parseActionPath(pathname: string, basePath: string): { action: A
   if (segments.length < 1 || segments.length > 2) throw new UnknownAction(`Cannot parse action at ${pathname}`)
   const [action, providerId] = segments as [string, string | undefined]
   if (!isAuthAction(action)) throw new UnknownAction(`Cannot parse action at ${pathname}: "${action}" is not an action under basePath "${base || "/"}"`)
+  // `/sessions/switch`: a step of the accounts route, not a provider.
+  if (action === "sessions" && providerId === "switch") return { action, step: providerId }
   if (providerId !== undefined && !actionsWithProvider.has(action)) {
     throw new UnknownAction(`Cannot parse action at ${pathname}`)
   }
@@ -106,7 +110,7 @@ export async function toAuthRequest(request: Request, basePath: string): Promise
   const method = request.method
   if (method !== "GET" && method !== "POST") throw new UnknownAction(`Unsupported method ${method}`)
   const url = new URL(request.url)
-  const { action, providerId } = parseActionPath(url.pathname, basePath)
+  const { action, providerId, step } = parseActionPath(url.pathname, basePath)
   // Most requests (a session read) have no query: skip building URLSearchParams for them.
   const query: Record<string, string> = url.search === "" ? {} : Object.fromEntries(url.searchParams)
   const body = method === "POST" ? await readBody(request) : undefined
@@ -119,6 +123,7 @@ export async function toAuthRequest(request: Request, basePath: string): Promise
     cookies: parseCookieHeader(request.headers.get("cookie")),
   }
   if (providerId !== undefined) authRequest.providerId = providerId
+  if (step !== undefined) authRequest.step = step
   if (body !== undefined) authRequest.body = body
   if (query.error !== undefined) authRequest.error = query.error
   const peer = peerAddressOf(request)

@@ -20,6 +20,7 @@ import { passwordResetRequestMachine } from "../machines/password-reset-request.
 import { passwordResetMachine } from "../machines/password-reset.js"
 import { passwordChangeMachine } from "../machines/password-change.js"
 import { passwordSignUpMachine } from "../machines/password-sign-up.js"
+import { multiSessionMachine } from "../machines/multi-session.js"
 
 /**
  * Every authflow flow machine, in the order a user meets them: the ones the inspector draws and
@@ -53,6 +54,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   passwordResetRequestMachine,
   passwordResetMachine,
   passwordChangeMachine,
+  multiSessionMachine,
 ]
 
 /**

@@ -35,7 +35,7 @@ export interface ErrorPageProps {
 }
 
 /** The error codes with a page of their own; any other value renders the generic page. */
-export type ErrorPageCode = "Configuration" | "AccessDenied" | "Verification" | "SecondFactorUnavailable"
+export type ErrorPageCode = "Configuration" | "AccessDenied" | "Verification" | "SecondFactorUnavailable" | "AccountNotFound"
 
 interface ErrorContent {
   status: number
@@ -69,6 +69,13 @@ const ERROR_PAGES: Readonly<Record<ErrorPageCode, ErrorContent>> = {
     heading: "errorSecondFactorUnavailableHeading",
     messages: ["errorSecondFactorUnavailableMessage", "errorSecondFactorUnavailableHint"],
     signIn: false,
+  },
+  // authflow's own (multiSession): the account to switch to or sign out is not signed in here.
+  AccountNotFound: {
+    status: 404,
+    heading: "errorAccountNotFoundHeading",
+    messages: ["errorAccountNotFoundMessage"],
+    signIn: true,
   },
 }
 

@@ -12,7 +12,7 @@
 import type { JSX } from "preact"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
-import { renderDocument } from "./layout.js"
+import { renderDocument, safeUrl } from "./layout.js"
 import { SIGNIN_NOTICE_KEYS, signInErrorHint, signInErrorMessage } from "./signin-errors.js"
 import { CredentialsForm, EmailForm, ProviderButton, credentialsScript, signInErrorId } from "./signin-forms.js"
 import type { PageProvider, RenderedPage } from "./types.js"
@@ -44,6 +44,12 @@ export interface SignInPageProps {
   theme: Theme
   /** The request's language. @default English */
   text?: Translator
+  /**
+   * With `multiSession` on and someone signed in: the URL of this page that signs in another
+   * account beside them (`?addAccount=1`), shown as a "Use another account" link.
+   * @default none: no link
+   */
+  addAccountUrl?: string
 }
 
 type Section =
@@ -103,7 +109,7 @@ function Separator({ text }: { text: Translator }) {
  * ```
  */
 export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart): RenderedPage {
-  const { providers, csrfToken, callbackUrl, email, error, notice, retryAfter, theme, text = english } = props
+  const { providers, csrfToken, callbackUrl, email, error, notice, retryAfter, theme, text = english, addAccountUrl } = props
   const message = signInErrorMessage(error, text, retryAfter)
   const hint = signInErrorHint(error, text)
   const sections = sectionsOf(providers)
@@ -151,6 +157,11 @@ export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart)
           <p class="lead">{text.t("signInChoose")}</p>
         ) : null}
         <div class="heading-gap">{body}</div>
+        {addAccountUrl ? (
+          <p class="hint heading-gap">
+            <a href={safeUrl(addAccountUrl)}>{text.t("signInUseAnotherAccount")}</a>
+          </p>
+        ) : null}
         {passkeys && sections.some((section) => section.kind === "webauthn") ? passkeys.webauthnScripts() : null}
         {sections.some((section) => section.kind === "credentials") ? credentialsScript() : null}
       </>

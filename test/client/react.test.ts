@@ -5,7 +5,7 @@
 import { createElement, type ReactNode } from "react"
 import { renderToString } from "react-dom/server"
 import { describe, expect, it, vi } from "vitest"
-import { SessionProvider, useSession } from "../../src/client/react.js"
+import { SessionProvider, useAccounts, useSession } from "../../src/client/react.js"
 import { clientConfig, configure } from "../../src/client/index.js"
 import type { Session } from "../../src/types.js"
 
@@ -49,5 +49,15 @@ describe("SessionProvider and useSession", () => {
     vi.spyOn(console, "error").mockImplementation(() => {})
     expect(() => renderToString(createElement(Probe))).toThrow(/SessionProvider/)
     vi.restoreAllMocks()
+  })
+})
+
+describe("useAccounts", () => {
+  it("is loading until the first listing (rendered on the server, where no request is sent)", () => {
+    function Accounts(): ReactNode {
+      const { status, accounts, switchAccount, signOut, refresh } = useAccounts()
+      return `${status}:${accounts === undefined}:${[switchAccount, signOut, refresh].map((action) => typeof action).join(",")}`
+    }
+    expect(renderToString(createElement(Accounts))).toBe("loading:true:function,function,function")
   })
 })

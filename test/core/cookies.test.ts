@@ -258,6 +258,8 @@ describe("default cookies", () => {
       secondFactor: "__Secure-authflow.second-factor",
       trustedDevice: "__Host-authflow.trusted-device",
       authContext: "__Host-authflow.auth-context",
+      otherSessions: "__Secure-authflow.other-sessions",
+      addAccount: "__Secure-authflow.add-account",
     })
     const plain = defaultCookies(false)
     expect(Object.values(plain).map((cookie) => cookie.name)).toEqual([
@@ -273,6 +275,8 @@ describe("default cookies", () => {
       "authflow.second-factor",
       "authflow.trusted-device",
       "authflow.auth-context",
+      "authflow.other-sessions",
+      "authflow.add-account",
     ])
   })
 

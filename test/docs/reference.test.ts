@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest"
 const root = new URL("../..", import.meta.url).pathname
 
 /** The option objects: `AuthConfig` and the objects its options take. */
-const optionTypes = ["AuthConfig", "SessionOptions", "JWTOptions", "PagesOptions", "Theme", "RateLimitOptions", "RefreshOptions"]
+const optionTypes = ["AuthConfig", "SessionOptions", "JWTOptions", "PagesOptions", "Theme", "RateLimitOptions", "RefreshOptions", "MultiSessionOptions"]
 /** Types whose every member is an option with a built-in default, required in the type or not. */
 const everyMember = ["CallbacksOptions"]
 

@@ -28,6 +28,8 @@ export function defaultCookies(useSecureCookies: boolean): CookiesOptions {
     secondFactor: { name: `${prefix}authflow.second-factor`, options: { ...base, maxAge: 5 * 60 } },
     trustedDevice: { name: `${useSecureCookies ? "__Host-" : ""}authflow.trusted-device`, options: { ...base, maxAge: 30 * 24 * 60 * 60 } },
     authContext: { name: `${useSecureCookies ? "__Host-" : ""}authflow.auth-context`, options: { ...base } },
+    otherSessions: { name: `${prefix}authflow.other-sessions`, options: { ...base } },
+    addAccount: { name: `${prefix}authflow.add-account`, options: { ...base, maxAge: fifteenMinutes } },
   }
 }
 

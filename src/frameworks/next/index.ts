@@ -21,6 +21,7 @@ import { Auth } from "../../auth.js"
 import { createSignIn, createSignInAction, createSignOut, createUpdate } from "./actions.js"
 import { createAuth } from "./auth.js"
 import { createFactorFunctions } from "./factors.js"
+import { createAccountFunctions } from "./accounts.js"
 import { createRequireRecentAuth } from "./recent-auth.js"
 import { publicRequest, setNextEnvDefaults, withEnvOrigin } from "./env.js"
 import type { NextAuthConfig, NextAuthConfigInit, NextAuthResult } from "./types.js"
@@ -68,6 +69,7 @@ export function NextAuth(config: NextAuthConfigInit): NextAuthResult {
     signOut: createSignOut(withoutRequest),
     unstable_update: createUpdate(withoutRequest),
     ...createFactorFunctions(withoutRequest),
+    ...createAccountFunctions(withoutRequest),
     requireRecentAuth: createRequireRecentAuth(withoutRequest),
   }
 }
@@ -108,4 +110,5 @@ export type {
 export type { Session, User } from "../../types.js"
 export type { FactorsResult, ServerConfirmOptions, ServerFactors, ServerRemoveOptions } from "../shared/factors.js"
 export type { NextRecentAuthDemand, NextRequireRecentAuth } from "./types.js"
+export type { Accounts, OtherAccount, ServerAccounts, SwitchAccountResult } from "../shared/accounts.js"
 export type { RecentAuthDemand } from "../shared/recent-auth.js"

@@ -4,6 +4,7 @@ import type { NextFetchEvent, NextRequest } from "next/server.js"
 import type { ErrorType } from "../../core/errors.js"
 import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "../../types.js"
 import type { ServerFactors } from "../shared/factors.js"
+import type { ServerAccounts } from "../shared/accounts.js"
 import type { RecentAuthDemand } from "../shared/recent-auth.js"
 
 /** Arguments of the `authorized` callback. */
@@ -112,7 +113,7 @@ export interface SignInActionState {
 export type SessionUpdate = Partial<Session> | { user: Partial<NonNullable<Session["user"]>> }
 
 /** What `NextAuth()` returns; the second-factor functions are {@link ServerFactors}'. */
-export interface NextAuthResult extends ServerFactors {
+export interface NextAuthResult extends ServerFactors, ServerAccounts {
   /** Checks that the signed-in user authenticated recently enough, or redirects through the step-up (see {@link NextRequireRecentAuth}). */
   requireRecentAuth: NextRequireRecentAuth
   /** `GET` and `POST` for `app/api/auth/[...nextauth]/route.ts`. */

@@ -26,8 +26,15 @@ function firstValue(header: string | null): string | undefined {
   return header?.split(",")[0]?.trim() || undefined
 }
 
-/** A request another site made: the browser says so, or its `Origin` names another host. */
-function crossSite(request: Request): boolean {
+/**
+ * A request another site made: the browser says so, or its `Origin` names another host.
+ *
+ * @example
+ * ```ts
+ * if (crossSite(event.request)) return { ok: false, error: "MissingCSRF", status: 403 }
+ * ```
+ */
+export function crossSite(request: Request): boolean {
   if (request.headers.get("sec-fetch-site") === "cross-site") return true
   const origin = request.headers.get("origin")
   if (origin === null) return false

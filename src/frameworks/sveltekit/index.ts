@@ -27,6 +27,7 @@ import { isAuthAction, type EnvObject } from "../../core/env.js"
 import { clientAddressOf, readSession, signInAction, signOutAction } from "./actions.js"
 import { processEnv, setSvelteKitEnvDefaults } from "./env.js"
 import { createFactorActions } from "./factors.js"
+import { createAccountActions } from "./accounts.js"
 import { createRequireRecentAuth } from "./recent-auth.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInit, SvelteKitAuthOptions, SvelteKitAuthResult } from "./types.js"
 
@@ -98,6 +99,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInit, options: SvelteKi
     signIn: async (event) => signInAction(event, await resolveConfig(event), env),
     signOut: async (event) => signOutAction(event, await resolveConfig(event), env),
     ...createFactorActions(resolveConfig, env),
+    ...createAccountActions(resolveConfig, env),
     requireRecentAuth: createRequireRecentAuth(resolveConfig, env),
   }
 }
@@ -108,6 +110,8 @@ export { AuthError, CredentialsSignin } from "../../core/errors.js"
 export type { AuthActionData, AuthorizationParamsField, SvelteKitAuthConfig, SvelteKitAuthConfigInit, SvelteKitAuthOptions, SvelteKitAuthResult } from "./types.js"
 export type { Session, User } from "../../types.js"
 export type { SvelteKitFactorActions } from "./types.js"
+export type { SvelteKitAccountActions } from "./types.js"
+export type { Accounts, OtherAccount, SwitchAccountResult } from "../shared/accounts.js"
 export type { ConfirmFactorInput, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
 export type { SvelteKitRequireRecentAuth } from "./types.js"
 export type { RecentAuthDemand } from "../shared/recent-auth.js"

@@ -2,6 +2,7 @@
 import type { Action, Handle, RequestEvent } from "@sveltejs/kit"
 import type { EnvObject } from "../../core/env.js"
 import type { AuthConfig, Awaitable, Session } from "../../types.js"
+import type { Accounts, SwitchAccountResult } from "../shared/accounts.js"
 import type { ConfirmFactorInput, FactorCallResults, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
 import type { RecentAuthDemand } from "../shared/recent-auth.js"
 
@@ -46,7 +47,7 @@ export interface AuthActionData {
 }
 
 /** What `SvelteKitAuth()` returns; the second-factor functions are {@link SvelteKitFactorActions}'. */
-export interface SvelteKitAuthResult extends SvelteKitFactorActions {
+export interface SvelteKitAuthResult extends SvelteKitFactorActions, SvelteKitAccountActions {
   /** Checks that the signed-in user authenticated recently enough, or redirects through the step-up (see {@link SvelteKitRequireRecentAuth}). */
   requireRecentAuth: SvelteKitRequireRecentAuth
   /**
@@ -157,3 +158,25 @@ export interface SvelteKitFactorActions {
  * ```
  */
 export type SvelteKitRequireRecentAuth = (event: RequestEvent, demand: RecentAuthDemand) => Promise<{ recent: true; authTime: Date; amr: string[] }>
+
+/** The account functions of `SvelteKitAuth()`. */
+export interface SvelteKitAccountActions {
+  /**
+   * The browser's accounts: the active session and the others; for a `load`.
+   *
+   * @example
+   * ```ts
+   * export const load = async (event) => ({ accounts: await listAccounts(event) })
+   * ```
+   */
+  listAccounts(event: RequestEvent): Promise<Accounts>
+  /**
+   * Makes another account active: `id` given, or the form's `account` field.
+   *
+   * @example
+   * ```ts
+   * export const actions = { switch: (event) => switchAccount(event) }
+   * ```
+   */
+  switchAccount(event: RequestEvent, id?: string): Promise<SwitchAccountResult>
+}
