@@ -167,8 +167,9 @@ describe("the packed tarball, installed into a fresh app", () => {
     // loaded when first asked for: 39 KB packed, 0.12 MB unpacked, from 664 KB and 2.33 MB); 661 KB and
     // 2.31 MB after step-up, the wrappers' factor functions, emailed codes and the Password provider
     // (590 KB and 2.0 MB after second factors).
-    // About 790 KB packed once the 63 added OAuth/OIDC providers and the eight page catalogs came in.
-    expect(pack.size).toBeLessThan(830_000)
+    // About 790 KB packed once the 63 added OAuth/OIDC providers and the eight page catalogs came in;
+    // 847 KB with password reset and change, verification by code and multi-session.
+    expect(pack.size).toBeLessThan(880_000)
     expect(pack.unpackedSize).toBeLessThan(3_100_000)
   })
 
