@@ -1,6 +1,7 @@
 import { assign, setup } from "xstate"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
+import { findingSessionState, sessionUserActions, type SessionUserContext, type SessionUserEffect, type SessionUserEvent } from "./password-session.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { FlowMeta } from "./run-flow.js"
 
@@ -13,9 +14,7 @@ export type ChangeEmailReadEvent = { type: "change.read"; newEmail?: string; ema
 /** Events of the email change request: what each effect found. */
 export type PasswordChangeEmailEvent =
   | CsrfEvent
-  | { type: "session.user"; user: { id: string; email: string } }
-  | { type: "session.none" }
-  | { type: "session.failed"; error: unknown }
+  | SessionUserEvent
   | RateLimitEvent
   | ChangeEmailReadEvent
   | { type: "password.checked"; valid: boolean }
@@ -28,17 +27,14 @@ export type PasswordChangeEmailEvent =
   | { type: "mail.failed"; error: unknown }
 
 /** Context of an email change request. */
-export interface PasswordChangeEmailContext extends RateLimitContext {
-  /** The signed-in user, with the address their account has now. */
-  user?: { id: string; email: string }
+export interface PasswordChangeEmailContext extends RateLimitContext, SessionUserContext {
   newEmail?: string
   refusal?: ChangeEmailRefusal
-  rateLimitIdentity?: string
   error?: unknown
 }
 
 /** Effects the email change machine names. */
-export type PasswordChangeEmailEffect = CsrfEffect | "findSessionUser" | RateLimitEffect | "readChange" | "checkPassword" | "findNewEmail" | "mailConfirmation" | "notifyOwner"
+export type PasswordChangeEmailEffect = CsrfEffect | SessionUserEffect | RateLimitEffect | "readChange" | "checkPassword" | "findNewEmail" | "mailConfirmation" | "notifyOwner"
 
 const read = (event: PasswordChangeEmailEvent) => (event.type === "change.read" ? event : undefined)
 
@@ -70,7 +66,7 @@ export const passwordChangeEmailMachine = flowMachine(setup({
   actions: {
     ...rateLimitActions<PasswordChangeEmailContext, PasswordChangeEmailEvent>(),
     recordError: assign({ error: ({ event }) => (event as { error?: unknown }).error }),
-    recordUser: assign(({ event }) => (event.type === "session.user" ? { user: event.user, rateLimitIdentity: event.user.email } : {})),
+    ...sessionUserActions<PasswordChangeEmailContext, PasswordChangeEmailEvent>(),
     recordRefusal: assign({ refusal: ({ event }) => (read(event)?.newEmail === undefined || read(event)?.emailProblem !== undefined ? ("invalid-email" as const) : ("same-email" as const)) }),
     recordNewEmail: assign({ newEmail: ({ event }) => read(event)?.newEmail }),
   },
@@ -89,14 +85,7 @@ export const passwordChangeEmailMachine = flowMachine(setup({
   initial: "validatingInput",
   states: {
     validatingInput: csrfCheckingState("findingSession"),
-    findingSession: {
-      meta: { effect: "findSessionUser" },
-      on: {
-        "session.user": { target: "checkingRateLimit", actions: "recordUser" },
-        "session.none": "signInRequired",
-        "session.failed": { target: "changeFailed", actions: "recordError" },
-      },
-    },
+    findingSession: findingSessionState("checkingRateLimit", "changeFailed"),
     checkingRateLimit: limitingState("readingChange"),
     readingChange: {
       meta: { effect: "readChange" },

@@ -1,6 +1,7 @@
 import { assign, setup } from "xstate"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
+import { findingSessionState, sessionUserActions, type SessionUserContext, type SessionUserEffect, type SessionUserEvent } from "./password-session.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import type { NewPasswordReadEvent, NewPasswordRefusal, NoticeMailEvent, PasswordChangePolicy, PasswordWriteEvent, SessionsEndEvent } from "./password-reset.js"
 import type { FlowMeta } from "./run-flow.js"
@@ -8,9 +9,7 @@ import type { FlowMeta } from "./run-flow.js"
 /** Events of a signed-in password change: what each effect found. */
 export type PasswordChangeEvent =
   | CsrfEvent
-  | { type: "session.user"; user: { id: string; email: string } }
-  | { type: "session.none" }
-  | { type: "session.failed"; error: unknown }
+  | SessionUserEvent
   | RateLimitEvent
   | { type: "password.checked"; valid: boolean }
   | { type: "account.none" }
@@ -22,18 +21,15 @@ export type PasswordChangeEvent =
   | NoticeMailEvent
 
 /** Context of a password change. */
-export interface PasswordChangeContext extends RateLimitContext {
+export interface PasswordChangeContext extends RateLimitContext, SessionUserContext {
   policy?: PasswordChangePolicy
-  /** The signed-in user, with the address their account has now. */
-  user?: { id: string; email: string }
-  rateLimitIdentity?: string
   refusal?: NewPasswordRefusal
   /** A step after the password was written failed (logged; the change stands): ending sessions, the notice. */
   afterWriteFailed?: ("sessions" | "mail")[]
 }
 
 /** Effects the password change machine names. */
-export type PasswordChangeEffect = CsrfEffect | "findSessionUser" | RateLimitEffect | "checkCurrentPassword" | "refundAttempt" | "readNewPassword" | "writePassword" | "endOtherSessions" | "notifyPasswordChanged"
+export type PasswordChangeEffect = CsrfEffect | SessionUserEffect | RateLimitEffect | "checkCurrentPassword" | "refundAttempt" | "readNewPassword" | "writePassword" | "endOtherSessions" | "notifyPasswordChanged"
 
 const failedAfterWrite = (step: "sessions" | "mail") =>
   assign<PasswordChangeContext, PasswordChangeEvent, undefined, PasswordChangeEvent, never>(({ context, event }) => ({ afterWriteFailed: [...(context.afterWriteFailed ?? []), step], error: (event as { error?: unknown }).error }))
@@ -68,7 +64,7 @@ export const passwordChangeMachine = flowMachine(setup({
   actions: {
     ...rateLimitActions<PasswordChangeContext, PasswordChangeEvent>(),
     recordError: assign({ error: ({ event }) => (event as { error?: unknown }).error }),
-    recordUser: assign(({ event }) => (event.type === "session.user" ? { user: event.user, rateLimitIdentity: event.user.email } : {})),
+    ...sessionUserActions<PasswordChangeContext, PasswordChangeEvent>(),
     recordRefusal: assign({ refusal: ({ event }) => (event.type === "newPassword.read" ? event.problem : undefined) }),
     recordSessionsFailure: failedAfterWrite("sessions"),
     recordMailFailure: failedAfterWrite("mail"),
@@ -90,14 +86,7 @@ export const passwordChangeMachine = flowMachine(setup({
   initial: "validatingInput",
   states: {
     validatingInput: csrfCheckingState("findingSession"),
-    findingSession: {
-      meta: { effect: "findSessionUser" },
-      on: {
-        "session.user": { target: "checkingRateLimit", actions: "recordUser" },
-        "session.none": "signInRequired",
-        "session.failed": { target: "changeFailed", actions: "recordError" },
-      },
-    },
+    findingSession: findingSessionState("checkingRateLimit", "changeFailed"),
     checkingRateLimit: limitingState("checkingPassword"),
     checkingPassword: {
       meta: { effect: "checkCurrentPassword" },

@@ -17,9 +17,9 @@ import { passwordChangeEmailMachine, type ChangeEmailReadEvent } from "../../mac
 import { passwordConfirmEmailMachine } from "../../machines/password-confirm-email.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "../rate-limit.js"
-import { sessionUser } from "../second-factor/session-user.js"
 import { addressLink, addressStillBound, passwordRouteUrl, sendPasswordMail, signInPageUrl } from "./mails.js"
 import { passwordEmail } from "./store.js"
+import { findSessionUser } from "./sessions.js"
 import { linkOpener, linkRefusals } from "./verify-email.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, CredentialsConfig } from "../../types.js"
@@ -53,16 +53,7 @@ export async function passwordChangeEmail(options: AuthOptions, provider: Creden
   const page = (query: Record<string, string>) => ({ redirect: passwordRouteUrl(options, provider, "change-email", query), cookies })
   const effects: FlowEffects<typeof passwordChangeEmailMachine> = {
     ...csrfCheckEffect(options),
-    findSessionUser: async () => {
-      try {
-        const signedIn = await sessionUser(options)
-        // The address as stored now: a JWT carries the one it was issued with.
-        const user = signedIn && (await adapter.getUser!(signedIn.id))
-        return user && typeof user.email === "string" ? { type: "session.user", user: { id: user.id, email: user.email } } : { type: "session.none" }
-      } catch (error) {
-        return { type: "session.failed", error }
-      }
-    },
+    findSessionUser: () => findSessionUser(options),
     checkRateLimit: ({ rateLimitIdentity }) => limiter.count("credentials", rateLimitIdentity),
     readChange: () => readChange(body),
     checkPassword: async ({ user }) => {

@@ -14,10 +14,9 @@ import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
 import { passwordChangeMachine } from "../../machines/password-change.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "../rate-limit.js"
-import { sessionUser } from "../second-factor/session-user.js"
 import { passwordRouteUrl, sendPasswordMail, signInPageUrl } from "./mails.js"
 import { readNewPassword } from "./reset.js"
-import { endOtherUserSessions } from "./sessions.js"
+import { endOtherUserSessions, findSessionUser } from "./sessions.js"
 import { replacePasswordHash } from "./store.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, CredentialsConfig } from "../../types.js"
@@ -46,16 +45,7 @@ export async function passwordChange(options: AuthOptions, provider: Credentials
   const form = (query: Record<string, string>) => ({ redirect: passwordRouteUrl(options, provider, "change-password", query), cookies })
   const effects: FlowEffects<typeof passwordChangeMachine> = {
     ...csrfCheckEffect(options),
-    findSessionUser: async () => {
-      try {
-        const signedIn = await sessionUser(options)
-        // The address as stored now: a JWT carries the one it was issued with.
-        const user = signedIn && (await adapter.getUser!(signedIn.id))
-        return user && typeof user.email === "string" ? { type: "session.user", user: { id: user.id, email: user.email } } : { type: "session.none" }
-      } catch (error) {
-        return { type: "session.failed", error }
-      }
-    },
+    findSessionUser: () => findSessionUser(options),
     checkRateLimit: ({ rateLimitIdentity }) => limiter.count("credentials", rateLimitIdentity),
     checkCurrentPassword: async ({ user }) => {
       try {

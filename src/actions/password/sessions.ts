@@ -3,7 +3,7 @@
  * deleted (the adapter's `deleteUserSessions`); JWT sessions cannot be deleted, so the change is
  * recorded in the revocation store (`user:<id>`, the moment of the change) and a session signed in
  * before it is refused when next read. A change made from a session keeps that one: it is issued
- * again, after the moment of the change.
+ * again, after the moment of the change. And finding who is signed in, for the signed-in flows.
  *
  * @module
  */
@@ -11,6 +11,8 @@ import { revocationStoreOf } from "../../core/revocation-store.js"
 import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../../core/session-cookie.js"
 import { databaseToken, metaOfDatabaseToken, metaOfToken, sessionMetaClaim } from "../../core/session-lifetime.js"
 import type { SessionsEndEvent } from "../../machines/password-reset.js"
+import type { SessionUserEvent } from "../../machines/password-session.js"
+import { sessionUser } from "../second-factor/session-user.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie } from "../../types.js"
 
@@ -72,5 +74,25 @@ export async function endOtherUserSessions(options: AuthOptions, userId: string,
     return { type: "sessions.ended" }
   } catch (error) {
     return { type: "sessions.failed", error }
+  }
+}
+
+/**
+ * The `findSessionUser` effect of the signed-in Password flows (change the password, change the
+ * address): the signed-in user with the address their account has now (a JWT carries the one it
+ * was issued with), nobody (no session, or no address), or the failure.
+ *
+ * @example
+ * ```ts
+ * const effects = { findSessionUser: () => findSessionUser(options) }
+ * ```
+ */
+export async function findSessionUser(options: AuthOptions): Promise<SessionUserEvent> {
+  try {
+    const signedIn = await sessionUser(options)
+    const user = signedIn && (await options.adapter!.getUser!(signedIn.id))
+    return user && typeof user.email === "string" ? { type: "session.user", user: { id: user.id, email: user.email } } : { type: "session.none" }
+  } catch (error) {
+    return { type: "session.failed", error }
   }
 }
