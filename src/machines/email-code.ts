@@ -4,7 +4,7 @@ import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, typ
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { emailUserActions, emailUserStates, emailUserGuards, plannedUser, type EmailUserContext, type EmailUserEffect, type EmailUserEvent } from "./email-user.js"
 import { flowMachine } from "./flow-machine.js"
-import { checkingCodeState, emailedCodeActions, emailedCodeGuards, emailedCodeRefusingStates, type EmailedCodeContext, type EmailedCodeEffect, type EmailedCodeEvent } from "./emailed-code.js"
+import { awaitingCodeStates, checkingCodeState, emailedCodeActions, emailedCodeGuards, emailedCodeRefusingStates, type ClaimFlowEffect, type CodeFlowEvent, type EmailedCodeContext, type EmailedCodeEffect, type EmailedCodeEvent } from "./emailed-code.js"
 import type { FlowMeta } from "./run-flow.js"
 
 export { EMAIL_CODE_MAX_ATTEMPTS } from "./emailed-code.js"
@@ -30,10 +30,7 @@ export interface EmailCodeStart {
  * keyed hashes under each secret (the newest first) and the time it was hashed.
  */
 export type EmailCodeEvent =
-  | { type: "code.submitted"; code: string; policy: SignInTailPolicy }
-  | { type: "flow.fresh" }
-  | { type: "flow.replayed" }
-  | { type: "flow.claimFailed"; error: unknown }
+  | CodeFlowEvent<SignInTailPolicy>
   | CsrfEvent
   | RateLimitEvent
   | EmailedCodeEvent
@@ -48,7 +45,7 @@ export interface EmailCodeContext extends EmailCodeStart, EmailedCodeContext, Em
 }
 
 /** Effects the email code machine names, in the order a successful flow meets them. */
-export type EmailCodeEffect = "claimFlow" | CsrfEffect | RateLimitEffect | EmailedCodeEffect | "useLinkToken" | EmailUserEffect | SignInTailEffect
+export type EmailCodeEffect = ClaimFlowEffect | CsrfEffect | RateLimitEffect | EmailedCodeEffect | "useLinkToken" | EmailUserEffect | SignInTailEffect
 
 const failedWriting = { target: "persistFailed", actions: "recordError" } as const
 
@@ -101,18 +98,7 @@ export const emailCodeMachine = flowMachine(setup({
   context: ({ input }) => ({ ...input, attempts: 0 }),
   initial: "awaitingCode",
   states: {
-    awaitingCode: {
-      on: { "code.submitted": { target: "claimingFlow", actions: ["recordPolicy", "recordTypedCode"] } },
-    },
-    // The sealed flow is used once: a copy of its cookie sent again (here or on another instance) is a replay.
-    claimingFlow: {
-      meta: { effect: "claimFlow" },
-      on: {
-        "flow.fresh": "validatingInput",
-        "flow.replayed": "flowReplayed",
-        "flow.claimFailed": { target: "claimFailed", actions: "recordError" },
-      },
-    },
+    ...awaitingCodeStates("validatingInput"),
     validatingInput: csrfCheckingState("checkingRateLimit"),
     checkingRateLimit: limitingState("checkingCode"),
     checkingCode: checkingCodeState("codeAccepted"),
@@ -138,8 +124,6 @@ export const emailCodeMachine = flowMachine(setup({
     ...issuingSessionStates(true),
     ...csrfRejectedState,
     ...rateLimitedState,
-    flowReplayed: { type: "final" },
-    claimFailed: { type: "final" },
     linkUsed: { type: "final" },
     tokenLookupFailed: { type: "final" },
     lookupFailed: { type: "final" },

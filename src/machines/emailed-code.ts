@@ -42,6 +42,49 @@ export interface EmailedCodeContext {
 }
 
 /**
+ * What resuming a code flow reports: the request's typed code (with the tail's policy, never
+ * sealed), then whether its sealed flow was claimed for the first time (`claimFlow`).
+ */
+export type CodeFlowEvent<TPolicy> =
+  | { type: "code.submitted"; code: string; policy: TPolicy }
+  | { type: "flow.fresh" }
+  | { type: "flow.replayed" }
+  | { type: "flow.claimFailed"; error: unknown }
+
+/** The effect of claiming a code flow's sealed state, once. */
+export type ClaimFlowEffect = "claimFlow"
+
+/**
+ * The wait for a code and its claim, defined once: `awaitingCode` takes the typed code
+ * (`recordPolicy`, `recordTypedCode`), `claimingFlow` uses the sealed flow once (a copy of its cookie
+ * sent again, here or on another instance, ends in `flowReplayed`; a store failure in `claimFailed`,
+ * with `recordError`) and goes on to `next`.
+ *
+ * @param next - The state a first claim goes to (the CSRF check).
+ * @example
+ * ```ts
+ * createMachine({ initial: "awaitingCode", states: { ...awaitingCodeStates("validatingInput"), … } })
+ * ```
+ */
+export function awaitingCodeStates<const TNext extends string>(next: TNext) {
+  return {
+    awaitingCode: {
+      on: { "code.submitted": { target: "claimingFlow", actions: ["recordPolicy", "recordTypedCode"] } },
+    },
+    claimingFlow: {
+      meta: { effect: "claimFlow" },
+      on: {
+        "flow.fresh": next,
+        "flow.replayed": "flowReplayed",
+        "flow.claimFailed": { target: "claimFailed", actions: "recordError" },
+      },
+    },
+    flowReplayed: { type: "final" },
+    claimFailed: { type: "final" },
+  } as const
+}
+
+/**
  * A state that checks the typed code (`hashCode`): expired goes to `codeExpired`, the right code
  * to `accepted`, a wrong one to `refusingCode` (then back to `waiting` with the try counted, or
  * `attemptsExhausted` at the fifth). Spread {@link emailedCodeRefusingStates} into the machine as

@@ -2,7 +2,7 @@ import { assign, setup } from "xstate"
 import { checkingSignInStates, flowActions, issuingSessionStates, signInTailGuards, type SignInOutcomeContext, type SignInTailEffect, type SignInTailEvent, type SignInTailPolicy } from "./sign-in-tail.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
-import { checkingCodeState, emailedCodeActions, emailedCodeGuards, emailedCodeRefusingStates, type EmailedCodeContext, type EmailedCodeEffect, type EmailedCodeEvent } from "./emailed-code.js"
+import { awaitingCodeStates, checkingCodeState, emailedCodeActions, emailedCodeGuards, emailedCodeRefusingStates, type ClaimFlowEffect, type CodeFlowEvent, type EmailedCodeContext, type EmailedCodeEffect, type EmailedCodeEvent } from "./emailed-code.js"
 import { flowMachine } from "./flow-machine.js"
 import type { FlowMeta } from "./run-flow.js"
 import type { User } from "../types.js"
@@ -33,10 +33,7 @@ export type CodeUserEvent = { type: "user.found"; user: User; bound: boolean; ve
  * the tail's policy, never sealed), then what each effect found.
  */
 export type PasswordVerifyCodeEvent =
-  | { type: "code.submitted"; code: string; policy: SignInTailPolicy }
-  | { type: "flow.fresh" }
-  | { type: "flow.replayed" }
-  | { type: "flow.claimFailed"; error: unknown }
+  | CodeFlowEvent<SignInTailPolicy>
   | CsrfEvent
   | RateLimitEvent
   | EmailedCodeEvent
@@ -52,7 +49,7 @@ export interface PasswordVerifyCodeContext extends PasswordCodeStart, EmailedCod
 }
 
 /** Effects the Password verification code machine names, in the order a successful flow meets them. */
-export type PasswordVerifyCodeEffect = "claimFlow" | CsrfEffect | RateLimitEffect | EmailedCodeEffect | "findCodeUser" | "markVerified" | Exclude<SignInTailEffect, "persistUser">
+export type PasswordVerifyCodeEffect = ClaimFlowEffect | CsrfEffect | RateLimitEffect | EmailedCodeEffect | "findCodeUser" | "markVerified" | Exclude<SignInTailEffect, "persistUser">
 
 const found = (event: PasswordVerifyCodeEvent) => (event.type === "user.found" ? event : undefined)
 
@@ -103,18 +100,7 @@ export const passwordVerifyCodeMachine = flowMachine(setup({
   context: ({ input }) => ({ ...input, attempts: 0 }),
   initial: "awaitingCode",
   states: {
-    awaitingCode: {
-      on: { "code.submitted": { target: "claimingFlow", actions: ["recordPolicy", "recordTypedCode"] } },
-    },
-    // The sealed flow is used once: a copy of its cookie sent again (here or on another instance) is a replay.
-    claimingFlow: {
-      meta: { effect: "claimFlow" },
-      on: {
-        "flow.fresh": "validatingInput",
-        "flow.replayed": "flowReplayed",
-        "flow.claimFailed": { target: "claimFailed", actions: "recordError" },
-      },
-    },
+    ...awaitingCodeStates("validatingInput"),
     validatingInput: csrfCheckingState("checkingRateLimit"),
     checkingRateLimit: limitingState("checkingCode"),
     checkingCode: checkingCodeState("findingUser"),
@@ -142,8 +128,6 @@ export const passwordVerifyCodeMachine = flowMachine(setup({
     ...issuingSessionStates(false),
     ...csrfRejectedState,
     ...rateLimitedState,
-    flowReplayed: { type: "final" },
-    claimFailed: { type: "final" },
     codeStale: { type: "final" },
     verifyFailed: { type: "final" },
   },
