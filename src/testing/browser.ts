@@ -78,10 +78,11 @@ export class Browser extends CookieJar {
     return response
   }
 
-  /** GET /csrf: the token for the next form (the jar keeps its cookie). Not recorded. */
+  /** GET /csrf: the token for the next form (the jar keeps its cookie). Not recorded. Empty where `skipCSRFCheck` answers none. */
   async csrfToken(): Promise<string> {
     const response = await this.send("/csrf", { record: false })
-    return ((await response.json()) as { csrfToken: string }).csrfToken
+    const body = (await response.json().catch(() => null)) as { csrfToken?: unknown } | null
+    return typeof body?.csrfToken === "string" ? body.csrfToken : ""
   }
 
   #relative(location: string): string {
