@@ -20,7 +20,8 @@ import type { Adapter, AdapterUser } from "../adapters.js"
 import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
 import type { WebAuthnConfig, WebAuthnLibrary } from "../providers/webauthn-config.js"
-import type { AuthConfig, ProviderConfig, RateLimitOptions } from "../types.js"
+import type { AuthConfig, CredentialsConfig, PasswordMail, ProviderConfig, RateLimitOptions } from "../types.js"
+import { memoryRevocationStore, type RevocationStore } from "../core/revocation-store.js"
 import { rateLimitOf } from "../core/rate-limit/limiter.js"
 import type { RateLimitStore } from "../core/rate-limit/store.js"
 import { resolveSecondFactor } from "../core/second-factor-options.js"
@@ -96,8 +97,20 @@ export class World {
   enrolled?: Enrolment
   /** Set by a driver when the path's own flow could not be started, and why. */
   note?: string
-  /** Make the capturing mailer throw, as a mail service that is down would. */
+  /** Make the capturing mailer throw, as a mail service that is down would (the Password provider's `sendMail` too). */
   mailFails = false
+  /**
+   * The mails a Password provider's `sendMail` accepted: your own `sendMail` is still called, and a
+   * mail counts as sent (its link usable by the kit) once it returned without throwing.
+   */
+  readonly passwordMail: PasswordMail[] = []
+  /**
+   * A password hash that lands first at the next compare-and-set of a password (another reset or
+   * change that won the race): the write the path makes then finds the hash changed.
+   */
+  hashLandsFirst?: string
+  /** Make the revocation store refuse to record a revocation, as a store that is down would (JWT sessions ended by a password change); reading still works. */
+  revocationFails = false
   /**
    * Make the WebAuthn library fail: `options` throws while generating options, `attestation`
    * refuses a registration every named check accepts (as a bad attestation statement would).
@@ -142,6 +155,7 @@ export class World {
       secret: userConfig.secret ?? process.env.AUTH_SECRET ?? testSecret,
       ...(userConfig.origin === undefined && { trustHost: true }),
       ...(database && { adapter: this.record.wrapAdapter(this.#enrollingOnLookup(database)) }),
+      revocationStore: this.#revocations(userConfig.revocationStore ?? memoryRevocationStore()),
       ...(typeof userConfig.secondFactor === "object" && userConfig.secondFactor.sendCode && { secondFactor: this.#capturingSendCode(userConfig.secondFactor) }),
       events: this.record.wrapEvents(userConfig.events),
       logger: this.record.logger(),
@@ -165,9 +179,29 @@ export class World {
         if (this.enrollOnLookup) await (enrolment ??= this.enrollSecondFactor(userId))
         return method.call(database, userId)
       })
-    const wrapped: Record<string, unknown> = { listFactorsByUserId: enrolFirst(database.listFactorsByUserId), countBackupCodes: enrolFirst(database.countBackupCodes) }
+    const update = database.updateAccountTokens
+    const racing: Adapter["updateAccountTokens"] =
+      update &&
+      (async (account, expected, tokens) => {
+        const first = this.hashLandsFirst
+        this.hashLandsFirst = undefined
+        if (first !== undefined) await update.call(database, account, expected, { refresh_token: first })
+        return update.call(database, account, expected, tokens)
+      })
+    const wrapped: Record<string, unknown> = { listFactorsByUserId: enrolFirst(database.listFactorsByUserId), countBackupCodes: enrolFirst(database.countBackupCodes), updateAccountTokens: racing }
     // A proxy, not a copy: an adapter's methods may live on its prototype.
     return new Proxy(database, { get: (target, key, receiver) => (typeof key === "string" && wrapped[key] ? wrapped[key] : Reflect.get(target, key, receiver)) })
+  }
+
+  /** The configuration's revocation store (or a memory one of the world's), failing on demand (see {@link revocationFails}). */
+  #revocations(store: RevocationStore): RevocationStore {
+    const failing = () => {
+      if (this.revocationFails) throw new Error("The revocation store is unreachable (authflow/testing made it fail)")
+    }
+    return {
+      revoke: async (key, at, expiresAt) => (failing(), store.revoke(key, at, expiresAt)),
+      revokedAt: (keys) => store.revokedAt(keys),
+    }
   }
 
   /** `secondFactor` with its `sendCode` capturing the codes instead of mailing them. */
@@ -256,6 +290,16 @@ export class World {
         },
       }
       return email
+    }
+    const accounts = provider.type === "credentials" ? (provider as CredentialsConfig).passwordAccounts : undefined
+    if (accounts?.sendMail) {
+      const own = accounts.sendMail
+      const sendMail = async (mail: PasswordMail) => {
+        if (this.mailFails) throw new Error("The mail service is unreachable (authflow/testing made it fail)")
+        await own(mail)
+        this.passwordMail.push(mail)
+      }
+      return { ...provider, passwordAccounts: { ...accounts, sendMail } } as ProviderConfig
     }
     if (provider.type === "webauthn") {
       const webauthn = provider as WebAuthnConfig

@@ -1,17 +1,19 @@
 /**
  * Password accounts in Chromium, on the built-in pages only, with both session strategies: sign up
  * (the address must be verified), follow the mailed link, sign in, sign out; forget the password,
- * follow the reset link, choose a new one; the old password is refused and the new one signs in.
- * Verified by code (`verifyBy: "code"`): sign up, type the mailed code, signed in, sign out.
+ * follow the reset link, choose a new one; the old password is refused and the new one signs in;
+ * change it while signed in. Verified by code (`verifyBy: "code"`): sign up, type the mailed code,
+ * signed in, sign out.
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Password, { type PasswordMail } from "../../src/providers/password.js"
 import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
+import { hashPassword } from "../../src/core/password/index.js"
 import { browserSuite, launchChromium } from "../support/chromium.js"
 import type { AuthConfig } from "../../src/types.js"
 
@@ -29,8 +31,10 @@ browserSuite("password accounts on the built-in pages, in Chromium", () => {
     providers: [Password({ verification: "required", verifyBy, hashing: { scrypt: { ln: 12 } }, sendMail: (mail) => void mails.push(mail) })],
   })
 
+  const configs = { jwt: configOf("jwt", "link"), database: configOf("database", "link") }
+
   beforeAll(async () => {
-    const served = [configOf("jwt", "link"), configOf("database", "link"), configOf("jwt", "code"), configOf("database", "code")]
+    const served = [configs.jwt, configs.database, configOf("jwt", "code"), configOf("database", "code")]
     server = createServer(async (req, res) => {
       const config = served.find(({ basePath }) => req.url === basePath || req.url?.startsWith(`${basePath}/`) || req.url?.startsWith(`${basePath}?`))
       if (!config) {
@@ -131,4 +135,66 @@ browserSuite("password accounts on the built-in pages, in Chromium", () => {
       await context.close()
     })
   }
+  describe("forgot, reset and change the password", () => {
+    /** A verified account with `password`, written through the adapter (sign-up has its own walk above). */
+    async function account(strategy: "jwt" | "database", email: string, password: string) {
+      const adapter = configs[strategy].adapter as ReturnType<typeof MemoryAdapter>
+      const user = await adapter.createUser({ id: crypto.randomUUID(), email, name: "Grace", emailVerified: new Date() })
+      await adapter.linkAccount({ userId: user.id, type: "credentials" as never, provider: "password", providerAccountId: user.id, refresh_token: await hashPassword(password, { scrypt: { ln: 12 } }) })
+    }
+
+    for (const strategy of ["jwt", "database"] as const) {
+      it(`forgets the password, resets it by the mailed link, signs in with the new one, then changes it (${strategy} sessions)`, async () => {
+        const base = `/auth-${strategy}`
+        const email = `hopper-${strategy}@example.test`
+        await account(strategy, email, "the old password")
+        const context = await browser.newContext()
+        const page = await context.newPage()
+
+        // Forgot password? on the sign-in page, then the mailed link and its new-password form.
+        await page.goto(`${origin}${base}/signin`)
+        await page.getByRole("link", { name: "Forgot password?" }).click()
+        await page.getByLabel("Email").fill(email)
+        await page.getByRole("button", { name: "Send the link" }).click()
+        await page.waitForLoadState("load")
+        expect(await page.getByRole("status").textContent()).toContain("we mailed it a link to choose a new password")
+        const reset = lastMail("reset-password", email)!
+        await page.goto(reset.url)
+        await page.getByLabel("New password").fill("the new password")
+        await page.getByRole("button", { name: "Set the new password" }).click()
+        await page.waitForLoadState("load")
+        expect(await page.getByRole("status").textContent()).toContain("Sign in with the new one")
+        expect(lastMail("password-changed", email)).toBeDefined()
+
+        // The old password is refused, the new one signs in.
+        await signIn(page, base, email, "the old password")
+        expect(await signedIn(page, base)).toBeUndefined()
+        await signIn(page, base, email, "the new password")
+        expect(page.url()).toBe(`${origin}/home`)
+        expect(await signedIn(page, base)).toBe(email)
+
+        // The link worked once: followed again, it is refused.
+        await page.goto(reset.url)
+        await page.getByLabel("New password").fill("yet another password")
+        await page.getByRole("button", { name: "Set the new password" }).click()
+        await page.waitForLoadState("load")
+        expect(page.url()).toContain("error=PasswordLinkInvalid")
+
+        // Changed while signed in: this session stays, the next sign-in needs the newest password.
+        await page.goto(`${origin}${base}/change-password/password`)
+        await page.getByLabel("Current password").fill("the new password")
+        await page.getByLabel("New password").fill("the newest password")
+        await page.getByRole("button", { name: "Change password" }).click()
+        await page.waitForLoadState("load")
+        expect(await page.getByRole("status").textContent()).toContain("Your password was changed.")
+        expect(await signedIn(page, base)).toBe(email)
+        await context.clearCookies()
+        await signIn(page, base, email, "the new password")
+        expect(await signedIn(page, base)).toBeUndefined()
+        await signIn(page, base, email, "the newest password")
+        expect(await signedIn(page, base)).toBe(email)
+        await context.close()
+      })
+    }
+  })
 })

@@ -59,7 +59,8 @@ export function linkBindings(secret: string | readonly string[], state: string):
 }
 
 /**
- * Seals a link token for `purpose`, expiring after {@link PASSWORD_LINK_MAX_AGE}.
+ * Seals a link token for `purpose`, expiring after `maxAge` seconds ({@link PASSWORD_LINK_MAX_AGE}
+ * by default; a negative one seals a link already expired, as the test kit does).
  *
  * @example
  * ```ts
@@ -67,9 +68,9 @@ export function linkBindings(secret: string | readonly string[], state: string):
  * const token = await sealPasswordLink(options.secret, "reset-password", { userId: user.id, email: user.email, bound: bound! })
  * ```
  */
-export function sealPasswordLink(secret: string | string[], purpose: PasswordLinkPurpose, claims: PasswordLinkClaims): Promise<string> {
+export function sealPasswordLink(secret: string | string[], purpose: PasswordLinkPurpose, claims: PasswordLinkClaims, maxAge: number = PASSWORD_LINK_MAX_AGE[purpose]): Promise<string> {
   const token = { u: claims.userId, e: claims.email, b: claims.bound, ...(claims.newEmail !== undefined && { n: claims.newEmail }) }
-  return encode({ token: token as never, secret, salt: salt(purpose), maxAge: PASSWORD_LINK_MAX_AGE[purpose] })
+  return encode({ token: token as never, secret, salt: salt(purpose), maxAge })
 }
 
 /**

@@ -7,15 +7,13 @@
  * @module
  */
 import { passwordSignInMachine, type PasswordSignInPolicy } from "../../machines/password-sign-in.js"
-import { currentHashing, hashPassword, type PasswordHashOptions } from "../../core/password/index.js"
+import { currentHashing, type PasswordHashOptions } from "../../core/password/index.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
 import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import { strategyOf } from "../world.js"
+import { existingPasswordUser, kitPassword, storePasswordAccount } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
-
-/** The password of the kit's own account (never a real one: the kit's database is yours to test on). */
-const kitPassword = "authflow/testing password"
 
 /**
  * Hashing options that make a hash the provider verifies but calls outdated (another scrypt cost,
@@ -119,14 +117,9 @@ export function passwordSignInDriver(config: AuthConfig, provider: CredentialsCo
       if (labels.has("no email typed")) email = undefined
       else if (!labels.has("unknown email")) {
         // The kit's own account for the existing user: verified unless the path says not, hashed as the path needs.
-        const user = await world.existingUser()
+        const user = await existingPasswordUser(world, !labels.has("unverified address"))
         email = user.email
-        const database = world.database!
-        await database.updateUser!({ id: user.id, emailVerified: labels.has("unverified address") ? null : new Date() })
-        const hash = await hashPassword(kitPassword, labels.has("outdated hash") ? outdatedHashing(hashing)! : hashing)
-        const stored = await database.getAccount!(user.id, provider.id)
-        if (stored?.refresh_token) await database.updateAccountTokens!({ provider: provider.id, providerAccountId: stored.providerAccountId }, stored.refresh_token, { refresh_token: hash })
-        else await database.linkAccount!({ userId: user.id, type: "credentials" as never, provider: provider.id, providerAccountId: user.id, refresh_token: hash })
+        await storePasswordAccount(world, provider.id, user, labels.has("outdated hash") ? outdatedHashing(hashing)! : hashing)
       }
       world.limitRequests(limiterModeOf(scenario.conditions))
       const csrfToken = await world.csrfToken()

@@ -1,0 +1,68 @@
+/**
+ * The reset request machine (forgot password) for one Password provider that mails: the kit asks
+ * for a reset link for its own account's address, for an address nobody has, and for something
+ * that is not an address.
+ *
+ * @module
+ */
+import { passwordResetRequestMachine } from "../../machines/password-reset-request.js"
+import { limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { csrfUnreachable, existingPasswordUser, storePasswordAccount } from "./password-account.js"
+import type { MachineEvent } from "../transitions.js"
+import type { AuthConfig, CredentialsConfig } from "../../types.js"
+
+/**
+ * The driver of the reset request machine for one Password provider of `config` (with `sendMail`).
+ *
+ * @example
+ * ```ts
+ * passwordResetRequestDriver(config, Password({ sendMail })).target // "password-reset-request password"
+ * ```
+ */
+export function passwordResetRequestDriver(config: AuthConfig, provider: CredentialsConfig): MachineDriver {
+  const hashing = provider.passwordAccounts!.hashing ?? {}
+
+  function role(event: MachineEvent): EventRole {
+    switch (event.type) {
+      case "csrf.invalid":
+        return { condition: "csrf.invalid" }
+      case "request.read":
+        return (event as { emailProblem?: string }).emailProblem ? { condition: "not an email address" } : {}
+      case "account.unknown":
+        return { condition: "unknown email" }
+      case "lookup.failed":
+        return { condition: "account lookup failed" }
+      case "mail.failed":
+        return { condition: "mail service down" }
+      default:
+        return rateLimitRole(event) ?? {}
+    }
+  }
+
+  return {
+    machine: passwordResetRequestMachine,
+    target: `password-reset-request ${provider.id}`,
+    provider: provider.id,
+    events: [
+      { type: "request.read", email: "a user" },
+      { type: "request.read", emailProblem: "syntax" },
+      ...rateLimitEvents,
+      { type: "account.found", user: { id: "u1", email: "a user" }, hash: "stored" },
+      { type: "lookup.failed", error: "getUserByEmail threw" },
+      { type: "mail.failed", error: "sendMail threw" },
+    ],
+    role,
+    unreachable: (path) => csrfUnreachable(path, config) ?? rateLimitUnreachable(path, config, "password-reset"),
+    async drive(scenario, world) {
+      const labels = new Set(scenario.conditions.map((event) => role(event).condition))
+      const user = await existingPasswordUser(world, true)
+      await storePasswordAccount(world, provider.id, user, hashing)
+      const email = labels.has("not an email address") ? "not an address" : labels.has("unknown email") ? world.users.newEmail : user.email!
+      if (labels.has("account lookup failed")) world.record.failing.add("getUserByEmail")
+      if (labels.has("mail service down")) world.mailFails = true
+      world.limitRequests(limiterModeOf(scenario.conditions))
+      const csrfToken = await world.csrfToken()
+      await world.send(`/forgot-password/${provider.id}`, { form: { email, ...(!labels.has("csrf.invalid") && { csrfToken }) } })
+    },
+  }
+}
