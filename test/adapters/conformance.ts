@@ -7,6 +7,9 @@ import type { Kysely } from "kysely"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { KyselyAdapter, migrateToLatest, type AuthflowDatabase } from "../../src/adapters/kysely/index.js"
 import { ci } from "../services.js"
+import Password from "../../src/providers/password.js"
+import type { PasswordMail } from "../../src/base-types.js"
+import { CookieJar, csrfTokenFor, send } from "../helpers.js"
 import type {
   Adapter,
   AdapterAccount,
@@ -453,6 +456,58 @@ export function describeAdapterConformance(name: string, setup: () => Promise<Ad
         const session = newSession(randomUUID())
         await expect(adapter.createSession(session)).rejects.toThrow()
         expect(await adapter.getSessionAndUser(session.sessionToken)).toBeNull()
+      })
+    })
+
+    describe("password accounts (the Password provider, through Auth())", () => {
+      it("deleteUserSessions deletes every session of that user and no one else's", async () => {
+        const user = await adapter.createUser(newUser())
+        const other = await adapter.createUser(newUser())
+        const sessions = [await adapter.createSession(newSession(user.id)), await adapter.createSession(newSession(user.id))]
+        const kept = await adapter.createSession(newSession(other.id))
+        await adapter.deleteUserSessions(user.id)
+        for (const session of sessions) expect(await adapter.getSessionAndUser(session.sessionToken)).toBeNull()
+        expect((await adapter.getSessionAndUser(kept.sessionToken))?.user.id).toBe(other.id)
+      })
+
+      it("signs up, signs in, resets the password by the mailed link (ending the other sessions) and signs in with the new one", async () => {
+        const mails: PasswordMail[] = []
+        const config = {
+          secret: "adapter-conformance-password-secret",
+          trustHost: true,
+          adapter,
+          session: { strategy: "database" as const },
+          providers: [Password({ hashing: { scrypt: { ln: 10 } }, sendMail: (mail) => void mails.push(mail) })],
+        }
+        const email = `${randomUUID()}@example.test`
+        const form = async (jar: CookieJar, path: string, fields: Record<string, string>) => send(config, jar, path, { form: { csrfToken: await csrfTokenFor(config, jar), callbackUrl: "https://app.test/home", ...fields } })
+        const signedIn = async (jar: CookieJar) => ((await (await send(config, jar, "/session")).json()) as { user?: { email?: string } } | null)?.user?.email
+
+        const laptop = new CookieJar()
+        expect((await form(laptop, "/signup/password", { email, password: "the first password" })).headers.get("location")).toBe("https://app.test/home")
+        expect(await signedIn(laptop)).toBe(email)
+        const user = (await adapter.getUserByEmail(email))!
+        // The hash lives in the account row of provider "password", in refresh_token, as a PHC string.
+        expect((await adapter.getAccount(user.id, "password"))?.refresh_token).toMatch(/^\$scrypt\$/)
+        const phone = new CookieJar()
+        await form(phone, "/callback/password", { email, password: "the first password" })
+        expect(await signedIn(phone)).toBe(email)
+
+        await form(new CookieJar(), "/forgot-password/password", { email })
+        const mail = mails.find((candidate) => candidate.kind === "reset-password") as Extract<PasswordMail, { kind: "reset-password" }>
+        const token = new URL(mail.url).searchParams.get("token")!
+        const elsewhere = new CookieJar()
+        expect((await form(elsewhere, "/reset-password/password", { token, password: "the second password" })).headers.get("location")).toBe("https://app.test/auth/signin?notice=password-reset")
+        // Both sessions are gone from the store; the link is used up.
+        expect(await signedIn(laptop)).toBeUndefined()
+        expect(await signedIn(phone)).toBeUndefined()
+        expect((await form(elsewhere, "/reset-password/password", { token, password: "a third password" })).headers.get("location")).toBe("https://app.test/auth/signin?error=PasswordLinkInvalid")
+
+        const refused = new CookieJar()
+        expect((await form(refused, "/callback/password", { email, password: "the first password" })).headers.get("location")).toContain("error=CredentialsSignin")
+        const back = new CookieJar()
+        await form(back, "/callback/password", { email, password: "the second password" })
+        expect(await signedIn(back)).toBe(email)
       })
     })
 

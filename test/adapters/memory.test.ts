@@ -3,10 +3,11 @@ import type { Adapter } from "../../src/adapters.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { describeAdapterConformance } from "./conformance.js"
 
-// reset() swaps in a fresh adapter; the suite keeps one reference, so it goes through a proxy.
+// reset() swaps in a fresh adapter; the suite keeps one reference, so it goes through a proxy (over
+// an adapter of the same shape, so that Auth() finds its methods when it lists them).
 describeAdapterConformance("memory", async () => {
   let current = MemoryAdapter()
-  const adapter = new Proxy({} as Required<Adapter>, {
+  const adapter = new Proxy(MemoryAdapter() as Required<Adapter>, {
     get: (_, method: keyof Adapter) => current[method],
   })
   return {
