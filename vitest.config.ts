@@ -7,6 +7,10 @@ export default defineConfig({
     // Generous: the CI machine is shared and slow; the heaviest tests (model-test comparisons, 10,000
     // fuzz cases) take 25–35 s there.
     testTimeout: 120_000,
+    // Two files at a time even on a 2-core machine (vitest's default there is one): most of the slow
+    // files wait on Chromium, child processes and databases, not the CPU. The whole suite took 878 s
+    // with two against about 1,500 s with one, on the 2-core CI machine with other work running.
+    maxWorkers: 2,
     hookTimeout: 120_000,
   },
 })

@@ -321,7 +321,8 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       if (!second) {
         expect(jar.cookies.has(flowCookie)).toBe(false)
         const expected = { csrfRejected: "MissingCSRF", rateLimited: "RateLimited" }[path.finalState as string] ?? "Configuration"
-        expect(signIn.headers.get("location")).toBe(`${origin}/auth/signin?error=${expected}`)
+        const wait = path.finalState === "rateLimited" ? `&retryAfter=${signIn.headers.get("retry-after")}` : ""
+        expect(signIn.headers.get("location")).toBe(`${origin}/auth/signin?error=${expected}${wait}`)
         expect(errors.map((error) => error.name).filter((name) => name !== "RateLimitStoreError")).toEqual([expected === "Configuration" ? "OAuthSignInError" : expected])
         if (path.finalState === "rateLimited") expect(Number(signIn.headers.get("retry-after"))).toBeGreaterThan(0)
         return

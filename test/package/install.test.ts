@@ -168,9 +168,9 @@ describe("the packed tarball, installed into a fresh app", () => {
     // 2.31 MB after step-up, the wrappers' factor functions, emailed codes and the Password provider
     // (590 KB and 2.0 MB after second factors).
     // About 790 KB packed once the 63 added OAuth/OIDC providers and the eight page catalogs came in;
-    // 847 KB with password reset and change, verification by code and multi-session.
+    // 847 KB and 3.1 MB with password reset and change, verification by code and multi-session.
     expect(pack.size).toBeLessThan(880_000)
-    expect(pack.unpackedSize).toBeLessThan(3_100_000)
+    expect(pack.unpackedSize).toBeLessThan(3_300_000)
   })
 
   it("installs what a credentials app needs, without the inspector's elkjs", () => {
