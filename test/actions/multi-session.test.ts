@@ -151,16 +151,21 @@ describe.each(strategies.map(([strategy, make], index) => [`${strategy}${index =
   it("drops the oldest account past maxAccounts", async () => {
     const made = await make()
     try {
-      const { config, adapter } = world(strategy, made.adapter, { maxAccounts: 2 })
+      const { config, adapter, signOuts } = world(strategy, made.adapter, { maxAccounts: 2 })
       for (const email of ["a@example.test", "b@example.test", "c@example.test"]) await signUp(config, email)
       const jar = new CookieJar()
       await signIn(config, jar, "a@example.test")
       const aToken = jar.get(session)!
       await signIn(config, jar, "b@example.test", true)
+      signOuts.length = 0
       await signIn(config, jar, "c@example.test", true)
       expect(emailsOf(await list(config, jar))).toEqual(["c@example.test", "b@example.test"])
-      // A's database session is deleted, not only forgotten.
+      // A is signed out as if asked: its database session deleted, not only forgotten; events.signOut fired for it.
       if (strategy === "database") expect(await adapter.getSessionAndUser!(aToken)).toBeNull()
+      expect(signOuts).toHaveLength(1)
+      const ended = signOuts[0] as { session?: { sessionToken?: string }; token?: { email?: string } }
+      if (strategy === "database") expect(ended.session?.sessionToken).toBe(aToken)
+      else expect(ended.token?.email).toBe("a@example.test")
     } finally {
       await made.done()
     }

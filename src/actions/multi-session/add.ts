@@ -3,7 +3,7 @@ import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { asError } from "../../core/as-error.js"
 import { SessionTokenError } from "../../core/errors.js"
-import { readActive, readOthers, writeOthers, type OtherSession, type ReadSession } from "./others.js"
+import { endSession, readActive, readOthers, writeOthers, type OtherSession, type ReadSession } from "./others.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie } from "../../types.js"
 
@@ -40,7 +40,8 @@ export async function keepSignedInAccounts(options: AuthOptions, newUserId: stri
       const dropped = others.slice(others.length - drop!)
       others = others.slice(0, others.length - drop!)
       try {
-        if (options.session.strategy === "database") for (const other of dropped) await options.adapter!.deleteSession!(other.t)
+        // Signed out as if asked: a database session deleted, `events.signOut` fired.
+        for (const other of dropped) await endSession(options, other.t)
         return { type: "oldest.dropped" }
       } catch (error) {
         return { type: "drop.failed", error }
