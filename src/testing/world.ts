@@ -109,6 +109,11 @@ export class World {
    * change that won the race): the write the path makes then finds the hash changed.
    */
   hashLandsFirst?: string
+  /**
+   * Another sign-up lands first at the next `createUser`: a user with the same address is written
+   * just before it (the adapter's unique index, where it has one, then refuses the path's own).
+   */
+  userLandsFirst = false
   /** Make the revocation store refuse to record a revocation, as a store that is down would (JWT sessions ended by a password change); reading still works. */
   revocationFails = false
   /**
@@ -188,7 +193,17 @@ export class World {
         if (first !== undefined) await update.call(database, account, expected, { refresh_token: first })
         return update.call(database, account, expected, tokens)
       })
-    const wrapped: Record<string, unknown> = { listFactorsByUserId: enrolFirst(database.listFactorsByUserId), countBackupCodes: enrolFirst(database.countBackupCodes), updateAccountTokens: racing }
+    const create = database.createUser
+    const raced: Adapter["createUser"] =
+      create &&
+      (async (user) => {
+        if (this.userLandsFirst) {
+          this.userLandsFirst = false
+          await create.call(database, { id: randomUUID(), name: "Another Sign-up", email: user.email, emailVerified: null })
+        }
+        return create.call(database, user)
+      })
+    const wrapped: Record<string, unknown> = { listFactorsByUserId: enrolFirst(database.listFactorsByUserId), countBackupCodes: enrolFirst(database.countBackupCodes), updateAccountTokens: racing, createUser: raced }
     // A proxy, not a copy: an adapter's methods may live on its prototype.
     return new Proxy(database, { get: (target, key, receiver) => (typeof key === "string" && wrapped[key] ? wrapped[key] : Reflect.get(target, key, receiver)) })
   }

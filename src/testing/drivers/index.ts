@@ -1,11 +1,13 @@
 /**
  * The drivers a configuration needs: one per provider for the sign-in machines (and a Password
- * provider's resets, changes and links), one for the second factor when it is on, one for sign-out.
+ * provider's sign-up, resets, changes, links and codes), one for the second factor when it is on, one for sign-out.
  *
  * @module
  */
 import { credentialsDriver } from "./credentials.js"
 import { passwordSignInDriver } from "./password-sign-in.js"
+import { passwordSignUpDriver } from "./password-sign-up.js"
+import { passwordVerifyCodeDriver } from "./password-verify-code.js"
 import { passwordResetRequestDriver } from "./password-reset-request.js"
 import { passwordResetDriver } from "./password-reset.js"
 import { passwordChangeDriver } from "./password-change.js"
@@ -39,7 +41,7 @@ import type { AuthConfig, CredentialsConfig } from "../../types.js"
 export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { drivers: MachineDriver[]; unused: { name: string; why: string }[] } {
   const drivers: MachineDriver[] = []
   const providers = configuredProviders(config)
-  // A Password provider's accounts are authflow's: the kit keeps one of its own to sign in with, reset and change (sign-up is not driven yet).
+  // A Password provider's accounts are authflow's: the kit signs up, and keeps one of its own to sign in with, reset and change.
   const passwordAccounts = (provider: { type: string }) => provider.type === "credentials" && (provider as CredentialsConfig).passwordAccounts !== undefined
   const unused: { name: string; why: string }[] = []
   for (const provider of providers) {
@@ -47,15 +49,18 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
     if (passwordAccounts(provider)) {
       const password = provider as CredentialsConfig
       const settings = password.passwordAccounts!
-      drivers.push(passwordSignInDriver(config, password), passwordChangeDriver(config, password))
+      drivers.push(passwordSignInDriver(config, password), passwordSignUpDriver(config, password), passwordChangeDriver(config, password))
       if (settings.sendMail) {
         drivers.push(passwordResetRequestDriver(config, password), passwordResetDriver(config, password), passwordChangeEmailDriver(config, password), passwordConfirmEmailDriver(config, password))
         if (settings.verification === "off") unused.push({ name: `password-verify-email ${provider.id}`, why: `providers.${provider.id}.verification is "off": sign-up mails no link that verifies an address` })
         else if (settings.verifyBy === "code") unused.push({ name: `password-verify-email ${provider.id}`, why: `providers.${provider.id}.verifyBy is "code": sign-up mails a code, no link` })
         else drivers.push(passwordVerifyEmailDriver(config, password))
+        if (settings.verification === "off") unused.push({ name: `password-verify-code ${provider.id}`, why: `providers.${provider.id}.verification is "off": sign-up mails no code that verifies an address` })
+        else if ((settings.verifyBy ?? "link") === "link") unused.push({ name: `password-verify-code ${provider.id}`, why: `providers.${provider.id}.verifyBy is "link" (the default): sign-up mails a link, no code` })
+        else drivers.push(passwordVerifyCodeDriver(config, password))
       } else {
-        const why = `providers.${provider.id} has no sendMail: no link is mailed, and the routes that follow one (forgot and reset password, verify and change the address) are not served`
-        for (const name of ["password-reset-request", "password-reset", "password-verify-email", "password-change-email", "password-confirm-email"]) unused.push({ name: `${name} ${provider.id}`, why })
+        const why = `providers.${provider.id} has no sendMail: no link or code is mailed, and the routes that follow one (forgot and reset password, verify and change the address) are not served`
+        for (const name of ["password-reset-request", "password-reset", "password-verify-email", "password-verify-code", "password-change-email", "password-confirm-email"]) unused.push({ name: `${name} ${provider.id}`, why })
       }
     }
   }
@@ -73,9 +78,6 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   drivers.push(signOutDriver(config))
   const kinds = new Set(providers.map((provider) => provider.type))
   if (!providers.some((provider) => provider.type === "credentials" && !passwordAccounts(provider))) unused.push({ name: "credentials-sign-in", why: "no credentials provider" })
-  if (providers.some(passwordAccounts)) {
-    for (const name of ["password-sign-up", "password-verify-code"]) unused.push({ name, why: "the kit does not drive this Password flow yet (authflow's own model tests walk it)" })
-  }
   if (!kinds.has("oauth") && !kinds.has("oidc")) unused.push({ name: "oauth", why: "no OAuth or OpenID Connect provider" })
   if (!kinds.has("email")) {
     unused.push({ name: "email-sign-in", why: "no email provider" })

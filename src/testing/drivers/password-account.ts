@@ -26,6 +26,16 @@ export function csrfUnreachable(path: readonly MachineEvent[], config: AuthConfi
   return path.some((event) => event.type === "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck ? "skipCSRFCheck: the CSRF token is not checked" : undefined
 }
 
+/**
+ * True for a path where the rate-limit store fails open beside other conditions: failing open
+ * lets the request through, so the path takes the transitions of its other conditions, taken
+ * without it, and the one path where it is alone takes its own.
+ */
+export function failsOpenBeside(path: readonly MachineEvent[], role: (event: MachineEvent) => { condition?: string }): boolean {
+  const conditions = path.map((event) => role(event).condition).filter((condition) => condition !== undefined)
+  return conditions.includes("rate-limit store down (fails open)") && conditions.length > 1
+}
+
 /** A password the provider's length rules refuse (one code point under `minLength`), or undefined where none is (`minLength` 1 or less). */
 export function tooShort(provider: CredentialsConfig): string | undefined {
   const min = provider.passwordAccounts!.minLength ?? 8
@@ -58,6 +68,18 @@ export function mailedLink(world: World, kind: "verify-email" | "reset-password"
   if (mail) return new URL(mail.url)
   const run = world.recorder.runs.filter((each) => each.machine === asked).at(-1)
   world.note = `mails no ${kind} link: asking for it ended in ${run?.states.at(-1) ?? "nothing"}`
+  return undefined
+}
+
+/**
+ * The code of the last verification mail your `sendMail` accepted, or undefined (the path is
+ * noted): the kit types it as the user would, in the browser that asked for it.
+ */
+export function mailedCode(world: World, asked: string): string | undefined {
+  const mail = world.passwordMail.filter((each): each is Extract<PasswordMail, { kind: "verify-email" }> => each.kind === "verify-email" && each.code !== undefined).at(-1)
+  if (mail) return mail.code
+  const run = world.recorder.runs.filter((each) => each.machine === asked).at(-1)
+  world.note = `mails no verification code: asking for it ended in ${run?.states.at(-1) ?? "nothing"}`
   return undefined
 }
 

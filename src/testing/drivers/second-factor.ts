@@ -241,7 +241,7 @@ async function driveSecondFactor(route: FirstFactorRoute, maxAttempts: number, s
     world.sendCodeFails = labels.has("emailCode.failed")
     world.limitRequests(limiterModeOf(attempt.outcome))
     const csrfToken = labels.has("csrf.invalid") ? undefined : await world.csrfToken()
-    if (labels.has("flow cookie sent twice")) await postFromCopy(world, { ...form, ...(csrfToken && { csrfToken }) })
+    if (labels.has("flow cookie sent twice")) await postFromCopy(world, "/second-factor", { ...form, ...(csrfToken && { csrfToken }) })
     await world.send("/second-factor", { form: { ...form, ...(csrfToken && { csrfToken }) } })
     world.record.failing.clear()
     world.sendCodeFails = false
@@ -293,11 +293,11 @@ async function claimCurrentStep(world: World): Promise<void> {
   await world.database!.useFactorStep!(factorId, totpStep(Date.now(), { period: app.options.period }) + 1)
 }
 
-/** Posts the attempt once, unrecorded, from a copy of the browser: the flow's cookie is then used already. */
-async function postFromCopy(world: World, form: Record<string, string>): Promise<void> {
+/** Posts the attempt to `route` once, unrecorded, from a copy of the browser: the flow's cookie is then used already. */
+export async function postFromCopy(world: World, route: string, form: Record<string, string>): Promise<void> {
   const copy = new Browser(world.config, world.browser.origin, world.browser.basePath)
   for (const [name, value] of world.browser.cookies) copy.cookies.set(name, value)
   const runs = world.recorder.runs.length
-  await copy.send("/second-factor", { form, record: false })
+  await copy.send(route, { form, record: false })
   world.recorder.runs.splice(runs) // its transitions count for coverage; its states are not the path's
 }
