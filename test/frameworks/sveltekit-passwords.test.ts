@@ -15,9 +15,9 @@ const origin = "http://app.test"
 const env = { AUTH_SECRET: passwordSecret, AUTH_TRUST_HOST: "true" }
 
 /** A form post of `form` from the browser `jar` to the account page. */
-function eventOf(jar: CookieJar, form: Record<string, string>): RequestEvent {
+function eventOf(jar: CookieJar, form: object): RequestEvent {
   const url = `${origin}/account?/action`
-  const request = buildRequest(url, { form }, jar)
+  const request = buildRequest(url, { form: form as Record<string, string> }, jar)
   const cookies = { set: (name: string, value: string, options: Cookie["options"]) => keep(jar, [{ name, value, options }]) }
   return { request, url: new URL(url), cookies, locals: {}, getClientAddress: () => "203.0.113.9" } as unknown as RequestEvent
 }

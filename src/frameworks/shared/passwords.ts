@@ -78,7 +78,7 @@ export interface PasswordProviderOption {
 }
 
 /** The fields the route reads, strings only (a form's other fields are not sent on). */
-function bodyOf<R extends PasswordRoute>(route: R, fields: Readonly<Record<string, unknown>>): URLSearchParams {
+function bodyOf(route: PasswordRoute, fields: Readonly<Record<string, unknown>>): URLSearchParams {
   const wanted: Record<PasswordRoute, readonly string[]> = {
     "change-password": ["currentPassword", "newPassword"],
     "change-email": ["newEmail", "password"],
@@ -92,7 +92,8 @@ function bodyOf<R extends PasswordRoute>(route: R, fields: Readonly<Record<strin
 
 /**
  * Posts one password route for the incoming request's browser and writes the cookies it sets.
- * Fields that are not strings are left out (the route refuses what is missing). A configuration
+ * `input` holds the route's fields and the `provider` (default `"password"`); fields that are not
+ * strings are left out (the route refuses what is missing). A configuration
  * error (no `sendMail` for a reset, no adapter, no secret) or a failing adapter is thrown as the
  * `AuthError` authflow logged.
  *
@@ -105,11 +106,8 @@ function bodyOf<R extends PasswordRoute>(route: R, fields: Readonly<Record<strin
  * if (!result.ok && result.error === "CredentialsSignin") return "That is not your current password"
  * ```
  */
-export async function runPasswordCall<R extends PasswordRoute>(
-  route: R,
-  fields: Readonly<Record<string, unknown>> & PasswordProviderOption,
-  context: PasswordCallContext,
-): Promise<PasswordResult> {
+export async function runPasswordCall(route: PasswordRoute, input: object, context: PasswordCallContext): Promise<PasswordResult> {
+  const fields = input as Readonly<Record<string, unknown>>
   const headers = new Headers(context.headers)
   // The internal request's body is not the incoming one; a `{ url }` answer would hide the refusal.
   for (const name of ["content-length", "content-type", "x-auth-return-redirect"]) headers.delete(name)
@@ -203,7 +201,7 @@ export interface ServerPasswords {
  * ```
  */
 export function serverPasswords(contextOf: (route: PasswordRoute) => Promise<PasswordCallContext>): ServerPasswords {
-  const run = (route: PasswordRoute) => async (options: Readonly<Record<string, unknown>> & PasswordProviderOption) => runPasswordCall(route, options, await contextOf(route))
+  const run = (route: PasswordRoute) => async (options: object) => runPasswordCall(route, options, await contextOf(route))
   return {
     changePassword: run("change-password"),
     changeEmail: run("change-email"),

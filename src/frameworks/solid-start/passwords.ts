@@ -18,7 +18,7 @@ import type { GetSessionConfig } from "./session.js"
 
 function run(route: PasswordRoute, event: FactorEvent, config: GetSessionConfig, fields: object): Promise<PasswordResult> {
   if (crossSite(event.request)) return Promise.resolve({ ok: false, error: "MissingCSRF", status: 403 })
-  return runPasswordCall(route, fields as Record<string, unknown>, callContext(event, config, route))
+  return runPasswordCall(route, fields, callContext(event, config, route))
 }
 
 /**

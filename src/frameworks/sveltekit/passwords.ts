@@ -29,7 +29,7 @@ import type { SvelteKitAuthConfig, SvelteKitPasswordActions } from "./types.js"
 export function createPasswordActions(resolveConfig: (event: RequestEvent) => Promise<SvelteKitAuthConfig>, env: EnvObject): SvelteKitPasswordActions {
   const run = (route: PasswordRoute) => async (event: RequestEvent, input?: object) => {
     const config = await resolveConfig(event)
-    return runPasswordCall(route, (input ?? (await formFields(event))) as Record<string, unknown>, {
+    return runPasswordCall(route, input ?? (await formFields(event)), {
       config,
       url: actionUrl(route, event, config, env),
       headers: event.request.headers,
