@@ -22,6 +22,7 @@ import { createSignIn, createSignInAction, createSignOut, createUpdate } from ".
 import { createAuth } from "./auth.js"
 import { createFactorFunctions } from "./factors.js"
 import { createAccountFunctions } from "./accounts.js"
+import { createPasswordFunctions } from "./passwords.js"
 import { createRequireRecentAuth } from "./recent-auth.js"
 import { publicRequest, setNextEnvDefaults, withEnvOrigin } from "./env.js"
 import type { NextAuthConfig, NextAuthConfigInit, NextAuthResult } from "./types.js"
@@ -70,6 +71,7 @@ export function NextAuth(config: NextAuthConfigInit): NextAuthResult {
     unstable_update: createUpdate(withoutRequest),
     ...createFactorFunctions(withoutRequest),
     ...createAccountFunctions(withoutRequest),
+    ...createPasswordFunctions(withoutRequest),
     requireRecentAuth: createRequireRecentAuth(withoutRequest),
   }
 }
@@ -112,3 +114,4 @@ export type { FactorsResult, ServerConfirmOptions, ServerFactors, ServerRemoveOp
 export type { NextRecentAuthDemand, NextRequireRecentAuth } from "./types.js"
 export type { Accounts, OtherAccount, ServerAccounts, SwitchAccountResult } from "../shared/accounts.js"
 export type { RecentAuthDemand } from "../shared/recent-auth.js"
+export type { PasswordRefusal, PasswordResult, ServerPasswords } from "../shared/passwords.js"

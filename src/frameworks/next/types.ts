@@ -5,6 +5,7 @@ import type { ErrorType } from "../../core/errors.js"
 import type { AuthConfig, Awaitable, CallbacksOptions, Session } from "../../types.js"
 import type { ServerFactors } from "../shared/factors.js"
 import type { ServerAccounts } from "../shared/accounts.js"
+import type { ServerPasswords } from "../shared/passwords.js"
 import type { RecentAuthDemand } from "../shared/recent-auth.js"
 
 /** Arguments of the `authorized` callback. */
@@ -112,8 +113,8 @@ export interface SignInActionState {
 /** Data for `unstable_update`: a partial session, or a partial `user`. */
 export type SessionUpdate = Partial<Session> | { user: Partial<NonNullable<Session["user"]>> }
 
-/** What `NextAuth()` returns; the second-factor functions are {@link ServerFactors}'. */
-export interface NextAuthResult extends ServerFactors, ServerAccounts {
+/** What `NextAuth()` returns; the second-factor functions are {@link ServerFactors}', the password ones {@link ServerPasswords}'. */
+export interface NextAuthResult extends ServerFactors, ServerAccounts, ServerPasswords {
   /** Checks that the signed-in user authenticated recently enough, or redirects through the step-up (see {@link NextRequireRecentAuth}). */
   requireRecentAuth: NextRequireRecentAuth
   /** `GET` and `POST` for `app/api/auth/[...nextauth]/route.ts`. */

@@ -7,8 +7,8 @@
  * @module
  */
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { factorCallOf, runFactorCall, type FactorCall, type FactorCallResults, type FactorsResult } from "../shared/factors.js"
-import type { AuthConfig } from "../../types.js"
+import { factorCallOf, runFactorCall, type FactorCall, type FactorCallContext, type FactorCallResults, type FactorsResult } from "../shared/factors.js"
+import type { AuthAction, AuthConfig } from "../../types.js"
 import { writeCookies } from "./cookies.js"
 import { qwikBasePath } from "./env.js"
 
@@ -27,12 +27,25 @@ export type QwikFactorRunner = <A extends FactorCall["action"]>(action: A, input
 export function qwikFactorRunner(configOf: (event: RequestEventCommon) => Promise<Omit<AuthConfig, "raw">>): QwikFactorRunner {
   return async (action, input, event) => {
     const fields = input && typeof input === "object" ? (input as Record<string, unknown>) : {}
-    return runFactorCall(factorCallOf(action, fields), {
-      config: await configOf(event),
-      url: new URL(`${qwikBasePath}/factors`, event.url),
-      headers: event.request.headers,
-      clientAddress: event.clientConn?.ip,
-      setCookies: (cookies) => writeCookies(event.cookie, cookies),
-    })
+    return runFactorCall(factorCallOf(action, fields), qwikCallContext(event, await configOf(event), "factors"))
+  }
+}
+
+/**
+ * Where a server call to `/auth/<action>` runs: the event's request, its cookies written through
+ * `event.cookie`.
+ *
+ * @example
+ * ```ts
+ * const context = qwikCallContext(event, await configOf(event), "factors")
+ * ```
+ */
+export function qwikCallContext(event: RequestEventCommon, config: Omit<AuthConfig, "raw">, action: AuthAction): FactorCallContext {
+  return {
+    config,
+    url: new URL(`${qwikBasePath}/${action}`, event.url),
+    headers: event.request.headers,
+    clientAddress: event.clientConn?.ip,
+    setCookies: (cookies) => writeCookies(event.cookie, cookies),
   }
 }

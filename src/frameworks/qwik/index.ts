@@ -40,6 +40,7 @@ import { raw } from "../../core/symbols.js"
 import type { AuthConfig, Session } from "../../types.js"
 import { moveCookies, parseSetCookie, writeCookies } from "./cookies.js"
 import { factorActionsQrl, type QwikFactorActions } from "./factor-actions.js"
+import { passwordActionsQrl, type QwikPasswordActions } from "./password-actions.js"
 import { qwikRequireRecentAuth, type QwikRequireRecentAuth } from "./recent-auth.js"
 import { qwikBasePath, setQwikEnvDefaults } from "./env.js"
 import {
@@ -59,9 +60,10 @@ export type GetSessionResult = Promise<{ data: Session | null; cookie: any }>
 
 /**
  * What {@link QwikAuth$} returns; export the first four from `src/routes/plugin@auth.ts`, and the
- * second-factor loader and actions ({@link QwikFactorActions}) where they are used.
+ * second-factor loader and actions ({@link QwikFactorActions}) and the password actions
+ * ({@link QwikPasswordActions}) where they are used.
  */
-export interface QwikAuthResult extends QwikFactorActions {
+export interface QwikAuthResult extends QwikFactorActions, QwikPasswordActions {
   /**
    * The request handler: requests for authflow's routes under `/auth/` are answered by authflow;
    * for any other request the session is read and put in `event.sharedMap` as `"session"`.
@@ -258,7 +260,7 @@ export function QwikAuthQrl(configQrl: ConfigQrl): QwikAuthResult {
     inlinedQrl(isServer ? serverSignOut(configQrl) : notOnTheClient, `authflow_useSignOut_${id}O`),
     signOutValidator,
   ) as unknown as Action<SignOutResult, SignOutInput, false>
-  return { onRequest, useSession, useSignIn, useSignOut, ...factorActionsQrl((event) => configFor(configQrl, event), id), requireRecentAuth: qwikRequireRecentAuth((event) => configFor(configQrl, event)) }
+  return { onRequest, useSession, useSignIn, useSignOut, ...factorActionsQrl((event) => configFor(configQrl, event), id), ...passwordActionsQrl((event) => configFor(configQrl, event), id), requireRecentAuth: qwikRequireRecentAuth((event) => configFor(configQrl, event)) }
 }
 
 /**
@@ -302,6 +304,8 @@ export type {
   ValidationFailure,
 } from "./validate.js"
 export type { QwikFactorActions } from "./factor-actions.js"
+export type { QwikPasswordActions } from "./password-actions.js"
+export type { PasswordRefusal, PasswordResult } from "../shared/passwords.js"
 export type { QwikRequireRecentAuth } from "./recent-auth.js"
 export type { RecentAuthDemand } from "../shared/recent-auth.js"
 export type { ConfirmFactorInput, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"

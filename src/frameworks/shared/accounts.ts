@@ -13,8 +13,8 @@
 import { Auth } from "../../auth.js"
 import { AuthError } from "../../core/errors.js"
 import { withClientAddress } from "../../core/rate-limit/peer.js"
-import { raw, skipCSRFCheck } from "../../core/symbols.js"
 import type { Accounts } from "../../client/accounts.js"
+import { rawConfig } from "./factors.js"
 import type { AuthConfig, Cookie, ResponseInternal, Session } from "../../types.js"
 
 export type { Accounts, OtherAccount } from "../../client/accounts.js"
@@ -35,14 +35,6 @@ export interface AccountCallContext {
 
 /** What `switchAccount` answers on the server: the new active session, or why not (`AccountNotFound`, 404). */
 export type SwitchAccountResult = { ok: true; session: Session | null } | { ok: false; error: string; status: number }
-
-const rawConfigs = new WeakMap<object, AuthConfig & { raw: typeof raw }>()
-
-function rawConfig(config: Omit<AuthConfig, "raw">): AuthConfig & { raw: typeof raw } {
-  let derived = rawConfigs.get(config)
-  if (!derived) rawConfigs.set(config, (derived = { ...config, raw, skipCSRFCheck }))
-  return derived
-}
 
 async function run(context: AccountCallContext, body?: Record<string, string>): Promise<ResponseInternal> {
   const headers = new Headers(context.headers)

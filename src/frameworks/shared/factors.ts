@@ -55,15 +55,29 @@ export interface FactorCallContext {
 
 const rawConfigs = new WeakMap<object, AuthConfig & { raw: typeof raw }>()
 
-/** The configuration in raw mode without the CSRF check, one per configuration object (its checks run once). */
-function rawConfig(config: Omit<AuthConfig, "raw">): AuthConfig & { raw: typeof raw } {
+/**
+ * The configuration in raw mode without the CSRF check, one per configuration object (its checks run once).
+ *
+ * @example
+ * ```ts
+ * const answer = await Auth(request, rawConfig(config))
+ * ```
+ */
+export function rawConfig(config: Omit<AuthConfig, "raw">): AuthConfig & { raw: typeof raw } {
   let derived = rawConfigs.get(config)
   if (!derived) rawConfigs.set(config, (derived = { ...config, raw, skipCSRFCheck }))
   return derived
 }
 
-/** The names of the callback-URL cookie: a server call has no callback URL, so the one the router would remember is not written. */
-const callbackUrlNames = (config: Omit<AuthConfig, "raw">) =>
+/**
+ * The names of the callback-URL cookie: a server call has no callback URL, so the one the router would remember is not written.
+ *
+ * @example
+ * ```ts
+ * const written = cookies.filter((cookie) => !callbackUrlNames(config).has(cookie.name))
+ * ```
+ */
+export const callbackUrlNames = (config: Omit<AuthConfig, "raw">) =>
   new Set([true, false].map((secure) => resolveCookies(secure, config.cookies).callbackUrl.name))
 
 function internalRequest(call: FactorCall, context: FactorCallContext): Request {

@@ -7,24 +7,9 @@
  *
  * @module
  */
-import { serializeCookie } from "../../core/cookies/serialize.js"
-import { listAccountsOf, switchAccountOf, type Accounts, type AccountCallContext, type SwitchAccountResult } from "../shared/accounts.js"
-import { derivedConfig, processEnv } from "./config.js"
-import { crossSite, type FactorEvent } from "./factors.js"
+import { listAccountsOf, switchAccountOf, type Accounts, type SwitchAccountResult } from "../shared/accounts.js"
+import { callContext, crossSite, type FactorEvent } from "./factors.js"
 import type { GetSessionConfig } from "./session.js"
-
-function contextOf(event: FactorEvent, config: GetSessionConfig): AccountCallContext {
-  const { prefix, config: authConfig } = derivedConfig(config, processEnv(), true)
-  return {
-    config: authConfig,
-    url: new URL(`${prefix}/sessions`, event.request.url),
-    headers: event.request.headers,
-    clientAddress: event.clientAddress,
-    setCookies: (cookies) => {
-      for (const { name, value, options } of cookies) event.response.headers.append("set-cookie", serializeCookie(name, value, options))
-    },
-  }
-}
 
 /**
  * The browser's accounts: the active session and the others.
@@ -38,7 +23,7 @@ function contextOf(event: FactorEvent, config: GetSessionConfig): AccountCallCon
  * ```
  */
 export async function listAccounts(event: FactorEvent, config: GetSessionConfig): Promise<Accounts> {
-  return listAccountsOf(contextOf(event, config))
+  return listAccountsOf(callContext(event, config, "sessions"))
 }
 
 /**
@@ -54,5 +39,5 @@ export async function listAccounts(event: FactorEvent, config: GetSessionConfig)
  */
 export async function switchAccount(event: FactorEvent, config: GetSessionConfig, id: string): Promise<SwitchAccountResult> {
   if (crossSite(event.request)) return { ok: false, error: "MissingCSRF", status: 403 }
-  return switchAccountOf(id, contextOf(event, config))
+  return switchAccountOf(id, callContext(event, config, "sessions"))
 }

@@ -15,9 +15,10 @@
  */
 import type { FetchEvent } from "@solidjs/start/server"
 import { serializeCookie } from "../../core/cookies/serialize.js"
-import { serverFactors, type FactorCallResults, type FactorsResult, type ServerConfirmOptions, type ServerFactors, type ServerRemoveOptions } from "../shared/factors.js"
+import { serverFactors, type FactorCallContext, type FactorCallResults, type FactorsResult, type ServerConfirmOptions, type ServerFactors, type ServerRemoveOptions } from "../shared/factors.js"
 import { derivedConfig, processEnv } from "./config.js"
 import type { GetSessionConfig } from "./session.js"
+import type { AuthAction } from "../../types.js"
 
 /** What the factor functions read of an event: the request, and the response stub for cookies. */
 export type FactorEvent = Pick<FetchEvent, "request" | "response"> & { clientAddress?: string | undefined }
@@ -48,20 +49,31 @@ export function crossSite(request: Request): boolean {
 
 const refusedCrossSite = { ok: false, error: "MissingCSRF", status: 403 } as const
 
+/**
+ * Where a server call to `<prefix>/<action>` runs: the event's request, its cookies set on
+ * `event.response`.
+ *
+ * @example
+ * ```ts
+ * const context = callContext(event, authConfig, "factors")
+ * ```
+ */
+export function callContext(event: FactorEvent, config: GetSessionConfig, action: AuthAction): FactorCallContext {
+  // `trustHost` defaults to true, as for getSession: the request never leaves the server.
+  const { prefix, config: authConfig } = derivedConfig(config, processEnv(), true)
+  return {
+    config: authConfig,
+    url: new URL(`${prefix}/${action}`, event.request.url),
+    headers: event.request.headers,
+    clientAddress: event.clientAddress,
+    setCookies: (cookies) => {
+      for (const { name, value, options } of cookies) event.response.headers.append("set-cookie", serializeCookie(name, value, options))
+    },
+  }
+}
+
 function factorsOf(event: FactorEvent, config: GetSessionConfig): ServerFactors {
-  return serverFactors(async () => {
-    // `trustHost` defaults to true, as for getSession: the request never leaves the server.
-    const { prefix, config: authConfig } = derivedConfig(config, processEnv(), true)
-    return {
-      config: authConfig,
-      url: new URL(`${prefix}/factors`, event.request.url),
-      headers: event.request.headers,
-      clientAddress: event.clientAddress,
-      setCookies: (cookies) => {
-        for (const { name, value, options } of cookies) event.response.headers.append("set-cookie", serializeCookie(name, value, options))
-      },
-    }
-  })
+  return serverFactors(async () => callContext(event, config, "factors"))
 }
 
 /**

@@ -68,6 +68,8 @@ export type { RecentAuthDemand } from "../shared/recent-auth.js"
 export { confirmAuthenticatorApp, enrolAuthenticatorApp, listFactors, regenerateBackupCodes, removeFactor, renameFactor, type FactorEvent } from "./factors.js"
 export type { FactorsResult, ServerConfirmOptions, ServerRemoveOptions } from "../shared/factors.js"
 export { listAccounts, switchAccount } from "./accounts.js"
+export { changeEmail, changePassword, requestPasswordReset, resetPassword } from "./passwords.js"
+export type { PasswordRefusal, PasswordResult } from "../shared/passwords.js"
 export type { Accounts, OtherAccount, SwitchAccountResult } from "../shared/accounts.js"
 export { AuthError, CredentialsSignin } from "../../core/errors.js"
 export type {

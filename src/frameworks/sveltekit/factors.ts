@@ -16,9 +16,15 @@ import { factorCallOf, runFactorCall, type ConfirmFactorInput, type FactorCall, 
 import { actionUrl, clientAddressOf, writeCookies } from "./actions.js"
 import type { SvelteKitAuthConfig, SvelteKitFactorActions } from "./types.js"
 
-
-/** The form's string fields, when the request is a form post. */
-async function formFields(event: RequestEvent): Promise<Record<string, unknown>> {
+/**
+ * The form's fields, when the request is a form post.
+ *
+ * @example
+ * ```ts
+ * const { code } = await formFields(event)
+ * ```
+ */
+export async function formFields(event: RequestEvent): Promise<Record<string, unknown>> {
   const type = event.request.headers.get("content-type") ?? ""
   if (event.request.method !== "POST" || !/form-data|x-www-form-urlencoded/.test(type)) return {}
   return Object.fromEntries(await event.request.formData())

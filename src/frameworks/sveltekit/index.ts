@@ -27,14 +27,17 @@ import { isAuthAction, type EnvObject } from "../../core/env.js"
 import { clientAddressOf, readSession, signInAction, signOutAction } from "./actions.js"
 import { processEnv, setSvelteKitEnvDefaults } from "./env.js"
 import { createFactorActions } from "./factors.js"
+import { createPasswordActions } from "./passwords.js"
 import { createAccountActions } from "./accounts.js"
 import { createRequireRecentAuth } from "./recent-auth.js"
 import type { SvelteKitAuthConfig, SvelteKitAuthConfigInit, SvelteKitAuthOptions, SvelteKitAuthResult } from "./types.js"
 
 /**
  * Sets authflow up for a SvelteKit app and returns the server hook `handle`, the form actions
- * `signIn` and `signOut`, and the signed-in user's second factors (`listFactors`, the form actions
- * `enrolAuthenticatorApp`…, see `SvelteKitFactorActions`).
+ * `signIn` and `signOut`, the signed-in user's second factors (`listFactors`, the form actions
+ * `enrolAuthenticatorApp`…, see `SvelteKitFactorActions`), and the Password provider's form
+ * actions `changePassword`, `changeEmail`, `requestPasswordReset` and `resetPassword` (see
+ * `SvelteKitPasswordActions`).
  *
  * `config` is the configuration, or a function of the request event returning it, synchronously
  * or not (lazy initialisation, called for every use). On first use each configuration object is
@@ -100,6 +103,7 @@ export function SvelteKitAuth(config: SvelteKitAuthConfigInit, options: SvelteKi
     signOut: async (event) => signOutAction(event, await resolveConfig(event), env),
     ...createFactorActions(resolveConfig, env),
     ...createAccountActions(resolveConfig, env),
+    ...createPasswordActions(resolveConfig, env),
     requireRecentAuth: createRequireRecentAuth(resolveConfig, env),
   }
 }
@@ -111,6 +115,8 @@ export type { AuthActionData, AuthorizationParamsField, SvelteKitAuthConfig, Sve
 export type { Session, User } from "../../types.js"
 export type { SvelteKitFactorActions } from "./types.js"
 export type { SvelteKitAccountActions } from "./types.js"
+export type { SvelteKitPasswordActions } from "./types.js"
+export type { PasswordRefusal, PasswordResult } from "../shared/passwords.js"
 export type { Accounts, OtherAccount, SwitchAccountResult } from "../shared/accounts.js"
 export type { ConfirmFactorInput, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
 export type { SvelteKitRequireRecentAuth } from "./types.js"

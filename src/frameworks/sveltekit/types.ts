@@ -5,6 +5,7 @@ import type { AuthConfig, Awaitable, Session } from "../../types.js"
 import type { Accounts, SwitchAccountResult } from "../shared/accounts.js"
 import type { ConfirmFactorInput, FactorCallResults, FactorsResult, RemoveFactorInput, RenameFactorInput } from "../shared/factors.js"
 import type { RecentAuthDemand } from "../shared/recent-auth.js"
+import type { PasswordCallFields, PasswordProviderOption, PasswordResult } from "../shared/passwords.js"
 
 /**
  * The configuration of `SvelteKitAuth()`: the core configuration without `raw` (set internally).
@@ -46,8 +47,8 @@ export interface AuthActionData {
   url: string
 }
 
-/** What `SvelteKitAuth()` returns; the second-factor functions are {@link SvelteKitFactorActions}'. */
-export interface SvelteKitAuthResult extends SvelteKitFactorActions, SvelteKitAccountActions {
+/** What `SvelteKitAuth()` returns; the second-factor functions are {@link SvelteKitFactorActions}', the password ones {@link SvelteKitPasswordActions}'. */
+export interface SvelteKitAuthResult extends SvelteKitFactorActions, SvelteKitAccountActions, SvelteKitPasswordActions {
   /** Checks that the signed-in user authenticated recently enough, or redirects through the step-up (see {@link SvelteKitRequireRecentAuth}). */
   requireRecentAuth: SvelteKitRequireRecentAuth
   /**
@@ -179,4 +180,52 @@ export interface SvelteKitAccountActions {
    * ```
    */
   switchAccount(event: RequestEvent, id?: string): Promise<SwitchAccountResult>
+}
+
+/**
+ * The password form actions of `SvelteKitAuth()`: each reads its fields from the form, or from
+ * `input` when called from your own action, and returns `{ ok: true }` or `{ ok: false, error,
+ * status }` for the page's `form` prop.
+ */
+export interface SvelteKitPasswordActions {
+  /**
+   * Form action (fields `currentPassword`, `newPassword`): changes the signed-in user's password;
+   * they stay signed in, their other sessions end. Signed out: `signed-out` (401); a wrong current
+   * password: `CredentialsSignin` (400).
+   *
+   * @example
+   * ```ts
+   * export const actions = { password: changePassword }
+   * ```
+   */
+  changePassword: (event: RequestEvent, input?: PasswordCallFields["change-password"] & PasswordProviderOption) => Promise<PasswordResult>
+  /**
+   * Form action (fields `newEmail`, `password`): mails a link to the new address, which makes the
+   * change when followed.
+   *
+   * @example
+   * ```ts
+   * export const actions = { email: changeEmail }
+   * ```
+   */
+  changeEmail: (event: RequestEvent, input?: PasswordCallFields["change-email"] & PasswordProviderOption) => Promise<PasswordResult>
+  /**
+   * Form action (field `email`): mails a reset link; the answer is the same whether or not the
+   * address has an account.
+   *
+   * @example
+   * ```ts
+   * export const actions = { default: requestPasswordReset }
+   * ```
+   */
+  requestPasswordReset: (event: RequestEvent, input?: PasswordCallFields["forgot-password"] & PasswordProviderOption) => Promise<PasswordResult>
+  /**
+   * Form action (fields `token`, `password`): sets a new password with a mailed link's token.
+   *
+   * @example
+   * ```ts
+   * export const actions = { default: resetPassword }
+   * ```
+   */
+  resetPassword: (event: RequestEvent, input?: PasswordCallFields["reset-password"] & PasswordProviderOption) => Promise<PasswordResult>
 }
