@@ -13,7 +13,10 @@ import { parseEmailAddress } from "../../core/email-address.js"
 import { checkPasswordRules, hashPassword, normalizePassword } from "../../core/password/index.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
-import { passwordResetRequestMachine, type ResetRequestReadEvent } from "../../machines/password-reset-request.js"
+import { passwordResetRequestMachine, type PendingResetCode, type ResetRequestReadEvent } from "../../machines/password-reset-request.js"
+import { unmatchableEmailCodeHash } from "../../core/second-factor/email-code.js"
+import type { Concealed } from "../../core/concealed.js"
+import { mintEmailedCode } from "../emailed-code.js"
 import { passwordResetMachine, type NewPasswordReadEvent } from "../../machines/password-reset.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "../rate-limit.js"
@@ -23,7 +26,8 @@ import { endUserSessions } from "./sessions.js"
 import { findPasswordAccount, passwordEmail, replacePasswordHash } from "./store.js"
 import { linkRefusals } from "./verify-email.js"
 import type { AuthOptions } from "../../core/options.js"
-import type { LinkEvent } from "../../machines/password-link.js"
+import type { LinkEvent, OpenedLink } from "../../machines/password-link.js"
+import type { NewPasswordEffect, NewPasswordEvent } from "../../machines/password-reset.js"
 import type { Cookie, CredentialsConfig, PasswordAccountsOptions } from "../../types.js"
 
 // What an unknown address's dummy link is sealed over: the same work as a real one's, thrown away.
@@ -43,6 +47,33 @@ export async function readNewPassword(settings: PasswordAccountsOptions, passwor
   if (!rules.ok) return { type: "newPassword.read", problem: rules.reason }
   if (settings.checkPassword && !(await settings.checkPassword(normalizePassword(password as string)))) return { type: "newPassword.read", problem: "refused-password" }
   return { type: "newPassword.read" }
+}
+
+// Whom an unknown address's stand-in flow names: no account has this id.
+const unknownUserId = "00000000-0000-0000-0000-000000000000"
+
+/**
+ * A reset code for the account whose password hash is `hash`: the code to mail and what the flow
+ * keeps (the keyed hash of the password hash, the code's hash, its expiry). Without a hash (an
+ * unknown address), a stand-in of the same shape that no code satisfies.
+ */
+async function newResetCode(options: AuthOptions, hash?: string): Promise<{ code: Concealed<string>; pending: PendingResetCode }> {
+  const { code, codeHash, expiresAt } = await mintEmailedCode(options.secret)
+  if (hash === undefined) return { code, pending: { bound: unmatchableEmailCodeHash(), codeHash: unmatchableEmailCodeHash(), expiresAt } }
+  const [bound] = await linkBindings(options.secret, hash)
+  return { code, pending: { bound: bound!, codeHash, expiresAt } }
+}
+
+/**
+ * The page where a reset code is typed with the new password: `<basePath>/reset-password/<id>?type=code`, with a query.
+ *
+ * @example
+ * ```ts
+ * resetCodePage(options, provider) // "https://app.test/auth/reset-password/password?type=code"
+ * ```
+ */
+export function resetCodePage(options: AuthOptions, provider: CredentialsConfig, query: Record<string, string> = {}): string {
+  return passwordRouteUrl(options, provider, "reset-password", { type: "code", ...query })
 }
 
 /** A reset link for the account, bound to its password hash: its URL and when it expires. */
@@ -68,6 +99,7 @@ export async function passwordForgot(options: AuthOptions, provider: Credentials
   const adapter = options.adapter!
   const body = options.request.body ?? {}
   const limiter = requestLimiter(options)
+  const resetBy = provider.passwordAccounts?.resetBy ?? "link"
   const form = (query: Record<string, string>) => ({ redirect: passwordRouteUrl(options, provider, "forgot-password", query), cookies })
   const effects: FlowEffects<typeof passwordResetRequestMachine> = {
     ...csrfCheckEffect(options),
@@ -84,21 +116,36 @@ export async function passwordForgot(options: AuthOptions, provider: Credentials
         return { type: "lookup.failed", error }
       }
     },
-    mailResetLink: ({ user, hash }) => sendPasswordMail(options, provider, async () => ({ kind: "reset-password", to: user!.email, ...(await resetLink(options, provider, user!, hash!)) })),
+    mailResetLink: async ({ user, hash }) => {
+      if (resetBy === "link") return sendPasswordMail(options, provider, async () => ({ kind: "reset-password", to: user!.email, ...(await resetLink(options, provider, user!, hash!)) }))
+      const { code, pending } = await newResetCode(options, hash)
+      const sent = await sendPasswordMail(options, provider, async () => ({
+        kind: "reset-password",
+        to: user!.email,
+        ...(resetBy === "both" ? await resetLink(options, provider, user!, hash!) : { url: resetCodePage(options, provider), expires: new Date(pending.expiresAt) }),
+        code: code.reveal(),
+      }))
+      return { ...sent, code: pending }
+    },
     sealDummyLink: async ({ email }) => {
-      await resetLink(options, provider, { id: "00000000-0000-0000-0000-000000000000", email: email! }, dummyHash).catch(() => undefined)
-      return { type: "dummyLink.sealed" }
+      await resetLink(options, provider, { id: unknownUserId, email: email! }, dummyHash).catch(() => undefined)
+      // With codes, the code page follows as for a known address, waiting for a code no one has.
+      return { type: "dummyLink.sealed", ...(resetBy !== "link" && { code: (await newResetCode(options)).pending }) }
     },
   }
-  const outcomes: FlowOutcomes<typeof passwordResetRequestMachine, Answer> = {
+  const outcomes: FlowOutcomes<typeof passwordResetRequestMachine, Answer | Promise<Answer>> = {
     csrfRejected: () => form({ error: "MissingCSRF" }),
     requestRefused: () => form({ error: "InvalidEmail" }),
     rateLimited: (context) => errorAnswer(rateLimitedError("password-reset", context, limiter), cookies),
     // A known address, an unknown one, and a mail that failed end here alike.
     resetSent: () => ({ redirect: signInPageUrl(options, { notice: "reset-sent" }), cookies }),
+    // A known address, an unknown one, and a mail that failed end here alike where resets are by code.
+    codeSent: async ({ user, email, pendingCode }) =>
+      (await import("./reset-code.js")).startPasswordResetCode(options, provider, cookies, { link: { userId: user?.id ?? unknownUserId, email: user?.email ?? email! }, ...pendingCode! }),
     requestFailed: ({ error }) => errorAnswer(new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies),
   }
-  return outcomeOf(await runFlow(passwordResetRequestMachine, effects, { inspect: options.config.inspect }), outcomes)
+  const policy = { resetsByCode: resetBy !== "link" }
+  return outcomeOf(await runFlow(passwordResetRequestMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
 }
 
 /**
@@ -120,7 +167,6 @@ export async function passwordReset(options: AuthOptions, provider: CredentialsC
   const token = typeof body.token === "string" ? body.token : undefined
   const limiter = requestLimiter(options)
   let bound = ""
-  let hash = ""
   const form = (query: Record<string, string>) => ({ redirect: passwordRouteUrl(options, provider, "reset-password", { ...(token !== undefined && { token }), ...query }), cookies })
   const effects: FlowEffects<typeof passwordResetMachine> = {
     ...csrfCheckEffect(options),
@@ -131,22 +177,58 @@ export async function passwordReset(options: AuthOptions, provider: CredentialsC
       return { type: "link.opened", link: { userId: opened.claims.userId, email: opened.claims.email } }
     },
     checkRateLimit: ({ link }) => limiter.count("password-reset", `reset:${link!.userId}`),
-    findLinkedAccount: async ({ link }) => {
+    ...newPasswordEffects(options, provider, body.password, () => bound),
+  }
+  const outcomes: FlowOutcomes<typeof passwordResetMachine, Answer> = {
+    csrfRejected: () => form({ error: "MissingCSRF" }),
+    ...linkRefusals(provider, "reset-password", cookies),
+    rateLimited: (context) => errorAnswer(rateLimitedError("password-reset", context, limiter), cookies),
+    resetRefused: ({ refusal }) => form({ error: "PasswordResetRefused", reason: refusal! }),
+    passwordReset: () => ({ redirect: signInPageUrl(options, { notice: "password-reset" }), cookies }),
+    resetFailed: ({ error }) => errorAnswer(new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies),
+  }
+  const policy = { endsOtherSessions: settings.endOtherSessions !== false }
+  return outcomeOf(await runFlow(passwordResetMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
+}
+
+/**
+ * The effects of setting a forgotten password's new one, shared by the reset link and the reset
+ * code (see `newPasswordStates`): find the account and whether the mail is still bound to its
+ * password hash (`boundOf` gives the keyed hash the mail carried), check the new `password`, write
+ * its hash compare-and-set on the one found, mark the address verified, end the user's sessions,
+ * mail `password-changed`.
+ *
+ * @example
+ * ```ts
+ * const effects = { ...newPasswordEffects(options, provider, body.password, ({ bound }) => bound), claimFlow, … }
+ * ```
+ */
+export function newPasswordEffects<TContext extends { link?: OpenedLink }>(
+  options: AuthOptions,
+  provider: CredentialsConfig,
+  password: unknown,
+  boundOf: (context: TContext) => string,
+): Record<NewPasswordEffect, (context: TContext) => Promise<NewPasswordEvent>> {
+  const settings = provider.passwordAccounts!
+  const adapter = options.adapter!
+  let hash = ""
+  return {
+    findLinkedAccount: async (context) => {
       try {
-        const user = await adapter.getUser!(link!.userId)
+        const user = await adapter.getUser!(context.link!.userId)
         const account = user && (await adapter.getAccount!(user.id, provider.id))
         if (!user || typeof account?.refresh_token !== "string" || account.refresh_token === "") return { type: "account.missing" }
         hash = account.refresh_token
-        return { type: "account.found", bound: (await linkBindings(options.secret, hash)).includes(bound), verified: user.emailVerified != null }
+        return { type: "account.found", bound: (await linkBindings(options.secret, hash)).includes(boundOf(context)), verified: user.emailVerified != null }
       } catch (error) {
         return { type: "lookup.failed", error }
       }
     },
-    readNewPassword: () => readNewPassword(settings, body.password),
+    readNewPassword: () => readNewPassword(settings, password),
     writePassword: async ({ link }) => {
       try {
-        // Compare-and-set on the hash the link is bound to: of two writes, one wins.
-        const written = await replacePasswordHash(adapter, provider.id, link!.userId, hash, await hashPassword(body.password as string, settings.hashing ?? {}))
+        // Compare-and-set on the hash the mail is bound to: of two writes, one wins.
+        const written = await replacePasswordHash(adapter, provider.id, link!.userId, hash, await hashPassword(password as string, settings.hashing ?? {}))
         return written ? { type: "password.written" } : { type: "password.raced" }
       } catch (error) {
         return { type: "write.failed", error }
@@ -167,14 +249,4 @@ export async function passwordReset(options: AuthOptions, provider: CredentialsC
     },
     notifyPasswordChanged: ({ link }) => sendPasswordMail(options, provider, { kind: "password-changed", to: link!.email }),
   }
-  const outcomes: FlowOutcomes<typeof passwordResetMachine, Answer> = {
-    csrfRejected: () => form({ error: "MissingCSRF" }),
-    ...linkRefusals(provider, "reset-password", cookies),
-    rateLimited: (context) => errorAnswer(rateLimitedError("password-reset", context, limiter), cookies),
-    resetRefused: ({ refusal }) => form({ error: "PasswordResetRefused", reason: refusal! }),
-    passwordReset: () => ({ redirect: signInPageUrl(options, { notice: "password-reset" }), cookies }),
-    resetFailed: ({ error }) => errorAnswer(new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies),
-  }
-  const policy = { endsOtherSessions: settings.endOtherSessions !== false }
-  return outcomeOf(await runFlow(passwordResetMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
 }
