@@ -83,7 +83,7 @@ export async function requestPasswordReset(options: { email: string } & Provider
  * ```
  */
 export async function resetPassword(options: ({ token: string } | { code: string }) & { password: string } & ProviderOption): Promise<PasswordResponse> {
-  const proof = "code" in options ? { code: options.code } : { token: options.token }
+  const proof: Record<string, string> = "code" in options ? { code: options.code } : { token: options.token }
   return strip(await post("reset-password", options.provider ?? "password", { ...proof, password: options.password }))
 }
 
