@@ -67,7 +67,7 @@ export const passwordResetCodeMachine = flowMachine(setup({
     ...rateLimitActions<PasswordResetCodeContext, PasswordResetCodeEvent>(),
     ...emailedCodeActions<PasswordResetCodeContext, PasswordResetCodeEvent>(),
     ...newPasswordActions<PasswordResetCodeContext, PasswordResetCodeEvent>(),
-    recordPolicy: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy, refusal: undefined } : {})),
+    recordPolicy: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy } : {})),
   },
   guards: {
     ...rateLimitGuards<PasswordResetCodeContext, PasswordResetCodeEvent>(),

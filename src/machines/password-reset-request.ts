@@ -59,7 +59,10 @@ const read = (event: PasswordResetRequestEvent) => (event.type === "request.read
  * a reset link (one hour, bound to the password hash it replaces, so it works once and dies when
  * the password changes); an unknown address, or one without a password, pays the same sealing and
  * keyed-hash work (`sealingDummyLink`) and mails nothing. Both end in `resetSent`, as does a mail
- * that failed (logged): the answer does not tell whether an address has an account.
+ * that failed (logged): the answer does not tell whether an address has an account. Where resets
+ * are by code (`resetBy: "code"` or `"both"`, `resetsByCode`), the mail carries a 6-digit code and
+ * all three end in `codeSent` instead, with the code's hash (or, for an unknown address, a
+ * stand-in no code satisfies) for the flow that waits for it in this browser.
  *
  * @example
  * ```ts
