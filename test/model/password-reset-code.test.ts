@@ -98,7 +98,7 @@ function requestsOf(events: readonly PasswordResetCodeEvent[]): PasswordResetCod
   return requests
 }
 
-const policyOf = (path: { events: readonly { type: string }[] }) => (path.events[0] as { policy: PasswordChangePolicy }).policy
+const policyOf = (path: { events: readonly PasswordResetCodeEvent[] }) => (path.events[0] as Extract<PasswordResetCodeEvent, { type: "code.submitted" }>).policy
 /** Retries after plain requests only, with the default policy and the account as it was: the refusals of a first request are walked once each. */
 const plainRetries = (path: Path) => {
   const requests = requestsOf(path.events)

@@ -20,7 +20,7 @@ import { rateLimitedError, requestLimiter } from "../rate-limit.js"
 import { codeFlowCookies, EMAIL_CODE_FLOW_MAX_AGE } from "../email-code-cookies.js"
 import { emailedCodeEffects } from "../emailed-code.js"
 import { signInPageUrl } from "./mails.js"
-import { newPasswordEffects, resetCodePage } from "./reset.js"
+import { newPasswordEffects, resetCodePage } from "./new-password.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, CredentialsConfig } from "../../types.js"
 

@@ -1,5 +1,5 @@
 /**
- * Forgotten passwords: POST `/forgot-password/<id>` mails a reset link (see
+ * Forgotten passwords: POST `/forgot-password/<id>` mails a reset link or code (see
  * {@link passwordResetRequestMachine}); GET `/reset-password/<id>?token=…` shows the new-password
  * form (the pages), and POST `/reset-password/<id>` sets the new password (see
  * {@link passwordResetMachine}). Loaded when the first one arrives.
@@ -10,44 +10,26 @@ import { CallbackRouteError } from "../../core/errors.js"
 import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
 import { parseEmailAddress } from "../../core/email-address.js"
-import { checkPasswordRules, hashPassword, normalizePassword } from "../../core/password/index.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
 import { passwordResetRequestMachine, type PendingResetCode, type ResetRequestReadEvent } from "../../machines/password-reset-request.js"
 import { unmatchableEmailCodeHash } from "../../core/second-factor/email-code.js"
 import type { Concealed } from "../../core/concealed.js"
 import { mintEmailedCode } from "../emailed-code.js"
-import { passwordResetMachine, type NewPasswordReadEvent } from "../../machines/password-reset.js"
+import { passwordResetMachine } from "../../machines/password-reset.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "../rate-limit.js"
 import { linkBindings, openPasswordLink, PASSWORD_LINK_MAX_AGE, sealPasswordLink } from "./link-token.js"
 import { passwordRouteUrl, sendPasswordMail, signInPageUrl } from "./mails.js"
-import { endUserSessions } from "./sessions.js"
-import { findPasswordAccount, passwordEmail, replacePasswordHash } from "./store.js"
+import { newPasswordEffects, resetCodePage } from "./new-password.js"
+import { findPasswordAccount, passwordEmail } from "./store.js"
 import { linkRefusals } from "./verify-email.js"
 import type { AuthOptions } from "../../core/options.js"
-import type { LinkEvent, OpenedLink } from "../../machines/password-link.js"
-import type { NewPasswordEffect, NewPasswordEvent } from "../../machines/password-reset.js"
-import type { Cookie, CredentialsConfig, PasswordAccountsOptions } from "../../types.js"
+import type { LinkEvent } from "../../machines/password-link.js"
+import type { Cookie, CredentialsConfig } from "../../types.js"
 
 // What an unknown address's dummy link is sealed over: the same work as a real one's, thrown away.
 const dummyHash = "$scrypt$ln=17,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
-
-/**
- * What the rules and the app's `checkPassword` say of a new password (`newPassword.read`, with the
- * problem when there is one): 8 to 128 code points after NFKC by default.
- *
- * @example
- * ```ts
- * await readNewPassword(provider.passwordAccounts!, "short") // { type: "newPassword.read", problem: "too-short" }
- * ```
- */
-export async function readNewPassword(settings: PasswordAccountsOptions, password: unknown): Promise<NewPasswordReadEvent> {
-  const rules = checkPasswordRules(password, { ...(settings.minLength !== undefined && { minLength: settings.minLength }), ...(settings.maxLength !== undefined && { maxLength: settings.maxLength }) })
-  if (!rules.ok) return { type: "newPassword.read", problem: rules.reason }
-  if (settings.checkPassword && !(await settings.checkPassword(normalizePassword(password as string)))) return { type: "newPassword.read", problem: "refused-password" }
-  return { type: "newPassword.read" }
-}
 
 // Whom an unknown address's stand-in flow names: no account has this id.
 const unknownUserId = "00000000-0000-0000-0000-000000000000"
@@ -62,18 +44,6 @@ async function newResetCode(options: AuthOptions, hash?: string): Promise<{ code
   if (hash === undefined) return { code, pending: { bound: unmatchableEmailCodeHash(), codeHash: unmatchableEmailCodeHash(), expiresAt } }
   const [bound] = await linkBindings(options.secret, hash)
   return { code, pending: { bound: bound!, codeHash, expiresAt } }
-}
-
-/**
- * The page where a reset code is typed with the new password: `<basePath>/reset-password/<id>?type=code`, with a query.
- *
- * @example
- * ```ts
- * resetCodePage(options, provider) // "https://app.test/auth/reset-password/password?type=code"
- * ```
- */
-export function resetCodePage(options: AuthOptions, provider: CredentialsConfig, query: Record<string, string> = {}): string {
-  return passwordRouteUrl(options, provider, "reset-password", { type: "code", ...query })
 }
 
 /** A reset link for the account, bound to its password hash: its URL and when it expires. */
@@ -189,64 +159,4 @@ export async function passwordReset(options: AuthOptions, provider: CredentialsC
   }
   const policy = { endsOtherSessions: settings.endOtherSessions !== false }
   return outcomeOf(await runFlow(passwordResetMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
-}
-
-/**
- * The effects of setting a forgotten password's new one, shared by the reset link and the reset
- * code (see `newPasswordStates`): find the account and whether the mail is still bound to its
- * password hash (`boundOf` gives the keyed hash the mail carried), check the new `password`, write
- * its hash compare-and-set on the one found, mark the address verified, end the user's sessions,
- * mail `password-changed`.
- *
- * @example
- * ```ts
- * const effects = { ...newPasswordEffects(options, provider, body.password, ({ bound }) => bound), claimFlow, … }
- * ```
- */
-export function newPasswordEffects<TContext extends { link?: OpenedLink }>(
-  options: AuthOptions,
-  provider: CredentialsConfig,
-  password: unknown,
-  boundOf: (context: TContext) => string,
-): Record<NewPasswordEffect, (context: TContext) => Promise<NewPasswordEvent>> {
-  const settings = provider.passwordAccounts!
-  const adapter = options.adapter!
-  let hash = ""
-  return {
-    findLinkedAccount: async (context) => {
-      try {
-        const user = await adapter.getUser!(context.link!.userId)
-        const account = user && (await adapter.getAccount!(user.id, provider.id))
-        if (!user || typeof account?.refresh_token !== "string" || account.refresh_token === "") return { type: "account.missing" }
-        hash = account.refresh_token
-        return { type: "account.found", bound: (await linkBindings(options.secret, hash)).includes(boundOf(context)), verified: user.emailVerified != null }
-      } catch (error) {
-        return { type: "lookup.failed", error }
-      }
-    },
-    readNewPassword: () => readNewPassword(settings, password),
-    writePassword: async ({ link }) => {
-      try {
-        // Compare-and-set on the hash the mail is bound to: of two writes, one wins.
-        const written = await replacePasswordHash(adapter, provider.id, link!.userId, hash, await hashPassword(password as string, settings.hashing ?? {}))
-        return written ? { type: "password.written" } : { type: "password.raced" }
-      } catch (error) {
-        return { type: "write.failed", error }
-      }
-    },
-    markVerified: async ({ link }) => {
-      try {
-        await adapter.updateUser!({ id: link!.userId, emailVerified: new Date() })
-        return { type: "email.verified" }
-      } catch (error) {
-        return { type: "verify.failed", error }
-      }
-    },
-    endSessions: async ({ link }) => {
-      const ended = await endUserSessions(options, link!.userId)
-      if (ended.type === "sessions.failed") options.logger.error(asError(ended.error))
-      return ended
-    },
-    notifyPasswordChanged: ({ link }) => sendPasswordMail(options, provider, { kind: "password-changed", to: link!.email }),
-  }
 }
