@@ -199,3 +199,13 @@ describe("Password reset by code and link (resetBy: both)", () => {
     expect((await reset(config, browser, mail.code!)).headers.get("location")).toBe(signInWith({ notice: "password-reset" }))
   })
 })
+
+describe("resetBy in the configuration", () => {
+  it("an unknown value fails the configuration with a clear error", async () => {
+    const { config } = await world("jwt", { resetBy: "sms" as never })
+    const { logger, errors } = recordingLogger()
+    const response = await send({ ...config, logger }, new CookieJar(), "/forgot-password/password")
+    expect(response.status).toBe(500)
+    expect(errors.map((error) => error.message)).toEqual([expect.stringContaining('has resetBy "sms": use "link", "code" or "both"')])
+  })
+})
