@@ -132,7 +132,14 @@ export function newPasswordStates<const TStale extends string, const TRefused ex
   } as const
 }
 
-/** The final states {@link newPasswordStates} ends in: the password set, or the store failing before it was. */
+/**
+ * The final states {@link newPasswordStates} ends in: the password set, or the store failing before it was.
+ *
+ * @example
+ * ```ts
+ * createMachine({ states: { ...newPasswordStates("linkStale", "resetRefused"), ...newPasswordFinalStates, … } })
+ * ```
+ */
 export const newPasswordFinalStates = {
   passwordReset: { type: "final" },
   resetFailed: { type: "final" },
