@@ -321,7 +321,8 @@ async function passwordLinks(options: AuthOptions, cookies: Cookie[]): Promise<A
 
 /**
  * The Password provider's password routes: GET and POST `/forgot-password/<id>` and
- * `/reset-password/<id>` (they need the provider's `sendMail`: the link is mailed), and
+ * `/reset-password/<id>` (with a mailed link's `token`, or a mailed `code`; they need the
+ * provider's `sendMail`), and
  * `/change-password/<id>` (signed in).
  */
 async function passwordRoutes(options: AuthOptions, cookies: Cookie[]): Promise<Answer> {
@@ -332,6 +333,8 @@ async function passwordRoutes(options: AuthOptions, cookies: Cookie[]): Promise<
   }
   if (method === "GET") return (await actions.pages()).passwordPage(options, provider, cookies)
   if (action === "change-password") return (await import("./actions/password/change-password.js")).passwordChange(options, provider, cookies)
+  // POST `/reset-password/<id>` with a `code`: the code a reset mail carried (`resetBy: "code"` or `"both"`), typed with the new password.
+  if (action === "reset-password" && options.request.body?.code !== undefined) return (await import("./actions/password/reset-code.js")).passwordResetByCode(options, provider, cookies)
   const reset = await import("./actions/password/reset.js")
   return action === "forgot-password" ? reset.passwordForgot(options, provider, cookies) : reset.passwordReset(options, provider, cookies)
 }

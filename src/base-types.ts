@@ -401,8 +401,14 @@ export type PasswordMail =
   | { kind: "verify-email"; to: string; url: string; expires: Date; code?: string }
   /** Someone signed up with (or asked to move their account to) an address that has an account: its owner is told, and pointed at signing in or resetting. */
   | { kind: "email-taken"; to: string; signInUrl: string; resetUrl?: string }
-  /** A reset of a forgotten password, by following `url` (one hour, once, void once the password changes). */
-  | { kind: "reset-password"; to: string; url: string; expires: Date }
+  /**
+   * A reset of a forgotten password, by following `url` (`resetBy: "link"`, the default: one hour,
+   * once, void once the password changes), by typing the 6-digit `code` with the new password in
+   * the browser that asked (`"code"`: `url` is then the page where it is typed; 10 minutes, 5
+   * tries), or either (`"both"`). `expires` is the link's when the mail carries one, the code's
+   * otherwise.
+   */
+  | { kind: "reset-password"; to: string; url: string; expires: Date; code?: string }
   /** The password of the account at `to` was changed or reset. */
   | { kind: "password-changed"; to: string }
   /** The account's address changes from `from` to `to` once `url` (sent to the new address) is followed. */
@@ -434,6 +440,15 @@ export interface PasswordAccountsOptions {
    * @default "link"
    */
   verifyBy?: "link" | "code" | "both"
+  /**
+   * How a forgotten password's mail proves the address: a link that opens the new-password form
+   * (`"link"`), a 6-digit code typed with the new password on one form in the browser that asked
+   * (`"code"`: the forgot form goes on to that page, for an unknown address too), or both in one
+   * mail (`"both"`). A code lives 10 minutes, in the browser that asked for it, dies after 5 wrong
+   * tries and once the password changes.
+   * @default "link"
+   */
+  resetBy?: "link" | "code" | "both"
   /**
    * Checks a stored hash the built-in verifier does not know (an app's bcrypt hashes, say): `true`
    * signs the user in, and the hash is replaced by one of authflow's.

@@ -222,7 +222,8 @@ export async function changeEmailPage(options: AuthOptions, provider: Credential
 }
 
 /**
- * GET `/forgot-password/<id>`, `/reset-password/<id>?token=…` and `/change-password/<id>`: the
+ * GET `/forgot-password/<id>`, `/reset-password/<id>?token=…` (or `?type=code`, the form of a
+ * mailed code and the new password) and `/change-password/<id>`: the
  * Password provider's password forms. The change form is for a signed-in user; nobody signed in
  * goes to sign in first, and comes back.
  *
@@ -240,7 +241,7 @@ export async function passwordPage(options: AuthOptions, provider: CredentialsCo
     if (!(await sessionUser(options))) return { redirect: withQuery(signInUrl, { callbackUrl: action }), cookies }
   }
   const page = (await pages.password()).renderPasswordPage({
-    form: route === "forgot-password" ? "forgot" : route === "reset-password" ? "reset" : "change",
+    form: route === "forgot-password" ? "forgot" : route === "reset-password" ? (query.type === "code" ? "reset-code" : "reset") : "change",
     action,
     ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
     ...(route === "reset-password" && query.token !== undefined && { token: query.token }),
@@ -250,6 +251,7 @@ export async function passwordPage(options: AuthOptions, provider: CredentialsCo
     ...(query.notice !== undefined && { notice: query.notice }),
     ...(query.error !== undefined && { error: query.error }),
     ...(query.reason !== undefined && { reason: query.reason }),
+    ...(query.left !== undefined && /^[1-9]$/.test(query.left) && { triesLeft: Number(query.left) }),
     theme: options.theme,
     text: await pageText(options.config, options.request),
   })

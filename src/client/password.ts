@@ -15,11 +15,12 @@ export interface PasswordResponse {
   ok: boolean
   /**
    * Why not: `MissingCSRF`, `InvalidEmail`, `PasswordLinkInvalid`, `PasswordLinkExpired`,
+   * `Verification` (a wrong reset code), `PasswordCodeInvalid`, `PasswordCodeExpired`,
    * `PasswordResetRefused`, `PasswordChangeRefused`, `CredentialsSignin` (wrong current password),
    * `NoPassword`, `RateLimited`, `SessionRequired` (nobody is signed in), `Configuration`.
    */
   error: string | undefined
-  /** Why a new password was refused: `too-short`, `too-long`, `not-a-string`, `refused-password`. @default none */
+  /** Why a new password was refused: `too-short`, `too-long`, `not-a-string`, `refused-password`; `wrong-code` for a wrong reset code. @default none */
   reason?: string
   /** Where the server sent the browser. */
   url: string | null
@@ -64,7 +65,10 @@ export async function requestPasswordReset(options: { email: string } & Provider
 
 /**
  * Sets a new password with the `token` of a mailed reset link (the `token` query parameter of the
- * page it opens). Works once, within an hour, and not after the password changed otherwise.
+ * page it opens): works once, within an hour, and not after the password changed otherwise. Or,
+ * where the provider resets by code (`resetBy: "code"` or `"both"`), with the mailed 6-digit `code`,
+ * in the browser that asked for it: 10 minutes, 5 tries (a wrong one answers `error: "Verification"`,
+ * `reason: "wrong-code"`; then `PasswordCodeInvalid`, or `PasswordCodeExpired`).
  *
  * @example
  * ```ts
@@ -73,10 +77,14 @@ export async function requestPasswordReset(options: { email: string } & Provider
  * const token = new URL(location.href).searchParams.get("token") ?? ""
  * const result = await resetPassword({ token, password: typed })
  * if (result.error === "PasswordResetRefused") showError(`Choose another password (${result.reason})`)
+ * // Or with the mailed code, in the browser that asked for it:
+ * const byCode = await resetPassword({ code: "038114", password: typed })
+ * if (byCode.reason === "wrong-code") showError("That code is not right")
  * ```
  */
-export async function resetPassword(options: { token: string; password: string } & ProviderOption): Promise<PasswordResponse> {
-  return strip(await post("reset-password", options.provider ?? "password", { token: options.token, password: options.password }))
+export async function resetPassword(options: ({ token: string } | { code: string }) & { password: string } & ProviderOption): Promise<PasswordResponse> {
+  const proof: Record<string, string> = "code" in options ? { code: options.code } : { token: options.token }
+  return strip(await post("reset-password", options.provider ?? "password", { ...proof, password: options.password }))
 }
 
 /**

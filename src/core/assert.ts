@@ -265,6 +265,9 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
     const verifyByOf = (provider: CheckedProviderConfig) => (provider.type === "credentials" ? provider.passwordAccounts?.verifyBy : undefined)
     const unknownVerifyBy = checked.find((provider) => verifyByOf(provider) !== undefined && !["link", "code", "both"].includes(verifyByOf(provider)!))
     if (unknownVerifyBy) return refuse(new InvalidProvider(`The Password provider "${unknownVerifyBy.id}" has verifyBy ${JSON.stringify(verifyByOf(unknownVerifyBy))}: use "link", "code" or "both"`))
+    const resetByOf = (provider: CheckedProviderConfig) => (provider.type === "credentials" ? provider.passwordAccounts?.resetBy : undefined)
+    const unknownResetBy = checked.find((provider) => resetByOf(provider) !== undefined && !["link", "code", "both"].includes(resetByOf(provider)!))
+    if (unknownResetBy) return refuse(new InvalidProvider(`The Password provider "${unknownResetBy.id}" has resetBy ${JSON.stringify(resetByOf(unknownResetBy))}: use "link", "code" or "both"`))
     // The mailed links (verify an address, confirm a new one) read the user by id and write it.
     if (checked.some((provider) => provider.type === "credentials" && provider.passwordAccounts?.sendMail)) for (const method of ["getUser", "updateUser"] as const) required.add(method)
     // A password reset or change ends the user's other database sessions: at once, by deleting their rows.

@@ -18,6 +18,7 @@ import { passwordChangeEmailMachine } from "../machines/password-change-email.js
 import { passwordConfirmEmailMachine } from "../machines/password-confirm-email.js"
 import { passwordResetRequestMachine } from "../machines/password-reset-request.js"
 import { passwordResetMachine } from "../machines/password-reset.js"
+import { passwordResetCodeMachine } from "../machines/password-reset-code.js"
 import { passwordChangeMachine } from "../machines/password-change.js"
 import { passwordSignUpMachine } from "../machines/password-sign-up.js"
 import { multiSessionMachine } from "../machines/multi-session.js"
@@ -53,6 +54,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
   passwordSignInMachine,
   passwordResetRequestMachine,
   passwordResetMachine,
+  passwordResetCodeMachine,
   passwordChangeMachine,
   multiSessionMachine,
 ]

@@ -3,7 +3,7 @@
  * typed code's keyed hashes under each secret and the time, the decisions on them (expired, right,
  * wrong with tries left, the fifth wrong one) and the final states the refusals end in. Every flow
  * that waits in the browser for an emailed code (the email provider's sign-in code, the Password
- * provider's verification code) spreads these in, so the inspector and the model tests see the
+ * provider's verification code and reset code) spreads these in, so the inspector and the model tests see the
  * same rules everywhere: 10 minutes, five wrong tries, compared in constant time, used once (the
  * sealed flow is claimed before the code is checked).
  *

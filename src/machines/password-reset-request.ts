@@ -7,6 +7,19 @@ import type { FlowMeta } from "./run-flow.js"
 /** What the forgot-password form carries (the `readRequest` effect): the address in its canonical form, or what is wrong with it. */
 export type ResetRequestReadEvent = { type: "request.read"; email?: string; emailProblem?: string }
 
+/** The code a reset mail carried (`resetBy: "code"` or `"both"`), as the flow that waits for it keeps it: the keyed hash of the password hash it replaces, the code's keyed hash, its expiry (epoch ms). */
+export interface PendingResetCode {
+  bound: string
+  codeHash: string
+  expiresAt: number
+}
+
+/** What a reset request follows: whether the mail carries a code typed in this browser (`resetBy: "code"` or `"both"`). */
+export interface ResetRequestPolicy {
+  /** @default false */
+  resetsByCode: boolean
+}
+
 /** Events of a reset request: what each effect found. */
 export type PasswordResetRequestEvent =
   | CsrfEvent
@@ -15,9 +28,9 @@ export type PasswordResetRequestEvent =
   | { type: "account.found"; user: { id: string; email: string }; hash: string }
   | { type: "account.unknown" }
   | { type: "lookup.failed"; error: unknown }
-  | { type: "mail.sent" }
-  | { type: "mail.failed"; error: unknown }
-  | { type: "dummyLink.sealed" }
+  | { type: "mail.sent"; code?: PendingResetCode }
+  | { type: "mail.failed"; error: unknown; code?: PendingResetCode }
+  | { type: "dummyLink.sealed"; code?: PendingResetCode }
 
 /** Context of a reset request. */
 export interface PasswordResetRequestContext extends RateLimitContext {
@@ -29,6 +42,9 @@ export interface PasswordResetRequestContext extends RateLimitContext {
   hash?: string
   /** The mail could not be sent (logged; the answer is the same). */
   mailFailed?: boolean
+  policy?: ResetRequestPolicy
+  /** The code the mail carried (or the stand-in no code satisfies), for the flow that waits for it. */
+  pendingCode?: PendingResetCode
 }
 
 /** Effects the reset request machine names. */
@@ -43,7 +59,10 @@ const read = (event: PasswordResetRequestEvent) => (event.type === "request.read
  * a reset link (one hour, bound to the password hash it replaces, so it works once and dies when
  * the password changes); an unknown address, or one without a password, pays the same sealing and
  * keyed-hash work (`sealingDummyLink`) and mails nothing. Both end in `resetSent`, as does a mail
- * that failed (logged): the answer does not tell whether an address has an account.
+ * that failed (logged): the answer does not tell whether an address has an account. Where resets
+ * are by code (`resetBy: "code"` or `"both"`, `resetsByCode`), the mail carries a 6-digit code and
+ * all three end in `codeSent` instead, with the code's hash (or, for an unknown address, a
+ * stand-in no code satisfies) for the flow that waits for it in this browser.
  *
  * @example
  * ```ts
@@ -61,6 +80,7 @@ export const passwordResetRequestMachine = flowMachine(setup({
   types: {
     context: {} as PasswordResetRequestContext,
     events: {} as PasswordResetRequestEvent,
+    input: {} as { policy?: ResetRequestPolicy } | undefined,
     meta: {} as FlowMeta<PasswordResetRequestEffect>,
   },
   actions: {
@@ -69,15 +89,18 @@ export const passwordResetRequestMachine = flowMachine(setup({
     recordRequest: assign(({ event }) => (read(event)?.email !== undefined ? { email: read(event)!.email!, rateLimitIdentity: read(event)!.email! } : {})),
     recordAccount: assign(({ event }) => (event.type === "account.found" ? { user: event.user, hash: event.hash } : {})),
     recordMailFailure: assign({ mailFailed: () => true, error: ({ event }) => (event as { error?: unknown }).error }),
+    recordCode: assign({ pendingCode: ({ event }) => (event as { code?: PendingResetCode }).code }),
   },
   guards: {
     ...rateLimitGuards<PasswordResetRequestContext, PasswordResetRequestEvent>(),
     /** The address is missing or not one authflow accepts. */
+    /** The mail carries a code typed in this browser (`resetBy: "code"` or `"both"`): the flow waits for it there. */
+    resetsByCode: ({ context }) => context.policy?.resetsByCode === true,
     emailInvalid: ({ event }) => read(event) !== undefined && (read(event)!.email === undefined || read(event)!.emailProblem !== undefined),
   },
 }).createMachine)({
   id: "password-reset-request",
-  context: {},
+  context: ({ input }) => (input?.policy ? { policy: input.policy } : {}),
   initial: "validatingInput",
   states: {
     validatingInput: csrfCheckingState("readingRequest"),
@@ -100,19 +123,25 @@ export const passwordResetRequestMachine = flowMachine(setup({
     mailingResetLink: {
       meta: { effect: "mailResetLink" },
       on: {
-        "mail.sent": "resetSent",
+        "mail.sent": { target: "deciding", actions: "recordCode" },
         // Logged; answered as a sent mail, which an unknown address is answered with too.
-        "mail.failed": { target: "resetSent", actions: "recordMailFailure" },
+        "mail.failed": { target: "deciding", actions: ["recordMailFailure", "recordCode"] },
       },
     },
     sealingDummyLink: {
       meta: { effect: "sealDummyLink" },
-      on: { "dummyLink.sealed": "resetSent" },
+      on: { "dummyLink.sealed": { target: "deciding", actions: "recordCode" } },
+    },
+    // Each reports the code it mailed (or the stand-in no code satisfies) where the reset is by code.
+    deciding: {
+      always: [{ guard: "resetsByCode", target: "codeSent" }, { target: "resetSent" }],
     },
     ...csrfRejectedState,
     ...rateLimitedState,
     requestRefused: { type: "final" },
     resetSent: { type: "final" },
+    // The browser goes on to the page that takes the code and the new password.
+    codeSent: { type: "final" },
     requestFailed: { type: "final" },
   },
 })

@@ -28,12 +28,9 @@ export interface PasswordChangePolicy {
   mailsNotice?: boolean
 }
 
-/** Events of a password reset: what each effect found. */
-export type PasswordResetEvent =
-  | CsrfEvent
-  | LinkEvent
-  | RateLimitEvent
-  /** The link's account, with whether the link is still bound to its password hash (it changed since: no), and whether its address is verified. */
+/** What the steps after a proven reset mail report (see {@link newPasswordStates}). */
+export type NewPasswordEvent =
+  /** The mail's account, with whether the mail is still bound to its password hash (it changed since: no), and whether its address is verified. */
   | { type: "account.found"; bound: boolean; verified: boolean }
   | { type: "account.missing" }
   | { type: "lookup.failed"; error: unknown }
@@ -43,6 +40,9 @@ export type PasswordResetEvent =
   | { type: "verify.failed"; error: unknown }
   | SessionsEndEvent
   | NoticeMailEvent
+
+/** Events of a password reset: what each effect found. */
+export type PasswordResetEvent = CsrfEvent | LinkEvent | RateLimitEvent | NewPasswordEvent
 
 /** Context of a password reset. */
 export interface PasswordResetContext extends LinkContext, RateLimitContext {
@@ -54,11 +54,139 @@ export interface PasswordResetContext extends LinkContext, RateLimitContext {
 }
 
 /** Effects the password reset machine names. */
-export type PasswordResetEffect = CsrfEffect | LinkEffect | RateLimitEffect | "findLinkedAccount" | "readNewPassword" | "writePassword" | "markVerified" | "endSessions" | "notifyPasswordChanged"
+export type PasswordResetEffect = CsrfEffect | LinkEffect | RateLimitEffect | NewPasswordEffect
 
-const found = (event: PasswordResetEvent) => (event.type === "account.found" ? event : undefined)
-const failedAfterWrite = (step: "verify" | "sessions" | "mail") =>
-  assign<PasswordResetContext, PasswordResetEvent, undefined, PasswordResetEvent, never>(({ context, event }) => ({ afterWriteFailed: [...(context.afterWriteFailed ?? []), step], error: (event as { error?: unknown }).error }))
+const found = (event: { type: string }) => (event.type === "account.found" ? (event as Extract<PasswordResetEvent, { type: "account.found" }>) : undefined)
+/** The effects of setting a forgotten password's new one, once the mail (its link or its code) was proven. */
+export type NewPasswordEffect = "findLinkedAccount" | "readNewPassword" | "writePassword" | "markVerified" | "endSessions" | "notifyPasswordChanged"
+
+/**
+ * Setting a forgotten password's new one, defined once for the reset link and the reset code:
+ * find the account and check the mail is still bound to its password hash (not once the password
+ * changed: `stale`), check the new password (refused: `refused`, with `recordRefusal`), write its
+ * hash compare-and-set on the bound one (lost: `stale`), then, each failure logged and the reset
+ * standing, mark the address verified (the mail proved it), end the user's sessions
+ * (`endOtherSessions`) and mail `password-changed`; `passwordReset`. Spread `resetFailed` and
+ * `passwordReset` final states in too ({@link newPasswordFinalStates}), and
+ * {@link newPasswordGuards} and {@link newPasswordActions} into the setup.
+ *
+ * @param stale - The final state of a mail no longer bound to the account's password.
+ * @param refused - Where a refused new password goes.
+ * @example
+ * ```ts
+ * createMachine({ states: { checkingRateLimit: limitingState("findingAccount"), ...newPasswordStates("linkStale", "resetRefused"), ...newPasswordFinalStates, … } })
+ * ```
+ */
+export function newPasswordStates<const TStale extends string, const TRefused extends string>(stale: TStale, refused: TRefused) {
+  return {
+    findingAccount: {
+      meta: { effect: "findLinkedAccount" },
+      on: {
+        "account.found": [{ guard: "linkUnbound", target: stale }, { target: "readingPassword", actions: "recordAccount" }],
+        // The user or their password account is gone.
+        "account.missing": stale,
+        "lookup.failed": { target: "resetFailed", actions: "recordError" },
+      },
+    },
+    readingPassword: {
+      meta: { effect: "readNewPassword" },
+      on: {
+        "newPassword.read": [{ guard: "passwordRefused", target: refused, actions: "recordRefusal" }, { target: "writingPassword" }],
+      },
+    },
+    writingPassword: {
+      meta: { effect: "writePassword" },
+      on: {
+        "password.written": [{ guard: "alreadyVerified", target: "decidingSessions" }, { target: "markingVerified" }],
+        // Another change of this password won (this mail used twice at once, a reset, a rehash): this mail is spent.
+        "password.raced": stale,
+        "write.failed": { target: "resetFailed", actions: "recordError" },
+      },
+    },
+    // A reset link or code proves the address: it was read in its inbox.
+    markingVerified: {
+      meta: { effect: "markVerified" },
+      on: {
+        "email.verified": "decidingSessions",
+        "verify.failed": { target: "decidingSessions", actions: "recordVerifyFailure" },
+      },
+    },
+    // With `endOtherSessions: false` every session is kept.
+    decidingSessions: {
+      always: [{ guard: "endsOtherSessions", target: "endingOtherSessions" }, { target: "notifying" }],
+    },
+    endingOtherSessions: {
+      meta: { effect: "endSessions" },
+      on: {
+        "sessions.ended": "notifying",
+        "sessions.failed": { target: "notifying", actions: "recordSessionsFailure" },
+      },
+    },
+    notifying: {
+      meta: { effect: "notifyPasswordChanged" },
+      on: {
+        "mail.sent": "passwordReset",
+        "mail.failed": { target: "passwordReset", actions: "recordMailFailure" },
+      },
+    },
+  } as const
+}
+
+/**
+ * The final states {@link newPasswordStates} ends in: the password set, or the store failing before it was.
+ *
+ * @example
+ * ```ts
+ * createMachine({ states: { ...newPasswordStates("linkStale", "resetRefused"), ...newPasswordFinalStates, … } })
+ * ```
+ */
+export const newPasswordFinalStates = {
+  passwordReset: { type: "final" },
+  resetFailed: { type: "final" },
+} as const
+
+/**
+ * The named actions of {@link newPasswordStates}, for a setup's `actions`.
+ *
+ * @example
+ * ```ts
+ * setup({ actions: { ...newPasswordActions<MyContext, MyEvent>() } })
+ * ```
+ */
+export function newPasswordActions<TContext extends PasswordResetContext, TEvent extends { type: string }>() {
+  const record = (update: (context: TContext, event: TEvent) => Partial<PasswordResetContext>) => assign<TContext, TEvent, undefined, TEvent, never>(({ context, event }) => update(context, event) as Partial<TContext>)
+  const errorOf = (event: TEvent) => (event as { error?: unknown }).error
+  const failedAfterWrite = (step: "verify" | "sessions" | "mail") => record((context, event) => ({ afterWriteFailed: [...(context.afterWriteFailed ?? []), step], error: errorOf(event) }))
+  return {
+    recordError: record((_, event) => ({ error: errorOf(event) })),
+    recordAccount: record((_, event) => ({ verified: found(event)?.verified === true })),
+    recordRefusal: record((_, event) => ({ refusal: event.type === "newPassword.read" ? (event as NewPasswordReadEvent).problem : undefined })),
+    recordVerifyFailure: failedAfterWrite("verify"),
+    recordSessionsFailure: failedAfterWrite("sessions"),
+    recordMailFailure: failedAfterWrite("mail"),
+  }
+}
+
+/**
+ * The guards of {@link newPasswordStates}, for a setup's `guards`.
+ *
+ * @example
+ * ```ts
+ * setup({ guards: { ...newPasswordGuards<MyContext, MyEvent>() } })
+ * ```
+ */
+export function newPasswordGuards<TContext extends PasswordResetContext, TEvent extends { type: string }>() {
+  return {
+    /** The password changed since the mail was sent: its hash is not the one the mail is bound to. */
+    linkUnbound: ({ event }: { context: TContext; event: TEvent }) => found(event)?.bound === false,
+    /** The new password breaks the rules, or the app's `checkPassword` refused it. */
+    passwordRefused: ({ event }: { context: TContext; event: TEvent }) => event.type === "newPassword.read" && (event as NewPasswordReadEvent).problem !== undefined,
+    /** The address is verified already: nothing to write. */
+    alreadyVerified: ({ context }: { context: TContext; event: TEvent }) => context.verified === true,
+    /** The reset ends the user's sessions (`endOtherSessions`, on by default). */
+    endsOtherSessions: ({ context }: { context: TContext; event: TEvent }) => context.policy?.endsOtherSessions !== false,
+  }
+}
 
 /**
  * Resetting a forgotten password, POST `/reset-password/<id>` with `csrfToken`, the mailed `token`
@@ -91,23 +219,11 @@ export const passwordResetMachine = flowMachine(setup({
   actions: {
     ...linkActions<PasswordResetContext, PasswordResetEvent>(),
     ...rateLimitActions<PasswordResetContext, PasswordResetEvent>(),
-    recordError: assign({ error: ({ event }) => (event as { error?: unknown }).error }),
-    recordAccount: assign({ verified: ({ event }) => found(event)?.verified === true }),
-    recordRefusal: assign({ refusal: ({ event }) => (event.type === "newPassword.read" ? event.problem : undefined) }),
-    recordVerifyFailure: failedAfterWrite("verify"),
-    recordSessionsFailure: failedAfterWrite("sessions"),
-    recordMailFailure: failedAfterWrite("mail"),
+    ...newPasswordActions<PasswordResetContext, PasswordResetEvent>(),
   },
   guards: {
     ...rateLimitGuards<PasswordResetContext, PasswordResetEvent>(),
-    /** The password changed since the link was mailed: its hash is not the one the link is bound to. */
-    linkUnbound: ({ event }) => found(event)?.bound === false,
-    /** The new password breaks the rules, or the app's `checkPassword` refused it. */
-    passwordRefused: ({ event }) => event.type === "newPassword.read" && event.problem !== undefined,
-    /** The address is verified already: nothing to write. */
-    alreadyVerified: ({ context }) => context.verified === true,
-    /** The reset ends the user's sessions (`endOtherSessions`, on by default). */
-    endsOtherSessions: ({ context }) => context.policy?.endsOtherSessions !== false,
+    ...newPasswordGuards<PasswordResetContext, PasswordResetEvent>(),
   },
 }).createMachine)({
   id: "password-reset",
@@ -117,61 +233,11 @@ export const passwordResetMachine = flowMachine(setup({
     validatingInput: csrfCheckingState("openingLink"),
     openingLink: openingLinkState("checkingRateLimit"),
     checkingRateLimit: limitingState("findingAccount"),
-    findingAccount: {
-      meta: { effect: "findLinkedAccount" },
-      on: {
-        "account.found": [{ guard: "linkUnbound", target: "linkStale" }, { target: "readingPassword", actions: "recordAccount" }],
-        // The user or their password account is gone.
-        "account.missing": "linkStale",
-        "lookup.failed": { target: "resetFailed", actions: "recordError" },
-      },
-    },
-    readingPassword: {
-      meta: { effect: "readNewPassword" },
-      on: {
-        "newPassword.read": [{ guard: "passwordRefused", target: "resetRefused", actions: "recordRefusal" }, { target: "writingPassword" }],
-      },
-    },
-    writingPassword: {
-      meta: { effect: "writePassword" },
-      on: {
-        "password.written": [{ guard: "alreadyVerified", target: "decidingSessions" }, { target: "markingVerified" }],
-        // Another change of this password won (this link used twice at once, a reset, a rehash): this link is spent.
-        "password.raced": "linkStale",
-        "write.failed": { target: "resetFailed", actions: "recordError" },
-      },
-    },
-    // A reset link proves the address: it was followed from its inbox.
-    markingVerified: {
-      meta: { effect: "markVerified" },
-      on: {
-        "email.verified": "decidingSessions",
-        "verify.failed": { target: "decidingSessions", actions: "recordVerifyFailure" },
-      },
-    },
-    // With `endOtherSessions: false` every session is kept.
-    decidingSessions: {
-      always: [{ guard: "endsOtherSessions", target: "endingOtherSessions" }, { target: "notifying" }],
-    },
-    endingOtherSessions: {
-      meta: { effect: "endSessions" },
-      on: {
-        "sessions.ended": "notifying",
-        "sessions.failed": { target: "notifying", actions: "recordSessionsFailure" },
-      },
-    },
-    notifying: {
-      meta: { effect: "notifyPasswordChanged" },
-      on: {
-        "mail.sent": "passwordReset",
-        "mail.failed": { target: "passwordReset", actions: "recordMailFailure" },
-      },
-    },
+    ...newPasswordStates("linkStale", "resetRefused"),
     ...linkRefusedStates,
     ...csrfRejectedState,
     ...rateLimitedState,
     resetRefused: { type: "final" },
-    passwordReset: { type: "final" },
-    resetFailed: { type: "final" },
+    ...newPasswordFinalStates,
   },
 })

@@ -1,7 +1,8 @@
 /**
  * The built-in password pages of the Password provider: the forgot-password form (an email, posted
  * to `<basePath>/forgot-password/<id>`), the reset form a mailed link opens (the new password, with
- * the link's token, posted to `<basePath>/reset-password/<id>`), and the signed-in change form (the
+ * the link's token, posted to `<basePath>/reset-password/<id>`), the reset form of a mailed code
+ * (the code and the new password, posted there too), and the signed-in change form (the
  * current and new passwords, posted to `<basePath>/change-password/<id>`).
  *
  * @example
@@ -20,8 +21,8 @@ import type { RenderedPage } from "./types.js"
 
 /** Props of {@link renderPasswordPage}. */
 export interface PasswordPageProps {
-  /** Which form: ask for a reset link, choose a new password from the link, or change it signed in. */
-  form: "forgot" | "reset" | "change"
+  /** Which form: ask for a reset link, choose a new password from the link, choose one with a mailed code (`resetBy: "code"`), or change it signed in. */
+  form: "forgot" | "reset" | "reset-code" | "change"
   /** Where the form posts. */
   action: string
   csrfToken?: string
@@ -37,16 +38,19 @@ export interface PasswordPageProps {
   /** The `?error=` value of a refused request, and its `?reason=`. @default none */
   error?: string
   reason?: string
+  /** Tries left after a wrong code (`?left=`), on the code form. @default none */
+  triesLeft?: number
   theme: Theme
   /** The request's language. @default English */
   text?: Translator
 }
 
-const titles: Readonly<Record<PasswordPageProps["form"], MessageKey>> = { forgot: "forgotPasswordTitle", reset: "resetPasswordTitle", change: "changePasswordTitle" }
+const titles: Readonly<Record<PasswordPageProps["form"], MessageKey>> = { forgot: "forgotPasswordTitle", reset: "resetPasswordTitle", "reset-code": "resetPasswordTitle", change: "changePasswordTitle" }
 
 /** What the page says for a refused request's `?error=` (and `?reason=`). */
-function problemOf({ error, reason, minLength, maxLength }: PasswordPageProps, text: Translator): string | undefined {
+function problemOf({ error, reason, minLength, maxLength, triesLeft }: PasswordPageProps, text: Translator): string | undefined {
   if (error === undefined) return undefined
+  if (error === "Verification" && reason === "wrong-code") return triesLeft === undefined ? text.t("codeWrong") : text.t("codeWrongTriesLeft", { count: triesLeft })
   if (error === "PasswordResetRefused" || error === "PasswordChangeRefused") {
     if (reason === "too-short") return text.t("passwordTooShort", { count: minLength })
     if (reason === "too-long") return text.t("passwordTooLong", { count: maxLength })
@@ -97,6 +101,8 @@ export function renderPasswordPage(props: PasswordPageProps): RenderedPage {
           </p>
         ) : form === "forgot" ? (
           <p class="lead">{t("forgotPasswordLead")}</p>
+        ) : form === "reset-code" ? (
+          <p class="lead">{t("resetCodeLead", { duration: text.duration(10, "minute") })}</p>
         ) : null}
         <form action={safeUrl(action)} method="post" class="stack">
           <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
@@ -112,6 +118,15 @@ export function renderPasswordPage(props: PasswordPageProps): RenderedPage {
               {newPassword("reset-password", "password")}
             </>
           ) : null}
+          {form === "reset-code" ? (
+            <>
+              <div class="field">
+                <label for="reset-code">{t("emailCodeLabel")}</label>
+                <input id="reset-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" required autoFocus={!problem} spellcheck={false} />
+              </div>
+              {newPassword("reset-code-password", "password")}
+            </>
+          ) : null}
           {form === "change" ? (
             <>
               <div class="field">
@@ -121,7 +136,7 @@ export function renderPasswordPage(props: PasswordPageProps): RenderedPage {
               {newPassword("change-password-new", "newPassword")}
             </>
           ) : null}
-          <button type="submit" class="button primary">{t(form === "forgot" ? "sendResetLinkButton" : form === "reset" ? "setPasswordButton" : "changePasswordButton")}</button>
+          <button type="submit" class="button primary">{t(form === "forgot" ? "sendResetLinkButton" : form === "change" ? "changePasswordButton" : "setPasswordButton")}</button>
         </form>
         {form === "forgot" ? (
           <p class="lead">

@@ -13,14 +13,14 @@ import { basePath, CookieJar, origin, recordingLogger } from "../helpers.js"
 
 const password = "correct horse battery"
 
-function world() {
+function world(options: { resetBy?: "link" | "code" | "both" } = {}) {
   const mails: PasswordMail[] = []
   const config: AuthConfig = {
     secret: "client-password-secret-0123456789abcdef",
     trustHost: true,
     adapter: MemoryAdapter(),
     logger: recordingLogger().logger,
-    providers: [Password({ hashing: { scrypt: { ln: 10 } }, sendMail: (mail) => void mails.push(mail) })],
+    providers: [Password({ hashing: { scrypt: { ln: 10 } }, sendMail: (mail) => void mails.push(mail), ...options })],
   }
   const jar = new CookieJar()
   vi.stubGlobal("fetch", async (input: string | URL, init?: RequestInit) => {
@@ -59,5 +59,18 @@ describe("password functions of authflow/client", () => {
     expect(await client.resetPassword({ token, password: "short" })).toMatchObject({ ok: false, error: "PasswordResetRefused", reason: "too-short" })
     expect(await client.resetPassword({ token, password: "the third good one" })).toMatchObject({ ok: true, url: `${origin}/auth/signin?notice=password-reset` })
     expect(await client.resetPassword({ token, password: "the fourth good one" })).toMatchObject({ ok: false, error: "PasswordLinkInvalid" })
+  })
+  it("forgot and reset by code, in the browser that asked", async () => {
+    const { mails, jar } = world({ resetBy: "code" })
+    const csrfToken = (await client.getCsrfToken())!
+    await fetch(`${origin}/auth/signup/password`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken, email: "ada@example.test", password }).toString() })
+    jar.cookies.clear()
+    expect(await client.requestPasswordReset({ email: "ada@example.test" })).toMatchObject({ ok: true, url: `${origin}/auth/reset-password/password?type=code` })
+    const code = (mails.find((candidate) => candidate.kind === "reset-password") as Extract<PasswordMail, { kind: "reset-password" }>).code!
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0")
+    expect(await client.resetPassword({ code: wrong, password: "a good new one" })).toMatchObject({ ok: false, error: "Verification", reason: "wrong-code" })
+    expect(await client.resetPassword({ code, password: "short" })).toMatchObject({ ok: false, error: "PasswordResetRefused", reason: "too-short" })
+    expect(await client.resetPassword({ code, password: "a good new one" })).toMatchObject({ ok: true, url: `${origin}/auth/signin?notice=password-reset` })
+    expect(await client.resetPassword({ code, password: "another good one" })).toMatchObject({ ok: false, error: "PasswordCodeInvalid" })
   })
 })

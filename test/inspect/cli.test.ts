@@ -16,7 +16,7 @@ describe("authflow machines", () => {
     const { status, stdout } = authflow("machines", "--format", "json")
     expect(status).toBe(0)
     const { machines } = JSON.parse(stdout) as { machines: { id: string; initial: string; states: { path: string; type: string; effect?: string; transitions: { event: string; guard?: string; targets: string[] }[] }[] }[] }
-    expect(machines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "email-code", "webauthn", "sign-out", "token-refresh", "backchannel-logout", "second-factor", "factors", "step-up", "password-sign-up", "password-verify-email", "password-verify-code", "password-change-email", "password-confirm-email", "password-sign-in", "password-reset-request", "password-reset", "password-change", "multi-session"])
+    expect(machines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "email-code", "webauthn", "sign-out", "token-refresh", "backchannel-logout", "second-factor", "factors", "step-up", "password-sign-up", "password-verify-email", "password-verify-code", "password-change-email", "password-confirm-email", "password-sign-in", "password-reset-request", "password-reset", "password-reset-code", "password-change", "multi-session"])
     // One OAuth machine over both requests: the sign-in's states, the sealed wait, the callback's checks.
     const oauth = machines[1]!
     expect(oauth.initial).toBe("validatingInput")

@@ -43,7 +43,7 @@ const dotTitle = runDot ? "print Graphviz that dot accepts" : "print Graphviz th
 
 describe("machine descriptions", () => {
   it("describe every authflow machine as JSON that round-trips: states, effects, transitions, finals", () => {
-    expect(authflowMachines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "email-code", "webauthn", "sign-out", "token-refresh", "backchannel-logout", "second-factor", "factors", "step-up", "password-sign-up", "password-verify-email", "password-verify-code", "password-change-email", "password-confirm-email", "password-sign-in", "password-reset-request", "password-reset", "password-change", "multi-session"])
+    expect(authflowMachines.map((machine) => machine.id)).toEqual(["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "email-code", "webauthn", "sign-out", "token-refresh", "backchannel-logout", "second-factor", "factors", "step-up", "password-sign-up", "password-verify-email", "password-verify-code", "password-change-email", "password-confirm-email", "password-sign-in", "password-reset-request", "password-reset", "password-reset-code", "password-change", "multi-session"])
     for (const machine of authflowMachines) {
       const description = describeMachine(machine)
       expect(JSON.parse(JSON.stringify(description))).toEqual(description)

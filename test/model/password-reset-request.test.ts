@@ -1,10 +1,11 @@
 /**
  * The reset request machine, driven through the real `Auth()` along every path the model
  * generates: no CSRF token, an address that is not one, the limiter, a known account (mailed,
- * or the mail failing), an unknown address (the dummy seal, no mail), and the store failing.
+ * or the mail failing), an unknown address (the dummy seal, no mail), and the store failing; each
+ * with reset links and with reset codes (`resetBy: "code"`, the browser going on to the code form).
  */
 import { afterAll, describe, expect, it, vi } from "vitest"
-import { passwordResetRequestMachine, type PasswordResetRequestEvent } from "../../src/machines/password-reset-request.js"
+import { passwordResetRequestMachine, type PasswordResetRequestEvent, type ResetRequestPolicy } from "../../src/machines/password-reset-request.js"
 import Password from "../../src/providers/password.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { hashPassword } from "../../src/core/password/index.js"
@@ -37,6 +38,8 @@ const events: PasswordResetRequestEvent[] = [
   { type: "mail.failed", error: new Error("SMTP down") },
 ]
 
+const inputs: { policy: ResetRequestPolicy }[] = [{ policy: { resetsByCode: false } }, { policy: { resetsByCode: true } }]
+
 type Path = ReturnType<typeof modelPaths<typeof passwordResetRequestMachine>>[number]
 
 async function scenario(path: Path) {
@@ -54,6 +57,7 @@ async function scenario(path: Path) {
       return memory.getUserByEmail(address)
     },
   }
+  const { resetsByCode } = (path.input as { policy: ResetRequestPolicy }).policy
   const mailer = recordingMailer(has("mail.failed"))
   const config: AuthConfig = {
     secret: linkSecret,
@@ -61,7 +65,7 @@ async function scenario(path: Path) {
     adapter,
     session: { strategy: "database" },
     ...rateLimitOf(path.events, "password-reset"),
-    providers: [Password({ hashing: { scrypt: { ln: 10 } }, sendMail: mailer.sendMail })],
+    providers: [Password({ hashing: { scrypt: { ln: 10 } }, sendMail: mailer.sendMail, resetBy: resetsByCode ? "code" : "link" })],
   }
   const form = { email: read?.emailProblem ? "not-an-address" : email.toUpperCase() }
   return { config, form, csrfValid: !has("csrf.invalid"), mails: mailer.mails }
@@ -69,12 +73,12 @@ async function scenario(path: Path) {
 
 const recorder = new TransitionRecorder([passwordResetRequestMachine])
 const endings = new FlowEndings(recorder, "password-reset-request")
-const paths = limiterRepresentatives(modelPaths(passwordResetRequestMachine, events))
+const paths = limiterRepresentatives(modelPaths(passwordResetRequestMachine, events, { inputs }))
 const form = (query: Record<string, string>) => `${origin}/auth/forgot-password/password?${new URLSearchParams(query)}`
 
 describe("password reset request machine, driven through Auth()", () => {
   it("the model yields a path to every final state", () => {
-    expect(new Set(paths.map((path) => path.finalState))).toEqual(new Set(["csrfRejected", "requestRefused", "rateLimited", "resetSent", "requestFailed"]))
+    expect(new Set(paths.map((path) => path.finalState))).toEqual(new Set(["csrfRejected", "requestRefused", "rateLimited", "resetSent", "codeSent", "requestFailed"]))
   })
 
   for (const path of paths) {
@@ -96,6 +100,11 @@ describe("password reset request machine, driven through Auth()", () => {
         case "resetSent":
           expect(location).toBe(`${origin}/auth/signin?notice=reset-sent`)
           if (path.events.some((event) => event.type === "mail.failed")) expect(errors.map((error) => error.message)).toContain(`The Password provider "password" could not send a mail (reset-password)`)
+          break
+        case "codeSent":
+          // A known address, an unknown one and a failed mail alike: the code form, the flow sealed in this browser.
+          expect(location).toBe(`${origin}/auth/reset-password/password?type=code`)
+          expect(response.headers.getSetCookie().some((cookie) => cookie.includes(".password-reset-code="))).toBe(true)
           break
         case "csrfRejected":
           expect(location).toBe(form({ error: "MissingCSRF" }))

@@ -77,6 +77,17 @@ describe("the password pages", () => {
     expect(change.html).toContain('<p class="lead" role="status">Your password was changed.</p>')
   })
 
+  it("takes a mailed code and the new password on one form, and says how many tries are left", () => {
+    const page = renderPasswordPage({ ...base, form: "reset-code", action: "https://app.test/auth/reset-password/password" })
+    expect(titleOf(page.html)).toBe("Choose a new password")
+    expect(page.html).toContain('name="code"')
+    expect(page.html).toContain('autocomplete="one-time-code"')
+    expect(page.html).toContain('name="password"')
+    expect(page.html).toContain("we emailed it a 6-digit code")
+    const wrong = renderPasswordPage({ ...base, form: "reset-code", action: "/auth/reset-password/password", error: "Verification", reason: "wrong-code", triesLeft: 3 }).html
+    expect(wrong).toContain("That code is not right. Check it and try again (tries left: 3).")
+  })
+
   it("says why a new password was refused, and what a refusal means", () => {
     const short = renderPasswordPage({ ...base, form: "reset", action: "/auth/reset-password/password", error: "PasswordResetRefused", reason: "too-short" }).html
     expect(short).toContain("That password is too short: use at least 8 characters.")

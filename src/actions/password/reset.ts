@@ -1,5 +1,5 @@
 /**
- * Forgotten passwords: POST `/forgot-password/<id>` mails a reset link (see
+ * Forgotten passwords: POST `/forgot-password/<id>` mails a reset link or code (see
  * {@link passwordResetRequestMachine}); GET `/reset-password/<id>?token=…` shows the new-password
  * form (the pages), and POST `/reset-password/<id>` sets the new password (see
  * {@link passwordResetMachine}). Loaded when the first one arrives.
@@ -10,39 +10,40 @@ import { CallbackRouteError } from "../../core/errors.js"
 import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
 import { parseEmailAddress } from "../../core/email-address.js"
-import { checkPasswordRules, hashPassword, normalizePassword } from "../../core/password/index.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
-import { passwordResetRequestMachine, type ResetRequestReadEvent } from "../../machines/password-reset-request.js"
-import { passwordResetMachine, type NewPasswordReadEvent } from "../../machines/password-reset.js"
+import { passwordResetRequestMachine, type PendingResetCode, type ResetRequestReadEvent } from "../../machines/password-reset-request.js"
+import { unmatchableEmailCodeHash } from "../../core/second-factor/email-code.js"
+import type { Concealed } from "../../core/concealed.js"
+import { mintEmailedCode } from "../emailed-code.js"
+import { passwordResetMachine } from "../../machines/password-reset.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "../rate-limit.js"
 import { linkBindings, openPasswordLink, PASSWORD_LINK_MAX_AGE, sealPasswordLink } from "./link-token.js"
 import { passwordRouteUrl, sendPasswordMail, signInPageUrl } from "./mails.js"
-import { endUserSessions } from "./sessions.js"
-import { findPasswordAccount, passwordEmail, replacePasswordHash } from "./store.js"
+import { newPasswordEffects, resetCodePage } from "./new-password.js"
+import { findPasswordAccount, passwordEmail } from "./store.js"
 import { linkRefusals } from "./verify-email.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { LinkEvent } from "../../machines/password-link.js"
-import type { Cookie, CredentialsConfig, PasswordAccountsOptions } from "../../types.js"
+import type { Cookie, CredentialsConfig } from "../../types.js"
 
 // What an unknown address's dummy link is sealed over: the same work as a real one's, thrown away.
 const dummyHash = "$scrypt$ln=17,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 
+// Whom an unknown address's stand-in flow names: no account has this id.
+const unknownUserId = "00000000-0000-0000-0000-000000000000"
+
 /**
- * What the rules and the app's `checkPassword` say of a new password (`newPassword.read`, with the
- * problem when there is one): 8 to 128 code points after NFKC by default.
- *
- * @example
- * ```ts
- * await readNewPassword(provider.passwordAccounts!, "short") // { type: "newPassword.read", problem: "too-short" }
- * ```
+ * A reset code for the account whose password hash is `hash`: the code to mail and what the flow
+ * keeps (the keyed hash of the password hash, the code's hash, its expiry). Without a hash (an
+ * unknown address), a stand-in of the same shape that no code satisfies.
  */
-export async function readNewPassword(settings: PasswordAccountsOptions, password: unknown): Promise<NewPasswordReadEvent> {
-  const rules = checkPasswordRules(password, { ...(settings.minLength !== undefined && { minLength: settings.minLength }), ...(settings.maxLength !== undefined && { maxLength: settings.maxLength }) })
-  if (!rules.ok) return { type: "newPassword.read", problem: rules.reason }
-  if (settings.checkPassword && !(await settings.checkPassword(normalizePassword(password as string)))) return { type: "newPassword.read", problem: "refused-password" }
-  return { type: "newPassword.read" }
+async function newResetCode(options: AuthOptions, hash?: string): Promise<{ code: Concealed<string>; pending: PendingResetCode }> {
+  const { code, codeHash, expiresAt } = await mintEmailedCode(options.secret)
+  if (hash === undefined) return { code, pending: { bound: unmatchableEmailCodeHash(), codeHash: unmatchableEmailCodeHash(), expiresAt } }
+  const [bound] = await linkBindings(options.secret, hash)
+  return { code, pending: { bound: bound!, codeHash, expiresAt } }
 }
 
 /** A reset link for the account, bound to its password hash: its URL and when it expires. */
@@ -68,6 +69,7 @@ export async function passwordForgot(options: AuthOptions, provider: Credentials
   const adapter = options.adapter!
   const body = options.request.body ?? {}
   const limiter = requestLimiter(options)
+  const resetBy = provider.passwordAccounts?.resetBy ?? "link"
   const form = (query: Record<string, string>) => ({ redirect: passwordRouteUrl(options, provider, "forgot-password", query), cookies })
   const effects: FlowEffects<typeof passwordResetRequestMachine> = {
     ...csrfCheckEffect(options),
@@ -84,21 +86,36 @@ export async function passwordForgot(options: AuthOptions, provider: Credentials
         return { type: "lookup.failed", error }
       }
     },
-    mailResetLink: ({ user, hash }) => sendPasswordMail(options, provider, async () => ({ kind: "reset-password", to: user!.email, ...(await resetLink(options, provider, user!, hash!)) })),
+    mailResetLink: async ({ user, hash }) => {
+      if (resetBy === "link") return sendPasswordMail(options, provider, async () => ({ kind: "reset-password", to: user!.email, ...(await resetLink(options, provider, user!, hash!)) }))
+      const { code, pending } = await newResetCode(options, hash)
+      const sent = await sendPasswordMail(options, provider, async () => ({
+        kind: "reset-password",
+        to: user!.email,
+        ...(resetBy === "both" ? await resetLink(options, provider, user!, hash!) : { url: resetCodePage(options, provider), expires: new Date(pending.expiresAt) }),
+        code: code.reveal(),
+      }))
+      return { ...sent, code: pending }
+    },
     sealDummyLink: async ({ email }) => {
-      await resetLink(options, provider, { id: "00000000-0000-0000-0000-000000000000", email: email! }, dummyHash).catch(() => undefined)
-      return { type: "dummyLink.sealed" }
+      await resetLink(options, provider, { id: unknownUserId, email: email! }, dummyHash).catch(() => undefined)
+      // With codes, the code page follows as for a known address, waiting for a code no one has.
+      return { type: "dummyLink.sealed", ...(resetBy !== "link" && { code: (await newResetCode(options)).pending }) }
     },
   }
-  const outcomes: FlowOutcomes<typeof passwordResetRequestMachine, Answer> = {
+  const outcomes: FlowOutcomes<typeof passwordResetRequestMachine, Answer | Promise<Answer>> = {
     csrfRejected: () => form({ error: "MissingCSRF" }),
     requestRefused: () => form({ error: "InvalidEmail" }),
     rateLimited: (context) => errorAnswer(rateLimitedError("password-reset", context, limiter), cookies),
     // A known address, an unknown one, and a mail that failed end here alike.
     resetSent: () => ({ redirect: signInPageUrl(options, { notice: "reset-sent" }), cookies }),
+    // A known address, an unknown one, and a mail that failed end here alike where resets are by code.
+    codeSent: async ({ user, email, pendingCode }) =>
+      (await import("./reset-code.js")).startPasswordResetCode(options, provider, cookies, { link: { userId: user?.id ?? unknownUserId, email: user?.email ?? email! }, ...pendingCode! }),
     requestFailed: ({ error }) => errorAnswer(new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies),
   }
-  return outcomeOf(await runFlow(passwordResetRequestMachine, effects, { inspect: options.config.inspect }), outcomes)
+  const policy = { resetsByCode: resetBy !== "link" }
+  return outcomeOf(await runFlow(passwordResetRequestMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
 }
 
 /**
@@ -120,7 +137,6 @@ export async function passwordReset(options: AuthOptions, provider: CredentialsC
   const token = typeof body.token === "string" ? body.token : undefined
   const limiter = requestLimiter(options)
   let bound = ""
-  let hash = ""
   const form = (query: Record<string, string>) => ({ redirect: passwordRouteUrl(options, provider, "reset-password", { ...(token !== undefined && { token }), ...query }), cookies })
   const effects: FlowEffects<typeof passwordResetMachine> = {
     ...csrfCheckEffect(options),
@@ -131,41 +147,7 @@ export async function passwordReset(options: AuthOptions, provider: CredentialsC
       return { type: "link.opened", link: { userId: opened.claims.userId, email: opened.claims.email } }
     },
     checkRateLimit: ({ link }) => limiter.count("password-reset", `reset:${link!.userId}`),
-    findLinkedAccount: async ({ link }) => {
-      try {
-        const user = await adapter.getUser!(link!.userId)
-        const account = user && (await adapter.getAccount!(user.id, provider.id))
-        if (!user || typeof account?.refresh_token !== "string" || account.refresh_token === "") return { type: "account.missing" }
-        hash = account.refresh_token
-        return { type: "account.found", bound: (await linkBindings(options.secret, hash)).includes(bound), verified: user.emailVerified != null }
-      } catch (error) {
-        return { type: "lookup.failed", error }
-      }
-    },
-    readNewPassword: () => readNewPassword(settings, body.password),
-    writePassword: async ({ link }) => {
-      try {
-        // Compare-and-set on the hash the link is bound to: of two writes, one wins.
-        const written = await replacePasswordHash(adapter, provider.id, link!.userId, hash, await hashPassword(body.password as string, settings.hashing ?? {}))
-        return written ? { type: "password.written" } : { type: "password.raced" }
-      } catch (error) {
-        return { type: "write.failed", error }
-      }
-    },
-    markVerified: async ({ link }) => {
-      try {
-        await adapter.updateUser!({ id: link!.userId, emailVerified: new Date() })
-        return { type: "email.verified" }
-      } catch (error) {
-        return { type: "verify.failed", error }
-      }
-    },
-    endSessions: async ({ link }) => {
-      const ended = await endUserSessions(options, link!.userId)
-      if (ended.type === "sessions.failed") options.logger.error(asError(ended.error))
-      return ended
-    },
-    notifyPasswordChanged: ({ link }) => sendPasswordMail(options, provider, { kind: "password-changed", to: link!.email }),
+    ...newPasswordEffects(options, provider, body.password, () => bound),
   }
   const outcomes: FlowOutcomes<typeof passwordResetMachine, Answer> = {
     csrfRejected: () => form({ error: "MissingCSRF" }),

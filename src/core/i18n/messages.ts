@@ -105,6 +105,7 @@ const english = {
   resetPasswordTitle: "Choose a new password",
   newPasswordLabel: "New password",
   setPasswordButton: "Set the new password",
+  resetCodeLead: "If the address has an account, we emailed it a 6-digit code. Type it here with your new password, in this browser, within {duration}.",
   changePasswordTitle: "Change your password",
   currentPasswordLabel: "Current password",
   changePasswordButton: "Change password",

@@ -51,7 +51,9 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
       const settings = password.passwordAccounts!
       drivers.push(passwordSignInDriver(config, password), passwordSignUpDriver(config, password), passwordChangeDriver(config, password))
       if (settings.sendMail) {
-        drivers.push(passwordResetRequestDriver(config, password), passwordResetDriver(config, password), passwordChangeEmailDriver(config, password), passwordConfirmEmailDriver(config, password))
+        drivers.push(passwordResetRequestDriver(config, password), passwordChangeEmailDriver(config, password), passwordConfirmEmailDriver(config, password))
+        if (settings.resetBy === "code") unused.push({ name: `password-reset ${provider.id}`, why: `providers.${provider.id}.resetBy is "code": forgot password mails a code, no link` })
+        else drivers.push(passwordResetDriver(config, password))
         if (settings.verification === "off") unused.push({ name: `password-verify-email ${provider.id}`, why: `providers.${provider.id}.verification is "off": sign-up mails no link that verifies an address` })
         else if (settings.verifyBy === "code") unused.push({ name: `password-verify-email ${provider.id}`, why: `providers.${provider.id}.verifyBy is "code": sign-up mails a code, no link` })
         else drivers.push(passwordVerifyEmailDriver(config, password))
@@ -78,6 +80,7 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   drivers.push(signOutDriver(config))
   const kinds = new Set(providers.map((provider) => provider.type))
   if (!providers.some((provider) => provider.type === "credentials" && !passwordAccounts(provider))) unused.push({ name: "credentials-sign-in", why: "no credentials provider" })
+  if (providers.some(passwordAccounts)) unused.push({ name: "password-reset-code", why: "the kit does not drive the reset by code yet (authflow's own model tests walk it)" })
   if (!kinds.has("oauth") && !kinds.has("oidc")) unused.push({ name: "oauth", why: "no OAuth or OpenID Connect provider" })
   if (!kinds.has("email")) {
     unused.push({ name: "email-sign-in", why: "no email provider" })

@@ -94,6 +94,7 @@ export const messages: Catalog = {
   resetPasswordTitle: "اختر كلمة مرور جديدة",
   newPasswordLabel: "كلمة المرور الجديدة",
   setPasswordButton: "احفظ كلمة المرور الجديدة",
+  resetCodeLead: "إذا كان للعنوان حساب، فقد أرسلنا إليه رمزًا من 6 أرقام. اكتبه هنا مع كلمة المرور الجديدة، في هذا المتصفح، خلال {duration}.",
   changePasswordTitle: "تغيير كلمة المرور",
   currentPasswordLabel: "كلمة المرور الحالية",
   changePasswordButton: "غيّر كلمة المرور",

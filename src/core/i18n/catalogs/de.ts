@@ -93,6 +93,7 @@ export const messages: Catalog = {
   resetPasswordTitle: "Neues Passwort wählen",
   newPasswordLabel: "Neues Passwort",
   setPasswordButton: "Neues Passwort festlegen",
+  resetCodeLead: "Wenn zu der Adresse ein Konto gehört, haben wir ihr einen 6-stelligen Code geschickt. Gib ihn hier mit deinem neuen Passwort ein, in diesem Browser, innerhalb von {duration}.",
   changePasswordTitle: "Passwort ändern",
   currentPasswordLabel: "Aktuelles Passwort",
   changePasswordButton: "Passwort ändern",

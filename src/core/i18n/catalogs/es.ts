@@ -94,6 +94,7 @@ export const messages: Catalog = {
   resetPasswordTitle: "Elige una contraseña nueva",
   newPasswordLabel: "Contraseña nueva",
   setPasswordButton: "Guardar la contraseña nueva",
+  resetCodeLead: "Si la dirección tiene una cuenta, le enviamos un código de 6 dígitos. Escríbelo aquí con tu contraseña nueva, en este navegador, antes de {duration}.",
   changePasswordTitle: "Cambia tu contraseña",
   currentPasswordLabel: "Contraseña actual",
   changePasswordButton: "Cambiar la contraseña",

@@ -94,6 +94,7 @@ export const messages: Catalog = {
   resetPasswordTitle: "Choisir un nouveau mot de passe",
   newPasswordLabel: "Nouveau mot de passe",
   setPasswordButton: "Enregistrer le nouveau mot de passe",
+  resetCodeLead: "Si l’adresse a un compte, nous lui avons envoyé un code à 6 chiffres. Saisissez-le ici avec votre nouveau mot de passe, dans ce navigateur, d’ici {duration}.",
   changePasswordTitle: "Modifier votre mot de passe",
   currentPasswordLabel: "Mot de passe actuel",
   changePasswordButton: "Modifier le mot de passe",

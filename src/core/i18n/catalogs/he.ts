@@ -94,6 +94,7 @@ export const messages: Catalog = {
   resetPasswordTitle: "בחירת סיסמה חדשה",
   newPasswordLabel: "סיסמה חדשה",
   setPasswordButton: "שמירת הסיסמה החדשה",
+  resetCodeLead: "אם לכתובת יש חשבון, שלחנו אליה קוד בן 6 ספרות. הקלידו אותו כאן עם הסיסמה החדשה, בדפדפן הזה, בתוך {duration}.",
   changePasswordTitle: "שינוי הסיסמה",
   currentPasswordLabel: "הסיסמה הנוכחית",
   changePasswordButton: "שינוי סיסמה",

@@ -94,6 +94,7 @@ export const messages: Catalog = {
   resetPasswordTitle: "新しいパスワードの設定",
   newPasswordLabel: "新しいパスワード",
   setPasswordButton: "新しいパスワードを設定",
+  resetCodeLead: "このアドレスにアカウントがあれば、6桁のコードをメールで送りました。{duration}以内に、このブラウザで、新しいパスワードと一緒に入力してください。",
   changePasswordTitle: "パスワードの変更",
   currentPasswordLabel: "現在のパスワード",
   changePasswordButton: "パスワードを変更",

@@ -94,6 +94,7 @@ export const messages: Catalog = {
   resetPasswordTitle: "Escolha uma nova senha",
   newPasswordLabel: "Nova senha",
   setPasswordButton: "Salvar a nova senha",
+  resetCodeLead: "Se o endereço tiver uma conta, enviamos um código de 6 dígitos para ele. Digite-o aqui com sua nova senha, neste navegador, em até {duration}.",
   changePasswordTitle: "Altere sua senha",
   currentPasswordLabel: "Senha atual",
   changePasswordButton: "Alterar senha",

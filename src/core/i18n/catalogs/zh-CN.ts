@@ -93,6 +93,7 @@ export const messages: Catalog = {
   resetPasswordTitle: "设置新密码",
   newPasswordLabel: "新密码",
   setPasswordButton: "保存新密码",
+  resetCodeLead: "如果该地址有账户，我们已向其发送 6 位验证码。请在 {duration} 内，在此浏览器中，将其与新密码一起输入。",
   changePasswordTitle: "更改密码",
   currentPasswordLabel: "当前密码",
   changePasswordButton: "更改密码",
