@@ -81,7 +81,6 @@ export const emailCodeMachine = flowMachine(setup({
     ...rateLimitActions<EmailCodeContext, EmailCodeEvent>(),
     ...emailUserActions<EmailCodeContext, EmailCodeEvent>(),
     ...emailedCodeActions<EmailCodeContext, EmailCodeEvent>(),
-    recordPolicy: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy } : {})),
   },
   guards: {
     ...signInTailGuards<EmailCodeContext, EmailCodeEvent>(),

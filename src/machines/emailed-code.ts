@@ -152,7 +152,8 @@ export function emailedCodeGuards<TContext extends EmailedCodeContext, TEvent ex
 
 /**
  * The named actions of a code-checking machine, for its `setup({ actions })`: `countAttempt`
- * counts a wrong code, `recordTypedCode` keeps the code an event carries (`code`), concealed.
+ * counts a wrong code, `recordTypedCode` keeps the code an event carries (`code`), concealed, and
+ * `recordPolicy` the tail's policy the typed code came with (`code.submitted`, never sealed).
  *
  * @example
  * ```ts
@@ -166,5 +167,6 @@ export function emailedCodeActions<TContext extends EmailedCodeContext, TEvent e
       const code = (event as { code?: unknown }).code
       return (typeof code === "string" ? { typed: new Concealed(code) } : {}) as Partial<TContext>
     }),
+    recordPolicy: assign<TContext, TEvent, undefined, TEvent, never>(({ event }) => (event.type === "code.submitted" ? { policy: (event as { policy?: unknown }).policy } : {}) as Partial<TContext>),
   }
 }

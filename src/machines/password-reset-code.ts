@@ -67,7 +67,6 @@ export const passwordResetCodeMachine = flowMachine(setup({
     ...rateLimitActions<PasswordResetCodeContext, PasswordResetCodeEvent>(),
     ...emailedCodeActions<PasswordResetCodeContext, PasswordResetCodeEvent>(),
     ...newPasswordActions<PasswordResetCodeContext, PasswordResetCodeEvent>(),
-    recordPolicy: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy } : {})),
   },
   guards: {
     ...rateLimitGuards<PasswordResetCodeContext, PasswordResetCodeEvent>(),

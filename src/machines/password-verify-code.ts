@@ -83,7 +83,6 @@ export const passwordVerifyCodeMachine = flowMachine(setup({
     ...flowActions<PasswordVerifyCodeContext, PasswordVerifyCodeEvent>(),
     ...rateLimitActions<PasswordVerifyCodeContext, PasswordVerifyCodeEvent>(),
     ...emailedCodeActions<PasswordVerifyCodeContext, PasswordVerifyCodeEvent>(),
-    recordPolicy: assign(({ event }) => (event.type === "code.submitted" ? { policy: event.policy } : {})),
     recordUser: assign({ user: ({ event }) => found(event)?.user }),
   },
   guards: {
