@@ -168,8 +168,9 @@ describe("the packed tarball, installed into a fresh app", () => {
     // 2.31 MB after step-up, the wrappers' factor functions, emailed codes and the Password provider
     // (590 KB and 2.0 MB after second factors).
     // About 790 KB packed once the 63 added OAuth/OIDC providers and the eight page catalogs came in;
-    // 847 KB and 3.1 MB with password reset and change, verification by code and multi-session.
-    expect(pack.size).toBeLessThan(880_000)
+    // 847 KB and 3.1 MB with password reset and change, verification by code and multi-session;
+    // 881 KB with reset by code, the wrappers' password helpers and the kit's password drivers.
+    expect(pack.size).toBeLessThan(930_000)
     expect(pack.unpackedSize).toBeLessThan(3_300_000)
   })
 
