@@ -63,7 +63,7 @@ export const authflowMachines: readonly AnyStateMachine[] = [
  * Final states that mean the flow did what the user asked. Other final states are shown as ended
  * without success (a refusal or a failure); the state's name says which.
  */
-export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done", "recent", "steppedUp", "emailVerified", "changeRequested", "emailChanged", "resetSent", "passwordReset", "passwordChanged"])
+export const successStates: ReadonlySet<string> = new Set(["signedIn", "signedInNewUser", "signedOut", "linkSent", "fresh", "joined", "persisted", "loggedOut", "listed", "enrolled", "backupCodesShown", "done", "recent", "steppedUp", "emailVerified", "changeRequested", "emailChanged", "resetSent", "passwordReset", "passwordChanged", "verificationRequired", "codeSent", "added", "replaced", "switched", "endAll", "promoteNext", "otherEnded"])
 
 /**
  * Waiting states, per machine, in which a flow that has seen one request has only handed the
