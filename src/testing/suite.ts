@@ -55,8 +55,29 @@ export interface ModelTestSuite {
   finish(): Promise<FinishReport>
 }
 
-/** The machines the kit drives, by id, in the order the coverage table lists them. */
-export const drivenMachines: readonly string[] = ["credentials-sign-in", "oauth", "email-sign-in", "email-verification", "webauthn", "second-factor", "sign-out"]
+/**
+ * The machines the kit drives, by id, in the order the coverage table lists them: a Password
+ * provider's after credentials, as an account lives them (sign up, verify, sign in, forget and
+ * reset, change the password, change the address and confirm it).
+ */
+export const drivenMachines: readonly string[] = [
+  "credentials-sign-in",
+  "password-sign-up",
+  "password-verify-email",
+  "password-verify-code",
+  "password-sign-in",
+  "password-reset-request",
+  "password-reset",
+  "password-change",
+  "password-change-email",
+  "password-confirm-email",
+  "oauth",
+  "email-sign-in",
+  "email-verification",
+  "webauthn",
+  "second-factor",
+  "sign-out",
+]
 
 /**
  * The model-based regression tests of your own configuration. Every path through every machine

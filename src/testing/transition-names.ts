@@ -4,7 +4,8 @@
  * (checkingSignIn → accessDenied)`), instead of a transition key with its index.
  *
  * The words come from {@link transitionWords}, a table by event name, and by guard name where
- * guards tell an event's transitions apart. test/testing/transition-names.test.ts fails for any
+ * guards tell an event's transitions apart (by state, or by machine and state, where one guard
+ * means something else there). test/testing/transition-names.test.ts fails for any
  * transition of those machines the table does not name.
  *
  * @module
@@ -16,7 +17,8 @@ import type { TransitionKey } from "./transitions.js"
 /**
  * What an event says happened. A string when the event has one transition per state; else one
  * entry per guard name (as `authflow machines` prints it) and `otherwise` for the transition
- * without a guard. `always` holds the eventless transitions.
+ * without a guard, `<guard> in <state>` for one state's and `<guard> in <machine>.<state>` for one
+ * machine's state's. `always` holds the eventless transitions.
  */
 export const transitionWords: Readonly<Record<string, string | Readonly<Record<string, string>>>> = {
   // Shared by every flow: the CSRF check, the rate limiter, the sign-in tail.
@@ -57,6 +59,13 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
     // The email code flow's: a right code uses up the link mailed beside it.
     linkMailed: "the code was right, and the link mailed beside it is to be used up",
     "otherwise in codeAccepted": "the code was right",
+    // The Password provider's: how a forgotten password is reset, and what follows a new password.
+    resetsByCode: "the reset is by code",
+    "otherwise in deciding": "the reset is by link",
+    endsOtherSessions: "the user's other sessions are to be ended",
+    "otherwise in decidingSessions": "every session is kept (endOtherSessions is false)",
+    mailsNotice: "the provider mails, so the account is told",
+    "otherwise in decidingNotice": "the provider does not mail, so the account is not told",
   },
   "secondFactor.found": {
     passkeyCountsAsTwoFactors: "the first factor was a passkey verified with user verification, which counts as both",
@@ -75,7 +84,7 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
   },
   "storedTokens.renewed": { newUserPage: "the provider tokens were stored, for a new user with pages.newUser set", otherwise: "the provider tokens were stored" },
   "storedTokens.failed": { newUserPage: "storing the provider tokens failed, for a new user with pages.newUser set", otherwise: "storing the provider tokens failed" },
-  "session.failed": "creating the session row failed",
+  "session.failed": { "otherwise in findingSession": "looking up who is signed in failed", otherwise: "creating the session row failed" },
   "token.encoded": { newUserPage: "the session JWT was encoded, for a new user with pages.newUser set", otherwise: "the session JWT was encoded" },
   "encode.failed": "encoding the session JWT failed",
   "user.persisted": "the user was written",
@@ -163,6 +172,13 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
     signedInWithoutAction: "someone is signed in, and no action was given",
     newEmail: "no action was given, for an email nobody has",
     otherwise: "no action was given, for a known user or none",
+    // The Password provider's mailed links and codes: the user they were sent for.
+    linkUnbound: "the user's address changed since the link was sent",
+    codeUnbound: "the account at the address is not the one the code was sent for",
+    alreadyVerified: "the user was found, with the address verified already",
+    "otherwise in password-verify-email.findingUser": "the user was found, with the address not verified yet",
+    "otherwise in password-verify-code.findingUser": "the user was found, with the address not verified yet",
+    "otherwise in password-confirm-email.findingUser": "the user still has the address the change was asked from",
   },
   "options.ready": "the ceremony's options were issued",
   "options.failed": "issuing the ceremony's options failed",
@@ -223,10 +239,85 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
   "accounts.failed": "listing the user's accounts failed",
   "endSession.found": "the provider's end-session endpoint was found",
   "endSession.missing": "the provider has no end-session endpoint",
+  // Password accounts: sign-up, sign-in, the mailed links, resets and changes.
+  "signUp.read": { emailInvalid: "the address typed is missing or not a valid address", passwordRefused: "the password was refused, by the length rules or checkPassword", otherwise: "the address and the password were accepted" },
+  "user.exists": { requiresVerifiedEmail: "a user has the address, and verification is required", otherwise: "a user has the address" },
+  "user.absent": "no user has the address",
+  "account.created": { mailsVerification: "the user and their password account were written, and the address is mailed its verification", otherwise: "the user and their password account were written" },
+  "create.failed": {
+    "and(addressTakenMeanwhile, requiresVerifiedEmail)": "another sign-up took the address meanwhile, and verification is required",
+    addressTakenMeanwhile: "another sign-up took the address meanwhile",
+    otherwise: "writing the user and their password account failed",
+  },
+  "mail.sent": {
+    "verifiesByCode in mailingVerification": "the verification code was mailed",
+    "requiresVerifiedEmail in mailingVerification": "the verification link was mailed, and verification is required",
+    "otherwise in mailingVerification": "the verification link was mailed",
+    "verifiesByCode in notifyingOwner": "the address's owner was told of the attempt, and addresses are verified by code",
+    "otherwise in notifyingOwner": "the address's owner was told of the attempt",
+    "otherwise in mailingCode": "a fresh verification code was mailed",
+    "otherwise in mailingResetLink": "the reset mail was sent",
+    "otherwise in notifying": "the account was told its password changed",
+    "otherwise in mailingConfirmation": "the confirmation link was mailed to the new address",
+    "otherwise in notifyingOldAddress": "the old address was told of the change",
+  },
+  "mail.failed": {
+    "and(verifiesByCode, requiresVerifiedEmail) in mailingVerification": "mailing the verification code failed, and verification is required",
+    "requiresVerifiedEmail in mailingVerification": "mailing the verification link failed, and verification is required",
+    "otherwise in mailingVerification": "mailing the verification failed, and verification is optional",
+    "verifiesByCode in notifyingOwner": "telling the address's owner of the attempt failed, and addresses are verified by code",
+    "otherwise in notifyingOwner": "telling the address's owner of the attempt failed",
+    "otherwise in mailingCode": "mailing a fresh verification code failed",
+    "otherwise in mailingResetLink": "sending the reset mail failed",
+    "otherwise in notifying": "telling the account its password changed failed",
+    "otherwise in mailingConfirmation": "mailing the confirmation link failed",
+    "otherwise in notifyingOldAddress": "telling the old address of the change failed",
+  },
+  "account.found": { linkUnbound: "the password changed since the mail was sent", otherwise: "the password account was found" },
+  "account.unknown": "no password account has the address",
+  "account.failed": "looking up the password account failed",
+  "account.missing": "the user or their password account is gone",
+  "account.none": "the signed-in user has no password account",
+  "password.checked": {
+    "not(passwordMatched)": "the password was wrong",
+    "and(emailUnverified, verifiesByCode)": "the password was right, for an unverified address verified by code",
+    emailUnverified: "the password was right, for an unverified address, and verification is required",
+    hashOutdated: "the password was right, and its hash was made with older parameters",
+    "otherwise in password-sign-in.checkingPassword": "the password was right",
+    passwordValid: "the password was right",
+    otherwise: "the password was wrong",
+  },
+  "check.failed": "checking the password failed",
+  "dummyPassword.checked": "the password was checked against a dummy hash",
+  "password.rehashed": "the password was hashed again with the current parameters",
+  "rehash.failed": "storing the password's new hash failed",
+  "link.opened": "the link's token was good",
+  "link.missing": "the link carries no token",
+  "link.invalid": "the link's token was not sealed here for this, or was tampered with",
+  "link.expired": "the link's token had expired",
+  "user.missing": "the user the mail was sent for is gone",
+  "email.verified": "the address was marked verified",
+  "update.failed": { "otherwise in markingVerified": "marking the address verified failed", "otherwise in changingEmail": "writing the new address failed" },
+  "request.read": { emailInvalid: "the address typed is missing or not a valid address", otherwise: "the address was read" },
+  "dummyLink.sealed": "a link nobody is sent was sealed, the same work as a real one",
+  "session.user": "a user is signed in",
+  "newPassword.read": { passwordRefused: "the new password was refused, by the length rules or checkPassword", otherwise: "the new password was accepted" },
+  "password.written": { alreadyVerified: "the new password's hash was written, and the address was verified already", otherwise: "the new password's hash was written" },
+  "password.raced": "another change of the password won meanwhile",
+  "write.failed": "writing the new password's hash failed",
+  "verify.failed": "marking the address verified failed",
+  "sessions.ended": "the user's other sessions were ended",
+  "sessions.failed": "ending the user's other sessions failed",
+  "change.read": { emailInvalid: "the new address is missing or not a valid address", sameEmail: "the new address is the account's own", otherwise: "the new address was read" },
+  "newEmail.free": "no user has the new address",
+  "newEmail.taken": "a user has the new address already",
+  "email.changed": "the new address was written, verified",
 }
 
 /** One declared transition, found by its key. */
 interface Found {
+  /** The machine's id. */
+  machine: string
   event: string
   guard: string | undefined
   source: string
@@ -251,19 +342,20 @@ function find(machine: AnyStateMachine, key: TransitionKey): Found | undefined {
   const list = event === "always" ? node?.always : node?.transitions.get(event)
   const transition = list?.[Number(index)]
   if (!node || !list || !transition) return undefined
-  return { event, guard: guardName(transition.guard), source: node.path.join("."), targets: (transition.target ?? []).map((target) => target.path.join(".")), siblings: list.length }
+  return { machine: machine.id, event, guard: guardName(transition.guard), source: node.path.join("."), targets: (transition.target ?? []).map((target) => target.path.join(".")), siblings: list.length }
 }
 
 /**
  * The words of a transition from the table, or undefined when the table does not name it. An
  * entry `<guard> in <state>` names the transition of that state before the plain `<guard>` does
- * (for the eventless choices, whose `otherwise` means something else in each state).
+ * (for the eventless choices, whose `otherwise` means something else in each state), and
+ * `<guard> in <machine>.<state>` that machine's before either (a state name two machines share).
  */
 function wordsOf(found: Found): string | undefined {
   const entry = transitionWords[found.event]
   if (typeof entry === "string") return found.siblings === 1 ? entry : undefined
   const guard = found.guard ?? "otherwise"
-  return entry?.[`${guard} in ${found.source}`] ?? entry?.[guard]
+  return entry?.[`${guard} in ${found.machine}.${found.source}`] ?? entry?.[`${guard} in ${found.source}`] ?? entry?.[guard]
 }
 
 /**

@@ -10,6 +10,8 @@ import { authflowMachines } from "../../src/inspect/machines.js"
 import { credentialsSignInMachine } from "../../src/machines/credentials-sign-in.js"
 import { secondFactorMachine } from "../../src/machines/second-factor.js"
 import { emailCodeMachine } from "../../src/machines/email-code.js"
+import { passwordChangeMachine } from "../../src/machines/password-change.js"
+import { passwordSignInMachine } from "../../src/machines/password-sign-in.js"
 import { machineCoverage } from "../../src/testing/coverage.js"
 import { formatCoverage } from "../../src/testing/report.js"
 import { drivenMachines } from "../../src/testing/suite.js"
@@ -36,14 +38,14 @@ describe("transition names", () => {
   })
 
   it("keeps no words for an event or guard no driven machine has", () => {
-    // The entry each transition reads: `<event>` for an event named by one string, else `<event> <guard or otherwise>`, or `<event> <guard or otherwise> in <state>`.
+    // The entry each transition reads: `<event>` for an event named by one string, else `<event> <guard or otherwise>`, `<event> <guard or otherwise> in <state>`, or `… in <machine>.<state>`.
     const read = new Set<string>()
     for (const machine of named) {
       const visit = (states: ReturnType<typeof describeMachine>["states"]) => {
         for (const state of states) {
           for (const { label, guard } of state.transitions) {
             if (typeof transitionWords[label] === "string") read.add(label)
-            else read.add(`${label} ${guard ?? "otherwise"}`).add(`${label} ${guard ?? "otherwise"} in ${state.path}`)
+            else read.add(`${label} ${guard ?? "otherwise"}`).add(`${label} ${guard ?? "otherwise"} in ${state.path}`).add(`${label} ${guard ?? "otherwise"} in ${machine.id}.${state.path}`)
           }
           visit(state.states)
         }
@@ -62,6 +64,9 @@ describe("transition names", () => {
     // An eventless choice's `otherwise` is named for its state.
     expect(transitionName(secondFactorMachine, "second-factor.refusing:always:1")).toBe("the code was refused, and it was the last attempt (refusing → attemptsExhausted)")
     expect(transitionName(secondFactorMachine, "second-factor.choosingMethod:always:1")).toBe("the form names a method this user has (choosingMethod → checkingRateLimit)")
+    // A state two machines share, where the same guard means something else: named for the machine.
+    expect(transitionName(passwordSignInMachine, "password-sign-in.checkingPassword:password.checked:4")).toBe("the password was right (checkingPassword → refundingAttempt)")
+    expect(transitionName(passwordChangeMachine, "password-change.checkingPassword:password.checked:1")).toBe("the password was wrong (checkingPassword → passwordRejected)")
   })
 
   it("names a transition the table lacks by its event and guard, never by its index, and reports it", () => {
