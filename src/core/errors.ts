@@ -718,7 +718,9 @@ export class PasswordLinkExpired extends SignInError {
  * A verification code the Password provider mailed (`verifyBy: "code"` or `"both"`) cannot be
  * used any more: the fifth wrong code was typed, the browser holds no flow waiting for it (typed
  * in another browser), its flow was resumed before, or the account is no longer at the address.
- * `cause.refusal` says which. Signing in again mails a fresh code.
+ * `cause.refusal` says which. Signing in again mails a fresh code. A reset code (`resetBy: "code"`)
+ * that cannot be used any more is refused with it too, and sends the browser back to the
+ * forgot-password page (`/auth/forgot-password/<id>?error=PasswordCodeInvalid`) to ask for a new one.
  *
  * @example
  * ```ts
@@ -731,7 +733,8 @@ export class PasswordCodeInvalid extends SignInError {
 
 /**
  * A verification code the Password provider mailed was typed after its 10 minutes: signing in
- * again mails a fresh one.
+ * again mails a fresh one. An expired reset code sends the browser back to the forgot-password
+ * page instead (`/auth/forgot-password/<id>?error=PasswordCodeExpired`).
  *
  * @example
  * ```ts

@@ -56,7 +56,7 @@ function problemOf({ error, reason, minLength, maxLength, triesLeft }: PasswordP
     if (reason === "too-long") return text.t("passwordTooLong", { count: maxLength })
     return text.t("passwordNotAllowed")
   }
-  const keys: Record<string, MessageKey> = { MissingCSRF: "passwordFormOutdated", InvalidEmail: "signInErrorInvalidEmail", CredentialsSignin: "passwordWrong", NoPassword: "passwordNone" }
+  const keys: Record<string, MessageKey> = { MissingCSRF: "passwordFormOutdated", InvalidEmail: "signInErrorInvalidEmail", CredentialsSignin: "passwordWrong", NoPassword: "passwordNone", PasswordCodeInvalid: "resetCodeInvalid", PasswordCodeExpired: "resetCodeExpired" }
   return text.t(Object.hasOwn(keys, error) ? keys[error]! : "passwordFormFailed")
 }
 

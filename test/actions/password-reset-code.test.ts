@@ -83,6 +83,7 @@ function codeOf(mails: PasswordMail[]): string {
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
 const setCookieNames = (response: Response) => response.headers.getSetCookie().map((cookie) => cookie.split("=")[0]).sort()
 const signInWith = (query: Record<string, string>) => `${origin}/auth/signin?${new URLSearchParams(query)}`
+const forgotWith = (query: Record<string, string>) => `${origin}/auth/forgot-password/password?${new URLSearchParams(query)}`
 const codeForm = (query: Record<string, string> = {}) => `${origin}/auth/reset-password/password?${new URLSearchParams({ type: "code", ...query })}`
 
 describe.each(["jwt", "database", "sqlite"] as const)("Password reset by code with %s", (kind) => {
@@ -124,7 +125,7 @@ describe.each(["jwt", "database", "sqlite"] as const)("Password reset by code wi
     expect((await signIn(config, new CookieJar(), "ada@example.test")).headers.get("location")).toBe(`${origin}/auth/signin?error=CredentialsSignin&code=credentials`)
     expect((await signIn(config, new CookieJar(), "ada@example.test", newPassword)).headers.get("location")).toBe(`${origin}/dashboard`)
     // Used once: the flow is gone from the browser.
-    expect((await reset(config, browser, mail.code!, "yet another good password")).headers.get("location")).toBe(signInWith({ error: "PasswordCodeInvalid" }))
+    expect((await reset(config, browser, mail.code!, "yet another good password")).headers.get("location")).toBe(forgotWith({ error: "PasswordCodeInvalid" }))
     expect(errors.map((error) => (error as { type?: string }).type)).toEqual(["CredentialsSignin", "PasswordCodeInvalid"])
   })
 
@@ -135,15 +136,15 @@ describe.each(["jwt", "database", "sqlite"] as const)("Password reset by code wi
     await forgot(config, browser, "ada@example.test")
     const code = codeOf(mails)
     // Another browser has no flow: refused, and the flow in the first stays good.
-    expect((await reset(config, new CookieJar(), code)).headers.get("location")).toBe(signInWith({ error: "PasswordCodeInvalid" }))
+    expect((await reset(config, new CookieJar(), code)).headers.get("location")).toBe(forgotWith({ error: "PasswordCodeInvalid" }))
     // A copy of the flow cookie sent again is refused (the flow is claimed once).
     const copy = new CookieJar()
     for (const [name, value] of browser.cookies) copy.cookies.set(name, value)
     expect((await reset(config, browser, wrong(code))).headers.get("location")).toBe(codeForm({ error: "Verification", reason: "wrong-code", left: "4" }))
-    expect((await reset(config, copy, code)).headers.get("location")).toBe(signInWith({ error: "PasswordCodeInvalid" }))
+    expect((await reset(config, copy, code)).headers.get("location")).toBe(forgotWith({ error: "PasswordCodeInvalid" }))
     for (const left of ["3", "2", "1"]) expect((await reset(config, browser, wrong(code))).headers.get("location")).toBe(codeForm({ error: "Verification", reason: "wrong-code", left }))
-    expect((await reset(config, browser, wrong(code))).headers.get("location")).toBe(signInWith({ error: "PasswordCodeInvalid" }))
-    expect((await reset(config, browser, code)).headers.get("location")).toBe(signInWith({ error: "PasswordCodeInvalid" }))
+    expect((await reset(config, browser, wrong(code))).headers.get("location")).toBe(forgotWith({ error: "PasswordCodeInvalid" }))
+    expect((await reset(config, browser, code)).headers.get("location")).toBe(forgotWith({ error: "PasswordCodeInvalid" }))
     expect((await signIn(config, new CookieJar(), "ada@example.test")).headers.get("location")).toBe(`${origin}/dashboard`)
 
     // Typed 11 minutes after it was mailed: expired.
@@ -154,7 +155,12 @@ describe.each(["jwt", "database", "sqlite"] as const)("Password reset by code wi
     } finally {
       vi.useRealTimers()
     }
-    expect((await reset(config, late, codeOf(mails))).headers.get("location")).toBe(signInWith({ error: "PasswordCodeExpired" }))
+    expect((await reset(config, late, codeOf(mails))).headers.get("location")).toBe(forgotWith({ error: "PasswordCodeExpired" }))
+    // The forgot form says why, in reset words (not "sign in again"), and asks for a new code.
+    const expiredPage = await (await send(config, late, forgotWith({ error: "PasswordCodeExpired" }))).text()
+    expect(expiredPage).toContain("That code has expired. Ask for a new one below.")
+    expect(expiredPage).toContain('name="email"')
+    expect(await (await send(config, late, forgotWith({ error: "PasswordCodeInvalid" }))).text()).toContain("That code can no longer be used. Ask for a new one below.")
   })
 
   it("a code dies once the password changes by another route", async () => {
@@ -166,7 +172,7 @@ describe.each(["jwt", "database", "sqlite"] as const)("Password reset by code wi
     const second = new CookieJar()
     await forgot(config, second, "ada@example.test")
     expect((await reset(config, second, codeOf(mails))).headers.get("location")).toBe(signInWith({ notice: "password-reset" }))
-    expect((await reset(config, first, firstCode, "yet another good password")).headers.get("location")).toBe(signInWith({ error: "PasswordCodeInvalid" }))
+    expect((await reset(config, first, firstCode, "yet another good password")).headers.get("location")).toBe(forgotWith({ error: "PasswordCodeInvalid" }))
     expect((await signIn(config, new CookieJar(), "ada@example.test", newPassword)).headers.get("location")).toBe(`${origin}/dashboard`)
   })
 

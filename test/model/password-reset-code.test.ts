@@ -242,11 +242,11 @@ describe("password reset code machine (one flow, several requests), driven throu
         case "flowReplayed":
         case "attemptsExhausted":
         case "codeStale":
-          expect(location).toBe(`${origin}/auth/signin?error=PasswordCodeInvalid`)
+          expect(location).toBe(`${origin}/auth/forgot-password/password?error=PasswordCodeInvalid`)
           expect(refusal?.refusal).toBe(path.finalState)
           break
         case "codeExpired":
-          expect(location).toBe(`${origin}/auth/signin?error=PasswordCodeExpired`)
+          expect(location).toBe(`${origin}/auth/forgot-password/password?error=PasswordCodeExpired`)
           break
         case "csrfRejected":
           expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)

@@ -19,7 +19,7 @@ import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "../rate-limit.js"
 import { codeFlowCookies, EMAIL_CODE_FLOW_MAX_AGE } from "../email-code-cookies.js"
 import { emailedCodeEffects } from "../emailed-code.js"
-import { signInPageUrl } from "./mails.js"
+import { passwordRouteUrl, signInPageUrl } from "./mails.js"
 import { newPasswordEffects, resetCodePage } from "./new-password.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, CredentialsConfig } from "../../types.js"
@@ -80,7 +80,10 @@ export async function startPasswordResetCode(options: AuthOptions, provider: Cre
  * POST `/reset-password/<id>` with `csrfToken`, `code` and `password`: resumes the reset-by-code
  * flow sealed in this browser. A browser without the flow (the code typed in another browser), or
  * with an expired, tampered or foreign one, is refused with `PasswordCodeInvalid` (`cause.refusal`
- * says why); a wrong code goes back to the form with the tries left, a refused password with
+ * says why; as are a replayed cookie, the fifth wrong code and a password changed meanwhile), an
+ * expired code with `PasswordCodeExpired`: both logged, and the browser goes back to the
+ * forgot-password page (`error=PasswordCodeInvalid` or `PasswordCodeExpired`) to ask for a new
+ * code; a wrong code goes back to the form with the tries left, a refused password with
  * `error=PasswordResetRefused&reason=…` (the code still good); the right code sets the password and
  * sends the browser to the sign-in page with `notice=password-reset`.
  *
@@ -94,7 +97,12 @@ export async function passwordResetByCode(options: AuthOptions, provider: Creden
   const site = passwordResetCodeFlow.site(options, provider)
   const body = options.request.body ?? {}
   const ended = () => [...cookies, ...passwordResetCodeFlow.clear(site)]
-  const invalid = (refusal: string, message: string, err?: Error) => errorAnswer(new PasswordCodeInvalid(message, { cause: { refusal, provider: provider.id, ...(err && { err }) } }), ended())
+  // A code that can no longer be used is logged, and the browser goes back to the forgot form to ask for a new one.
+  const askAgain = (error: PasswordCodeInvalid | PasswordCodeExpired): Answer => {
+    options.logger.error(error)
+    return { redirect: passwordRouteUrl(options, provider, "forgot-password", { error: error.type }), cookies: ended() }
+  }
+  const invalid = (refusal: string, message: string, err?: Error) => askAgain(new PasswordCodeInvalid(message, { cause: { refusal, provider: provider.id, ...(err && { err }) } }))
   const opened = await passwordResetCodeFlow.open(site, options.request.cookies)
   if (opened instanceof FlowCookieRefused) {
     return invalid(opened.reason, `The password reset waiting for its code cannot go on (${opened.reason}): ask for a new code`, opened)
@@ -125,7 +133,7 @@ export async function passwordResetByCode(options: AuthOptions, provider: Creden
     flowReplayed: refused("flowReplayed", "The password reset waiting for its code was resumed before (its cookie was sent again)"),
     attemptsExhausted: refused("attemptsExhausted", "Too many wrong codes: ask for a new one"),
     codeStale: refused("codeStale", "The password changed since the code was mailed"),
-    codeExpired: () => errorAnswer(new PasswordCodeExpired("The code has expired: ask for a new one", { cause: { provider: provider.id } }), ended()),
+    codeExpired: () => askAgain(new PasswordCodeExpired("The code has expired: ask for a new one", { cause: { provider: provider.id } })),
     claimFailed: ({ error }) => errorAnswer(new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), ended()),
     resetFailed: ({ error }) => errorAnswer(new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), ended()),
   }

@@ -117,6 +117,8 @@ const english = {
   passwordTooLong: "That password is too long: use at most {count} characters.",
   passwordNotAllowed: "That password is not allowed. Choose another one.",
   passwordFormFailed: "That did not work. Try again.",
+  resetCodeInvalid: "That code can no longer be used. Ask for a new one below.",
+  resetCodeExpired: "That code has expired. Ask for a new one below.",
   // Change-email page
   changeEmailTitle: "Change your email address",
   changeEmailCurrent: "Your address is {email}.",

@@ -10,6 +10,7 @@ import { passwordSignUpDriver } from "./password-sign-up.js"
 import { passwordVerifyCodeDriver } from "./password-verify-code.js"
 import { passwordResetRequestDriver } from "./password-reset-request.js"
 import { passwordResetDriver } from "./password-reset.js"
+import { passwordResetCodeDriver } from "./password-reset-code.js"
 import { passwordChangeDriver } from "./password-change.js"
 import { passwordVerifyEmailDriver } from "./password-verify-email.js"
 import { passwordChangeEmailDriver } from "./password-change-email.js"
@@ -54,6 +55,8 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
         drivers.push(passwordResetRequestDriver(config, password), passwordChangeEmailDriver(config, password), passwordConfirmEmailDriver(config, password))
         if (settings.resetBy === "code") unused.push({ name: `password-reset ${provider.id}`, why: `providers.${provider.id}.resetBy is "code": forgot password mails a code, no link` })
         else drivers.push(passwordResetDriver(config, password))
+        if ((settings.resetBy ?? "link") === "link") unused.push({ name: `password-reset-code ${provider.id}`, why: `providers.${provider.id}.resetBy is "link" (the default): forgot password mails a link, no code` })
+        else drivers.push(passwordResetCodeDriver(config, password))
         if (settings.verification === "off") unused.push({ name: `password-verify-email ${provider.id}`, why: `providers.${provider.id}.verification is "off": sign-up mails no link that verifies an address` })
         else if (settings.verifyBy === "code") unused.push({ name: `password-verify-email ${provider.id}`, why: `providers.${provider.id}.verifyBy is "code": sign-up mails a code, no link` })
         else drivers.push(passwordVerifyEmailDriver(config, password))
@@ -62,7 +65,7 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
         else drivers.push(passwordVerifyCodeDriver(config, password))
       } else {
         const why = `providers.${provider.id} has no sendMail: no link or code is mailed, and the routes that follow one (forgot and reset password, verify and change the address) are not served`
-        for (const name of ["password-reset-request", "password-reset", "password-verify-email", "password-verify-code", "password-change-email", "password-confirm-email"]) unused.push({ name: `${name} ${provider.id}`, why })
+        for (const name of ["password-reset-request", "password-reset", "password-reset-code", "password-verify-email", "password-verify-code", "password-change-email", "password-confirm-email"]) unused.push({ name: `${name} ${provider.id}`, why })
       }
     }
   }
@@ -80,7 +83,6 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   drivers.push(signOutDriver(config))
   const kinds = new Set(providers.map((provider) => provider.type))
   if (!providers.some((provider) => provider.type === "credentials" && !passwordAccounts(provider))) unused.push({ name: "credentials-sign-in", why: "no credentials provider" })
-  if (providers.some(passwordAccounts)) unused.push({ name: "password-reset-code", why: "the kit does not drive the reset by code yet (authflow's own model tests walk it)" })
   if (!kinds.has("oauth") && !kinds.has("oidc")) unused.push({ name: "oauth", why: "no OAuth or OpenID Connect provider" })
   if (!kinds.has("email")) {
     unused.push({ name: "email-sign-in", why: "no email provider" })

@@ -72,14 +72,15 @@ export function mailedLink(world: World, kind: "verify-email" | "reset-password"
 }
 
 /**
- * The code of the last verification mail your `sendMail` accepted, or undefined (the path is
- * noted): the kit types it as the user would, in the browser that asked for it.
+ * The code of the last verification mail (or, with `kind` `"reset-password"`, reset mail) your
+ * `sendMail` accepted, or undefined (the path is noted): the kit types it as the user would, in
+ * the browser that asked for it.
  */
-export function mailedCode(world: World, asked: string): string | undefined {
-  const mail = world.passwordMail.filter((each): each is Extract<PasswordMail, { kind: "verify-email" }> => each.kind === "verify-email" && each.code !== undefined).at(-1)
+export function mailedCode(world: World, asked: string, kind: "verify-email" | "reset-password" = "verify-email"): string | undefined {
+  const mail = world.passwordMail.filter((each): each is Extract<PasswordMail, { kind: "verify-email" | "reset-password" }> => each.kind === kind && each.code !== undefined).at(-1)
   if (mail) return mail.code
   const run = world.recorder.runs.filter((each) => each.machine === asked).at(-1)
-  world.note = `mails no verification code: asking for it ended in ${run?.states.at(-1) ?? "nothing"}`
+  world.note = `mails no ${kind === "verify-email" ? "verification" : "reset"} code: asking for it ended in ${run?.states.at(-1) ?? "nothing"}`
   return undefined
 }
 

@@ -1,11 +1,11 @@
 /**
  * The reset request machine (forgot password) for one Password provider that mails: the kit asks
- * for a reset link for its own account's address, for an address nobody has, and for something
- * that is not an address.
+ * for a reset link (or, with `resetBy: "code"` or `"both"`, a code) for its own account's address,
+ * for an address nobody has, and for something that is not an address.
  *
  * @module
  */
-import { passwordResetRequestMachine } from "../../machines/password-reset-request.js"
+import { passwordResetRequestMachine, type ResetRequestPolicy } from "../../machines/password-reset-request.js"
 import { limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
 import { csrfUnreachable, existingPasswordUser, storePasswordAccount } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
@@ -21,6 +21,9 @@ import type { AuthConfig, CredentialsConfig } from "../../types.js"
  */
 export function passwordResetRequestDriver(config: AuthConfig, provider: CredentialsConfig): MachineDriver {
   const hashing = provider.passwordAccounts!.hashing ?? {}
+  // Where resets are by code, every request ends in `codeSent` (the browser goes on to type it); else in `resetSent`.
+  const resetsByCode = (provider.passwordAccounts!.resetBy ?? "link") !== "link"
+  const policyOf = (input: unknown) => (input as { policy?: ResetRequestPolicy } | undefined)?.policy
 
   function role(event: MachineEvent): EventRole {
     switch (event.type) {
@@ -51,8 +54,15 @@ export function passwordResetRequestDriver(config: AuthConfig, provider: Credent
       { type: "lookup.failed", error: "getUserByEmail threw" },
       { type: "mail.failed", error: "sendMail threw" },
     ],
+    inputs: [resetsByCode, !resetsByCode].map((byCode) => ({ policy: { resetsByCode: byCode } })),
+    inputNote: (input) => (policyOf(input)?.resetsByCode ? "reset by code" : "reset by link"),
     role,
-    unreachable: (path) => csrfUnreachable(path, config) ?? rateLimitUnreachable(path, config, "password-reset"),
+    unreachable(path, input) {
+      if (policyOf(input) && policyOf(input)!.resetsByCode !== resetsByCode) {
+        return resetsByCode ? `providers.${provider.id}.resetBy is "${provider.passwordAccounts!.resetBy}": forgot password mails a code, typed in the browser that asked` : `providers.${provider.id}.resetBy is "link" (the default): forgot password mails a link, no code`
+      }
+      return csrfUnreachable(path, config) ?? rateLimitUnreachable(path, config, "password-reset")
+    },
     async drive(scenario, world) {
       const labels = new Set(scenario.conditions.map((event) => role(event).condition))
       const user = await existingPasswordUser(world, true)

@@ -106,6 +106,8 @@ export const messages: Catalog = {
   passwordTooLong: "كلمة المرور هذه طويلة جدًا: استخدم {count} حرفًا على الأكثر.",
   passwordNotAllowed: "كلمة المرور هذه غير مسموح بها. اختر غيرها.",
   passwordFormFailed: "لم ينجح ذلك. حاول مرة أخرى.",
+  resetCodeInvalid: "لم يعد من الممكن استخدام هذا الرمز. اطلب رمزًا جديدًا أدناه.",
+  resetCodeExpired: "انتهت صلاحية هذا الرمز. اطلب رمزًا جديدًا أدناه.",
   changeEmailTitle: "تغيير عنوان بريدك الإلكتروني",
   changeEmailCurrent: "عنوانك هو {email}.",
   changeEmailNewLabel: "عنوان البريد الإلكتروني الجديد",

@@ -105,6 +105,8 @@ export const messages: Catalog = {
   passwordTooLong: "Dieses Passwort ist zu lang: Verwenden Sie höchstens {count} Zeichen.",
   passwordNotAllowed: "Dieses Passwort ist nicht erlaubt. Wählen Sie ein anderes.",
   passwordFormFailed: "Das hat nicht geklappt. Versuchen Sie es noch einmal.",
+  resetCodeInvalid: "Dieser Code kann nicht mehr verwendet werden. Fordern Sie unten einen neuen an.",
+  resetCodeExpired: "Dieser Code ist abgelaufen. Fordern Sie unten einen neuen an.",
   changeEmailTitle: "E-Mail-Adresse ändern",
   changeEmailCurrent: "Ihre Adresse ist {email}.",
   changeEmailNewLabel: "Neue E-Mail-Adresse",

@@ -106,6 +106,8 @@ export const messages: Catalog = {
   passwordTooLong: "Esa contraseña es demasiado larga: usa como máximo {count} caracteres.",
   passwordNotAllowed: "Esa contraseña no está permitida. Elige otra.",
   passwordFormFailed: "No funcionó. Inténtalo de nuevo.",
+  resetCodeInvalid: "Ese código ya no se puede usar. Pide uno nuevo abajo.",
+  resetCodeExpired: "Ese código ha caducado. Pide uno nuevo abajo.",
   changeEmailTitle: "Cambiar tu dirección de correo",
   changeEmailCurrent: "Tu dirección es {email}.",
   changeEmailNewLabel: "Nueva dirección de correo",

@@ -106,6 +106,8 @@ export const messages: Catalog = {
   passwordTooLong: "Ce mot de passe est trop long\u00a0: utilisez au plus {count} caractères.",
   passwordNotAllowed: "Ce mot de passe n’est pas autorisé. Choisissez-en un autre.",
   passwordFormFailed: "Cela n’a pas fonctionné. Réessayez.",
+  resetCodeInvalid: "Ce code ne peut plus être utilisé. Demandez-en un nouveau ci-dessous.",
+  resetCodeExpired: "Ce code a expiré. Demandez-en un nouveau ci-dessous.",
   changeEmailTitle: "Changer votre adresse e-mail",
   changeEmailCurrent: "Votre adresse est {email}.",
   changeEmailNewLabel: "Nouvelle adresse e-mail",

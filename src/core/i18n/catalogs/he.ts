@@ -106,6 +106,8 @@ export const messages: Catalog = {
   passwordTooLong: "הסיסמה ארוכה מדי: השתמשו בלכל היותר {count} תווים.",
   passwordNotAllowed: "הסיסמה הזו אינה מותרת. בחרו סיסמה אחרת.",
   passwordFormFailed: "זה לא הצליח. נסו שוב.",
+  resetCodeInvalid: "לא ניתן להשתמש עוד בקוד הזה. בקשו קוד חדש למטה.",
+  resetCodeExpired: "תוקף הקוד פג. בקשו קוד חדש למטה.",
   changeEmailTitle: "שינוי כתובת האימייל",
   changeEmailCurrent: "הכתובת שלך היא {email}.",
   changeEmailNewLabel: "כתובת אימייל חדשה",

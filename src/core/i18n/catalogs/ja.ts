@@ -106,6 +106,8 @@ export const messages: Catalog = {
   passwordTooLong: "パスワードが長すぎます。{count}文字以下にしてください。",
   passwordNotAllowed: "このパスワードは使用できません。別のものを選んでください。",
   passwordFormFailed: "うまくいきませんでした。もう一度お試しください。",
+  resetCodeInvalid: "このコードはもう使用できません。下のフォームから新しいコードをリクエストしてください。",
+  resetCodeExpired: "このコードは有効期限が切れています。下のフォームから新しいコードをリクエストしてください。",
   changeEmailTitle: "メールアドレスの変更",
   changeEmailCurrent: "現在のアドレスは {email} です。",
   changeEmailNewLabel: "新しいメールアドレス",

@@ -106,6 +106,8 @@ export const messages: Catalog = {
   passwordTooLong: "Essa senha é longa demais: use no máximo {count} caracteres.",
   passwordNotAllowed: "Essa senha não é permitida. Escolha outra.",
   passwordFormFailed: "Não deu certo. Tente de novo.",
+  resetCodeInvalid: "Esse código não pode mais ser usado. Peça um novo abaixo.",
+  resetCodeExpired: "Esse código expirou. Peça um novo abaixo.",
   changeEmailTitle: "Alterar seu endereço de e-mail",
   changeEmailCurrent: "Seu endereço é {email}.",
   changeEmailNewLabel: "Novo endereço de e-mail",

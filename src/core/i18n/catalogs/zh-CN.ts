@@ -105,6 +105,8 @@ export const messages: Catalog = {
   passwordTooLong: "密码太长：最多使用 {count} 个字符。",
   passwordNotAllowed: "不允许使用此密码。请另选一个。",
   passwordFormFailed: "操作未成功。请重试。",
+  resetCodeInvalid: "该验证码已无法使用。请在下方申请新的验证码。",
+  resetCodeExpired: "该验证码已过期。请在下方申请新的验证码。",
   changeEmailTitle: "更改电子邮件地址",
   changeEmailCurrent: "你的地址是 {email}。",
   changeEmailNewLabel: "新的电子邮件地址",

@@ -1,0 +1,201 @@
+/**
+ * The reset-by-code machine for one Password provider that resets by code (`resetBy: "code"` or
+ * `"both"`): the kit asks for a reset for its own account in its browser (through the real
+ * forgot-password request, not recorded: it has its own paths), takes the code from the mail your
+ * `sendMail` accepted, and types it with a new password in that browser: the right one, a wrong
+ * one until the tries run out, with a password too short and then a good one; with the flow's
+ * cookie sent twice, without CSRF, over the rate limit; the password changed, the user gone or the
+ * address unverified meanwhile, another change winning the race, the store failing.
+ *
+ * @module
+ */
+import { passwordResetCodeMachine, type PasswordResetCodeStart } from "../../machines/password-reset-code.js"
+import { EMAIL_CODE_MAX_ATTEMPTS } from "../../machines/emailed-code.js"
+import type { PasswordChangePolicy } from "../../machines/password-reset.js"
+import { hashPassword } from "../../core/password/index.js"
+import { has, limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { postFromCopy } from "./second-factor.js"
+import {
+  changePolicyNote,
+  changePolicyOf,
+  changePolicyUnreachable,
+  csrfUnreachable,
+  existingPasswordUser,
+  failSessionEnding,
+  failsOpenBeside,
+  kitPassword,
+  mailedCode,
+  newPassword,
+  storePasswordAccount,
+  tooShort,
+} from "./password-account.js"
+import type { MachineEvent } from "../transitions.js"
+import type { AuthConfig, CredentialsConfig } from "../../types.js"
+
+/** The model's flow: the code's hash is `mailed`, and it dies at time 2. */
+const start: PasswordResetCodeStart = { link: { userId: "u1", email: "a user" }, bound: "bound", codeHash: "mailed", expiresAt: 2 }
+
+/** A well-formed code that is not `code`. */
+const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
+
+/** The conditions a path may meet after a refused new password: the right code and a good password, typed again, find the address as before. */
+const afterRefusal = new Set(["new password too short", "unverified address"])
+
+/**
+ * The driver of the reset-by-code machine for one Password provider of `config` (with `sendMail`,
+ * and `resetBy` `"code"` or `"both"`).
+ *
+ * @example
+ * ```ts
+ * passwordResetCodeDriver(config, Password({ sendMail, resetBy: "code" })).target // "password-reset-code password"
+ * ```
+ */
+export function passwordResetCodeDriver(config: AuthConfig, provider: CredentialsConfig): MachineDriver {
+  const hashing = provider.passwordAccounts!.hashing ?? {}
+  // A reset is always mailed its notice: the route is served only where the provider mails.
+  const own = { ...changePolicyOf(provider), mailsNotice: true }
+  const policies: PasswordChangePolicy[] = [{ endsOtherSessions: own.endsOtherSessions }, { endsOtherSessions: !own.endsOtherSessions }]
+  const policyOf = (path: readonly MachineEvent[]) => path.find((event) => event.type === "code.submitted")?.policy as PasswordChangePolicy | undefined
+
+  function role(event: MachineEvent): EventRole {
+    switch (event.type) {
+      case "code.submitted": {
+        const note = changePolicyNote(event.policy as PasswordChangePolicy, own)
+        return note ? { note } : {}
+      }
+      case "flow.replayed":
+        return { condition: "flow cookie sent twice" }
+      case "flow.claimFailed":
+        return { condition: "claimFlow failed" }
+      case "csrf.invalid":
+        return { condition: "csrf.invalid" }
+      case "emailCode.hashed":
+        if ((event.now as number) >= start.expiresAt) return { condition: "code expired" }
+        return (event.hashes as string[]).includes(start.codeHash) ? {} : { condition: "wrong code" }
+      case "account.found": {
+        const found = event as { bound?: boolean; verified?: boolean }
+        if (!found.bound) return { condition: "password changed since the code was mailed" }
+        return found.verified ? {} : { condition: "unverified address" }
+      }
+      case "account.missing":
+        return { condition: "user gone" }
+      case "lookup.failed":
+        return { condition: "account lookup failed" }
+      case "newPassword.read":
+        return (event as { problem?: string }).problem ? { condition: "new password too short" } : {}
+      case "password.raced":
+        return { condition: "another change won the race" }
+      case "write.failed":
+        return { condition: "storing the new hash failed" }
+      case "verify.failed":
+        return { condition: "marking the address verified failed" }
+      case "sessions.failed":
+        return { condition: "ending the sessions failed" }
+      case "mail.failed":
+        return { condition: "mail service down" }
+      default:
+        return rateLimitRole(event) ?? {}
+    }
+  }
+
+  const conditionsOf = (path: readonly MachineEvent[]) => path.map((event) => role(event).condition).filter((condition) => condition !== undefined)
+
+  return {
+    machine: passwordResetCodeMachine,
+    target: `password-reset-code ${provider.id}`,
+    provider: provider.id,
+    events: (snapshot) => {
+      const { context } = snapshot
+      const again = (hashes: string[]): MachineEvent[] => [
+        { type: "code.submitted", code: "typed", policy: context.policy },
+        { type: "flow.fresh" },
+        rateLimitEvents[0]!,
+        { type: "emailCode.hashed", hashes, now: 1 },
+        { type: "account.found", bound: true, verified: false },
+        { type: "account.found", bound: true, verified: true },
+        { type: "newPassword.read" },
+      ]
+      // After a wrong code, the next request types a wrong one again, until the last try; after a refused password, the right code and a good password.
+      if (context.attempts > 0) return again(["another"])
+      if (context.refusal !== undefined) return again([start.codeHash])
+      return [
+        ...(context.policy ? [context.policy] : policies).map((policy) => ({ type: "code.submitted", code: "typed", policy })),
+        { type: "flow.fresh" },
+        { type: "flow.replayed" },
+        { type: "flow.claimFailed", error: "the replay store threw" },
+        ...rateLimitEvents,
+        { type: "emailCode.hashed", hashes: [start.codeHash], now: 1 },
+        { type: "emailCode.hashed", hashes: ["another"], now: 1 },
+        { type: "emailCode.hashed", hashes: [start.codeHash], now: start.expiresAt },
+        { type: "account.found", bound: true, verified: true },
+        { type: "account.found", bound: true, verified: false },
+        { type: "account.found", bound: false, verified: true },
+        { type: "lookup.failed", error: "getUser threw" },
+        { type: "newPassword.read" },
+        { type: "newPassword.read", problem: "too-short" },
+        { type: "write.failed", error: "updateAccountTokens threw" },
+        { type: "verify.failed", error: "updateUser threw" },
+        { type: "sessions.failed", error: "ending the sessions threw" },
+        { type: "mail.failed", error: "sendMail threw" },
+      ]
+    },
+    inputs: [start],
+    role,
+    // The address is the same at both requests of a path with a refused password: verified at both, or at neither.
+    impossible(path) {
+      const found = path.filter((event) => event.type === "account.found").map((event) => (event as { verified?: boolean }).verified)
+      return found.some((verified) => verified !== found[0])
+    },
+    // After a wrong code, a fault takes the same transitions as at the first request: the later requests type wrong codes until the last try. After a refused password, likewise.
+    redundant(path) {
+      const conditions = conditionsOf(path)
+      const wrong = conditions.indexOf("wrong code")
+      const refused = conditions.indexOf("new password too short")
+      return (
+        failsOpenBeside(path, role) ||
+        (wrong >= 0 && conditions.slice(wrong).some((condition) => condition !== "wrong code")) ||
+        (refused >= 0 && conditions.slice(refused).some((condition) => !afterRefusal.has(condition)))
+      )
+    },
+    unreachable(path) {
+      const refused = csrfUnreachable(path, config) ?? changePolicyUnreachable(own, policyOf(path)) ?? rateLimitUnreachable(path, config, "password-reset")
+      if (refused) return refused
+      if (has(path, "flow.claimFailed") && config.replayStore) return "replayStore is your own: the kit makes only the adapter-backed default fail"
+      if (path.some((event) => role(event).condition === "code expired")) return "the kit has no clock: a code lives 10 minutes, longer than a path takes"
+      if (path.some((event) => event.type === "newPassword.read" && (event as { problem?: string }).problem) && !tooShort(provider)) return `providers.${provider.id}.minLength is 1 or less: no password is too short`
+      if (has(path, "account.missing") && !config.adapter?.deleteUser) return "the adapter has no deleteUser: the kit cannot remove the user a code was mailed for"
+      return undefined
+    },
+    async drive(scenario, world) {
+      const labels = new Set(scenario.conditions.map((event) => role(event).condition))
+      const database = world.database!
+      const route = `/reset-password/${provider.id}`
+      const user = await existingPasswordUser(world, !labels.has("unverified address"))
+      await storePasswordAccount(world, provider.id, user, hashing)
+      // The code is asked for in this browser, which the flow then waits in (not recorded: the forgot request has its own paths)…
+      await world.browser.send(`/forgot-password/${provider.id}`, { form: { email: user.email!, csrfToken: await world.csrfToken() }, record: false })
+      const code = mailedCode(world, "password-reset-request", "reset-password")
+      if (code === undefined) return
+      // …something happens to the account meanwhile…
+      if (labels.has("password changed since the code was mailed")) await storePasswordAccount(world, provider.id, user, hashing)
+      if (labels.has("user gone")) await database.deleteUser!(user.id)
+      // …wrong codes are typed first, where the path says so (every try, where they run out), or a password too short…
+      const wrong = scenario.conditions.filter((event) => role(event).condition === "wrong code").length
+      for (let attempt = 0; attempt < Math.min(wrong, EMAIL_CODE_MAX_ATTEMPTS - 1); attempt++) await world.send(route, { form: { code: wrongOf(code), password: newPassword, csrfToken: await world.csrfToken() } })
+      if (labels.has("new password too short")) await world.send(route, { form: { code, password: tooShort(provider)!, csrfToken: await world.csrfToken() } })
+      // …then the path's own request.
+      if (labels.has("claimFlow failed")) for (const method of ["useVerificationToken", "createVerificationToken"]) world.record.failing.add(method)
+      if (labels.has("another change won the race")) world.hashLandsFirst = await hashPassword(kitPassword, hashing)
+      if (labels.has("account lookup failed")) world.record.failing.add("getUser")
+      if (labels.has("storing the new hash failed")) world.record.failing.add("updateAccountTokens")
+      if (labels.has("marking the address verified failed")) world.record.failing.add("updateUser")
+      if (labels.has("ending the sessions failed")) failSessionEnding(world)
+      if (labels.has("mail service down")) world.mailFails = true
+      world.limitRequests(limiterModeOf(scenario.conditions))
+      const csrfToken = labels.has("csrf.invalid") ? undefined : await world.csrfToken()
+      const form = { code: wrong > 0 ? wrongOf(code) : code, password: newPassword, ...(csrfToken && { csrfToken }) }
+      if (labels.has("flow cookie sent twice")) await postFromCopy(world, route, form)
+      await world.send(route, { form })
+    },
+  }
+}
