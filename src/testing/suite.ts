@@ -68,6 +68,7 @@ export const drivenMachines: readonly string[] = [
   "password-sign-in",
   "password-reset-request",
   "password-reset",
+  "password-reset-code",
   "password-change",
   "password-change-email",
   "password-confirm-email",
