@@ -108,3 +108,21 @@ export function expectFullCoverage(name: string, machine: AnyStateMachine, recor
   console.log(`${name}: ${paths} paths;`, line)
   expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
 }
+
+/**
+ * What the finals of a signed-in form (change password, change email) at `route` show alike: no
+ * CSRF token, nobody signed in (to sign in, and back), a wrong password, no password account; each
+ * sends the browser back to the form with its error. Whether `state` is one of them.
+ */
+export function expectSignedInFormFinal(state: string, location: string | null, route: string): boolean {
+  const page = (query: Record<string, string>) => `${origin}/auth${route}?${new URLSearchParams(query)}`
+  const expected: Record<string, string> = {
+    csrfRejected: page({ error: "MissingCSRF" }),
+    signInRequired: `${origin}/auth/signin?${new URLSearchParams({ callbackUrl: `${origin}/auth${route}` })}`,
+    passwordRejected: page({ error: "CredentialsSignin" }),
+    noPasswordAccount: page({ error: "NoPassword" }),
+  }
+  if (!(state in expected)) return false
+  expect(location).toBe(expected[state])
+  return true
+}
