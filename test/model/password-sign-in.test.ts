@@ -10,14 +10,13 @@ import { passwordSignInMachine, type PasswordSignInEvent, type PasswordSignInPol
 import Password from "../../src/providers/password.js"
 import { hashPassword } from "../../src/core/password/index.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { expectSecondFactorFinal, FlowEndings, modelClientHeaders, rateLimitOf, rateLimitOutcomes, redirectCallbackOf, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorld, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailInputs } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
-import { expectSharedFinal } from "./password-world.js"
+import { expectFullCoverage, expectSharedFinal } from "./password-world.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 vi.mock("../../src/machines/password-sign-in.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-sign-in", await load()))
@@ -230,10 +229,5 @@ describe("password sign-in machine, driven through Auth()", () => {
     })
   }
 
-  afterAll(() => {
-    const { line, missing } = coverageReport(passwordSignInMachine, recorder)
-    console.log(`password sign-in: ${paths.length} paths;`, line)
-    expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
-    expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
-  })
+  afterAll(() => expectFullCoverage("password sign-in", passwordSignInMachine, recorder, paths.length, unreachable))
 })

@@ -8,14 +8,13 @@ import { passwordVerifyEmailMachine, type PasswordVerifyEmailEvent } from "../..
 import Password from "../../src/providers/password.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { CookieJar, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { FlowEndings } from "./harness.js"
 import { linkSecret, linkToken, recordingMailer } from "./password-links.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
-import { expectSharedFinal } from "./password-world.js"
+import { expectFullCoverage, expectSharedFinal } from "./password-world.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 vi.mock("../../src/machines/password-link.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-link", await load()))
@@ -102,9 +101,5 @@ describe("password verify-email machine, driven through Auth()", () => {
     })
   }
 
-  afterAll(() => {
-    const { line, missing } = coverageReport(passwordVerifyEmailMachine, recorder)
-    console.log(`password verify-email: ${paths.length} paths;`, line)
-    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
-  })
+  afterAll(() => expectFullCoverage("password verify-email", passwordVerifyEmailMachine, recorder, paths.length))
 })
