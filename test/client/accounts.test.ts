@@ -2,13 +2,13 @@
  * The accounts of `authflow/client` (`listAccounts`, `switchAccount`, `signOut({ account })`,
  * `addAccount`) against a real `Auth()` with `multiSession` on.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { Auth } from "../../src/index.js"
+import { describe, expect, it, vi } from "vitest"
 import * as client from "../../src/client/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Password from "../../src/providers/password.js"
 import type { AuthConfig } from "../../src/types.js"
-import { basePath, CookieJar, origin, recordingLogger } from "../helpers.js"
+import { origin, recordingLogger } from "../helpers.js"
+import { clientAgainstAuth, stubAuthFetch } from "./auth-fetch.js"
 
 const password = "correct horse battery"
 
@@ -21,29 +21,15 @@ function world() {
     logger: recordingLogger().logger,
     providers: [Password({ hashing: { scrypt: { ln: 10 } } })],
   }
-  const jar = new CookieJar()
   const navigated: string[] = []
-  vi.stubGlobal("fetch", async (input: string | URL, init?: RequestInit) => {
-    const url = new URL(String(input), origin)
-    const headers = new Headers(init?.headers)
-    if (jar.cookies.size) headers.set("cookie", jar.header())
-    const body = typeof init?.body === "string" ? init.body : undefined
-    const response = await Auth(new Request(url, { method: init?.method ?? "GET", headers, body }), config)
-    jar.take(response)
-    return response
-  })
   const location = { href: `${origin}/settings`, reload: vi.fn(), assign: (url: string) => void navigated.push(url) }
-  vi.stubGlobal("window", { location })
+  const jar = stubAuthFetch(config, location)
   const post = async (path: string, form: Record<string, string>) =>
     fetch(`${origin}/auth${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken: (await client.getCsrfToken())!, ...form }).toString() })
   return { jar, post, location }
 }
 
-beforeEach(() => void client.configure({ basePath, baseUrl: "" }))
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.restoreAllMocks()
-})
+clientAgainstAuth()
 
 describe("accounts in authflow/client", () => {
   it("lists, switches, signs out one account and then all", async () => {

@@ -2,13 +2,13 @@
  * `changeEmail` of `authflow/client` against a real `Auth()`: a signed-in user's request is taken
  * (a link mailed to the new address), a wrong password and nobody signed in are reported.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { Auth } from "../../src/index.js"
+import { describe, expect, it } from "vitest"
 import * as client from "../../src/client/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Password from "../../src/providers/password.js"
 import type { AuthConfig, PasswordMail } from "../../src/types.js"
-import { basePath, CookieJar, origin, recordingLogger } from "../helpers.js"
+import { origin, recordingLogger } from "../helpers.js"
+import { clientAgainstAuth, stubAuthFetch } from "./auth-fetch.js"
 
 const password = "correct horse battery"
 
@@ -21,25 +21,11 @@ function world() {
     logger: recordingLogger().logger,
     providers: [Password({ hashing: { scrypt: { ln: 10 } }, sendMail: (mail) => void mails.push(mail) })],
   }
-  const jar = new CookieJar()
-  vi.stubGlobal("fetch", async (input: string | URL, init?: RequestInit) => {
-    const url = new URL(String(input), origin)
-    const headers = new Headers(init?.headers)
-    if (jar.cookies.size) headers.set("cookie", jar.header())
-    const body = typeof init?.body === "string" ? init.body : undefined
-    const response = await Auth(new Request(url, { method: init?.method ?? "GET", headers, body }), config)
-    jar.take(response)
-    return response
-  })
-  vi.stubGlobal("window", { location: { href: `${origin}/settings`, reload: vi.fn() } })
+  const jar = stubAuthFetch(config)
   return { mails, jar }
 }
 
-beforeEach(() => void client.configure({ basePath, baseUrl: "" }))
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.restoreAllMocks()
-})
+clientAgainstAuth()
 
 describe("changeEmail in authflow/client", () => {
   it("reports nobody signed in, then a wrong password, then takes the request", async () => {

@@ -3,13 +3,13 @@
  * to the code page (or says so with `redirect: false`), and `submitEmailCode` signs in with the
  * code, or reports a wrong one while the sign-in waits.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { Auth } from "../../src/index.js"
+import { describe, expect, it, vi } from "vitest"
 import * as client from "../../src/client/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email-config.js"
 import type { AuthConfig } from "../../src/types.js"
-import { basePath, CookieJar, origin, recordingLogger } from "../helpers.js"
+import { origin, recordingLogger } from "../helpers.js"
+import { clientAgainstAuth, stubAuthFetch } from "./auth-fetch.js"
 
 const codePage = `${origin}/auth/verify-request?provider=email&type=code`
 
@@ -22,26 +22,12 @@ function world() {
     logger: recordingLogger().logger,
     providers: [{ id: "email", type: "email", name: "Email", code: "instead", sendVerificationRequest: (params) => void mails.push(params) }],
   }
-  const jar = new CookieJar()
-  vi.stubGlobal("fetch", async (input: string | URL, init?: RequestInit) => {
-    const url = new URL(String(input), origin)
-    const headers = new Headers(init?.headers)
-    if (jar.cookies.size) headers.set("cookie", jar.header())
-    const body = typeof init?.body === "string" ? init.body : undefined
-    const response = await Auth(new Request(url, { method: init?.method ?? "GET", headers, body }), config)
-    jar.take(response)
-    return response
-  })
   const location = { href: `${origin}/login`, reload: vi.fn() }
-  vi.stubGlobal("window", { location })
+  stubAuthFetch(config, location)
   return { mails, location }
 }
 
-beforeEach(() => void client.configure({ basePath, baseUrl: "" }))
-afterEach(() => {
-  vi.unstubAllGlobals()
-  vi.restoreAllMocks()
-})
+clientAgainstAuth()
 
 describe("emailed sign-in codes in authflow/client", () => {
   it("signIn goes to the code page, which emailCodeProvider recognises", async () => {

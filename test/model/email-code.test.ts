@@ -22,10 +22,8 @@ import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } f
 import {
   claimFailingReplayStore,
   expectSecondFactorFinal,
-  limiterAdmitted,
   modelClientHeaders,
   rateLimitOf,
-  rateLimitOutcomes,
   redirectCallbackOf,
   secondFactorFindings,
   secondFactorRepresentatives,
@@ -33,6 +31,11 @@ import {
   secondFactorWorldOf,
   signInDecisionOf,
   signInDecisions,
+  codeCheckEvents,
+  codePolicyOf,
+  codeRequestsOf,
+  plainRetries,
+  wrongCodeOf,
 } from "./harness.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
@@ -74,27 +77,7 @@ const policies = [databasePolicy, jwtPolicy, { ...databasePolicy, secondFactor: 
  */
 function events(snapshot: SnapshotFrom<typeof emailCodeMachine>): EmailCodeEvent[] {
   const { context } = snapshot
-  if (context.attempts > 0) {
-    return [
-      { type: "code.submitted", code: "typed", policy: context.policy! },
-      { type: "flow.fresh" },
-      { type: "csrf.valid" },
-      { type: "rateLimit.counted", hits: [] },
-      { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
-    ]
-  }
-  return [
-    ...(context.policy ? [context.policy] : policies).map((policy): EmailCodeEvent => ({ type: "code.submitted", code: "typed", policy })),
-    { type: "flow.fresh" },
-    { type: "flow.replayed" },
-    { type: "flow.claimFailed", error: new Error("replay store down") },
-    { type: "csrf.valid" },
-    { type: "csrf.invalid" },
-    ...rateLimitOutcomes,
-    // The mailed code in time, another code, or the mailed code the moment it expires.
-    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt - 1 },
-    { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
-    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt },
+  return codeCheckEvents<EmailCodeEvent>(context, policies, expiresAt, () => [
     // The link mailed beside the code: still there, or it signed in first.
     { type: "token.used", row: { identifier: ada, expires: new Date(startsAt + 86_400_000) } },
     { type: "token.used", row: null },
@@ -114,36 +97,19 @@ function events(snapshot: SnapshotFrom<typeof emailCodeMachine>): EmailCodeEvent
     { type: "persist.failed", error: new Error("persist failed") },
     { type: "session.failed", error: new Error("createSession failed") },
     { type: "encode.failed", error: new Error("jwt callback threw") },
-  ]
+  ])
 }
 
 type Path = ModelPath<EmailCodeEvent>
 
-const policyOfPath = (path: { events: readonly { type: string }[] }) => (path.events.find((event) => event.type === "code.submitted") as { policy?: SignInTailPolicy } | undefined)?.policy
+const policyOfPath = codePolicyOf
 const startOf = (path: Path) => (path.input === starts.beside ? "beside" : "instead")
-
-/** The events of each request: the typed code, then what its effects found. */
-function requestsOf(events: readonly EmailCodeEvent[]): EmailCodeEvent[][] {
-  const requests: EmailCodeEvent[][] = []
-  for (const event of events) {
-    if (event.type === "code.submitted") requests.push([event])
-    else requests.at(-1)!.push(event)
-  }
-  return requests
-}
 
 /** The way in to the second-factor check: Ada, who exists (with her factors), types the code in a browser signed in as nobody. */
 const adaTypesTheCode = (events: readonly { type: string }[]) =>
   events.some((event) => event.type === "user.lookedUp" && "user" in event && event.user !== null) && !events.some((event) => event.type === "currentSession.found" || event.type === "currentSession.failed")
-/** Ways through the wrong codes that are not the plain one (in time, within the limits, first policy only) are driven by the first request. */
-const plainRetries = (path: Path) => {
-  const requests = requestsOf(path.events)
-  if (requests.length === 1) return true
-  const plain = (request: readonly EmailCodeEvent[]) => limiterAdmitted(request) && !request.some((event) => event.type === "flow.replayed" || event.type === "flow.claimFailed" || event.type === "csrf.invalid")
-  return requests.slice(0, -1).every(plain) && (path.events[0] as { policy: SignInTailPolicy }).policy === jwtPolicy
-}
 const allPaths = modelPaths(emailCodeMachine, events, { inputs: [starts.instead, starts.beside] })
-const paths = secondFactorRepresentatives(allPaths.filter(plainRetries), { acceptable: adaTypesTheCode, policy: policyOfPath })
+const paths = secondFactorRepresentatives(allPaths.filter((path) => plainRetries(path, jwtPolicy)), { acceptable: adaTypesTheCode, policy: policyOfPath })
 
 function failing(request: readonly EmailCodeEvent[], type: EmailCodeEvent["type"], message?: string): boolean {
   return request.some((event) => event.type === type && (message === undefined || (event as { error?: Error }).error?.message === message))
@@ -223,7 +189,7 @@ async function scenario(path: Path) {
   return { config, memory, world, mails, existingUser, signedInAs, secondFactor, cookies: [] as [string, string][], start }
 }
 
-const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
+const wrongOf = wrongCodeOf
 const recorder = new TransitionRecorder([emailCodeMachine])
 /** Transitions no sign-in with an emailed code can take. */
 const unreachable = new Map([
@@ -286,7 +252,7 @@ describe("email code machine (one flow, several requests), driven through Auth()
 
       recorder.reset()
       let response: Response | undefined
-      const requests = requestsOf(path.events)
+      const requests = codeRequestsOf(path.events)
       for (const [index, request] of requests.entries()) {
         const has = (type: EmailCodeEvent["type"]) => request.some((event) => event.type === type)
         const hashed = request.find((event) => event.type === "emailCode.hashed")

@@ -363,3 +363,66 @@ export function claimFailingReplayStore(adapter: Adapter, failing: () => boolean
     },
   }
 }
+
+/** A code flow's events the model needs the payload of (`code.submitted` with its policy, `emailCode.hashed` with the hashes and time). */
+type CodeFlowEvent = { type: string; [key: string]: unknown }
+
+/**
+ * The events of a code flow's request as far as the code check: after a wrong code (`attempts` over
+ * 0), a wrong one again, within the limits; otherwise the code typed with each of `policies` (or
+ * the flow's own), the flow cookie fresh, sent twice or its claim failing, the CSRF token, the
+ * limiter, and the mailed code in time, another code, or the mailed code the moment it expires.
+ * Where `attempts` is 0, the events the flow's own effects meet follow.
+ */
+export function codeCheckEvents<TEvent>(context: { attempts: number; policy?: SignInTailPolicy }, policies: readonly SignInTailPolicy[], expiresAt: number, after: () => TEvent[]): TEvent[] {
+  if (context.attempts > 0) {
+    return [
+      { type: "code.submitted", code: "typed", policy: context.policy! },
+      { type: "flow.fresh" },
+      { type: "csrf.valid" },
+      { type: "rateLimit.counted", hits: [] },
+      { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
+    ] as TEvent[]
+  }
+  return [
+    ...(context.policy ? [context.policy] : policies).map((policy) => ({ type: "code.submitted", code: "typed", policy })),
+    { type: "flow.fresh" },
+    { type: "flow.replayed" },
+    { type: "flow.claimFailed", error: new Error("replay store down") },
+    { type: "csrf.valid" },
+    { type: "csrf.invalid" },
+    ...rateLimitOutcomes,
+    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt - 1 },
+    { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
+    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt },
+    ...(after() as CodeFlowEvent[]),
+  ] as TEvent[]
+}
+
+/** The policy a code flow's path typed its code with. */
+export const codePolicyOf = (path: { events: readonly { type: string }[] }) => (path.events.find((event) => event.type === "code.submitted") as { policy?: SignInTailPolicy } | undefined)?.policy
+
+/** The events of each request of a code flow: the typed code, then what its effects found. */
+export function codeRequestsOf<TEvent extends { type: string }>(events: readonly TEvent[]): TEvent[][] {
+  const requests: TEvent[][] = []
+  for (const event of events) {
+    if (event.type === "code.submitted") requests.push([event])
+    else requests.at(-1)!.push(event)
+  }
+  return requests
+}
+
+/**
+ * Whether a code flow's path is worth driving: one request, or wrong codes typed the plain way (in
+ * time, within the limits, with `policy` only) before the last request; the other ways through the
+ * wrong codes the first request drives.
+ */
+export function plainRetries(path: { events: readonly { type: string }[] }, policy: SignInTailPolicy): boolean {
+  const requests = codeRequestsOf(path.events)
+  if (requests.length === 1) return true
+  const plain = (request: readonly { type: string }[]) => limiterAdmitted(request) && !request.some((event) => event.type === "flow.replayed" || event.type === "flow.claimFailed" || event.type === "csrf.invalid")
+  return requests.slice(0, -1).every(plain) && (path.events[0] as unknown as { policy: SignInTailPolicy }).policy === policy
+}
+
+/** A six-digit code that is not `code`. */
+export const wrongCodeOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")

@@ -11,14 +11,13 @@ import type { PasswordChangePolicy } from "../../src/machines/password-reset.js"
 import Password from "../../src/providers/password.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import { hashPassword } from "../../src/core/password/index.js"
-import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { coverageReport } from "../../src/testing/coverage.js"
+import { CookieJar, cookieNames, origin } from "../helpers.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { FlowEndings, limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes } from "./harness.js"
-import { linkSecret, recordingMailer } from "./password-links.js"
+import { FlowEndings, limiterRepresentatives, rateLimitOutcomes } from "./harness.js"
+import { recordingMailer } from "./password-links.js"
+import { databaseConfig, expectFullCoverage, expectSharedFinal, expectSignedInFormFinal, faultyAdapter, linkPasswordAccount, postForm, racedTokenWrite, signInSession } from "./password-world.js"
 import type { Adapter } from "../../src/adapters.js"
-import type { AuthConfig } from "../../src/types.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
@@ -61,43 +60,17 @@ async function scenario(path: Path) {
   const memory = MemoryAdapter()
   const hash = await storedHash
   await memory.createUser({ id: userId, email, emailVerified: new Date() })
-  if (!has("account.none")) await memory.linkAccount({ userId, type: "credentials" as never, provider: "password", providerAccountId: userId, refresh_token: hash })
+  if (!has("account.none")) await linkPasswordAccount(memory, userId, hash)
   await memory.createSession({ sessionToken: "session-phone", userId, expires: new Date(Date.now() + 3600_000) })
   const adapter: Adapter = {
-    ...memory,
-    async getUser(id) {
-      if (has("session.failed")) throw down("session store")
-      return memory.getUser(id)
-    },
-    async getAccount(providerAccountId, provider) {
-      if (has("check.failed")) throw down("account store")
-      return memory.getAccount(providerAccountId, provider)
-    },
-    async updateAccountTokens(account, expected, tokens) {
-      if (has("write.failed")) throw down("account write")
-      // A reset lands first.
-      if (has("password.raced")) await memory.updateAccountTokens!(account, expected, { refresh_token: "$scrypt$raced" })
-      return memory.updateAccountTokens!(account, expected, tokens)
-    },
-    async deleteUserSessions(id) {
-      if (has("sessions.failed")) throw down("session delete")
-      return memory.deleteUserSessions!(id)
-    },
+    ...faultyAdapter(memory, { getUser: has("session.failed") && down("session store"), getAccount: has("check.failed") && down("account store"), deleteUserSessions: has("sessions.failed") && down("session delete") }),
+    // A reset lands first.
+    updateAccountTokens: racedTokenWrite(memory, has("write.failed") && down("account write"), has("password.raced")),
   }
   const mailer = recordingMailer(has("mail.failed"))
-  const config: AuthConfig = {
-    secret: linkSecret,
-    trustHost: true,
-    adapter,
-    session: { strategy: "database" },
-    ...rateLimitOf(path.events, "credentials"),
-    providers: [Password({ hashing, endOtherSessions: policy.endsOtherSessions, ...(policy.mailsNotice && { sendMail: mailer.sendMail }) })],
-  }
+  const config = databaseConfig(adapter, path.events, "credentials", [Password({ hashing, endOtherSessions: policy.endsOtherSessions, ...(policy.mailsNotice && { sendMail: mailer.sendMail }) })])
   const jar = new CookieJar()
-  if (!has("session.none")) {
-    await memory.createSession({ sessionToken: "session-laptop", userId, expires: new Date(Date.now() + 3600_000) })
-    jar.cookies.set(cookieNames.https.sessionToken, "session-laptop")
-  }
+  if (!has("session.none")) await signInSession(memory, jar, userId, "session-laptop")
   const checked = path.events.find((event) => event.type === "password.checked") as Extract<PasswordChangeEvent, { type: "password.checked" }> | undefined
   const form = { currentPassword: checked?.valid === false ? "wrong horse battery" : password, newPassword: path.events.some((event) => event.type === "newPassword.read" && event.problem) ? "short" : "a brand new password" }
   return { config, memory, jar, form, csrfValid: !has("csrf.invalid"), mails: mailer.mails, hash }
@@ -118,15 +91,7 @@ describe("password change machine, driven through Auth()", () => {
   for (const path of paths) {
     it(`${path.description} ⇒ ${path.finalState}`, async () => {
       const s = await scenario(path)
-      const { logger, errors } = recordingLogger()
-      const config = { ...s.config, logger }
-      const csrfToken = await csrfTokenFor(config, s.jar)
-      endings.reset()
-      const response = await send({ ...config, inspect: endings.inspect }, s.jar, "/change-password/password", { form: { ...(s.csrfValid && { csrfToken }), ...s.form }, headers: modelClientHeaders })
-      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
-      expect(endings.statuses).toEqual(["done"])
-      expect(response.status).toBe(302)
-      const location = response.headers.get("location")
+      const { location, errors } = await postForm(s, path, endings, "/change-password/password", s.jar)
       const changed = path.finalState === "passwordChanged"
       const stored = (await s.memory.getAccount(userId, "password"))?.refresh_token
       if (stored !== undefined && !path.events.some((event) => event.type === "password.raced")) expect(stored === s.hash).toBe(!changed)
@@ -139,31 +104,12 @@ describe("password change machine, driven through Auth()", () => {
         expect(current).not.toBe("session-laptop")
         expect((await s.memory.getSessionAndUser(current))?.user.id).toBe(userId)
       }
-      switch (path.finalState) {
+      if (!expectSharedFinal(path.finalState, location, errors, ["changeFailed"]) && !expectSignedInFormFinal(path.finalState, location, "/change-password/password")) switch (path.finalState) {
         case "passwordChanged":
           expect(location).toBe(page({ notice: "password-changed" }))
           break
-        case "csrfRejected":
-          expect(location).toBe(page({ error: "MissingCSRF" }))
-          break
-        case "signInRequired":
-          expect(location).toBe(`${origin}/auth/signin?${new URLSearchParams({ callbackUrl: `${origin}/auth/change-password/password` })}`)
-          break
-        case "passwordRejected":
-          expect(location).toBe(page({ error: "CredentialsSignin" }))
-          break
-        case "noPasswordAccount":
-          expect(location).toBe(page({ error: "NoPassword" }))
-          break
         case "changeRefused":
           expect(location).toBe(page({ error: "PasswordChangeRefused", reason: "too-short" }))
-          break
-        case "rateLimited":
-          expect(location).toMatch(new RegExp(`^${origin}/auth/signin\\?error=RateLimited&retryAfter=[1-9]\\d*$`))
-          break
-        case "changeFailed":
-          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
-          expect(errors.length).toBeGreaterThan(0)
           break
         default:
           throw new Error(`no expectation for state ${path.finalState}`)
@@ -171,9 +117,5 @@ describe("password change machine, driven through Auth()", () => {
     })
   }
 
-  afterAll(() => {
-    const { line, missing } = coverageReport(passwordChangeMachine, recorder)
-    console.log(`password change: ${paths.length} paths;`, line)
-    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
-  })
+  afterAll(() => expectFullCoverage("password change", passwordChangeMachine, recorder, paths.length))
 })

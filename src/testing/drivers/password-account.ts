@@ -11,6 +11,7 @@ import { openPasswordLink, sealPasswordLink, type PasswordLinkPurpose } from "..
 import { skipCSRFCheck } from "../../core/symbols.js"
 import type { PasswordChangePolicy } from "../../machines/password-reset.js"
 import type { World } from "../world.js"
+import { limiterModeOf, type EventRole } from "./driver.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AdapterUser } from "../../adapters.js"
 import type { AuthConfig, CredentialsConfig, PasswordMail } from "../../types.js"
@@ -147,4 +148,52 @@ export function changePolicyNote(policy: PasswordChangePolicy | undefined, own: 
 export function failSessionEnding(world: World): void {
   if (world.strategy === "database") world.record.failing.add("deleteUserSessions")
   else world.revocationFails = true
+}
+
+/**
+ * The role of an event that several password machines share, its condition the same in each
+ * driver: undefined for any other event (the driver's own roles come first).
+ */
+export function passwordRole(event: MachineEvent): EventRole | undefined {
+  switch (event.type) {
+    case "csrf.invalid":
+      return { condition: "csrf.invalid" }
+    case "session.none":
+      return { condition: "not signed in" }
+    case "session.failed":
+      return { condition: "session lookup failed" }
+    case "account.none":
+      return { condition: "no password account" }
+    case "check.failed":
+      return { condition: "account lookup failed" }
+    case "newPassword.read":
+      return (event as { problem?: string }).problem ? { condition: "new password too short" } : {}
+    case "password.raced":
+      return { condition: "another change won the race" }
+    case "write.failed":
+      return { condition: "storing the new hash failed" }
+    case "mail.failed":
+      return { condition: "mail service down" }
+    case "user.missing":
+      return { condition: "user gone" }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Makes the world fail as a scenario's conditions (`labels`) say: each condition of `failing` makes
+ * its adapter method throw, "mail service down" your `sendMail`; and the kit's rate limiter answers
+ * as the scenario's limiter events say.
+ */
+export function failAsLabelled(world: World, labels: ReadonlySet<string | undefined>, conditions: readonly MachineEvent[], failing: Record<string, string>): void {
+  for (const [condition, method] of Object.entries(failing)) if (labels.has(condition)) world.record.failing.add(method)
+  if (labels.has("mail service down")) world.mailFails = true
+  world.limitRequests(limiterModeOf(conditions))
+}
+
+/** Why a path with a new password too short cannot happen (no password is, `minLength` 1 or less), or undefined. */
+export function tooShortUnreachable(path: readonly MachineEvent[], provider: CredentialsConfig): string | undefined {
+  if (path.some((event) => event.type === "newPassword.read" && (event as { problem?: string }).problem) && !tooShort(provider)) return `providers.${provider.id}.minLength is 1 or less: no password is too short`
+  return undefined
 }

@@ -6,8 +6,8 @@
  * @module
  */
 import { passwordChangeEmailMachine } from "../../machines/password-change-email.js"
-import { limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
-import { csrfUnreachable, existingPasswordUser, kitPassword, storePasswordAccount } from "./password-account.js"
+import { rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { csrfUnreachable, existingPasswordUser, kitPassword, storePasswordAccount, failAsLabelled, passwordRole } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
@@ -27,12 +27,6 @@ export function passwordChangeEmailDriver(config: AuthConfig, provider: Credenti
 
   function role(event: MachineEvent): EventRole {
     switch (event.type) {
-      case "csrf.invalid":
-        return { condition: "csrf.invalid" }
-      case "session.none":
-        return { condition: "not signed in" }
-      case "session.failed":
-        return { condition: "session lookup failed" }
       case "change.read": {
         const read = event as { newEmail?: string; emailProblem?: string }
         if (read.emailProblem) return { condition: "not an email address" }
@@ -40,18 +34,12 @@ export function passwordChangeEmailDriver(config: AuthConfig, provider: Credenti
       }
       case "password.checked":
         return (event as { valid?: boolean }).valid ? {} : { condition: "wrong password" }
-      case "account.none":
-        return { condition: "no password account" }
-      case "check.failed":
-        return { condition: "account lookup failed" }
       case "newEmail.taken":
         return { condition: "new address taken" }
       case "lookup.failed":
         return { condition: "address lookup failed" }
-      case "mail.failed":
-        return { condition: "mail service down" }
       default:
-        return rateLimitRole(event) ?? {}
+        return passwordRole(event) ?? rateLimitRole(event) ?? {}
     }
   }
 
@@ -81,11 +69,7 @@ export function passwordChangeEmailDriver(config: AuthConfig, provider: Credenti
       if (!labels.has("not signed in")) await world.signInAs(user)
       const newEmail = world.users.newEmail
       if (labels.has("new address taken")) await world.ensureUser(newEmail, "Another User")
-      if (labels.has("session lookup failed")) world.record.failing.add("getUser")
-      if (labels.has("account lookup failed")) world.record.failing.add("getAccount")
-      if (labels.has("address lookup failed")) world.record.failing.add("getUserByEmail")
-      if (labels.has("mail service down")) world.mailFails = true
-      world.limitRequests(limiterModeOf(scenario.conditions))
+      failAsLabelled(world, labels, scenario.conditions, { "session lookup failed": "getUser", "account lookup failed": "getAccount", "address lookup failed": "getUserByEmail" })
       const csrfToken = await world.csrfToken()
       await world.send(`/change-email/${provider.id}`, {
         form: {

@@ -9,8 +9,8 @@
 import { passwordChangeMachine } from "../../machines/password-change.js"
 import type { PasswordChangePolicy } from "../../machines/password-reset.js"
 import { hashPassword } from "../../core/password/index.js"
-import { limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
-import { changePolicyNote, changePolicyOf, changePolicyUnreachable, csrfUnreachable, existingPasswordUser, failSessionEnding, kitPassword, newPassword, storePasswordAccount, tooShort } from "./password-account.js"
+import { rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { changePolicyNote, changePolicyOf, changePolicyUnreachable, csrfUnreachable, existingPasswordUser, failSessionEnding, kitPassword, newPassword, storePasswordAccount, tooShort, failAsLabelled, passwordRole, tooShortUnreachable } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
@@ -30,30 +30,12 @@ export function passwordChangeDriver(config: AuthConfig, provider: CredentialsCo
 
   function role(event: MachineEvent): EventRole {
     switch (event.type) {
-      case "csrf.invalid":
-        return { condition: "csrf.invalid" }
-      case "session.none":
-        return { condition: "not signed in" }
-      case "session.failed":
-        return { condition: "session lookup failed" }
       case "password.checked":
         return (event as { valid?: boolean }).valid ? {} : { condition: "wrong current password" }
-      case "account.none":
-        return { condition: "no password account" }
-      case "check.failed":
-        return { condition: "account lookup failed" }
-      case "newPassword.read":
-        return (event as { problem?: string }).problem ? { condition: "new password too short" } : {}
-      case "password.raced":
-        return { condition: "another change won the race" }
-      case "write.failed":
-        return { condition: "storing the new hash failed" }
       case "sessions.failed":
         return { condition: "ending the other sessions failed" }
-      case "mail.failed":
-        return { condition: "mail service down" }
       default:
-        return rateLimitRole(event) ?? {}
+        return passwordRole(event) ?? rateLimitRole(event) ?? {}
     }
   }
 
@@ -78,23 +60,16 @@ export function passwordChangeDriver(config: AuthConfig, provider: CredentialsCo
     inputNote: (input) => changePolicyNote(policyOf(input), own),
     role,
     unreachable(path, input) {
-      const refused = csrfUnreachable(path, config) ?? changePolicyUnreachable(own, policyOf(input)) ?? rateLimitUnreachable(path, config, "credentials")
-      if (refused) return refused
-      if (path.some((event) => event.type === "newPassword.read" && (event as { problem?: string }).problem) && !tooShort(provider)) return `providers.${provider.id}.minLength is 1 or less: no password is too short`
-      return undefined
+      return csrfUnreachable(path, config) ?? changePolicyUnreachable(own, policyOf(input)) ?? rateLimitUnreachable(path, config, "credentials") ?? tooShortUnreachable(path, provider)
     },
     async drive(scenario, world) {
       const labels = new Set(scenario.conditions.map((event) => role(event).condition))
       const user = await existingPasswordUser(world, true)
       if (!labels.has("no password account")) await storePasswordAccount(world, provider.id, user, hashing)
       if (!labels.has("not signed in")) await world.signInAs(user)
-      if (labels.has("session lookup failed")) world.record.failing.add("getUser")
-      if (labels.has("account lookup failed")) world.record.failing.add("getAccount")
       if (labels.has("another change won the race")) world.hashLandsFirst = await hashPassword(kitPassword, hashing)
-      if (labels.has("storing the new hash failed")) world.record.failing.add("updateAccountTokens")
       if (labels.has("ending the other sessions failed")) failSessionEnding(world)
-      if (labels.has("mail service down")) world.mailFails = true
-      world.limitRequests(limiterModeOf(scenario.conditions))
+      failAsLabelled(world, labels, scenario.conditions, { "session lookup failed": "getUser", "account lookup failed": "getAccount", "storing the new hash failed": "updateAccountTokens" })
       const csrfToken = await world.csrfToken()
       await world.send(`/change-password/${provider.id}`, {
         form: {

@@ -9,7 +9,7 @@
  */
 import { passwordConfirmEmailMachine } from "../../machines/password-confirm-email.js"
 import type { EventRole, MachineDriver } from "./driver.js"
-import { editLink, existingPasswordUser, kitPassword, linkEditOf, linkRole, mailedLink, storePasswordAccount } from "./password-account.js"
+import { editLink, existingPasswordUser, kitPassword, linkEditOf, linkRole, mailedLink, storePasswordAccount, passwordRole } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
@@ -34,18 +34,14 @@ export function passwordConfirmEmailDriver(config: AuthConfig, provider: Credent
     switch (event.type) {
       case "user.found":
         return (event as { bound?: boolean }).bound ? {} : { condition: "link followed already" }
-      case "user.missing":
-        return { condition: "user gone" }
       case "lookup.failed":
         return { condition: (event as { error?: string }).error === userLookupFailed.error ? "user lookup failed" : "new address lookup failed" }
       case "newEmail.taken":
         return { condition: "new address taken since" }
       case "update.failed":
         return { condition: "changing the address failed" }
-      case "mail.failed":
-        return { condition: "mail service down" }
       default:
-        return {}
+        return passwordRole(event) ?? {}
     }
   }
 

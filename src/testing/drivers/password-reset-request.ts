@@ -6,8 +6,8 @@
  * @module
  */
 import { passwordResetRequestMachine, type ResetRequestPolicy } from "../../machines/password-reset-request.js"
-import { limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
-import { csrfUnreachable, existingPasswordUser, storePasswordAccount } from "./password-account.js"
+import { rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { csrfUnreachable, existingPasswordUser, storePasswordAccount, failAsLabelled, passwordRole } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
@@ -27,18 +27,14 @@ export function passwordResetRequestDriver(config: AuthConfig, provider: Credent
 
   function role(event: MachineEvent): EventRole {
     switch (event.type) {
-      case "csrf.invalid":
-        return { condition: "csrf.invalid" }
       case "request.read":
         return (event as { emailProblem?: string }).emailProblem ? { condition: "not an email address" } : {}
       case "account.unknown":
         return { condition: "unknown email" }
       case "lookup.failed":
         return { condition: "account lookup failed" }
-      case "mail.failed":
-        return { condition: "mail service down" }
       default:
-        return rateLimitRole(event) ?? {}
+        return passwordRole(event) ?? rateLimitRole(event) ?? {}
     }
   }
 
@@ -68,9 +64,7 @@ export function passwordResetRequestDriver(config: AuthConfig, provider: Credent
       const user = await existingPasswordUser(world, true)
       await storePasswordAccount(world, provider.id, user, hashing)
       const email = labels.has("not an email address") ? "not an address" : labels.has("unknown email") ? world.users.newEmail : user.email!
-      if (labels.has("account lookup failed")) world.record.failing.add("getUserByEmail")
-      if (labels.has("mail service down")) world.mailFails = true
-      world.limitRequests(limiterModeOf(scenario.conditions))
+      failAsLabelled(world, labels, scenario.conditions, { "account lookup failed": "getUserByEmail" })
       const csrfToken = await world.csrfToken()
       await world.send(`/forgot-password/${provider.id}`, { form: { email, ...(!labels.has("csrf.invalid") && { csrfToken }) } })
     },

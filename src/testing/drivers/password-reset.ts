@@ -10,7 +10,7 @@
 import { passwordResetMachine, type PasswordChangePolicy } from "../../machines/password-reset.js"
 import { hashPassword } from "../../core/password/index.js"
 import { Browser } from "../browser.js"
-import { limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
 import {
   changePolicyNote,
   changePolicyOf,
@@ -18,14 +18,17 @@ import {
   csrfUnreachable,
   editLink,
   existingPasswordUser,
+  failAsLabelled,
   failSessionEnding,
   kitPassword,
   linkEditOf,
   linkRole,
   mailedLink,
   newPassword,
+  passwordRole,
   storePasswordAccount,
   tooShort,
+  tooShortUnreachable,
 } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
@@ -48,8 +51,6 @@ export function passwordResetDriver(config: AuthConfig, provider: CredentialsCon
     const link = linkRole(event)
     if (link) return link
     switch (event.type) {
-      case "csrf.invalid":
-        return { condition: "csrf.invalid" }
       case "account.found": {
         const found = event as { bound?: boolean; verified?: boolean }
         if (!found.bound) return { condition: "password changed since the link was mailed" }
@@ -59,20 +60,12 @@ export function passwordResetDriver(config: AuthConfig, provider: CredentialsCon
         return { condition: "user gone" }
       case "lookup.failed":
         return { condition: "account lookup failed" }
-      case "newPassword.read":
-        return (event as { problem?: string }).problem ? { condition: "new password too short" } : {}
-      case "password.raced":
-        return { condition: "another change won the race" }
-      case "write.failed":
-        return { condition: "storing the new hash failed" }
       case "verify.failed":
         return { condition: "marking the address verified failed" }
       case "sessions.failed":
         return { condition: "ending the sessions failed" }
-      case "mail.failed":
-        return { condition: "mail service down" }
       default:
-        return rateLimitRole(event) ?? {}
+        return passwordRole(event) ?? rateLimitRole(event) ?? {}
     }
   }
 
@@ -98,9 +91,8 @@ export function passwordResetDriver(config: AuthConfig, provider: CredentialsCon
     inputNote: (input) => changePolicyNote(policyOf(input), own),
     role,
     unreachable(path, input) {
-      const refused = csrfUnreachable(path, config) ?? changePolicyUnreachable(own, policyOf(input)) ?? rateLimitUnreachable(path, config, "password-reset")
+      const refused = csrfUnreachable(path, config) ?? changePolicyUnreachable(own, policyOf(input)) ?? rateLimitUnreachable(path, config, "password-reset") ?? tooShortUnreachable(path, provider)
       if (refused) return refused
-      if (path.some((event) => event.type === "newPassword.read" && (event as { problem?: string }).problem) && !tooShort(provider)) return `providers.${provider.id}.minLength is 1 or less: no password is too short`
       if (path.some((event) => event.type === "account.missing") && !config.adapter?.deleteUser) return "the adapter has no deleteUser: the kit cannot remove the user a link names"
       return undefined
     },
@@ -119,12 +111,8 @@ export function passwordResetDriver(config: AuthConfig, provider: CredentialsCon
       if (labels.has("password changed since the link was mailed")) await storePasswordAccount(world, provider.id, user, hashing)
       if (labels.has("user gone")) await database.deleteUser!(user.id)
       if (labels.has("another change won the race")) world.hashLandsFirst = await hashPassword(kitPassword, hashing)
-      if (labels.has("account lookup failed")) world.record.failing.add("getUser")
-      if (labels.has("storing the new hash failed")) world.record.failing.add("updateAccountTokens")
-      if (labels.has("marking the address verified failed")) world.record.failing.add("updateUser")
       if (labels.has("ending the sessions failed")) failSessionEnding(world)
-      if (labels.has("mail service down")) world.mailFails = true
-      world.limitRequests(limiterModeOf(scenario.conditions))
+      failAsLabelled(world, labels, scenario.conditions, { "account lookup failed": "getUser", "storing the new hash failed": "updateAccountTokens", "marking the address verified failed": "updateUser" })
       // …and the new-password form it opens is posted.
       const token = link.searchParams.get("token")
       const csrfToken = await world.csrfToken()

@@ -9,7 +9,7 @@
 import { passwordVerifyEmailMachine } from "../../machines/password-verify-email.js"
 import { Browser } from "../browser.js"
 import type { EventRole, MachineDriver } from "./driver.js"
-import { editLink, kitPassword, linkEditOf, linkRole, mailedLink } from "./password-account.js"
+import { editLink, kitPassword, linkEditOf, linkRole, mailedLink, passwordRole } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
@@ -32,14 +32,12 @@ export function passwordVerifyEmailDriver(config: AuthConfig, provider: Credenti
         if (!found.bound) return { condition: "address changed since the link was mailed" }
         return found.verified ? { condition: "address verified already" } : {}
       }
-      case "user.missing":
-        return { condition: "user gone" }
       case "lookup.failed":
         return { condition: "user lookup failed" }
       case "update.failed":
         return { condition: "marking the address verified failed" }
       default:
-        return {}
+        return passwordRole(event) ?? {}
     }
   }
 
