@@ -24,8 +24,10 @@ import {
   failSessionEnding,
   failsOpenBeside,
   kitPassword,
+  codeFlowRole,
   mailedCode,
   newPassword,
+  passwordRole,
   storePasswordAccount,
   tooShort,
 } from "./password-account.js"
@@ -58,20 +60,13 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
   const policyOf = (path: readonly MachineEvent[]) => path.find((event) => event.type === "code.submitted")?.policy as PasswordChangePolicy | undefined
 
   function role(event: MachineEvent): EventRole {
+    const shared = codeFlowRole(event, start)
+    if (shared) return shared
     switch (event.type) {
       case "code.submitted": {
         const note = changePolicyNote(event.policy as PasswordChangePolicy, own)
         return note ? { note } : {}
       }
-      case "flow.replayed":
-        return { condition: "flow cookie sent twice" }
-      case "flow.claimFailed":
-        return { condition: "claimFlow failed" }
-      case "csrf.invalid":
-        return { condition: "csrf.invalid" }
-      case "emailCode.hashed":
-        if ((event.now as number) >= start.expiresAt) return { condition: "code expired" }
-        return (event.hashes as string[]).includes(start.codeHash) ? {} : { condition: "wrong code" }
       case "account.found": {
         const found = event as { bound?: boolean; verified?: boolean }
         if (!found.bound) return { condition: "password changed since the code was mailed" }
@@ -81,20 +76,12 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
         return { condition: "user gone" }
       case "lookup.failed":
         return { condition: "account lookup failed" }
-      case "newPassword.read":
-        return (event as { problem?: string }).problem ? { condition: "new password too short" } : {}
-      case "password.raced":
-        return { condition: "another change won the race" }
-      case "write.failed":
-        return { condition: "storing the new hash failed" }
       case "verify.failed":
         return { condition: "marking the address verified failed" }
       case "sessions.failed":
         return { condition: "ending the sessions failed" }
-      case "mail.failed":
-        return { condition: "mail service down" }
       default:
-        return rateLimitRole(event) ?? {}
+        return passwordRole(event) ?? rateLimitRole(event) ?? {}
     }
   }
 

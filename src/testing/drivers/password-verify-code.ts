@@ -14,7 +14,7 @@ import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import { postFromCopy } from "./second-factor.js"
 import { strategyOf } from "../world.js"
-import { csrfUnreachable, failsOpenBeside, kitPassword, mailedCode } from "./password-account.js"
+import { codeFlowRole, csrfUnreachable, failsOpenBeside, kitPassword, mailedCode } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
@@ -40,20 +40,13 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
   const policyOf = (path: readonly MachineEvent[]) => path.find((event) => event.type === "code.submitted")?.policy as SignInTailPolicy | undefined
 
   function role(event: MachineEvent): EventRole {
+    const shared = codeFlowRole(event, start)
+    if (shared) return shared
     switch (event.type) {
       case "code.submitted": {
         const note = tailPolicyNote(event.policy as SignInTailPolicy, own)
         return note ? { note } : {}
       }
-      case "flow.replayed":
-        return { condition: "flow cookie sent twice" }
-      case "flow.claimFailed":
-        return { condition: "claimFlow failed" }
-      case "csrf.invalid":
-        return { condition: "csrf.invalid" }
-      case "emailCode.hashed":
-        if ((event.now as number) >= start.expiresAt) return { condition: "code expired" }
-        return (event.hashes as string[]).includes(start.codeHash) ? {} : { condition: "wrong code" }
       case "user.found": {
         const found = event as { bound?: boolean; verified?: boolean }
         if (!found.bound) return { condition: "another account at the address since the code was mailed" }
