@@ -6,73 +6,19 @@
  * changed meanwhile are refused; a refused new password keeps the code; an unknown address is
  * answered exactly as a known one.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it, vi } from "vitest"
-import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../../src/adapters/kysely/index.js"
-import { MemoryAdapter } from "../../src/adapters/memory.js"
-import Password from "../../src/providers/password.js"
+import { describe, expect, it, vi } from "vitest"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import type { AuthConfig, PasswordMail } from "../../src/types.js"
 import type { PasswordOptions } from "../../src/providers/password.js"
-import type { Adapter } from "../../src/adapters.js"
+import { forgot, newPassword, password, passwordWorld, sessionEmail, setCookieNames, signIn, signInWith, signUp } from "./password-world.js"
 
 const secret = "password-reset-code-test-secret-0123456789abcdef"
-const hashing = { scrypt: { ln: 12 } }
-const password = "correct horse battery"
-const newPassword = "a new horse, a new battery"
 const codeCookie = `${cookieNames.https.flow}.password-reset-code`
 
-const cleanups: (() => Promise<void>)[] = []
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup()
-})
-
-async function sqliteAdapter(): Promise<Adapter> {
-  const dir = mkdtempSync(join(tmpdir(), "authflow-password-reset-code-"))
-  const db = createSqliteDatabase(join(dir, "auth.sqlite"))
-  await migrateToLatest(db)
-  cleanups.push(async () => {
-    await db.destroy()
-    rmSync(dir, { recursive: true, force: true })
-  })
-  return KyselyAdapter(db)
-}
-
-async function world(kind: "jwt" | "database" | "sqlite", options: PasswordOptions = {}) {
-  const mails: PasswordMail[] = []
-  const { logger, errors } = recordingLogger()
-  const adapter: Adapter = kind === "sqlite" ? await sqliteAdapter() : MemoryAdapter()
-  const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    adapter,
-    logger,
-    session: { strategy: kind === "jwt" ? "jwt" : "database" },
-    providers: [Password({ hashing, sendMail: (mail) => void mails.push(mail), resetBy: "code", ...options })],
-  }
-  return { adapter, config, mails, errors }
-}
-
-async function signUp(config: AuthConfig, jar: CookieJar, email: string) {
-  return send(config, jar, "/signup/password", { form: { csrfToken: await csrfTokenFor(config, jar), callbackUrl: `${origin}/welcome`, email, password } })
-}
-
-async function signIn(config: AuthConfig, jar: CookieJar, email: string, typed = password) {
-  return send(config, jar, "/callback/password", { form: { csrfToken: await csrfTokenFor(config, jar), email, password: typed, callbackUrl: `${origin}/dashboard` } })
-}
-
-async function forgot(config: AuthConfig, jar: CookieJar, email: string) {
-  return send(config, jar, "/forgot-password/password", { form: { csrfToken: await csrfTokenFor(config, jar), email } })
-}
+const world = (kind: "jwt" | "database" | "sqlite", options: PasswordOptions = {}) => passwordWorld(secret, kind, { resetBy: "code", ...options })
 
 async function reset(config: AuthConfig, jar: CookieJar, code: string, typed = newPassword) {
   return send(config, jar, "/reset-password/password", { form: { csrfToken: await csrfTokenFor(config, jar), code, password: typed } })
-}
-
-async function sessionEmail(config: AuthConfig, jar: CookieJar) {
-  return ((await (await send(config, jar, "/session")).json()) as { user?: { email?: string } } | null)?.user?.email
 }
 
 /** The code of the last reset mail. */
@@ -81,8 +27,6 @@ function codeOf(mails: PasswordMail[]): string {
 }
 
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
-const setCookieNames = (response: Response) => response.headers.getSetCookie().map((cookie) => cookie.split("=")[0]).sort()
-const signInWith = (query: Record<string, string>) => `${origin}/auth/signin?${new URLSearchParams(query)}`
 const forgotWith = (query: Record<string, string>) => `${origin}/auth/forgot-password/password?${new URLSearchParams(query)}`
 const codeForm = (query: Record<string, string> = {}) => `${origin}/auth/reset-password/password?${new URLSearchParams({ type: "code", ...query })}`
 

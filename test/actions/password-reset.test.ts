@@ -5,68 +5,19 @@
  * reset or a change ends the user's other sessions (unless `endOtherSessions: false`); a wrong
  * current password is refused, and many at once are counted against the credentials budget.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it, vi } from "vitest"
-import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../../src/adapters/kysely/index.js"
-import { MemoryAdapter } from "../../src/adapters/memory.js"
-import Password from "../../src/providers/password.js"
+import { describe, expect, it, vi } from "vitest"
 import { memoryStore } from "../../src/rate-limit.js"
 import { linkBindings, sealPasswordLink } from "../../src/actions/password/link-token.js"
-import { CookieJar, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, csrfTokenFor, origin, send } from "../helpers.js"
 import type { AuthConfig, PasswordMail } from "../../src/types.js"
 import type { PasswordOptions } from "../../src/providers/password.js"
+import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
+import { forgot, newPassword, password, passwordWorld, sessionEmail, setCookieNames, signIn, signInWith, signUp } from "./password-world.js"
 
 const secret = "password-reset-test-secret-0123456789abcdef"
-const hashing = { scrypt: { ln: 12 } }
-const password = "correct horse battery"
-const newPassword = "a new horse, a new battery"
 
-const cleanups: (() => Promise<void>)[] = []
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup()
-})
-
-async function sqliteAdapter(): Promise<Adapter> {
-  const dir = mkdtempSync(join(tmpdir(), "authflow-password-reset-"))
-  const db = createSqliteDatabase(join(dir, "auth.sqlite"))
-  await migrateToLatest(db)
-  cleanups.push(async () => {
-    await db.destroy()
-    rmSync(dir, { recursive: true, force: true })
-  })
-  return KyselyAdapter(db)
-}
-
-async function world(kind: "jwt" | "database" | "sqlite", options: PasswordOptions = {}, extra: Partial<AuthConfig> = {}) {
-  const mails: PasswordMail[] = []
-  const { logger, errors } = recordingLogger()
-  const adapter: Adapter = kind === "sqlite" ? await sqliteAdapter() : MemoryAdapter()
-  const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    adapter,
-    logger,
-    session: { strategy: kind === "jwt" ? "jwt" : "database" },
-    providers: [Password({ hashing, sendMail: (mail) => void mails.push(mail), ...options })],
-    ...extra,
-  }
-  return { adapter, config, mails, errors }
-}
-
-async function signUp(config: AuthConfig, jar: CookieJar, email: string) {
-  return send(config, jar, "/signup/password", { form: { csrfToken: await csrfTokenFor(config, jar), callbackUrl: `${origin}/welcome`, email, password } })
-}
-
-async function signIn(config: AuthConfig, jar: CookieJar, email: string, typed = password) {
-  return send(config, jar, "/callback/password", { form: { csrfToken: await csrfTokenFor(config, jar), email, password: typed, callbackUrl: `${origin}/dashboard` } })
-}
-
-async function forgot(config: AuthConfig, jar: CookieJar, email: string) {
-  return send(config, jar, "/forgot-password/password", { form: { csrfToken: await csrfTokenFor(config, jar), email } })
-}
+const world = (kind: "jwt" | "database" | "sqlite", options: PasswordOptions = {}, extra: Partial<AuthConfig> = {}) => passwordWorld(secret, kind, options, extra)
 
 async function reset(config: AuthConfig, jar: CookieJar, token: string, typed = newPassword) {
   return send(config, jar, "/reset-password/password", { form: { csrfToken: await csrfTokenFor(config, jar), token, password: typed } })
@@ -76,18 +27,12 @@ async function change(config: AuthConfig, jar: CookieJar, currentPassword: strin
   return send(config, jar, "/change-password/password", { form: { csrfToken: await csrfTokenFor(config, jar), currentPassword, newPassword: typed } })
 }
 
-async function sessionEmail(config: AuthConfig, jar: CookieJar) {
-  return ((await (await send(config, jar, "/session")).json()) as { user?: { email?: string } } | null)?.user?.email
-}
-
 /** The token of the last reset mail. */
 function tokenOf(mails: PasswordMail[]): string {
   const mail = mails.filter((candidate) => candidate.kind === "reset-password").at(-1) as Extract<PasswordMail, { kind: "reset-password" }>
   return new URL(mail.url).searchParams.get("token")!
 }
 
-const setCookieNames = (response: Response) => response.headers.getSetCookie().map((cookie) => cookie.split("=")[0]).sort()
-const signInWith = (query: Record<string, string>) => `${origin}/auth/signin?${new URLSearchParams(query)}`
 const changeForm = (query: Record<string, string>) => `${origin}/auth/change-password/password?${new URLSearchParams(query)}`
 
 describe.each(["jwt", "database", "sqlite"] as const)("Password reset and change with %s", (kind) => {
