@@ -4,6 +4,7 @@ import { encode, decode } from "../core/jwt/index.js"
 import { randomHex, sha256Hex } from "../core/crypto.js"
 import { replayStoreOf, type ReplayStore } from "../core/replay-store.js"
 import { effectOf } from "../machines/run-flow.js"
+import type { FlowClaimEvent } from "../machines/flow-claim.js"
 import type { AnyStateMachine, ContextFrom, SnapshotFrom } from "xstate"
 import type { AuthOptions } from "../core/options.js"
 import type { Cookie, CookieOption } from "../types.js"
@@ -105,8 +106,8 @@ export interface OpenedFlow<TMachine extends AnyStateMachine> {
   issued: boolean
 }
 
-/** What claiming a sealed flow found, as the event a machine's `claimingFlow` state takes. */
-export type FlowClaimEvent = { type: "flow.fresh" } | { type: "flow.replayed" } | { type: "flow.claimFailed"; error: unknown }
+/** What claiming a sealed flow found, as the event a machine's `claimingFlow` state (the shared `claimingFlowState`) takes. */
+export type { FlowClaimEvent }
 
 /** What a kind of sealed flow is: defined once per machine that waits for another request. */
 export interface SealedFlowSpec<TMachine extends AnyStateMachine, TProvider extends { id: string; issuer?: string }> {

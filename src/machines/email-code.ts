@@ -4,7 +4,8 @@ import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, typ
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { emailUserActions, emailUserStates, emailUserGuards, plannedUser, type EmailUserContext, type EmailUserEffect, type EmailUserEvent } from "./email-user.js"
 import { flowMachine } from "./flow-machine.js"
-import { awaitingCodeStates, checkingCodeState, emailedCodeActions, emailedCodeGuards, emailedCodeRefusingStates, type ClaimFlowEffect, type CodeFlowEvent, type EmailedCodeContext, type EmailedCodeEffect, type EmailedCodeEvent } from "./emailed-code.js"
+import { awaitingCodeStates, checkingCodeState, emailedCodeActions, emailedCodeGuards, emailedCodeRefusingStates, type CodeFlowEvent, type EmailedCodeContext, type EmailedCodeEffect, type EmailedCodeEvent } from "./emailed-code.js"
+import type { ClaimFlowEffect } from "./flow-claim.js"
 import type { FlowMeta } from "./run-flow.js"
 
 export { EMAIL_CODE_MAX_ATTEMPTS } from "./emailed-code.js"

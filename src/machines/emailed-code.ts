@@ -12,6 +12,7 @@
 import { assign } from "xstate"
 import { emailCodeMatchesAny } from "../core/second-factor/email-code.js"
 import { Concealed } from "../core/concealed.js"
+import { claimingFlowState, flowReplayedState, type FlowClaimEvent } from "./flow-claim.js"
 
 /**
  * Wrong codes one emailed code takes: the fifth wrong one ends the flow.
@@ -47,12 +48,7 @@ export interface EmailedCodeContext {
  */
 export type CodeFlowEvent<TPolicy> =
   | { type: "code.submitted"; code: string; policy: TPolicy }
-  | { type: "flow.fresh" }
-  | { type: "flow.replayed" }
-  | { type: "flow.claimFailed"; error: unknown }
-
-/** The effect of claiming a code flow's sealed state, once. */
-export type ClaimFlowEffect = "claimFlow"
+  | FlowClaimEvent
 
 /**
  * The wait for a code and its claim, defined once: `awaitingCode` takes the typed code
@@ -71,15 +67,8 @@ export function awaitingCodeStates<const TNext extends string>(next: TNext) {
     awaitingCode: {
       on: { "code.submitted": { target: "claimingFlow", actions: ["recordPolicy", "recordTypedCode"] } },
     },
-    claimingFlow: {
-      meta: { effect: "claimFlow" },
-      on: {
-        "flow.fresh": next,
-        "flow.replayed": "flowReplayed",
-        "flow.claimFailed": { target: "claimFailed", actions: "recordError" },
-      },
-    },
-    flowReplayed: { type: "final" },
+    claimingFlow: claimingFlowState(next, { target: "claimFailed", actions: "recordError" }),
+    ...flowReplayedState,
     claimFailed: { type: "final" },
   } as const
 }

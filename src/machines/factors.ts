@@ -2,6 +2,7 @@ import { and, assign, not, setup } from "xstate"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitContext, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
+import { claimingFlowState, flowReplayedState, type ClaimFlowEffect, type FlowClaimEvent } from "./flow-claim.js"
 import type { FlowMeta } from "./run-flow.js"
 
 /** What a request to `/factors` asks for. */
@@ -48,9 +49,7 @@ export type FactorsEvent =
   | { type: "user.missing" }
   | { type: "user.failed"; error: unknown }
   | { type: "secret.generated"; enrolment: PendingEnrolment }
-  | { type: "flow.fresh" }
-  | { type: "flow.replayed" }
-  | { type: "flow.claimFailed"; error: unknown }
+  | FlowClaimEvent
   | { type: "code.matched"; step: number }
   | { type: "code.unmatched" }
   | { type: "code.failed"; error: unknown }
@@ -86,7 +85,7 @@ export interface FactorsContext extends RateLimitContext {
 export type FactorsEffect =
   | CsrfEffect
   | RateLimitEffect
-  | "claimFlow"
+  | ClaimFlowEffect
   | "findUser"
   | "generateSecret"
   | "checkEnrolmentCode"
@@ -178,14 +177,7 @@ export const factorsMachine = flowMachine(setup({
       on: { "request.received": { target: "claimingFlow", actions: "recordRequest" } },
     },
     // The sealed enrolment is used once: a copy of its cookie sent again is a replay.
-    claimingFlow: {
-      meta: { effect: "claimFlow" },
-      on: {
-        "flow.fresh": "validatingInput",
-        "flow.replayed": "flowReplayed",
-        "flow.claimFailed": failed,
-      },
-    },
+    claimingFlow: claimingFlowState("validatingInput", failed),
     validatingInput: csrfCheckingState("findingUser"),
     findingUser: {
       meta: { effect: "findUser" },
@@ -276,7 +268,7 @@ export const factorsMachine = flowMachine(setup({
     ...csrfRejectedState,
     ...rateLimitedState,
     signedOut: { type: "final" },
-    flowReplayed: { type: "final" },
+    ...flowReplayedState,
     enrolmentOfOtherUser: { type: "final" },
     unknownFactor: { type: "final" },
     invalidRequest: { type: "final" },

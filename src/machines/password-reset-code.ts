@@ -1,6 +1,7 @@
 import { assign, setup } from "xstate"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
-import { awaitingCodeStates, checkingCodeState, emailedCodeActions, emailedCodeGuards, emailedCodeRefusingStates, type ClaimFlowEffect, type CodeFlowEvent, type EmailedCodeContext, type EmailedCodeEffect, type EmailedCodeEvent } from "./emailed-code.js"
+import { awaitingCodeStates, checkingCodeState, emailedCodeActions, emailedCodeGuards, emailedCodeRefusingStates, type CodeFlowEvent, type EmailedCodeContext, type EmailedCodeEffect, type EmailedCodeEvent } from "./emailed-code.js"
+import type { ClaimFlowEffect } from "./flow-claim.js"
 import { flowMachine } from "./flow-machine.js"
 import { newPasswordActions, newPasswordFinalStates, newPasswordGuards, newPasswordStates, type NewPasswordEffect, type PasswordChangePolicy, type NewPasswordEvent, type PasswordResetContext } from "./password-reset.js"
 import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, type RateLimitEffect, type RateLimitEvent } from "./rate-limit.js"

@@ -8,6 +8,7 @@ import type { SecondFactorRefusal } from "../core/errors.js"
 import type { Account, Profile, User } from "../types.js"
 import { emailCodeMatchesAny } from "../core/second-factor/email-code.js"
 import type { EmailedCodeEvent } from "./emailed-code.js"
+import { claimingFlowState, flowReplayedState, type ClaimFlowEffect, type FlowClaimEvent } from "./flow-claim.js"
 
 /**
  * What the second-factor flow reads of the configuration, given with the event that resumes it
@@ -31,9 +32,7 @@ export type SecondFactorSubmission =
 export type SecondFactorEvent =
   | { type: "code.submitted"; method: SecondFactorMethod; code: string; rememberDevice: boolean; policy: SecondFactorPolicy }
   | { type: "emailCode.requested"; policy: SecondFactorPolicy }
-  | { type: "flow.fresh" }
-  | { type: "flow.replayed" }
-  | { type: "flow.claimFailed"; error: unknown }
+  | FlowClaimEvent
   | CsrfEvent
   | RateLimitEvent
   | { type: "totp.matched"; factorId: string; step: number }
@@ -95,7 +94,7 @@ export interface SecondFactorContext extends SignInOutcomeContext, RateLimitCont
 export type SecondFactorEffect =
   | CsrfEffect
   | RateLimitEffect
-  | "claimFlow"
+  | ClaimFlowEffect
   | "checkTotp"
   | "claimStep"
   | "useBackupCode"
@@ -200,14 +199,7 @@ export const secondFactorMachine = flowMachine(setup({
       },
     },
     // The sealed flow is used once: a copy of its cookie sent again (here or on another instance) is a replay.
-    claimingFlow: {
-      meta: { effect: "claimFlow" },
-      on: {
-        "flow.fresh": "validatingInput",
-        "flow.replayed": "flowReplayed",
-        "flow.claimFailed": verifyFailed,
-      },
-    },
+    claimingFlow: claimingFlowState("validatingInput", verifyFailed),
     validatingInput: csrfCheckingState("choosingMethod"),
     choosingMethod: {
       always: [{ guard: not("methodOffered"), target: "methodUnavailable" }, { target: "checkingRateLimit" }],
@@ -284,7 +276,7 @@ export const secondFactorMachine = flowMachine(setup({
     ...csrfRejectedState,
     ...rateLimitedState,
     steppedUp: { type: "final" },
-    flowReplayed: { type: "final" },
+    ...flowReplayedState,
     methodUnavailable: { type: "final" },
     emailCodeFailed: { type: "final" },
     verifyFailed: { type: "final" },

@@ -13,8 +13,9 @@ import { loadMachinesPerTest } from "./load-per-test.js"
 vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("./load-per-test.js")).perTestExports("sign-in-tail", await load()))
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("./load-per-test.js")).perTestExports("rate-limit", await load()))
 vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/flow-claim.js", async (load) => (await import("./load-per-test.js")).perTestExports("flow-claim", await load()))
 vi.mock("../../src/machines/second-factor.js", async (load) => (await import("./load-per-test.js")).perTestExports("second-factor", await load()))
-loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "second-factor")
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "flow-claim", "second-factor")
 
 const firstFactor: FirstFactor = {
   user: { id: "u1", email: "ada@example.test" },

@@ -26,8 +26,9 @@ import { loadMachinesPerTest } from "../machines/load-per-test.js"
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
 vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/flow-claim.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("flow-claim", await load()))
 vi.mock("../../src/machines/factors.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("factors", await load()))
-loadMachinesPerTest("rate-limit", "csrf-check", "factors")
+loadMachinesPerTest("rate-limit", "csrf-check", "flow-claim", "factors")
 
 const secret = "model-factors-secret-at-least-32-characters"
 const names = cookieNames.https

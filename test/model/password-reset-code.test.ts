@@ -25,10 +25,11 @@ import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
 vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/flow-claim.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("flow-claim", await load()))
 vi.mock("../../src/machines/emailed-code.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("emailed-code", await load()))
 vi.mock("../../src/machines/password-reset.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-reset", await load()))
 vi.mock("../../src/machines/password-reset-code.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-reset-code", await load()))
-loadMachinesPerTest("rate-limit", "csrf-check", "emailed-code", "password-reset", "password-reset-code")
+loadMachinesPerTest("rate-limit", "csrf-check", "flow-claim", "emailed-code", "password-reset", "password-reset-code")
 
 const secret = "model-secret-for-password-reset-codes"
 const ada = "ada@example.test"

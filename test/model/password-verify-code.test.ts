@@ -44,9 +44,10 @@ import { loadMachinesPerTest } from "../machines/load-per-test.js"
 vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
 vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/flow-claim.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("flow-claim", await load()))
 vi.mock("../../src/machines/emailed-code.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("emailed-code", await load()))
 vi.mock("../../src/machines/password-verify-code.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("password-verify-code", await load()))
-loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "emailed-code", "password-verify-code")
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "flow-claim", "emailed-code", "password-verify-code")
 
 const secret = "model-secret-for-password-codes"
 const names = cookieNames.https
