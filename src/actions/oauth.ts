@@ -1,6 +1,6 @@
 import * as o from "oauth4webapi"
-import { AdapterError, AuthError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
-import { FlowCookieRefused, newFlowId, sealedFlow, type FlowCookies } from "./flow-cookie.js"
+import { AuthError, type AdapterError, CallbackRouteError, InvalidCheck, MissingCSRF, OAuthAccountNotLinked, OAuthCallbackError, OAuthSignInError } from "../core/errors.js"
+import { FlowCookieRefused, newFlowId, sealedFlow, type FlowCookies, type OpenedFlow } from "./flow-cookie.js"
 import { isConfiguredOrigin } from "../core/origin.js"
 import { askSignIn, resolveRedirect } from "./sign-in-callback.js"
 import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "./issue-session.js"
@@ -71,11 +71,13 @@ function parsedUrl(value: string): URL | undefined {
 }
 
 
-/** What one request's effects are given besides the flow's context: its limiter, and the flow's id. */
+/** What one request's effects are given besides the flow's context: its limiter, the flow's id, and (at the callback) the flow cookie opened. */
 interface OAuthRequest {
   limiter: RequestLimiter
   /** The flow's id: recorded in the replay store before the flow is sealed, and the inspector's actor id in both requests. */
   flowId: string
+  /** The callback's flow cookie, opened (every check but the replay check, which `claimFlow` makes). */
+  opened?: OpenedFlow<typeof oauthMachine>
 }
 
 /** The events an ID token refusal reports, by the claim oauth4webapi names in `cause.claim`. */
@@ -107,6 +109,9 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
   const site = oauthFlow.site(options, provider)
   return {
     ...csrfCheckEffect(options),
+    claimFlow: async () =>
+      // Only the callback opens a flow cookie: without one there is nothing to claim.
+      request.opened ? oauthFlow.claimEvent(site, request.opened) : { type: "flow.claimFailed", error: new TypeError("No flow cookie was opened in this request") },
     checkRateLimit: () => request.limiter.count("oauth"),
     discover: async () => {
       try {
@@ -235,6 +240,11 @@ const notLinkedMessages: Record<NotLinkedReason, string> = {
   "email-taken": "Another account already exists with the same e-mail address",
 }
 
+/** The answer of a callback whose sealed flow is not resumed (its cookie refused, replayed, or its claim failing), with the flow cookies cleared. */
+function notResumed(provider: OAuthProviderConfig, err: Error, cookies: Cookie[]): Answer {
+  return errorAnswer(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err, provider: provider.id } }), cookies)
+}
+
 /**
  * How each state the OAuth machine stops in answers the request that ends there: adding a state
  * without an answer breaks the build. A failed callback clears the flow cookies with its answer.
@@ -254,6 +264,10 @@ function oauthOutcomes({ options, provider, snapshot, limiter, cookies, flowId }
       return { redirect: authorizationUrl, cookies: [...cookies, ...sealed] }
     },
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signin")),
+    flowReplayed: () => notResumed(provider, new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once"), cookies),
+    // The replay store's database failing is a server fault, answered and logged as every adapter failure is (the machine's `isAdapterError`).
+    claimFailed: ({ error }) => errorAnswer(error as AdapterError, cookies),
+    flowNotResumed: ({ error }) => notResumed(provider, asError(error), cookies),
     signInFailed: ({ error }) => errorAnswer(error instanceof AuthError ? error : new OAuthSignInError(asError(error), { cause: { provider: provider.id } })),
     signedIn: ({ checks }) => ({ redirect: checks!.callbackUrl, cookies }),
     signedInNewUser: ({ checks }) => ({ redirect: newUserRedirect(options, checks!.callbackUrl), cookies }),
@@ -339,18 +353,10 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
 
   const site = oauthFlow.site(options, provider)
   cookies.push(...oauthFlow.clear(site))
-  const notResumed = (err: Error) => errorAnswer(new OAuthCallbackError("The sign-in flow could not be resumed", { cause: { err, provider: provider.id } }), cookies)
   const restored = await oauthFlow.open(site, options.request.cookies).catch(asError)
-  if (restored instanceof Error) return notResumed(restored)
-  let claimed: boolean
-  try {
-    claimed = await oauthFlow.claim(site, restored)
-  } catch (error) {
-    // The replay store's database failing is a server fault, answered and logged as every adapter failure is.
-    return error instanceof AdapterError ? errorAnswer(error, cookies) : notResumed(asError(error))
-  }
-  if (!claimed) return notResumed(new FlowCookieRefused("replayed", "the flow was resumed before: a flow is used once"))
-  const request: OAuthRequest = { limiter: requestLimiter(options), flowId: restored.flowId }
+  if (restored instanceof Error) return notResumed(provider, restored, cookies)
+  // The machine claims the flow (used once) before anything else: `claimingFlow`.
+  const request: OAuthRequest = { limiter: requestLimiter(options), flowId: restored.flowId, opened: restored }
   const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options, provider) }
   const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), {
     inspect: options.config.inspect,

@@ -6,6 +6,8 @@ import { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards, typ
 import type { FlowMeta } from "./run-flow.js"
 import { csrfCheckingState, csrfRejectedState, type CsrfEffect, type CsrfEvent } from "./csrf-check.js"
 import { flowMachine } from "./flow-machine.js"
+import { claimingFlowState, flowReplayedState, type ClaimFlowEffect, type FlowClaimEvent } from "./flow-claim.js"
+import { AdapterError } from "../core/errors.js"
 import type { ExchangeResult } from "../core/oauth/callback.js"
 import type { AdapterUser } from "../adapters.js"
 import type { Account, Profile, User } from "../base-types.js"
@@ -55,6 +57,8 @@ export type OAuthEvent =
   | { type: "authorization.ready"; checks: OAuthFlowChecks; url: string; issued: boolean }
   | { type: "authorization.failed"; error: unknown }
   | { type: "callback.received"; policy: OAuthCallbackPolicy }
+  /** Whether the resumed flow was claimed for the first time (`claimFlow`). */
+  | FlowClaimEvent
   | { type: "response.received"; params: AuthorizationResponseParams; expectedIssuer?: string; issuerRequired: boolean; server: AuthorizationServer; error?: unknown }
   | { type: "response.unreadable"; error: unknown }
   | { type: "code.exchanged"; response: Response }
@@ -84,6 +88,7 @@ export type OAuthEvent =
 export type OAuthEffect =
   | CsrfEffect
   | RateLimitEffect
+  | ClaimFlowEffect
   | "discover"
   | "authorize"
   | "readResponse"
@@ -129,8 +134,10 @@ const rejected = (check: OAuthFailedCheck) => [{ type: "recordFailedCheck", para
  *    address; over the budget ends in `rateLimited`), discover the provider's endpoints, build the authorization
  *    request (PKCE S256, `state`, and `nonce` for OIDC), then wait in `awaitingCallback`. That
  *    snapshot is sealed into the flow cookie and the user goes to the provider.
- * 2. The callback request restores it and sends `callback.received`; it is counted against the
- *    same budget (`rateLimited` again when over it). Guards check the provider's
+ * 2. The callback request restores it and sends `callback.received`. The flow is claimed once
+ *    (a copy of its cookie sent again ends in `flowReplayed`; a replay store that fails in
+ *    `claimFailed` when the adapter's database failed, else in `flowNotResumed`), then counted
+ *    against the same budget (`rateLimited` again when over it). Guards check the provider's
  *    response (`iss` per RFC 9207, `state`, a provider error), the code is exchanged, the tokens
  *    validated (ID token signature, `iss`, `aud`, `exp`, `nonce`, each its own refusal), the
  *    profile fetched, and, with an adapter, the account resolved (the account-linking states:
@@ -187,6 +194,8 @@ export const oauthMachine = flowMachine(setup({
     planWrites: ({ context }) => context.plan !== "signInLinkedUser" && context.plan !== "noDatabase",
     /** The write that failed was to create a user (and link the account to it): the user may exist. */
     planCreatesUser: ({ context }) => context.plan === "createUser",
+    /** The replay store failed in the adapter's database: a server fault, answered as every adapter failure is. */
+    isAdapterError: ({ event }) => event.type === "flow.claimFailed" && event.error instanceof AdapterError,
   },
 }).createMachine)({
   id: "oauth",
@@ -210,8 +219,13 @@ export const oauthMachine = flowMachine(setup({
       },
     },
     awaitingCallback: {
-      on: { "callback.received": { target: "checkingCallbackRateLimit", actions: assign({ policy: ({ event }) => event.policy }) } },
+      on: { "callback.received": { target: "claimingFlow", actions: assign({ policy: ({ event }) => event.policy }) } },
     },
+    // The sealed flow is used once: a copy of its cookie sent again (here or on another instance) is a replay.
+    claimingFlow: claimingFlowState("checkingCallbackRateLimit", [
+      { guard: "isAdapterError", target: "claimFailed", actions: "recordError" },
+      { target: "flowNotResumed", actions: "recordError" },
+    ]),
     checkingCallbackRateLimit: limitingState("checkingResponse"),
     checkingResponse: {
       meta: { effect: "readResponse" },
@@ -283,6 +297,9 @@ export const oauthMachine = flowMachine(setup({
     // A sign-in brings fresh provider tokens: with database sessions they replace the stored ones.
     ...issuingSessionStates(true, { renewsStoredTokens: true }),
     ...csrfRejectedState,
+    ...flowReplayedState,
+    claimFailed: { type: "final" },
+    flowNotResumed: { type: "final" },
     signInFailed: { type: "final" },
     providerRejected: { type: "final" },
     responseRejected: { type: "final" },

@@ -22,11 +22,11 @@ describe("authflow machines", () => {
     expect(oauth.initial).toBe("validatingInput")
     const paths = oauth.states.map((state) => state.path)
     for (const path of ["validatingInput", "discovering", "authorizing", "awaitingCallback", "checkingResponse", "exchangingCode", "validatingTokens", "fetchingProfile", "resolvingAccount", "checkingSignIn", "signedIn"]) expect(paths).toContain(path)
-    expect(oauth.states.find((state) => state.path === "awaitingCallback")).toEqual({ path: "awaitingCallback", key: "awaitingCallback", type: "atomic", states: [], transitions: [{ event: "callback.received", label: "callback.received", targets: ["checkingCallbackRateLimit"], actions: ["xstate.assign"] }] })
+    expect(oauth.states.find((state) => state.path === "awaitingCallback")).toEqual({ path: "awaitingCallback", key: "awaitingCallback", type: "atomic", states: [], transitions: [{ event: "callback.received", label: "callback.received", targets: ["claimingFlow"], actions: ["xstate.assign"] }] })
     expect(oauth.states.find((state) => state.path === "discovering")!.effect).toBe("discover")
     expect(oauth.states.find((state) => state.path === "awaitingCallback")!.effect).toBeUndefined()
     const finals = oauth.states.filter((state) => state.type === "final").map((state) => state.path)
-    expect(finals).toEqual(expect.arrayContaining(["signedIn", "csrfRejected", "signInFailed", "providerRejected", "responseRejected", "tokensRejected", "idTokenRejected", "accountNotLinked"]))
+    expect(finals).toEqual(expect.arrayContaining(["signedIn", "csrfRejected", "flowReplayed", "claimFailed", "flowNotResumed", "signInFailed", "providerRejected", "responseRejected", "tokensRejected", "idTokenRejected", "accountNotLinked"]))
     expect(finals).not.toContain("handedOff")
     // Guarded transitions carry their guard's name, in the order xstate tries them.
     const checks = oauth.states.find((state) => state.path === "checkingResponse")!.transitions.filter((transition) => transition.event === "response.received")
@@ -41,6 +41,8 @@ describe("authflow machines", () => {
     // Account linking: who the account is linked to and who is signed in, then who owns the email, each decided by a guard.
     const guardsOf = (path: string) => oauth.states.find((state) => state.path === path)!.transitions.filter((transition) => transition.guard).map((transition) => transition.guard)
     expect(guardsOf("fetchingProfile")).toEqual(["adapterPresent"])
+    // The resumed flow is claimed once; which claim failure is the adapter's, a guard decides.
+    expect(guardsOf("claimingFlow")).toEqual(["isAdapterError"])
     expect(guardsOf("resolvingAccount")).toEqual(["signedInAsOther", "startedBySignedInUser", "signedIn"])
     expect(guardsOf("findingEmailOwner")).toEqual(["emailLinkingAllowed"])
   })
@@ -49,7 +51,8 @@ describe("authflow machines", () => {
     const mermaid = authflow("machines", "--format", "mermaid", "--machine", "oauth")
     expect(mermaid.status).toBe(0)
     expect(mermaid.stdout).toContain("oauth__authorizing --> oauth__awaitingCallback : authorization.ready")
-    expect(mermaid.stdout).toContain("oauth__awaitingCallback --> oauth__checkingCallbackRateLimit : callback.received")
+    expect(mermaid.stdout).toContain("oauth__awaitingCallback --> oauth__claimingFlow : callback.received")
+    expect(mermaid.stdout).toContain("oauth__claimingFlow --> oauth__claimFailed : flow.claimFailed [isAdapterError]")
     expect(mermaid.stdout).toContain("oauth__checkingResponse --> oauth__responseRejected : response.received [stateMismatch]")
     expect(mermaid.stdout).toContain("oauth__findingEmailOwner --> oauth__checkingSignIn : emailOwner.found [emailLinkingAllowed]")
     expect(mermaid.stdout).toContain("oauth__resolvingAccount --> oauth__accountNotLinked : account.linked [signedInAsOther]")

@@ -1,6 +1,6 @@
 /**
  * The OAuth machine on its own, driven with the events its effects send: what the waiting flow
- * keeps, which check refuses the provider's response or its tokens, how account linking decides
+ * keeps, how the resumed flow is claimed once (and which claim failure is the adapter's), which check refuses the provider's response or its tokens, how account linking decides
  * who signs in (the account-linking states it spreads in), what a failed write undoes, and when a
  * database session renews the provider tokens stored for the account.
  */
@@ -8,6 +8,7 @@ import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
 import type { AuthorizationServer } from "oauth4webapi"
 import { oauthMachine, type OAuthCallbackPolicy, type OAuthEvent, type OAuthFlowChecks } from "../../src/machines/oauth.js"
+import { AdapterError, AdapterTimeout } from "../../src/core/errors.js"
 import { effectsByState, finalStates } from "./effects.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
 
@@ -15,9 +16,10 @@ import { loadMachinesPerTest } from "./load-per-test.js"
 vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("./load-per-test.js")).perTestExports("sign-in-tail", await load()))
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("./load-per-test.js")).perTestExports("rate-limit", await load()))
 vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/flow-claim.js", async (load) => (await import("./load-per-test.js")).perTestExports("flow-claim", await load()))
 vi.mock("../../src/machines/account-linking.js", async (load) => (await import("./load-per-test.js")).perTestExports("account-linking", await load()))
 vi.mock("../../src/machines/oauth.js", async (load) => (await import("./load-per-test.js")).perTestExports("oauth", await load()))
-loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "account-linking", "oauth")
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "flow-claim", "account-linking", "oauth")
 
 /** The machine after these events, from its start. */
 function after(...events: OAuthEvent[]) {
@@ -35,7 +37,7 @@ const bob = { id: "u-bob", email: "bob@example.com", emailVerified: null }
 
 const waiting: OAuthEvent[] = [{ type: "csrf.valid" }, admitted, { type: "discovery.done", server }, { type: "authorization.ready", checks, url: "https://idp.example/authorize?x", issued: true }]
 /** The callback, with this policy, up to reading the provider's response. */
-const callback = (with_: Partial<OAuthCallbackPolicy> = {}): OAuthEvent[] => [...waiting, { type: "callback.received", policy: { ...policy, ...with_ } }, admitted]
+const callback = (with_: Partial<OAuthCallbackPolicy> = {}): OAuthEvent[] => [...waiting, { type: "callback.received", policy: { ...policy, ...with_ } }, { type: "flow.fresh" }, admitted]
 const response = (params: { state?: string; iss?: string; error?: string }, extra: { expectedIssuer?: string; issuerRequired?: boolean; error?: unknown } = {}): OAuthEvent => ({
   type: "response.received",
   params,
@@ -57,7 +59,7 @@ const allowed: OAuthEvent = { type: "signIn.answered", result: true }
 
 describe("OAuth machine", () => {
   it("ends its flows in these final states", () => {
-    expect(finalStates(oauthMachine)).toEqual(["accessDenied", "accountNotLinked", "csrfRejected", "idTokenRejected", "persistFailed", "profileFailed", "providerRejected", "rateLimited", "redirected", "responseRejected", "secondFactorRequired", "secondFactorUnavailable", "sessionFailed", "signInFailed", "signedIn", "signedInNewUser", "tokensRejected"])
+    expect(finalStates(oauthMachine)).toEqual(["accessDenied", "accountNotLinked", "claimFailed", "csrfRejected", "flowNotResumed", "flowReplayed", "idTokenRejected", "persistFailed", "profileFailed", "providerRejected", "rateLimited", "redirected", "responseRejected", "secondFactorRequired", "secondFactorUnavailable", "sessionFailed", "signInFailed", "signedIn", "signedInNewUser", "tokensRejected"])
   })
 
   it("names the effect each state waits on (the engine performs it by that name)", () => {
@@ -67,6 +69,7 @@ describe("OAuth machine", () => {
       checkingRateLimit: "checkRateLimit",
       discovering: "discover",
       authorizing: "authorize",
+      claimingFlow: "claimFlow",
       checkingCallbackRateLimit: "checkRateLimit",
       checkingResponse: "readResponse",
       exchangingCode: "exchangeCode",
@@ -98,10 +101,29 @@ describe("OAuth machine", () => {
     expect(parked.context).toStrictEqual({ checks, authorizationUrl: "https://idp.example/authorize?x", flowIssued: true, server: undefined })
   })
 
-  it("keeps the callback's policy and counts the callback against the rate limit", () => {
-    const counting = after(...waiting, { type: "callback.received", policy })
-    expect([counting.value, counting.context.policy]).toEqual(["checkingCallbackRateLimit", policy])
+  it("keeps the callback's policy, claims the flow once, and counts the callback against the rate limit", () => {
+    const claiming = after(...waiting, { type: "callback.received", policy })
+    expect([claiming.value, claiming.context.policy]).toEqual(["claimingFlow", policy])
+    expect(after(...waiting, { type: "callback.received", policy }, { type: "flow.fresh" }).value).toBe("checkingCallbackRateLimit")
     expect(after(...callback()).value).toBe("checkingResponse")
+  })
+
+  it("refuses a replayed flow, and tells the adapter's failure to claim it (isAdapterError) from any other store's", () => {
+    const resumed = [...waiting, { type: "callback.received", policy }] as OAuthEvent[]
+    const replayed = after(...resumed, { type: "flow.replayed" })
+    expect([replayed.value, replayed.context.error]).toEqual(["flowReplayed", undefined])
+    const database = new AdapterError("the replay store could not claim a resumed flow")
+    const timedOut = new AdapterTimeout("useVerificationToken timed out")
+    for (const error of [database, timedOut]) {
+      const failed = after(...resumed, { type: "flow.claimFailed", error })
+      expect([failed.value, failed.context.error]).toEqual(["claimFailed", error])
+    }
+    for (const error of [new Error("redis down"), "down", undefined]) {
+      const failed = after(...resumed, { type: "flow.claimFailed", error })
+      expect([failed.value, failed.context.error], String(error)).toEqual(["flowNotResumed", error])
+    }
+    // Nothing is read of the provider's response, nor counted, after a claim that did not succeed.
+    for (const end of [replayed, after(...resumed, { type: "flow.claimFailed", error: database })]) expect(end.status).toBe("done")
   })
 
   it("refuses a response without the issuer it must carry, with another issuer, another state, a provider error, or one oauth4webapi refused", () => {

@@ -1,11 +1,14 @@
 /**
  * The OAuth machine, one machine over two requests, driven through the real `Auth()` along every
  * path the model generates: the sign-in request up to the sealed `awaitingCallback`, then the
- * callback request that resumes it, with a stand-in OpenID Provider that can answer every way the
- * machine tells apart.
+ * callback request that resumes it (claimed once: its cookie sent twice, or the replay store
+ * failing in the adapter's database or elsewhere), with a stand-in OpenID Provider that can answer
+ * every way the machine tells apart.
  */
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
+import { AdapterError } from "../../src/core/errors.js"
+import type { ReplayStore } from "../../src/core/replay-store.js"
 import { oauthMachine, type OAuthCallbackPolicy, type OAuthEvent } from "../../src/machines/oauth.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { coverageReport } from "../../src/testing/coverage.js"
@@ -23,8 +26,9 @@ vi.mock("../../src/machines/account-linking.js", async (load) => (await import("
 vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
 vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/flow-claim.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("flow-claim", await load()))
 vi.mock("../../src/machines/oauth.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("oauth", await load()))
-loadMachinesPerTest("account-linking", "sign-in-tail", "rate-limit", "csrf-check", "oauth")
+loadMachinesPerTest("account-linking", "sign-in-tail", "rate-limit", "csrf-check", "flow-claim", "oauth")
 
 const flowCookie = cookieNames.https.flow
 const sessionCookie = cookieNames.https.sessionToken
@@ -58,6 +62,9 @@ const events: OAuthEvent[] = [
   { type: "authorization.failed", error: "no authorization endpoint" },
   { type: "authorization.ready", checks: { codeVerifier: "v", state: "S", nonce: "n", redirectUri: `${origin}/auth/callback/op`, callbackUrl: `${origin}/dashboard`, startedBy: starter }, url: `${issuer}/authorize`, issued: true },
   ...Object.values(policies).map((policy) => ({ type: "callback.received" as const, policy })),
+  // The replay store failing to claim the flow: in the adapter's database (its verification-token table), or a store of the configuration's own.
+  { type: "flow.claimFailed", error: new AdapterError("The replay store could not claim a resumed flow") },
+  { type: "flow.claimFailed", error: new Error("replay store down") },
   received({ state: "S", iss: issuer }),
   received({ state: "S" }),
   received({ state: "S", iss: "https://impostor.test" }),
@@ -102,8 +109,16 @@ type Path = ModelPath<OAuthEvent>
 
 const find = <T extends OAuthEvent["type"]>(path: readonly OAuthEvent[], type: T) => path.find((event) => event.type === type) as Extract<OAuthEvent, { type: T }> | undefined
 
+/** How the replay store fails to claim the flow on this path: in the adapter's database, in a store of the configuration's own, or not at all. */
+function claimFailureOf(path: readonly OAuthEvent[]): "adapter" | "own store" | undefined {
+  const failed = find(path, "flow.claimFailed")
+  if (!failed) return undefined
+  return failed.error instanceof AdapterError ? "adapter" : "own store"
+}
+
 /** Why the real world cannot produce a path the model generates, or undefined when it can. */
 function unreachable(path: readonly OAuthEvent[]): string | undefined {
+  if (claimFailureOf(path) === "adapter" && !find(path, "callback.received")?.policy.adapter) return "without an adapter the flow is claimed in memory (or a store of the configuration's own): the adapter's database cannot fail it"
   const persisted = find(path, "user.persisted")
   if (persisted && persisted.isNewUser !== has(path, "emailOwner.none")) return "a user is new exactly when the sign-in creates it"
   if (find(path, "storedTokens.renewed")?.replaced && !has(path, "account.linked")) return "only an account linked before has older tokens stored: a new one is linked with the tokens it brought"
@@ -139,8 +154,14 @@ async function scenario(path: readonly OAuthEvent[]) {
   // The provider issues a refresh token on the paths whose sign-in brings provider tokens.
   const op = standInOP(standInFaults(path.filter((event) => event.type !== "profile.failed"), true), find(path, "session.created")?.providerTokens === true)
   const memory = MemoryAdapter()
+  const claimFailure = claimFailureOf(path)
   const adapter = {
     ...memory,
+    // The replay store claims the flow issued at the sign-in by deleting its verification-token row.
+    async useVerificationToken(params: Parameters<typeof memory.useVerificationToken>[0]) {
+      if (claimFailure === "adapter") throw new Error("database unreachable")
+      return memory.useVerificationToken(params)
+    },
     async getUserByAccount(account: Parameters<typeof memory.getUserByAccount>[0]) {
       if (linking.failingLookup === "getUserByAccount") throw new Error("database unreachable")
       return memory.getUserByAccount(account)
@@ -186,11 +207,16 @@ async function scenario(path: readonly OAuthEvent[]) {
     },
   })
   const signInEvents: { isNewUser?: boolean }[] = []
+  /** A replay store of the configuration's own (Redis, say) that is down. */
+  const storeDown: ReplayStore = {
+    markUsed: () => Promise.reject(new Error("replay store down")),
+  }
   const config: AuthConfig = {
     secret: "model-secret",
     trustHost: true,
     providers: [provider],
     ...(policy.adapter && { adapter }),
+    ...(claimFailure === "own store" && { replayStore: storeDown }),
     session: { strategy: policy.databaseSessions ? ("database" as const) : ("jwt" as const) },
     pages: { newUser: "/welcome-aboard" },
     callbacks: {
@@ -227,9 +253,15 @@ async function scenario(path: readonly OAuthEvent[]) {
       iss: !iss ? "omit" : iss === issuer ? op.issuer : iss,
     })
   }
-  /** Between the two requests: the provider goes down for a path whose callback cannot read it. */
-  function betweenRequests() {
+  /** Between the two requests: the provider goes down for a path whose callback cannot read it; a copy of the browser uses the flow first for a replayed one. */
+  async function betweenRequests(jar: CookieJar) {
     if (has("response.unreadable")) discoveryGoesDown(op)
+    if (has("flow.replayed")) {
+      // The same flow cookie, sent twice: the first use claims it (that one is sent without the provider's answer, so it writes nothing).
+      const copy = new CookieJar()
+      for (const [name, value] of jar.cookies) copy.cookies.set(name, value)
+      await send({ ...config, logger: recordingLogger().logger }, copy, `${origin}/auth/callback/op`)
+    }
   }
   return { config, op, memory, signInEvents, redirectBack, betweenRequests, signInAsOther, signedInBefore, signedInAfter, other }
 }
@@ -267,7 +299,7 @@ function titleOf(path: Path): string {
       if (event.type === "session.created") return `session.created(${event.providerTokens ? "with provider tokens" : "without"})`
       if (event.type === "storedTokens.renewed") return `storedTokens.renewed(${event.replaced ? "replaced" : "kept"})`
       if (event.type === "signIn.answered") return `signIn.answered(${JSON.stringify(event.result)})`
-      if (event.type === "signIn.threw" || event.type === "redirect.threw") return `${event.type}(${(event.error as Error).constructor.name})`
+      if (event.type === "signIn.threw" || event.type === "redirect.threw" || event.type === "flow.claimFailed") return `${event.type}(${(event.error as Error).constructor.name})`
       return event.type
     })
     .join(" → ")
@@ -286,7 +318,7 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       new Set([
         "csrfRejected", "signInFailed", "providerRejected", "responseRejected", "tokensRejected", "idTokenRejected", "profileFailed",
         "accountNotLinked", "signedIn", "signedInNewUser", "accessDenied", "redirected", "persistFailed", "sessionFailed", "rateLimited",
-        "secondFactorRequired", "secondFactorUnavailable",
+        "secondFactorRequired", "secondFactorUnavailable", "flowReplayed", "claimFailed", "flowNotResumed",
       ]),
     )
     for (const path of skipped) expect(unreachable(path.events)).toBeTruthy()
@@ -342,7 +374,7 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
       expect(Buffer.byteLength(sealed)).toBeLessThan(flowCookieBudget)
 
       // The callback request resumes the same flow from its sealed waiting state.
-      world.betweenRequests()
+      await world.betweenRequests(jar)
       if (world.signedInAfter) await world.signInAsOther(jar)
       recorder.reset()
       const response = await send(observedCallback, jar, `${origin}/auth/callback/op?${world.redirectBack(new URL(signIn.headers.get("location")!))}`, { headers: modelClientHeaders })
@@ -395,6 +427,24 @@ describe("OAuth machine (one flow, two requests), driven through Auth()", () => 
         case "redirected":
           expect(location).toBe(`${origin}/welcome`)
           expect(errorNames).toEqual([])
+          break
+        case "flowReplayed":
+        case "flowNotResumed": {
+          // Refused before anything else: nothing is read of the provider's answer, nothing counted, nothing exchanged.
+          expect(location).toBe(`${origin}/auth/signin?error=OAuthCallbackError`)
+          expect(errorNames).toEqual(["OAuthCallbackError"])
+          const cause = (errors.find((error) => error.name === "OAuthCallbackError")!.cause as { err: Error & { reason?: string }; provider: string })
+          expect(cause.provider).toBe("op")
+          if (path.finalState === "flowReplayed") expect([cause.err.name, cause.err.reason]).toEqual(["FlowCookieRefused", "replayed"])
+          else expect(cause.err.message).toBe("replay store down")
+          expect(exchanged).toBe(false)
+          break
+        }
+        case "claimFailed":
+          // The replay store's database failing is a server fault, answered and logged as every adapter failure is.
+          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+          expect(errorNames).toEqual(["AdapterError"])
+          expect(exchanged).toBe(false)
           break
         case "rateLimited":
           // Over the budget (or the store down, failing closed) at the callback: nothing is exchanged.
