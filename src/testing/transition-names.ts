@@ -209,7 +209,11 @@ export const transitionWords: Readonly<Record<string, string | Readonly<Record<s
   "emailCode.requested": "a code by email was asked for",
   "flow.fresh": "the waiting flow was claimed",
   "flow.replayed": "the waiting flow was used already (its cookie sent again)",
-  "flow.claimFailed": "claiming the waiting flow failed",
+  "flow.claimFailed": {
+    isAdapterError: "claiming the waiting flow failed in the adapter's database",
+    "otherwise in oauth.claimingFlow": "claiming the waiting flow failed, in a replay store other than the adapter's",
+    otherwise: "claiming the waiting flow failed",
+  },
   "totp.matched": "the code matched an authenticator app",
   "totp.unmatched": "the code matched no authenticator app",
   "totp.failed": "reading the user's authenticator apps failed",

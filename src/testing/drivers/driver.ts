@@ -13,6 +13,7 @@ import type { LimiterMode, World } from "../world.js"
 import { rateLimitOf, type RateLimitRoute } from "../../core/rate-limit/limiter.js"
 import { resolveSecondFactor } from "../../core/second-factor-options.js"
 import type { AuthConfig } from "../../types.js"
+import { Browser, type SendInit } from "../browser.js"
 
 /** What an event of a generated path means for the kit. */
 export interface EventRole {
@@ -84,6 +85,23 @@ export function find<T extends MachineEvent>(events: readonly MachineEvent[], ty
 /** True when an event of `type` is among `events`. */
 export function has(events: readonly MachineEvent[], type: string): boolean {
   return events.some((event) => event.type === type)
+}
+
+/**
+ * Sends a request to `route` once, unrecorded, from a copy of the browser (its cookies as they
+ * are now): the flow whose cookie it carries is then used already, as a replay of it finds it.
+ *
+ * @example
+ * ```ts
+ * await sendFromCopy(world, "/callback/github") // the flow cookie is claimed; the next callback is a replay
+ * ```
+ */
+export async function sendFromCopy(world: World, route: string, init: Omit<SendInit, "record"> = {}): Promise<void> {
+  const copy = new Browser(world.config, world.browser.origin, world.browser.basePath)
+  for (const [name, value] of world.browser.cookies) copy.cookies.set(name, value)
+  const runs = world.recorder.runs.length
+  await copy.send(route, { ...init, record: false })
+  world.recorder.runs.splice(runs) // its transitions count for coverage; its states are not the path's
 }
 
 /**

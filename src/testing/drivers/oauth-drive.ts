@@ -8,7 +8,7 @@ import { mapProfile } from "../../core/oauth/callback.js"
 import { usesFormPost } from "../../core/oauth/client.js"
 import { discoveryGoesDown, failedLookups, latecomer, standInFaults, starter } from "./oauth-events.js"
 import { redirectBackFor, variantOf } from "./oauth-responses.js"
-import { find, has, limiterModeOf, prepareSecondFactor, type Scenario } from "./driver.js"
+import { find, has, limiterModeOf, prepareSecondFactor, sendFromCopy, type Scenario } from "./driver.js"
 import type { World } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { OAuthProviderConfig } from "../../providers/oauth.js"
@@ -61,6 +61,10 @@ export async function driveOAuth(provider: OAuthProviderConfig, scenario: Scenar
   if (has(conditions, "undo.failed")) world.record.failing.add("deleteUser")
   if (has(conditions, "session.failed") && world.strategy === "database") world.record.failing.add("createSession")
   prepareSecondFactor(conditions, world)
+  // The adapter-backed replay store claims the flow by deleting its row (or, without useVerificationToken, by inserting one).
+  if (has(conditions, "flow.claimFailed")) for (const method of ["useVerificationToken", "createVerificationToken"]) world.record.failing.add(method)
+  // The same flow cookie, sent twice: a copy of the browser uses it first (without the provider's answer, so that it writes nothing).
+  if (has(conditions, "flow.replayed")) await sendFromCopy(world, `/callback/${provider.id}`)
 
   world.limitRequests(limiterModeOf(conditions.filter(atCallback)))
   const response = find(conditions, "response.received")

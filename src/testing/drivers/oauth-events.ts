@@ -11,6 +11,7 @@ import type { StandInFaults } from "../stand-in/options.js"
 import type { MachineEvent } from "../transitions.js"
 import { everyTailPolicy, signInTailEvents } from "./driver.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
+import { AdapterError } from "../../core/errors.js"
 
 /** The user signed in when the sign-in started, and the one who signed in while it waited at the provider. */
 export const starter = "signed-in-before"
@@ -19,6 +20,15 @@ export const latecomer = "signed-in-after"
 /** The user the provider account is linked to (or whose email the profile has), and who a browser is signed in as, as the model's events carry them. */
 const owner = { id: "owner", email: "owner@stand-in.test", emailVerified: null }
 const signedInAs = (id: string) => ({ id, email: `${id}@stand-in.test`, emailVerified: null })
+
+/**
+ * The replay store failing to claim the waiting flow at the callback: in the adapter's database
+ * (the default store of a configuration with an adapter), or in another store.
+ */
+export const claimFailures = {
+  adapter: new AdapterError("The replay store could not claim a resumed flow"),
+  other: new Error("the replay store threw"),
+} as const
 
 /** Which lookup a `lookup.failed` event stands for: the account's (`resolvingAccount`) or the email owner's (`findingEmailOwner`). */
 export const failedLookups = { account: "getUserByAccount threw", email: "getUserByEmail threw" } as const
@@ -38,6 +48,8 @@ export function oauthEvents(issuerRequired: boolean, own: { adapter: boolean; em
     ...[true, false].flatMap((withAdapter) => [true, false].map((emailLinking) => ({ type: "callback.received", policy: { adapter: withAdapter, emailLinking, ...own.tail } }))),
     // …and every sign-in tail policy (session strategy, pages.newUser) with the configuration's own adapter and linking.
     ...everyTailPolicy(own.tail).slice(1).map((tail) => ({ type: "callback.received", policy: { adapter: own.adapter, emailLinking: own.emailLinking, ...tail } })),
+    { type: "flow.claimFailed", error: claimFailures.adapter },
+    { type: "flow.claimFailed", error: claimFailures.other },
     ...variants.map((variant) => ({
       type: "response.received",
       params: responseParams[variant],

@@ -8,6 +8,7 @@
 import { oauthMachine } from "../../machines/oauth.js"
 import { resolveEndpoint } from "../../core/oauth/endpoints.js"
 import { skipCSRFCheck } from "../../core/symbols.js"
+import { AdapterError } from "../../core/errors.js"
 import { find, has, limiterEvents, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type MachineDriver } from "./driver.js"
 import type { OAuthCallbackPolicy } from "../../machines/oauth.js"
 import { driveOAuth } from "./oauth-drive.js"
@@ -84,6 +85,8 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
       // Without an adapter every account is new and nothing is looked up: the path is named as the new account's is with one.
       if (event.type === "profile.received" && !adapter) return { condition: "account.new.noUser" }
       if (event.type === "user.undone") return { ordinary: true }
+      if (event.type === "flow.replayed") return { condition: "flow cookie sent twice" }
+      if (event.type === "flow.claimFailed") return { condition: event.error instanceof AdapterError ? "claimFlow failed" : "claimFlow failed (another replay store)" }
       if (event.type === "callback.received") {
         const policy = event.policy as OAuthCallbackPolicy
         const tailNote = tailPolicyNote(policy, tail)
@@ -110,6 +113,10 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
           : `providers.${provider.id}.allowDangerousEmailAccountLinking is off: an account is never linked to another user with its email`
       }
       if (has(path, "csrf.invalid") && config.skipCSRFCheck === skipCSRFCheck) return "skipCSRFCheck: the CSRF token is not checked"
+      const claim = find<{ type: string; error: unknown }>(path, "flow.claimFailed")
+      if (claim && config.replayStore) return "replayStore is your own: the kit makes only the adapter-backed default fail"
+      if (claim?.error instanceof AdapterError && !config.adapter?.createVerificationToken) return "no adapter with createVerificationToken: the flow is claimed in memory, which cannot fail"
+      if (claim && !(claim.error instanceof AdapterError)) return "the kit makes only the adapter-backed default replay store fail, with the adapter's error"
       const limited = rateLimitUnreachable(path, config, "oauth")
       if (limited) return limited
       if (!discovery && ["discovery.failed", "authorization.failed", "response.unreadable"].some((type) => has(path, type))) {

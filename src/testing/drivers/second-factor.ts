@@ -11,7 +11,7 @@ import { secondFactorMachine, type SecondFactorPolicy } from "../../machines/sec
 import { skipCSRFCheck } from "../../core/symbols.js"
 import { resolveSecondFactor } from "../../core/second-factor-options.js"
 import { newBackupCodes, totpStep } from "../../core/second-factor/index.js"
-import { everyTailPolicy, has, limiterModeOf, tailPolicyNote, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyOf, type EventRole, type MachineDriver, type Scenario } from "./driver.js"
+import { everyTailPolicy, has, limiterModeOf, sendFromCopy, tailPolicyNote, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyOf, type EventRole, type MachineDriver, type Scenario } from "./driver.js"
 import { Browser } from "../browser.js"
 import { configuredProviders, strategyOf, type World } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
@@ -294,10 +294,6 @@ async function claimCurrentStep(world: World): Promise<void> {
 }
 
 /** Posts the attempt to `route` once, unrecorded, from a copy of the browser: the flow's cookie is then used already. */
-export async function postFromCopy(world: World, route: string, form: Record<string, string>): Promise<void> {
-  const copy = new Browser(world.config, world.browser.origin, world.browser.basePath)
-  for (const [name, value] of world.browser.cookies) copy.cookies.set(name, value)
-  const runs = world.recorder.runs.length
-  await copy.send(route, { form, record: false })
-  world.recorder.runs.splice(runs) // its transitions count for coverage; its states are not the path's
+export function postFromCopy(world: World, route: string, form: Record<string, string>): Promise<void> {
+  return sendFromCopy(world, route, { form })
 }
