@@ -45,6 +45,8 @@ export { limitingState, rateLimitActions, rateLimitedState, rateLimitGuards } fr
 export type { RateLimitContext, RateLimitEffect, RateLimitEvent, RateLimitHit } from "./rate-limit.js"
 export { csrfCheckEffect, csrfCheckingState, csrfRejectedState } from "./csrf-check.js"
 export type { CsrfEffect, CsrfEvent } from "./csrf-check.js"
+export { claimingFlowState, flowReplayedState } from "./flow-claim.js"
+export type { ClaimFlowEffect, FlowClaimEvent } from "./flow-claim.js"
 export { passwordSignInMachine } from "./password-sign-in.js"
 export type { PasswordSignInContext, PasswordSignInEffect, PasswordSignInEvent, PasswordSignInPolicy, PendingCode } from "./password-sign-in.js"
 export { passwordVerifyEmailMachine } from "./password-verify-email.js"
