@@ -68,14 +68,15 @@ describe("the flow recorder", () => {
     const [run] = flow.runs
     expect(run).toMatchObject({ machine: "oauth", restored: false })
     const steps = run!.steps.map((step) => [step.event.type, step.state, step.effect ?? null, step.resumed ?? false])
-    expect(steps.slice(0, 14)).toEqual([
+    expect(steps.slice(0, 15)).toEqual([
       ["xstate.init", "validatingInput", "checkCsrf", false],
       ["csrf.valid", "checkingRateLimit", "checkRateLimit", false],
       ["rateLimit.counted", "discovering", "discover", false],
       ["discovery.done", "authorizing", "authorize", false],
       ["authorization.ready", "awaitingCallback", null, false],
       ["xstate.init", "awaitingCallback", null, true],
-      ["callback.received", "checkingCallbackRateLimit", "checkRateLimit", false],
+      ["callback.received", "claimingFlow", "claimFlow", false],
+      ["flow.fresh", "checkingCallbackRateLimit", "checkRateLimit", false],
       ["rateLimit.counted", "checkingResponse", "readResponse", false],
       ["response.received", "exchangingCode", "exchangeCode", false],
       ["code.exchanged", "validatingTokens", "validateTokens", false],
@@ -127,8 +128,9 @@ describe("the flow recorder", () => {
     const run = recorder.get(flow!.id)!.runs[0]!
     expect(run.restored).toBe(true)
     expect(run.steps[0]).toMatchObject({ state: "awaitingCallback", resumed: true })
-    expect(run.steps[1]).toMatchObject({ event: { type: "callback.received" }, state: "checkingCallbackRateLimit" })
-    expect(run.steps[2]).toMatchObject({ event: { type: "rateLimit.counted" }, state: "checkingResponse" })
+    expect(run.steps[1]).toMatchObject({ event: { type: "callback.received" }, state: "claimingFlow" })
+    expect(run.steps[2]).toMatchObject({ event: { type: "flow.fresh" }, state: "checkingCallbackRateLimit" })
+    expect(run.steps[3]).toMatchObject({ event: { type: "rateLimit.counted" }, state: "checkingResponse" })
   })
 
   it("joins requests by actor id only: not by look-alike contexts, and never actors without an id of their own", async () => {
