@@ -25,7 +25,7 @@ const signedInAs = (id: string) => ({ id, email: `${id}@stand-in.test`, emailVer
  * The replay store failing to claim the waiting flow at the callback: in the adapter's database
  * (the default store of a configuration with an adapter), or in another store.
  */
-export const claimFailures = {
+const claimFailures = {
   adapter: new AdapterError("The replay store could not claim a resumed flow"),
   other: new Error("the replay store threw"),
 } as const
