@@ -13,7 +13,7 @@ import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
 import { backupCodeHashes, hashEmailCode, newEmailCode, normalizeBackupCode, openFactorSecret, typedEmailCodeHashes, verifyTotp } from "../../core/second-factor/index.js"
 import { EMAIL_CODE_LIFETIME } from "../../core/second-factor-options.js"
-import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { runFlow, runFlowWithCookies, type FlowEffects } from "../../machines/run-flow.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
 import { secondFactorMachine, type FirstFactor, type SecondFactorContext, type SecondFactorEvent, type SecondFactorPolicy } from "../../machines/second-factor.js"
 import type { SecondFactorMethod } from "../../machines/sign-in-tail.js"
@@ -83,7 +83,7 @@ interface SecondFactorRequest {
   authContext?: Cookie
 }
 
-function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: SecondFactorRequest): FlowEffects<typeof secondFactorMachine> {
+function secondFactorEffects(options: AuthOptions, request: SecondFactorRequest): FlowEffects<typeof secondFactorMachine> {
   const settings = options.secondFactor!
   const adapter = options.adapter!
   const site = secondFactorFlow.site(options, secondFactorSite)
@@ -156,7 +156,7 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
       request.authContext = await authContextCookie(options, { userId: user.id!, amr: steppedUpAmr((stepUp?.amr ?? []) as AuthMethod[], passedWith!) })
       return { type: "authContext.renewed" }
     },
-    ...sessionEffects(options, cookies, ({ user, account, profile, isNewUser, passedWith }: SecondFactorContext) => ({ user, account, ...(profile && { profile }), isNewUser: isNewUser ?? false, ...(passedWith && { secondFactor: passedWith }) })),
+    ...sessionEffects(options, ({ user, account, profile, isNewUser, passedWith }: SecondFactorContext) => ({ user, account, ...(profile && { profile }), isNewUser: isNewUser ?? false, ...(passedWith && { secondFactor: passedWith }) })),
   }
 }
 
@@ -216,13 +216,14 @@ export async function secondFactorAction(options: AuthOptions, cookies: Cookie[]
     method === "email" && body.send === "true"
       ? { type: "emailCode.requested", policy }
       : { type: "code.submitted", method, code: typeof body.code === "string" ? body.code : "", rememberDevice: body.remember === "true" || body.remember === "on", policy }
-  const snapshot = await runFlow(secondFactorMachine, secondFactorEffects(options, cookies, request), {
+  const { snapshot, cookies: minted } = await runFlowWithCookies(secondFactorMachine, secondFactorEffects(options, request), {
     inspect: options.config.inspect,
     snapshot: opened.snapshot,
     resume,
     id: secondFactorFlow.actorId(opened.flowId),
   })
-  return outcomeOf(snapshot, outcomes(options, cookies, request, snapshot))
+  // The session's cookies (when the flow wrote one) come before the flow's cookies are cleared.
+  return outcomeOf(snapshot, outcomes(options, [...cookies, ...minted], request, snapshot))
 }
 
 async function secondFactorPage(options: AuthOptions, cookies: Cookie[], flowCookie: string): Promise<ResponseInternal> {
