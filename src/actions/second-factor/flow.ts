@@ -77,10 +77,6 @@ export async function startSecondFactor(options: AuthOptions, cookies: Cookie[],
 interface SecondFactorRequest {
   opened: OpenedFlow<typeof secondFactorMachine>
   limiter: RequestLimiter
-  /** The trusted-device cookie, once made: set only by a sign-in that ends signed in. */
-  trustedDevice?: Cookie
-  /** The renewed auth-context cookie of a step-up. */
-  authContext?: Cookie
 }
 
 function secondFactorEffects(options: AuthOptions, request: SecondFactorRequest): FlowEffects<typeof secondFactorMachine> {
@@ -144,8 +140,8 @@ function secondFactorEffects(options: AuthOptions, request: SecondFactorRequest)
       try {
         const userId = user.id!
         const fingerprint = factorsFingerprint(userId, await adapter.listFactorsByUserId!(userId))
-        request.trustedDevice = await trustedDeviceCookie(options, { userId, fingerprint }, settings.trustedDeviceDays)
-        return { type: "device.trusted" }
+        // Set only by a sign-in that ends signed in (see the outcomes).
+        return { type: "device.trusted", cookies: [await trustedDeviceCookie(options, { userId, fingerprint }, settings.trustedDeviceDays)] }
       } catch (error) {
         options.logger.error(asError(error))
         return { type: "device.failed", error }
@@ -153,19 +149,30 @@ function secondFactorEffects(options: AuthOptions, request: SecondFactorRequest)
     },
     renewAuthContext: async ({ user, stepUp, passedWith }) => {
       const { authContextCookie, steppedUpAmr } = await import("./auth-context.js")
-      request.authContext = await authContextCookie(options, { userId: user.id!, amr: steppedUpAmr((stepUp?.amr ?? []) as AuthMethod[], passedWith!) })
-      return { type: "authContext.renewed" }
+      return { type: "authContext.renewed", cookies: [await authContextCookie(options, { userId: user.id!, amr: steppedUpAmr((stepUp?.amr ?? []) as AuthMethod[], passedWith!) })] }
     },
     ...sessionEffects(options, ({ user, account, profile, isNewUser, passedWith }: SecondFactorContext) => ({ user, account, ...(profile && { profile }), isNewUser: isNewUser ?? false, ...(passedWith && { secondFactor: passedWith }) })),
   }
 }
 
-function outcomes(options: AuthOptions, cookies: Cookie[], request: SecondFactorRequest, snapshot: Awaited<ReturnType<typeof runFlow<typeof secondFactorMachine>>>): FlowOutcomes<typeof secondFactorMachine, Answer | Promise<Answer>> {
+/**
+ * The answers of the second-factor flow's stops, given the cookies its run minted: the session's
+ * (when it wrote one), the trusted device's (when the user asked to be remembered), or a step-up's
+ * renewed auth context.
+ */
+function outcomes(
+  options: AuthOptions,
+  cookies: Cookie[],
+  minted: readonly Cookie[],
+  request: SecondFactorRequest,
+  snapshot: Awaited<ReturnType<typeof runFlow<typeof secondFactorMachine>>>,
+): FlowOutcomes<typeof secondFactorMachine, Answer | Promise<Answer>> {
   const site = secondFactorFlow.site(options, secondFactorSite)
-  // Every end clears the flow's cookies; waiting again seals a new flow in their place.
-  const ended = () => [...cookies, ...secondFactorFlow.clear(site)]
+  const isDevice = (cookie: Cookie) => cookie.name === options.cookies.trustedDevice.name
+  // Every end clears the flow's cookies (after the session's, when one was written); waiting again seals a new flow in their place.
+  const ended = () => [...cookies, ...minted.filter((cookie) => !isDevice(cookie)), ...secondFactorFlow.clear(site)]
   // A device is remembered only by a sign-in that ended signed in.
-  const signedInCookies = () => [...ended(), ...(request.trustedDevice ? [request.trustedDevice] : [])]
+  const signedInCookies = () => [...ended(), ...minted.filter(isDevice)]
   const failed = ({ error }: SecondFactorContext) => errorAnswer(error instanceof Error && "type" in error ? error : new CallbackRouteError(asError(error), { cause: { provider: "second-factor" } }), ended())
   const refused = (reason: SecondFactorRefusal, message: string) => errorAnswer(new SecondFactorRefused(message, { cause: { reason } }), ended())
   return {
@@ -181,7 +188,8 @@ function outcomes(options: AuthOptions, cookies: Cookie[], request: SecondFactor
     verifyFailed: failed,
     attemptsExhausted: ({ attempts }) => errorAnswer(new SecondFactorAttemptsExhausted(`The sign-in used its ${attempts + 1} attempts at the second factor`), ended()),
     signedIn: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: signedInCookies() }),
-    steppedUp: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: [...ended(), request.authContext!] }),
+    // A step-up writes no session: what it minted is the renewed auth context, set after the flow's cookies are cleared.
+    steppedUp: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: [...cookies, ...secondFactorFlow.clear(site), ...minted] }),
     signedInNewUser: ({ callbackUrl }) => ({ redirect: newUserRedirect(options, callbackUrl), cookies: signedInCookies() }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies: ended() }),
     accessDenied: failed,
@@ -222,8 +230,7 @@ export async function secondFactorAction(options: AuthOptions, cookies: Cookie[]
     resume,
     id: secondFactorFlow.actorId(opened.flowId),
   })
-  // The session's cookies (when the flow wrote one) come before the flow's cookies are cleared.
-  return outcomeOf(snapshot, outcomes(options, [...cookies, ...minted], request, snapshot))
+  return outcomeOf(snapshot, outcomes(options, cookies, minted, request, snapshot))
 }
 
 async function secondFactorPage(options: AuthOptions, cookies: Cookie[], flowCookie: string): Promise<ResponseInternal> {
