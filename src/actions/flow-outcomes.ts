@@ -12,7 +12,7 @@ import type { Cookie } from "../types.js"
 
 /**
  * What an action answers for every state a flow machine can stop in, given the flow's context
- * there and the cookies its effects minted on the way (a run of {@link runFlowWithCookies}; none
+ * there and the cookies its effects minted on the way (a run of `runFlowWithCookies`; none
  * for a bare snapshot). The one typing of every outcome table: an action builds its table for the
  * request it answers, so each entry sees the request's options and cookies.
  *

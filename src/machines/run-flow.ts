@@ -32,7 +32,7 @@ export type EffectNameOf<TMachine> = StateMetaOf<TMachine> extends FlowMeta<infe
  *
  * @example
  * ```ts
- * const encodeToken = async (): Promise<SessionWriteEvent & CookieReport> => ({ type: "token.encoded", cookies: await encodeSessionToken(options, outcome) })
+ * const encodeToken = async (): Promise<SignInTailEvent & CookieReport> => ({ type: "token.encoded", cookies: await encodeSessionToken(options, outcome) })
  * ```
  */
 export interface CookieReport {
