@@ -69,7 +69,8 @@ export async function accessTokenOf(options: AuthOptions, config: AuthConfig, lo
   if (!store.value) return null
 
   let outcome: RefreshOutcome | undefined
-  const cookies: Cookie[] = []
+  // The session token, written again with the refreshed tokens (a JWT session's only).
+  let cookies: Cookie[] = []
   if (options.session.strategy === "jwt") {
     const payload = await decodeSessionCookie(options, store)
     if (!payload) return null
@@ -79,7 +80,7 @@ export async function accessTokenOf(options: AuthOptions, config: AuthConfig, lo
     outcome = await refreshJwtTokens({ config, logger, provider, policy, ...(payload.sub !== undefined && { userId: payload.sub }) }, entry)
     if (outcome && "tokens" in outcome && outcome.refreshed) {
       const { id_token: _idToken, ...kept } = outcome.tokens
-      cookies.push(...(await writeJwtSession(options, store, { ...payload, [tokensClaim]: { ...claim, [providerId]: kept } })))
+      cookies = await writeJwtSession(options, store, { ...payload, [tokensClaim]: { ...claim, [providerId]: kept } })
     }
   } else {
     const adapter = options.adapter

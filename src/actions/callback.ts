@@ -8,7 +8,7 @@ import { credentialsSignInMachine, type CredentialsSignInContext } from "../mach
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { runFlowWithCookies, type FlowEffects } from "../machines/run-flow.js"
 import { rateLimitedError, readCredentials, requestLimiter } from "./rate-limit.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Account, Cookie, CredentialsConfig, User } from "../types.js"
@@ -85,12 +85,12 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
       return askSignIn(options, { user: user!, account: run.account, credentials })
     },
     resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
-    ...sessionEffects(options, cookies, ({ user }: CredentialsSignInContext) => signedIn(user!)),
+    ...sessionEffects(options, ({ user }: CredentialsSignInContext) => signedIn(user!)),
   }
   const failed = ({ error }: CredentialsSignInContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
   // A refused sign-in sets no cookie: the error page or the sign-in form answers it.
   const outcomes: FlowOutcomes<typeof credentialsSignInMachine, Answer | Promise<Answer>> = {
-    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
+    signedIn: (_, minted) => ({ redirect: options.callbackUrl, cookies: [...cookies, ...minted] }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action callback")),
     credentialsMalformed: ({ nonStringFields }) =>
@@ -102,5 +102,5 @@ async function credentialsCallback(options: AuthOptions, provider: CredentialsCo
     rateLimited: (context) => errorAnswer(rateLimitedError("credentials", context, limiter)),
     ...secondFactorOutcomes(options, cookies, ({ user }: CredentialsSignInContext) => signedIn(user!), () => options.callbackUrl),
   }
-  return outcomeOf(await runFlow(credentialsSignInMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
+  return outcomeOf(await runFlowWithCookies(credentialsSignInMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
 }

@@ -10,7 +10,7 @@ import { errorAnswer, type Answer } from "../core/answer.js"
 import { asError } from "../core/as-error.js"
 import { emailCodeMachine, type EmailCodeContext, type EmailCodeStart } from "../machines/email-code.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { runFlow, runFlowWithCookies, type FlowEffects } from "../machines/run-flow.js"
 import type { StopStateOf } from "../machines/flow-machine.js"
 import { FlowCookieRefused, newFlowId, sealedFlow, type OpenedFlow } from "./flow-cookie.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
@@ -91,28 +91,30 @@ export async function startEmailCode(options: AuthOptions, provider: InternalPro
  */
 export async function emailCodeCallback(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[]): Promise<Answer> {
   const site = emailCodeFlow.site(options, provider)
-  const ended = () => [...cookies, ...emailCodeFlow.clear(site)]
   const opened = await emailCodeFlow.open(site, options.request.cookies)
   if (opened instanceof FlowCookieRefused) {
     const message =
       opened.reason === "missing" || opened.reason === "foreign-browser"
         ? "The code was typed in another browser than the one that asked for it: type it there, or ask for a new email here"
         : `The sign-in waiting for its code cannot go on: ${opened.message}`
-    return errorAnswer(new Verification(message, { cause: { refusal: opened.reason, provider: provider.id, err: opened } }), ended())
+    return errorAnswer(new Verification(message, { cause: { refusal: opened.reason, provider: provider.id, err: opened } }), [...cookies, ...emailCodeFlow.clear(site)])
   }
   const limiter = requestLimiter(options)
-  const effects = emailCodeEffects(options, provider, cookies, opened)
-  const snapshot = await runFlow(emailCodeMachine, { ...effects, checkRateLimit: ({ identifier }) => limiter.count("email-code", identifier) }, {
+  const effects = emailCodeEffects(options, provider, opened)
+  const { snapshot, cookies: minted } = await runFlowWithCookies(emailCodeMachine, { ...effects, checkRateLimit: ({ identifier }) => limiter.count("email-code", identifier) }, {
     inspect: options.config.inspect,
     snapshot: opened.snapshot,
     resume: { type: "code.submitted", code: String(options.request.body?.code ?? ""), policy: signInTailPolicy(options, provider) },
     id: emailCodeFlow.actorId(opened.flowId),
   })
+  // The session's cookies (when the flow wrote one), then the flow's cleared.
+  const answered = [...cookies, ...minted]
+  const ended = () => [...answered, ...emailCodeFlow.clear(site)]
   const signedIn = (context: EmailCodeContext) => signingIn(provider, context)
   const refused = (refusal: StopStateOf<typeof emailCodeMachine>, message: string) => () => errorAnswer(new Verification(message, { cause: { refusal, provider: provider.id } }), ended())
   const failed = ({ error }: EmailCodeContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), ended())
   const outcomes: FlowOutcomes<typeof emailCodeMachine, Answer | Promise<Answer>> = {
-    awaitingCode: () => sealAndShow(options, provider, cookies, snapshot, emailCodePage(options.baseUrl, provider.id), true),
+    awaitingCode: () => sealAndShow(options, provider, answered, snapshot, emailCodePage(options.baseUrl, provider.id), true),
     signedIn: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: ended() }),
     signedInNewUser: ({ callbackUrl }) => ({ redirect: newUserRedirect(options, callbackUrl), cookies: ended() }),
     ...secondFactorOutcomes(options, ended(), signedIn, ({ callbackUrl }) => callbackUrl),
@@ -133,7 +135,7 @@ export async function emailCodeCallback(options: AuthOptions, provider: Internal
   return outcomeOf(snapshot, outcomes)
 }
 
-function emailCodeEffects(options: AuthOptions, provider: InternalProvider<EmailConfig>, cookies: Cookie[], opened: OpenedFlow<typeof emailCodeMachine>): Omit<FlowEffects<typeof emailCodeMachine>, "checkRateLimit"> {
+function emailCodeEffects(options: AuthOptions, provider: InternalProvider<EmailConfig>, opened: OpenedFlow<typeof emailCodeMachine>): Omit<FlowEffects<typeof emailCodeMachine>, "checkRateLimit"> {
   const site = emailCodeFlow.site(options, provider)
   const adapter = emailAdapter(options)
   return {
@@ -149,6 +151,6 @@ function emailCodeEffects(options: AuthOptions, provider: InternalProvider<Email
       }
     },
     ...emailUserEffects(options, provider),
-    ...sessionEffects(options, cookies, (context: EmailCodeContext) => signingIn(provider, context)),
+    ...sessionEffects(options, (context: EmailCodeContext) => signingIn(provider, context)),
   }
 }

@@ -11,7 +11,7 @@ import { sessionStoreOf } from "../core/session-cookie.js"
 import { emailSignInMachine, type EmailSignInContext } from "../machines/email-sign-in.js"
 import { emailVerificationMachine, type EmailUserPlan, type EmailVerificationContext } from "../machines/email-verification.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { runFlow, runFlowWithCookies, type FlowEffects } from "../machines/run-flow.js"
 import { Concealed } from "../core/concealed.js"
 import { mintEmailedCode } from "./emailed-code.js"
 import { emailCodePage } from "./email-code-cookies.js"
@@ -198,14 +198,14 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
         return { type: "restore.failed", error }
       }
     },
-    ...sessionEffects(options, cookies, signedIn),
+    ...sessionEffects(options, signedIn),
   }
   /** A refused link: the Verification page, with the machine's state as the cause the logs show. */
   const refused = (refusal: StopStateOf<typeof emailVerificationMachine>, message: string) => () => errorAnswer(new Verification(message, { cause: { refusal, provider: provider.id } }))
   const failed = ({ error }: EmailVerificationContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
   const outcomes: FlowOutcomes<typeof emailVerificationMachine, Answer | Promise<Answer>> = {
-    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
-    signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
+    signedIn: (_, minted) => ({ redirect: options.callbackUrl, cookies: [...cookies, ...minted] }),
+    signedInNewUser: (_, minted) => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies: [...cookies, ...minted] }),
     ...secondFactorOutcomes(options, cookies, signedIn, () => options.callbackUrl),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     linkIncomplete: refused("linkIncomplete", "The link has no token"),
@@ -220,6 +220,6 @@ export async function emailCallback(options: AuthOptions, provider: InternalProv
     persistFailed: failed,
     sessionFailed: failed,
   }
-  return outcomeOf(await runFlow(emailVerificationMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
+  return outcomeOf(await runFlowWithCookies(emailVerificationMachine, effects, { inspect: options.config.inspect, input: { policy: signInTailPolicy(options) } }), outcomes)
 }
 

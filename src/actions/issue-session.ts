@@ -31,7 +31,7 @@ async function announce(options: AuthOptions, outcome: SignInOutcome): Promise<v
  *
  * @example
  * ```ts
- * cookies.push(...(await createDatabaseSession(options, { user, account, profile, isNewUser })))
+ * const cookies = await createDatabaseSession(options, { user, account, profile, isNewUser })
  * ```
  */
 export async function createDatabaseSession(options: AuthOptions, outcome: SignInOutcome): Promise<Cookie[]> {
@@ -100,7 +100,7 @@ export async function renewStoredTokens(options: AuthOptions, account: Account):
  *
  * @example
  * ```ts
- * cookies.push(...(await encodeSessionToken(options, { user, account, profile, isNewUser })))
+ * const cookies = await encodeSessionToken(options, { user, account, profile, isNewUser })
  * ```
  */
 export async function encodeSessionToken(options: AuthOptions, outcome: SignInOutcome): Promise<Cookie[]> {

@@ -25,7 +25,7 @@ import {
 import { encode, decode } from "../core/jwt/index.js"
 import { oauthMachine, type NotLinkedReason, type OAuthContext, type OAuthEvent } from "../machines/oauth.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
-import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { assigned, effectsReading, runFlowWithCookies, type FlowEffects } from "../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
@@ -103,7 +103,7 @@ function tokenProblem(error: unknown): OAuthEvent {
  * callback request the rest. Each reports what it found, in its event; the machine decides, and
  * assigns what the effects after it read (each names what it reads).
  */
-function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, request: OAuthRequest, cookies: Cookie[]): FlowEffects<typeof oauthMachine> {
+function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, request: OAuthRequest): FlowEffects<typeof oauthMachine> {
   const needs = effectsReading<OAuthContext>()
   const proxyRedirectUri = redirectProxyOf(options, provider)
   const site = oauthFlow.site(options, provider)
@@ -220,7 +220,7 @@ function oauthEffects(options: AuthOptions, provider: InternalProvider<OAuthProv
         return { type: "undo.failed", error }
       }
     },
-    ...sessionEffects(options, cookies, oauthSignedIn),
+    ...sessionEffects(options, oauthSignedIn),
   }
 }
 
@@ -230,6 +230,7 @@ interface OAuthOutcomeInput {
   provider: InternalProvider<OAuthProviderConfig>
   snapshot: SnapshotFrom<typeof oauthMachine>
   limiter: RequestLimiter
+  /** The cookies every answer sets: the request's, then the ones the run minted (the session's). */
   cookies: Cookie[]
   flowId: string
 }
@@ -298,8 +299,8 @@ function oauthOutcomes({ options, provider, snapshot, limiter, cookies, flowId }
  */
 export async function oauthSignIn(options: AuthOptions, provider: InternalProvider<OAuthProviderConfig>, cookies: Cookie[]): Promise<Answer> {
   const request: OAuthRequest = { limiter: requestLimiter(options), flowId: newFlowId() }
-  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), { inspect: options.config.inspect, id: oauthFlow.actorId(request.flowId) })
-  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, cookies, ...request }))
+  const { snapshot, cookies: minted } = await runFlowWithCookies(oauthMachine, oauthEffects(options, provider, request), { inspect: options.config.inspect, id: oauthFlow.actorId(request.flowId) })
+  return outcomeOf(snapshot, oauthOutcomes({ options, provider, snapshot, cookies: [...cookies, ...minted], ...request }))
 }
 
 function callbackParams(options: AuthOptions, provider: OAuthProviderConfig): URLSearchParams {
@@ -352,17 +353,17 @@ export async function oauthCallback(options: AuthOptions, provider: InternalProv
   if (forwarded) return forwarded
 
   const site = oauthFlow.site(options, provider)
-  cookies.push(...oauthFlow.clear(site))
+  const cleared = [...cookies, ...oauthFlow.clear(site)]
   const restored = await oauthFlow.open(site, options.request.cookies).catch(asError)
-  if (restored instanceof Error) return notResumed(provider, restored, cookies)
+  if (restored instanceof Error) return notResumed(provider, restored, cleared)
   // The machine claims the flow (used once) before anything else: `claimingFlow`.
   const request: OAuthRequest = { limiter: requestLimiter(options), flowId: restored.flowId, opened: restored }
   const policy = { adapter: options.adapter !== undefined, emailLinking: provider.allowDangerousEmailAccountLinking === true, ...signInTailPolicy(options, provider) }
-  const flow = await runFlow(oauthMachine, oauthEffects(options, provider, request, cookies), {
+  const { snapshot, cookies: minted } = await runFlowWithCookies(oauthMachine, oauthEffects(options, provider, request), {
     inspect: options.config.inspect,
     snapshot: restored.snapshot,
     resume: { type: "callback.received", policy },
     id: oauthFlow.actorId(restored.flowId),
   })
-  return outcomeOf(flow, oauthOutcomes({ options, provider, snapshot: flow, cookies, ...request }))
+  return outcomeOf(snapshot, oauthOutcomes({ options, provider, snapshot, cookies: [...cleared, ...minted], ...request }))
 }

@@ -1,35 +1,38 @@
 /**
  * The session-writing effects of the shared sign-in tail, defined once for every action whose
  * machine ends in it: `findSecondFactor` (the second factor's facts, before any session is written), `createSession` (a database session), `encodeToken` (a JWT) and
- * `renewStoredTokens` (the provider tokens a sign-in brought replace the stored ones). Each writes,
- * adds the cookies to the response and reports what happened; the machine chose which one runs.
+ * `renewStoredTokens` (the provider tokens a sign-in brought replace the stored ones). Each writes
+ * and reports what happened, with the cookies it minted (a `CookieReport`: the run returns them
+ * to the outcome table); the machine chose which one runs.
  *
  * @module
  */
 import { broughtProviderTokens, createDatabaseSession, encodeSessionToken, renewStoredTokens, type SignInOutcome } from "./issue-session.js"
 import type { SignInTailEvent } from "../machines/sign-in-tail.js"
 import type { AuthOptions } from "../core/options.js"
+import type { Reported } from "../machines/run-flow.js"
 import type { Cookie } from "../types.js"
 
 /** The events the second-factor lookup reports. */
 export type SecondFactorEvent = Extract<SignInTailEvent, { type: "secondFactor.found" | "secondFactor.failed" }>
 
-/** The events the session-writing effects report. */
-export type SessionWriteEvent = Extract<SignInTailEvent, { type: "session.created" | "session.failed" | "token.encoded" | "encode.failed" | "storedTokens.renewed" | "storedTokens.failed" }>
+/** The events the session-writing effects report, with the cookies they minted (a `CookieReport`). */
+export type SessionWriteEvent = Reported<Extract<SignInTailEvent, { type: "session.created" | "session.failed" | "token.encoded" | "encode.failed" | "storedTokens.renewed" | "storedTokens.failed" }>>
 
 /**
  * `createSession`, `encodeToken` and `renewStoredTokens` for one request: `signedIn` says, from the flow's context, who
- * signed in and how; the cookies they write go into `cookies`.
+ * signed in and how. The cookies they write come back with their events (run the flow with
+ * `runFlowWithCookies`, and set them in the outcome table).
  *
  * @example
  * ```ts
  * const effects: FlowEffects<typeof credentialsSignInMachine> = {
  *   ...otherEffects,
- *   ...sessionEffects(options, cookies, ({ user }) => ({ user: user!, account })),
+ *   ...sessionEffects(options, ({ user }) => ({ user: user!, account })),
  * }
  * ```
  */
-export function sessionEffects<TContext>(options: AuthOptions, cookies: Cookie[], signedIn: (context: TContext) => SignInOutcome) {
+export function sessionEffects<TContext>(options: AuthOptions, signedIn: (context: TContext) => SignInOutcome) {
   return {
     // Loaded when a sign-in first reaches it: an app without second factors never does.
     findSecondFactor: async (context: TContext): Promise<SecondFactorEvent> => {
@@ -40,13 +43,15 @@ export function sessionEffects<TContext>(options: AuthOptions, cookies: Cookie[]
       }
     },
     createSession: async (context: TContext): Promise<SessionWriteEvent> => {
+      // Keeping the account signed in before can fail once the session is written: its cookies are set all the same.
+      let cookies: Cookie[] = []
       try {
         const outcome = signedIn(context)
-        cookies.push(...(await withAuthContext(options, outcome, await createDatabaseSession(options, outcome))))
-        if (options.multiSession) cookies.push(...(await keepSignedInAccounts(options, outcome.user.id)))
-        return { type: "session.created", providerTokens: broughtProviderTokens(outcome.account) }
+        cookies = await withAuthContext(options, outcome, await createDatabaseSession(options, outcome))
+        if (options.multiSession) cookies = [...cookies, ...(await keepSignedInAccounts(options, outcome.user.id))]
+        return { type: "session.created", providerTokens: broughtProviderTokens(outcome.account), cookies }
       } catch (error) {
-        return { type: "session.failed", error }
+        return { type: "session.failed", error, cookies }
       }
     },
     renewStoredTokens: async (context: TContext): Promise<SessionWriteEvent> => {
@@ -57,13 +62,14 @@ export function sessionEffects<TContext>(options: AuthOptions, cookies: Cookie[]
       }
     },
     encodeToken: async (context: TContext): Promise<SessionWriteEvent> => {
+      let cookies: Cookie[] = []
       try {
         const outcome = signedIn(context)
-        cookies.push(...(await withAuthContext(options, outcome, await encodeSessionToken(options, outcome))))
-        if (options.multiSession) cookies.push(...(await keepSignedInAccounts(options, outcome.user.id)))
-        return { type: "token.encoded" }
+        cookies = await withAuthContext(options, outcome, await encodeSessionToken(options, outcome))
+        if (options.multiSession) cookies = [...cookies, ...(await keepSignedInAccounts(options, outcome.user.id))]
+        return { type: "token.encoded", cookies }
       } catch (error) {
-        return { type: "encode.failed", error }
+        return { type: "encode.failed", error, cookies }
       }
     },
   }

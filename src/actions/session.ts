@@ -47,72 +47,69 @@ export async function sessionAction(
 ): Promise<ResponseInternal<Session | null> | ErrorAnswer> {
   const limited = update && (await refuseSessionUpdate(options))
   if (limited) return errorAnswer(limited)
-  const response: ResponseInternal<Session | null> = {
-    status: 200,
-    headers: update ? updateHeaders : readHeaders,
-    body: null,
-    cookies,
-  }
+  const headers = update ? updateHeaders : readHeaders
   const store = sessionStoreOf(options)
-  if (!store.value) return response
-  if (options.session.strategy === "jwt") {
-    try {
-      const { callbacks } = options
-      const payload = await decodeSessionCookie(options, store)
-      if (!payload) throw new TypeError("The session token could not be decoded")
-      // Before the provider tokens are taken out of it: what an unchanged token would be written as.
-      const claimsBefore = options.config.reissueWhenDue === reissueWhenDue ? claimsOf(payload) : undefined
-      const now = Date.now()
-      const recorded = metaOfToken(payload)
-      const life = sessionLife(options.session, recorded, now, typeof payload.exp === "number" ? new Date(payload.exp * 1000) : undefined)
-      if (!life.alive || (await revoked(options, payload.sub, recorded))) {
-        cookies.push(...store.clear())
-        return response
-      }
-      // The provider tokens ride outside the callbacks: they see the token Auth.js would give them.
-      const claim = takeTokensClaim(payload)
-      const refresh = claim && refreshesAny(options) ? await (await sessionRefresh()).refreshSessionTokens(options, { jwtClaim: claim, sub: payload.sub }) : undefined
-      const token = await callbacks.jwt(update ? { token: payload, trigger: "update", session: update.data } : { token: payload })
-      if (token === null) {
-        cookies.push(...store.clear())
-        return response
-      }
-      // A session signed in before its sign-in was recorded starts being counted now.
-      if (options.session.recordsSignIn && options.session.absoluteMaxAge === undefined && !recorded) {
-        token[sessionMetaClaim] = { signedInAt: now } satisfies SessionMeta
-      } else if (recorded) token[sessionMetaClaim] = recorded
-      // Without a refresh, the tokens go back as they came.
-      const keptClaim = refresh ? refresh.claim : claim
-      const stored = keptClaim ? { ...token, [tokensClaim]: keptClaim } : token
-      const reissue = claimsBefore === undefined || update !== undefined || dueForReissue(payload, options.session.updateAge, now) || claimsOf(stored) !== claimsBefore
-      // Not re-issued: the cookie keeps the expiry it has.
-      const expires = reissue || typeof payload.exp !== "number" ? life.expires : new Date(Math.min(life.expires.valueOf(), payload.exp * 1000))
-      const defaultSession: Session = {
-        user: { name: token.name, email: token.email, image: token.picture },
-        expires: expires.toISOString(),
-      }
-      const session = await withRefreshError((await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session, refresh)
-      response.body = session
-      const capped = options.session.absoluteMaxAge !== undefined
-      if (reissue) cookies.push(...(await writeJwtSession(options, store, stored, expires, capped ? Math.max(1, Math.ceil((expires.valueOf() - now) / 1000)) : undefined)))
-      await emitEvent(options.config, options.logger, "session", { session, token })
-    } catch (error) {
-      options.logger.error(new JWTSessionError(asError(error)))
-      cookies.push(...store.clear())
-    }
-    return response
-  }
-  return databaseSession(options, cookies, response, store, update)
+  if (!store.value) return { status: 200, headers, body: null, cookies }
+  const read = options.session.strategy === "jwt" ? await jwtSession(options, store, update) : await databaseSession(options, store, update)
+  return { status: 200, headers, body: read.body, cookies: [...cookies, ...read.cookies] }
 }
 
-async function databaseSession(
-  options: AuthOptions,
-  cookies: Cookie[],
-  response: ResponseInternal<Session | null>,
-  store: SessionStore,
-  update: { data: unknown } | undefined,
-): Promise<ResponseInternal<Session | null>> {
+/** What reading the session found, and the cookies it writes: the session issued again, or cleared. */
+interface SessionRead {
+  body: Session | null
+  cookies: Cookie[]
+}
+
+async function jwtSession(options: AuthOptions, store: SessionStore, update: { data: unknown } | undefined): Promise<SessionRead> {
+  // What is found before a failure is answered with it: the session read, the token issued again (then cleared).
+  let body: Session | null = null
+  let written: Cookie[] = []
+  try {
+    const { callbacks } = options
+    const payload = await decodeSessionCookie(options, store)
+    if (!payload) throw new TypeError("The session token could not be decoded")
+    // Before the provider tokens are taken out of it: what an unchanged token would be written as.
+    const claimsBefore = options.config.reissueWhenDue === reissueWhenDue ? claimsOf(payload) : undefined
+    const now = Date.now()
+    const recorded = metaOfToken(payload)
+    const life = sessionLife(options.session, recorded, now, typeof payload.exp === "number" ? new Date(payload.exp * 1000) : undefined)
+    if (!life.alive || (await revoked(options, payload.sub, recorded))) return { body, cookies: store.clear() }
+    // The provider tokens ride outside the callbacks: they see the token Auth.js would give them.
+    const claim = takeTokensClaim(payload)
+    const refresh = claim && refreshesAny(options) ? await (await sessionRefresh()).refreshSessionTokens(options, { jwtClaim: claim, sub: payload.sub }) : undefined
+    const token = await callbacks.jwt(update ? { token: payload, trigger: "update", session: update.data } : { token: payload })
+    if (token === null) return { body, cookies: store.clear() }
+    // A session signed in before its sign-in was recorded starts being counted now.
+    if (options.session.recordsSignIn && options.session.absoluteMaxAge === undefined && !recorded) {
+      token[sessionMetaClaim] = { signedInAt: now } satisfies SessionMeta
+    } else if (recorded) token[sessionMetaClaim] = recorded
+    // Without a refresh, the tokens go back as they came.
+    const keptClaim = refresh ? refresh.claim : claim
+    const stored = keptClaim ? { ...token, [tokensClaim]: keptClaim } : token
+    const reissue = claimsBefore === undefined || update !== undefined || dueForReissue(payload, options.session.updateAge, now) || claimsOf(stored) !== claimsBefore
+    // Not re-issued: the cookie keeps the expiry it has.
+    const expires = reissue || typeof payload.exp !== "number" ? life.expires : new Date(Math.min(life.expires.valueOf(), payload.exp * 1000))
+    const defaultSession: Session = {
+      user: { name: token.name, email: token.email, image: token.picture },
+      expires: expires.toISOString(),
+    }
+    const session = await withRefreshError((await callbacks.session({ session: defaultSession, token } as Parameters<typeof callbacks.session>[0])) as Session, refresh)
+    body = session
+    const capped = options.session.absoluteMaxAge !== undefined
+    if (reissue) written = await writeJwtSession(options, store, stored, expires, capped ? Math.max(1, Math.ceil((expires.valueOf() - now) / 1000)) : undefined)
+    await emitEvent(options.config, options.logger, "session", { session, token })
+    return { body, cookies: written }
+  } catch (error) {
+    options.logger.error(new JWTSessionError(asError(error)))
+    return { body, cookies: [...written, ...store.clear()] }
+  }
+}
+
+async function databaseSession(options: AuthOptions, store: SessionStore, update: { data: unknown } | undefined): Promise<SessionRead> {
   const adapter = options.adapter!
+  // What is found before a failure is answered with it: the session read, its cookie issued again.
+  let body: Session | null = null
+  let written: Cookie[] = []
   try {
     // The whole cookie first, then the chunks (session ids are never chunked, so no shorter runs):
     // a chunk planted beside the real cookie is not looked up in its place.
@@ -127,10 +124,7 @@ async function databaseSession(
     const life = found ? sessionLife(options.session, recorded, now, found.session.expires) : undefined
     const ended = found && (found.session.expires.valueOf() < now || !life!.alive || (await revoked(options, found.user.id, recorded)))
     if (ended) await adapter.deleteSession!(sessionToken)
-    if (!found || ended) {
-      cookies.push(...store.clear())
-      return response
-    }
+    if (!found || ended) return { body: null, cookies: store.clear() }
     const { session, user } = found
     const { maxAge, updateAge } = options.session
     const newExpires = life!.expires
@@ -138,7 +132,7 @@ async function databaseSession(
       await adapter.updateSession!({ sessionToken, expires: newExpires })
     }
     const refresh = refreshesAny(options) ? await (await sessionRefresh()).refreshSessionTokens(options, { userId: user.id }) : undefined
-    const body = await withRefreshError((await options.callbacks.session({
+    body = await withRefreshError((await options.callbacks.session({
       // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
       session: { ...session, user } as unknown as Session,
       user,
@@ -146,13 +140,12 @@ async function databaseSession(
       token: undefined as unknown as JWT,
       ...(update && { newSession: update.data, trigger: "update" as const }),
     })) as Session, refresh)
-    response.body = body
-    cookies.push(...store.write(sessionToken, { expires: newExpires }))
+    written = store.write(sessionToken, { expires: newExpires })
     await emitEvent(options.config, options.logger, "session", { session: body })
   } catch (error) {
     options.logger.error(new SessionTokenError(asError(error)))
   }
-  return response
+  return { body, cookies: written }
 }
 
 /** Whether a back-channel logout ended this session: its user or provider session was revoked after it signed in. */

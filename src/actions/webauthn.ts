@@ -20,7 +20,7 @@ import {
 import { fromBase64Url, toBase64 } from "../core/base64.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { webAuthnMachine, type CeremonyFindings, type NewAuthenticator, type RegistrationUndo, type WebAuthnContext, type WebAuthnEvent } from "../machines/webauthn.js"
-import { assigned, effectsReading, runFlow, type FlowEffects } from "../machines/run-flow.js"
+import { assigned, effectsReading, runFlowWithCookies, type FlowEffects } from "../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "./flow-outcomes.js"
 import { errorAnswer, type Answer } from "../core/answer.js"
 import { rateLimitedError, requestLimiter } from "./rate-limit.js"
@@ -131,7 +131,7 @@ function responseOf(options: AuthOptions): Record<string, unknown> {
   return parsed as Record<string, unknown>
 }
 
-function webAuthnEffects(options: AuthOptions, provider: Provider, request: WebAuthnRequest, cookies: Cookie[]): FlowEffects<typeof webAuthnMachine> {
+function webAuthnEffects(options: AuthOptions, provider: Provider, request: WebAuthnRequest): FlowEffects<typeof webAuthnMachine> {
   const adapter = options.adapter!
   const needs = effectsReading<WebAuthnContext>()
   const site = webAuthnFlow.site(options, provider)
@@ -351,7 +351,7 @@ function webAuthnEffects(options: AuthOptions, provider: Provider, request: WebA
         return { type: "undo.failed", error }
       }
     },
-    ...sessionEffects(options, cookies, webAuthnSignedIn),
+    ...sessionEffects(options, webAuthnSignedIn),
   }
 }
 
@@ -379,6 +379,7 @@ interface OutcomeInput {
   options: AuthOptions
   provider: Provider
   limiter: RequestLimiter
+  /** The cookies every answer sets: the request's, then the ones the run minted (the session's). */
   cookies: Cookie[]
   flowId: string
   snapshot: SnapshotFrom<typeof webAuthnMachine>
@@ -455,8 +456,8 @@ function webAuthnOutcomes({ options, provider, limiter, cookies, flowId, snapsho
  */
 export async function webAuthnOptions(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<Answer> {
   const request: WebAuthnRequest = { limiter: requestLimiter(options), flowId: newFlowId() }
-  const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, request, cookies), { inspect: options.config.inspect, id: webAuthnFlow.actorId(request.flowId) })
-  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, cookies, limiter: request.limiter, flowId: request.flowId, snapshot }))
+  const { snapshot, cookies: minted } = await runFlowWithCookies(webAuthnMachine, webAuthnEffects(options, provider, request), { inspect: options.config.inspect, id: webAuthnFlow.actorId(request.flowId) })
+  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, cookies: [...cookies, ...minted], limiter: request.limiter, flowId: request.flowId, snapshot }))
 }
 
 /**
@@ -473,17 +474,17 @@ export async function webAuthnOptions(options: AuthOptions, provider: Provider, 
  */
 export async function webAuthnCallback(options: AuthOptions, provider: Provider, cookies: Cookie[]): Promise<Answer> {
   const site = webAuthnFlow.site(options, provider)
-  cookies.push(...webAuthnFlow.clear(site))
+  const cleared = [...cookies, ...webAuthnFlow.clear(site)]
   const opened = await webAuthnFlow.open(site, options.request.cookies).catch(asError)
-  if (opened instanceof Error) return errorAnswer(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: opened, provider: provider.id } }), cookies)
+  if (opened instanceof Error) return errorAnswer(new WebAuthnVerificationError("The WebAuthn challenge could not be restored", { cause: { err: opened, provider: provider.id } }), cleared)
   const request: WebAuthnRequest = { limiter: requestLimiter(options), flowId: opened.flowId, opened }
   const action = options.request.body?.action
   const resume: WebAuthnEvent = { type: "ceremony.received", ...(typeof action === "string" && { action }), policy: signInTailPolicy(options) }
-  const snapshot = await runFlow(webAuthnMachine, webAuthnEffects(options, provider, request, cookies), {
+  const { snapshot, cookies: minted } = await runFlowWithCookies(webAuthnMachine, webAuthnEffects(options, provider, request), {
     inspect: options.config.inspect,
     snapshot: opened.snapshot,
     resume,
     id: webAuthnFlow.actorId(opened.flowId),
   })
-  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, cookies, limiter: request.limiter, flowId: opened.flowId, snapshot }))
+  return outcomeOf(snapshot, webAuthnOutcomes({ options, provider, cookies: [...cleared, ...minted], limiter: request.limiter, flowId: opened.flowId, snapshot }))
 }

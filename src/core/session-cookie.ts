@@ -59,7 +59,7 @@ async function firstDecoded(options: AuthOptions, candidates: readonly string[])
  *
  * @example
  * ```ts
- * cookies.push(...(await writeJwtSession(options, store, token)))
+ * const written = await writeJwtSession(options, store, token) // the session cookie, whole or in chunks
  * ```
  */
 export async function writeJwtSession(

@@ -1,4 +1,5 @@
 import { createActor, type AnyActorRef, type AnyMachineSnapshot, type AnyStateMachine, type ContextFrom, type EventFromLogic, type InspectionEvent, type Observer, type SnapshotFrom, type StateMachine } from "xstate"
+import type { Cookie } from "../types.js"
 
 /**
  * The state metadata of a flow machine: the effect a state performs, named from the machine's own
@@ -22,10 +23,32 @@ type StateMetaOf<TMachine> = TMachine extends StateMachine<any, any, any, any, a
 export type EffectNameOf<TMachine> = StateMetaOf<TMachine> extends FlowMeta<infer TEffect> ? TEffect : never
 
 /**
+ * What an effect adds to the event it reports when it minted cookies (a session written, a session
+ * cookie re-issued): the cookies, in the order they are to be set. They are the run's output, not
+ * the machine's input: {@link runFlowWithCookies} takes them off the event before the machine
+ * receives it and returns them beside the final snapshot, so a session token never enters the
+ * machine's context, a sealed snapshot or what an inspector sees, and no effect writes into an
+ * array another part of the request reads.
+ *
+ * @example
+ * ```ts
+ * const encodeToken = async (): Promise<SignInTailEvent & CookieReport> => ({ type: "token.encoded", cookies: await encodeSessionToken(options, outcome) })
+ * ```
+ */
+export interface CookieReport {
+  /** The cookies the effect minted, in the order they are set. */
+  readonly cookies?: readonly Cookie[]
+}
+
+/** An event of `TEvent`, with the cookies the effect that reported it minted (see {@link CookieReport}). */
+export type Reported<TEvent> = TEvent & CookieReport
+
+/**
  * The implementations of a machine's effects, keyed by the effect names its definition declares:
  * a missing or misspelt effect is a compile error. Each takes the flow's context and resolves with
- * the event that reports what it found. An effect does not throw and does not decide: it turns
- * failures into events, and the machine's transitions and guards choose where the flow goes.
+ * the event that reports what it found (and the cookies it minted, see {@link CookieReport}). An
+ * effect does not throw and does not decide: it turns failures into events, and the machine's
+ * transitions and guards choose where the flow goes.
  *
  * @example
  * ```ts
@@ -33,7 +56,7 @@ export type EffectNameOf<TMachine> = StateMetaOf<TMachine> extends FlowMeta<infe
  * ```
  */
 export type FlowEffects<TMachine extends AnyStateMachine> = {
-  [TEffect in EffectNameOf<TMachine>]: (context: ContextFrom<TMachine>) => Promise<EventFromLogic<TMachine>> | EventFromLogic<TMachine>
+  [TEffect in EffectNameOf<TMachine>]: (context: ContextFrom<TMachine>) => Promise<Reported<EventFromLogic<TMachine>>> | Reported<EventFromLogic<TMachine>>
 }
 
 /** `TContext` with `TKeys` present: what an effect's state is entered with. */
@@ -106,11 +129,18 @@ export function effectOf(snapshot: { getMeta(): Record<string, unknown> }): stri
 }
 
 /**
- * Runs a flow machine (from its start, or from a restored snapshot and the event that resumes it)
- * until it ends or waits: performs the effect each state names and sends the
- * outcome back, until a final state (the flow ended) or a state without an effect (the flow waits
- * for another request; persist its snapshot). Nothing is ever in flight inside the machine, so a
- * persisted snapshot can be restored without repeating any effect.
+ * A finished run of a flow (ended, or waiting for another request): where it stopped, and the
+ * cookies its effects minted on the way, in the order they reported them.
+ */
+export interface FlowRun<TMachine extends AnyStateMachine> {
+  readonly snapshot: SnapshotFrom<TMachine>
+  readonly cookies: readonly Cookie[]
+}
+
+/**
+ * Runs a flow machine whose effects mint no cookies, and returns where it stopped: see
+ * {@link runFlowWithCookies}, which this runs. An effect that reports cookies here is a bug (they
+ * would never reach the answer): the run throws, naming it.
  *
  * @example
  * ```ts
@@ -123,7 +153,35 @@ export async function runFlow<TMachine extends AnyStateMachine>(
   effects: FlowEffects<TMachine>,
   options: FlowRunOptions<TMachine> = {},
 ): Promise<SnapshotFrom<TMachine>> {
+  return (await run(machine, effects, options, false)).snapshot
+}
+
+/**
+ * Runs a flow machine (from its start, or from a restored snapshot and the event that resumes it)
+ * until it ends or waits: performs the effect each state names and sends the
+ * outcome back, until a final state (the flow ended) or a state without an effect (the flow waits
+ * for another request; persist its snapshot). Nothing is ever in flight inside the machine, so a
+ * persisted snapshot can be restored without repeating any effect. The cookies an effect reports
+ * with its event ({@link CookieReport}) are taken off it before the machine receives it, and
+ * returned beside the snapshot: the run's output, for the outcome table to set.
+ *
+ * @example
+ * ```ts
+ * const { snapshot, cookies } = await runFlowWithCookies(credentialsSignInMachine, effects, { inspect })
+ * snapshot.value // "signedIn"; cookies: the session token's (and whatever else the sign-in wrote)
+ * ```
+ */
+export function runFlowWithCookies<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  effects: FlowEffects<TMachine>,
+  options: FlowRunOptions<TMachine> = {},
+): Promise<FlowRun<TMachine>> {
+  return run(machine, effects, options, true)
+}
+
+async function run<TMachine extends AnyStateMachine>(machine: TMachine, effects: FlowEffects<TMachine>, options: FlowRunOptions<TMachine>, mints: boolean): Promise<FlowRun<TMachine>> {
   let failure: { error: unknown } | undefined
+  let minted: readonly Cookie[] = []
   const actor: AnyActorRef = createActor(machine as AnyStateMachine, {
     ...(options.snapshot !== undefined && { snapshot: options.snapshot }),
     ...(options.input !== undefined && { input: options.input }),
@@ -141,12 +199,17 @@ export async function runFlow<TMachine extends AnyStateMachine>(
     for (;;) {
       const snapshot = actor.getSnapshot() as AnyMachineSnapshot
       if (failure) throw failure.error
-      if (snapshot.status !== "active") return snapshot as SnapshotFrom<TMachine>
+      if (snapshot.status !== "active") return { snapshot: snapshot as SnapshotFrom<TMachine>, cookies: minted }
       const effect = effectOf(snapshot)
-      if (effect === undefined) return snapshot as SnapshotFrom<TMachine>
+      if (effect === undefined) return { snapshot: snapshot as SnapshotFrom<TMachine>, cookies: minted }
       const perform = (effects as Record<string, FlowEffects<AnyStateMachine>[string] | undefined>)[effect]
       if (!perform) throw new Error(`${machine.id}: no implementation for effect "${effect}"`)
-      const event = await perform(snapshot.context as ContextFrom<TMachine>)
+      // The machine receives the event without the cookies: they are the run's output, never its context.
+      const { cookies, ...event } = (await perform(snapshot.context as ContextFrom<TMachine>)) as Reported<EventFromLogic<TMachine>>
+      if (cookies?.length) {
+        if (!mints) throw new Error(`${machine.id}: effect "${effect}" reported cookies, which runFlow drops: run the flow with runFlowWithCookies`)
+        minted = [...minted, ...cookies]
+      }
       if (!snapshot.can(event)) {
         throw new Error(`${machine.id}: effect "${effect}" answered "${event.type}", which state ${JSON.stringify(snapshot.value)} does not accept`)
       }

@@ -1,6 +1,7 @@
 import { assign, createActor, setup, type InspectionEvent } from "xstate"
 import { describe, expect, it } from "vitest"
-import { assigned, effectOf, effectsReading, runFlow, type FlowMeta } from "../../src/machines/run-flow.js"
+import { assigned, effectOf, effectsReading, runFlow, runFlowWithCookies, type FlowMeta } from "../../src/machines/run-flow.js"
+import type { Cookie } from "../../src/types.js"
 
 type Event = { type: "checked"; ok: boolean } | { type: "resumed" } | { type: "stored" } | { type: "other" } | { type: "broken" }
 
@@ -126,5 +127,42 @@ describe("assigned and effectsReading", () => {
     const effect = effectsReading<Context>()(["url"], () => (ran = true))
     expect(() => effect({})).toThrow("context.url")
     expect(ran).toBe(false)
+  })
+})
+
+describe("runFlowWithCookies", () => {
+  const cookie = (name: string, value: string): Cookie => ({ name, value, options: { path: "/", httpOnly: true } })
+  const checkAndStore = {
+    check: () => ({ type: "checked" as const, ok: true, cookies: [cookie("minted-a", "secret-session-token-a"), cookie("minted-b", "secret-b")] }),
+    store: async () => ({ type: "stored" as const, cookies: [cookie("minted-c", "secret-c")] }),
+  }
+
+  it("returns the cookies the effects reported, in order, beside the snapshot; the machine never receives them", async () => {
+    const seen: InspectionEvent[] = []
+    const waiting = await runFlowWithCookies(flow, checkAndStore, { inspect: (event) => void seen.push(event) })
+    expect(waiting.snapshot.value).toBe("waiting")
+    expect(waiting.cookies.map(({ name }) => name)).toEqual(["minted-a", "minted-b"])
+    const received = seen.flatMap((event) => (event.type === "@xstate.event" ? [event.event] : []))
+    expect(received.find((event) => event.type === "checked")).toEqual({ type: "checked", ok: true })
+    expect(JSON.stringify(received)).not.toContain("secret")
+
+    // A flow that waits is persisted (sealed into its cookie) without them: they were never in its context.
+    const persisted = JSON.parse(JSON.stringify(flow.getPersistedSnapshot(waiting.snapshot)))
+    expect(JSON.stringify(persisted)).not.toContain("secret")
+    expect(JSON.stringify(persisted)).not.toContain("minted")
+
+    // The request that resumes it answers only the cookies its own run minted.
+    const done = await runFlowWithCookies(flow, checkAndStore, { snapshot: persisted, resume: { type: "resumed" } })
+    expect([done.snapshot.value, done.cookies.map(({ name }) => name)]).toEqual(["done", ["minted-c"]])
+  })
+
+  it("returns no cookies for a run whose effects minted none", async () => {
+    expect((await runFlowWithCookies(flow, effects)).cookies).toEqual([])
+  })
+
+  it("is the only run that takes them: runFlow refuses an effect that reports cookies, which it would drop", async () => {
+    await expect(runFlow(flow, checkAndStore)).rejects.toThrow('flow: effect "check" reported cookies, which runFlow drops: run the flow with runFlowWithCookies')
+    // An empty report is no cookie.
+    expect((await runFlow(flow, { ...effects, check: () => ({ type: "checked" as const, ok: true, cookies: [] }) })).value).toBe("waiting")
   })
 })

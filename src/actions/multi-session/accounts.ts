@@ -1,6 +1,6 @@
 import { multiSessionMachine } from "../../machines/multi-session.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { runFlowWithCookies, type FlowEffects } from "../../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { AccountNotFound, MissingCSRF, SessionTokenError } from "../../core/errors.js"
 import { errorAnswer, noCacheHeaders, type Answer } from "../../core/answer.js"
@@ -27,10 +27,10 @@ export interface AccountsList {
  */
 async function readAsSession(options: AuthOptions, token: string): Promise<{ session: Session; token: string } | null> {
   const name = options.cookies.sessionToken.name
-  const written: Cookie[] = []
-  const read = await sessionAction({ ...options, request: { ...options.request, cookies: { [name]: token } } }, written)
+  const read = await sessionAction({ ...options, request: { ...options.request, cookies: { [name]: token } } }, [])
   const session = "body" in read ? read.body : null
   if (!session) return null
+  const written = read.cookies ?? []
   // The re-issued token (a JWT's sliding expiry), whole or in chunks, replaces the kept one.
   const parts = written.filter((cookie) => cookie.value !== "" && chunkIndexOf(cookie.name, name) !== undefined).sort((a, b) => chunkIndexOf(a.name, name)! - chunkIndexOf(b.name, name)!)
   return { session: session as Session, token: parts.length ? parts.map((cookie) => cookie.value).join("") : token }
@@ -65,7 +65,8 @@ export async function listAccounts(options: AuthOptions, cookies: Cookie[]): Pro
   }
   const changed = kept.length !== stored.length || kept.some((other, index) => other.t !== stored[index]!.t)
   const written = changed ? await writeOthers(options, kept) : []
-  return { status: 200, headers: { "Content-Type": "application/json", ...noCacheHeaders }, body: { active, others }, cookies: [...cookies, ...written] }
+  // The active session's cookies as `/session` answers them (issued again, or cleared), then the others'.
+  return { status: 200, headers: { "Content-Type": "application/json", ...noCacheHeaders }, body: { active, others }, cookies: [...(read.cookies ?? cookies), ...written] }
 }
 
 /** Whether the request asked for JSON (a `fetch` from the client, not a form post). */
@@ -109,7 +110,6 @@ export async function switchAccount(options: AuthOptions, cookies: Cookie[]): Pr
   let others: OtherSession[] = []
   let index = -1
   let target: ReadSession | null = null
-  const written: Cookie[] = []
   const effects: FlowEffects<typeof multiSessionMachine> = {
     ...csrfCheckEffect(options),
     findAccount: async () => {
@@ -125,11 +125,11 @@ export async function switchAccount(options: AuthOptions, cookies: Cookie[]): Pr
         const active = await readActive(options)
         const rest = others.filter((_, at) => at !== index)
         const moved: OtherSession[] = active ? [{ t: active.token, a: Date.now(), ...(active.userId !== undefined && { u: active.userId }) }] : []
-        written.push(...activate(options, target!), ...(await writeOthers(options, [...moved, ...rest])))
+        const switched = [...activate(options, target!), ...(await writeOthers(options, [...moved, ...rest]))]
         // The auth context (second factors) is the previous user's: it does not carry over.
         const context = options.cookies.authContext
-        if (options.request.cookies[context.name] !== undefined) written.push({ name: context.name, value: "", options: { ...context.options, maxAge: 0 } })
-        return { type: "account.switched" }
+        if (options.request.cookies[context.name] === undefined) return { type: "account.switched", cookies: switched }
+        return { type: "account.switched", cookies: [...switched, { name: context.name, value: "", options: { ...context.options, maxAge: 0 } }] }
       } catch (error) {
         return { type: "switch.failed", error }
       }
@@ -141,7 +141,7 @@ export async function switchAccount(options: AuthOptions, cookies: Cookie[]): Pr
     endOthers: () => ({ type: "others.ended" }),
     endOther: () => ({ type: "other.ended" }),
   }
-  const switched = async (): Promise<Answer> => {
+  const switched = async (_: unknown, written: readonly Cookie[]): Promise<Answer> => {
     if (!wantsJson(options)) return { redirect: options.callbackUrl, cookies: [...cookies, ...written] }
     // The new active session, read as /session reads it (the active one, when it was asked for).
     const session = target ? ((await readAsSession(options, (target as ReadSession).token))?.session ?? null) : await activeSession(options)
@@ -161,7 +161,7 @@ export async function switchAccount(options: AuthOptions, cookies: Cookie[]): Pr
     otherEnded: unused,
   }
   const input = { operation: "switch" as const, policy: { maxAccounts: options.multiSession!.maxAccounts } }
-  return outcomeOf(await runFlow(multiSessionMachine, effects, { inspect: options.config.inspect, input }), outcomes)
+  return outcomeOf(await runFlowWithCookies(multiSessionMachine, effects, { inspect: options.config.inspect, input }), outcomes)
 }
 
 /** The active session as `/session` answers it. */

@@ -1,5 +1,5 @@
 import { multiSessionMachine } from "../../machines/multi-session.js"
-import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { runFlowWithCookies, type FlowEffects } from "../../machines/run-flow.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { asError } from "../../core/as-error.js"
 import { SessionTokenError } from "../../core/errors.js"
@@ -16,19 +16,19 @@ import type { Cookie } from "../../types.js"
  *
  * @example
  * ```ts
- * cookies.push(...(await keepSignedInAccounts(options, user.id)))
+ * const cookies = [...sessionCookies, ...(await keepSignedInAccounts(options, user.id))]
  * ```
  */
 export async function keepSignedInAccounts(options: AuthOptions, newUserId: string | undefined): Promise<Cookie[]> {
   const marker = options.cookies.addAccount
-  const written: Cookie[] = options.request.cookies[marker.name] !== undefined ? [{ name: marker.name, value: "", options: { ...marker.options, maxAge: 0 } }] : []
+  const markerCleared: Cookie[] = options.request.cookies[marker.name] !== undefined ? [{ name: marker.name, value: "", options: { ...marker.options, maxAge: 0 } }] : []
   let previous: ReadSession | undefined
   let others: OtherSession[] = []
   const effects: FlowEffects<typeof multiSessionMachine> = {
     // Never reached by `add`: the sign-in checked its own CSRF token.
     checkCsrf: () => ({ type: "csrf.valid" }),
     findPrevious: async () => {
-      if (!written.length) return { type: "marker.absent" }
+      if (!markerCleared.length) return { type: "marker.absent" }
       previous = (await readActive(options)) ?? undefined
       if (!previous) return { type: "previous.none" }
       // The new user is never also among the others: their new session replaces what was kept.
@@ -50,8 +50,7 @@ export async function keepSignedInAccounts(options: AuthOptions, newUserId: stri
     keepPrevious: async () => {
       try {
         const kept: OtherSession = { t: previous!.token, a: Date.now(), ...(previous!.userId !== undefined && { u: previous!.userId }) }
-        written.push(...(await writeOthers(options, [kept, ...others])))
-        return { type: "previous.kept" }
+        return { type: "previous.kept", cookies: await writeOthers(options, [kept, ...others]) }
       } catch (error) {
         return { type: "keep.failed", error }
       }
@@ -62,14 +61,15 @@ export async function keepSignedInAccounts(options: AuthOptions, newUserId: stri
     endOthers: () => ({ type: "others.ended" }),
     endOther: () => ({ type: "other.ended" }),
   }
-  const done = (): Cookie[] => written
-  const unused = (): Cookie[] => written
+  // The marker cleared, then the others cookie keeping the account signed in before (when it was kept).
+  const done = (_: unknown, minted: readonly Cookie[]): Cookie[] => [...markerCleared, ...minted]
+  const unused = done
   const outcomes: FlowOutcomes<typeof multiSessionMachine, Cookie[]> = {
     replaced: done,
     added: done,
-    keepFailed: ({ error }) => {
+    keepFailed: ({ error }, minted) => {
       options.logger.error(new SessionTokenError(asError(error)))
-      return written
+      return done(undefined, minted)
     },
     // Not reached by `add`.
     switched: unused,
@@ -81,5 +81,5 @@ export async function keepSignedInAccounts(options: AuthOptions, newUserId: stri
     csrfRejected: unused,
   }
   const input = { operation: "add" as const, policy: { maxAccounts: options.multiSession!.maxAccounts } }
-  return outcomeOf(await runFlow(multiSessionMachine, effects, { inspect: options.config.inspect, input }), outcomes)
+  return outcomeOf(await runFlowWithCookies(multiSessionMachine, effects, { inspect: options.config.inspect, input }), outcomes)
 }

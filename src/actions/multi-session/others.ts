@@ -69,7 +69,7 @@ function isOtherSession(value: unknown): value is OtherSession {
  *
  * @example
  * ```ts
- * cookies.push(...(await writeOthers(options, others)))
+ * const written = await writeOthers(options, others)
  * ```
  */
 export async function writeOthers(options: AuthOptions, others: readonly OtherSession[]): Promise<Cookie[]> {
@@ -144,7 +144,7 @@ export function accountId(other: OtherSession, index: number): string {
  *
  * @example
  * ```ts
- * cookies.push(...activate(options, { token, expires }))
+ * const written = activate(options, { token, expires })
  * ```
  */
 export function activate(options: AuthOptions, session: { token: string; expires: Date }): Cookie[] {

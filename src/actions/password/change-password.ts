@@ -10,7 +10,7 @@ import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
 import { dummyVerify, hashPassword, verifyPassword } from "../../core/password/index.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { runFlowWithCookies, type FlowEffects } from "../../machines/run-flow.js"
 import { passwordChangeMachine } from "../../machines/password-change.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { rateLimitedError, requestLimiter } from "../rate-limit.js"
@@ -42,7 +42,8 @@ export async function passwordChange(options: AuthOptions, provider: Credentials
   const current = typeof body.currentPassword === "string" ? body.currentPassword : ""
   const limiter = requestLimiter(options)
   let hash = ""
-  const form = (query: Record<string, string>) => ({ redirect: passwordRouteUrl(options, provider, "change-password", query), cookies })
+  // After the other sessions ended, this one's cookies, issued again, go with the answer.
+  const form = (query: Record<string, string>, minted: readonly Cookie[] = []) => ({ redirect: passwordRouteUrl(options, provider, "change-password", query), cookies: [...cookies, ...minted] })
   const effects: FlowEffects<typeof passwordChangeMachine> = {
     ...csrfCheckEffect(options),
     findSessionUser: () => findSessionUser(options),
@@ -76,7 +77,7 @@ export async function passwordChange(options: AuthOptions, provider: Credentials
       }
     },
     endOtherSessions: async ({ user }) => {
-      const ended = await endOtherUserSessions(options, user!.id, cookies)
+      const ended = await endOtherUserSessions(options, user!.id)
       if (ended.type === "sessions.failed") options.logger.error(asError(ended.error))
       return ended
     },
@@ -89,9 +90,9 @@ export async function passwordChange(options: AuthOptions, provider: Credentials
     passwordRejected: () => form({ error: "CredentialsSignin" }),
     noPasswordAccount: () => form({ error: "NoPassword" }),
     changeRefused: ({ refusal }) => form({ error: "PasswordChangeRefused", reason: refusal! }),
-    passwordChanged: () => form({ notice: "password-changed" }),
+    passwordChanged: (_, minted) => form({ notice: "password-changed" }, minted),
     changeFailed: ({ error }) => errorAnswer(new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), cookies),
   }
   const policy = { endsOtherSessions: settings.endOtherSessions !== false, mailsNotice: settings.sendMail !== undefined }
-  return outcomeOf(await runFlow(passwordChangeMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
+  return outcomeOf(await runFlowWithCookies(passwordChangeMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
 }

@@ -14,7 +14,7 @@ import type { SessionsEndEvent } from "../../machines/password-reset.js"
 import type { SessionUserEvent } from "../../machines/password-session.js"
 import { sessionUser } from "../second-factor/session-user.js"
 import type { AuthOptions } from "../../core/options.js"
-import type { Cookie } from "../../types.js"
+import type { Reported } from "../../machines/run-flow.js"
 
 async function revokeUser(options: AuthOptions, userId: string, at: number): Promise<void> {
   // Remembered as long as a session signed in before it could still be read.
@@ -41,16 +41,16 @@ export async function endUserSessions(options: AuthOptions, userId: string): Pro
 }
 
 /**
- * Ends every session of `userId` but this request's, which is issued again (its cookies pushed
- * onto `cookies`): a JWT with its sign-in recorded at the change, a database session under a new
+ * Ends every session of `userId` but this request's, which is issued again (its cookies reported
+ * with the event): a JWT with its sign-in recorded at the change, a database session under a new
  * token with the same expiry and sign-in time. Reports, never throws.
  *
  * @example
  * ```ts
- * await endOtherUserSessions(options, user.id, cookies) // { type: "sessions.ended" }
+ * await endOtherUserSessions(options, user.id) // { type: "sessions.ended", cookies: [the session cookie, issued again] }
  * ```
  */
-export async function endOtherUserSessions(options: AuthOptions, userId: string, cookies: Cookie[]): Promise<SessionsEndEvent> {
+export async function endOtherUserSessions(options: AuthOptions, userId: string): Promise<Reported<SessionsEndEvent>> {
   try {
     const store = sessionStoreOf(options)
     const now = Date.now()
@@ -58,20 +58,18 @@ export async function endOtherUserSessions(options: AuthOptions, userId: string,
       const token = await decodeSessionCookie(options, store)
       await revokeUser(options, userId, now)
       // Signed in again, in effect: the current password was typed. Not before the revocation, so it is kept.
-      if (token) cookies.push(...(await writeJwtSession(options, store, { ...token, [sessionMetaClaim]: { ...metaOfToken(token), signedInAt: now } })))
-      return { type: "sessions.ended" }
+      if (!token) return { type: "sessions.ended" }
+      return { type: "sessions.ended", cookies: await writeJwtSession(options, store, { ...token, [sessionMetaClaim]: { ...metaOfToken(token), signedInAt: now } }) }
     }
     const adapter = options.adapter!
     const current = store.value ? await adapter.getSessionAndUser!(store.value) : null
     await adapter.deleteUserSessions!(userId)
-    if (current && current.user.id === userId) {
-      const meta = options.session.recordsSignIn ? (metaOfDatabaseToken(current.session.sessionToken) ?? { signedInAt: now }) : undefined
-      const generated = options.session.generateSessionToken()
-      const sessionToken = meta ? databaseToken(generated, meta) : generated
-      const session = await adapter.createSession!({ sessionToken, userId, expires: current.session.expires })
-      cookies.push(...store.write(session.sessionToken, { expires: session.expires }))
-    }
-    return { type: "sessions.ended" }
+    if (!current || current.user.id !== userId) return { type: "sessions.ended" }
+    const meta = options.session.recordsSignIn ? (metaOfDatabaseToken(current.session.sessionToken) ?? { signedInAt: now }) : undefined
+    const generated = options.session.generateSessionToken()
+    const sessionToken = meta ? databaseToken(generated, meta) : generated
+    const session = await adapter.createSession!({ sessionToken, userId, expires: current.session.expires })
+    return { type: "sessions.ended", cookies: store.write(session.sessionToken, { expires: session.expires }) }
   } catch (error) {
     return { type: "sessions.failed", error }
   }

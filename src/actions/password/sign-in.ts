@@ -9,7 +9,7 @@ import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
 import { dummyVerify, hashPassword, verifyPassword } from "../../core/password/index.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { runFlowWithCookies, type FlowEffects } from "../../machines/run-flow.js"
 import { passwordSignInMachine, type PasswordSignInContext } from "../../machines/password-sign-in.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { signInTailPolicy, type SignInOutcome } from "../issue-session.js"
@@ -84,11 +84,11 @@ export async function passwordSignIn(options: AuthOptions, provider: Credentials
     },
     askSignIn: async ({ user }) => askSignIn(options, { user: user!, account: account(user!), credentials: { email } }),
     resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
-    ...sessionEffects(options, cookies, ({ user }: PasswordSignInContext) => signedIn(user!)),
+    ...sessionEffects(options, ({ user }: PasswordSignInContext) => signedIn(user!)),
   }
   const failed = ({ error }: PasswordSignInContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
   const outcomes: FlowOutcomes<typeof passwordSignInMachine, Answer | Promise<Answer>> = {
-    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
+    signedIn: (_, minted) => ({ redirect: options.callbackUrl, cookies: [...cookies, ...minted] }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action callback")),
     credentialsMalformed: ({ nonStringFields }) =>
@@ -105,5 +105,5 @@ export async function passwordSignIn(options: AuthOptions, provider: Credentials
     ...secondFactorOutcomes(options, cookies, ({ user }: PasswordSignInContext) => signedIn(user!), () => options.callbackUrl),
   }
   const policy = { ...signInTailPolicy(options, provider), requiresVerifiedEmail: settings.verification === "required", verifiesByCode: settings.sendMail !== undefined && (settings.verifyBy ?? "link") !== "link" }
-  return outcomeOf(await runFlow(passwordSignInMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
+  return outcomeOf(await runFlowWithCookies(passwordSignInMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
 }

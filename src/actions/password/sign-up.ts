@@ -13,7 +13,7 @@ import { emitEvent } from "../../core/events.js"
 import { parseEmailAddress } from "../../core/email-address.js"
 import { checkPasswordRules, hashPassword } from "../../core/password/index.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { runFlowWithCookies, type FlowEffects } from "../../machines/run-flow.js"
 import { passwordSignUpMachine, type PasswordSignUpContext, type SignUpReadEvent } from "../../machines/password-sign-up.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
 import { newUserRedirect, signInTailPolicy, type SignInOutcome } from "../issue-session.js"
@@ -112,12 +112,12 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
       const sent = await sendPasswordMail(options, provider, { kind: "email-taken", to: user!.email!, signInUrl: signInPageUrl(options), resetUrl: passwordRouteUrl(options, provider, "forgot-password") })
       return { ...sent, ...(code && { code }) }
     },
-    ...sessionEffects(options, cookies, ({ user }: PasswordSignUpContext) => signedIn(user!)),
+    ...sessionEffects(options, ({ user }: PasswordSignUpContext) => signedIn(user!)),
   }
   const failed = ({ error }: PasswordSignUpContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }))
   const outcomes: FlowOutcomes<typeof passwordSignUpMachine, Answer | Promise<Answer>> = {
-    signedIn: () => ({ redirect: options.callbackUrl, cookies }),
-    signedInNewUser: () => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies }),
+    signedIn: (_, minted) => ({ redirect: options.callbackUrl, cookies: [...cookies, ...minted] }),
+    signedInNewUser: (_, minted) => ({ redirect: newUserRedirect(options, options.callbackUrl), cookies: [...cookies, ...minted] }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies }),
     csrfRejected: () => errorAnswer(new MissingCSRF("CSRF token was missing during an action signup")),
     signUpRefused: ({ refusal }) => errorAnswer(new SignUpRefused(`The sign-up was refused: ${refusal}`, { cause: { provider: provider.id, reason: refusal } })),
@@ -139,5 +139,5 @@ export async function passwordSignUp(options: AuthOptions, provider: Credentials
     mailsVerification: settings.sendMail !== undefined && settings.verification !== "off",
     verifiesByCode: settings.sendMail !== undefined && verifyBy !== "link",
   }
-  return outcomeOf(await runFlow(passwordSignUpMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
+  return outcomeOf(await runFlowWithCookies(passwordSignUpMachine, effects, { inspect: options.config.inspect, input: { policy } }), outcomes)
 }

@@ -12,7 +12,7 @@ import { asError } from "../../core/as-error.js"
 import { passwordVerifyCodeMachine, type PasswordCodeStart, type PasswordVerifyCodeContext } from "../../machines/password-verify-code.js"
 import { EMAIL_CODE_MAX_ATTEMPTS } from "../../machines/emailed-code.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
-import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { runFlow, runFlowWithCookies, type FlowEffects } from "../../machines/run-flow.js"
 import type { StopStateOf } from "../../machines/flow-machine.js"
 import { FlowCookieRefused, newFlowId, sealedFlow, type OpenedFlow } from "../flow-cookie.js"
 import { outcomeOf, type FlowOutcomes } from "../flow-outcomes.js"
@@ -110,25 +110,29 @@ export async function startPasswordCode(options: AuthOptions, provider: Credenti
  */
 export async function passwordVerifyCode(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<Answer> {
   const site = passwordCodeFlow.site(options, provider)
-  const ended = () => [...cookies, ...passwordCodeFlow.clear(site)]
-  const invalid = (refusal: string, message: string, err?: Error) => errorAnswer(new PasswordCodeInvalid(message, { cause: { refusal, provider: provider.id, ...(err && { err }) } }), ended())
+  const cleared = (answered: readonly Cookie[]) => [...answered, ...passwordCodeFlow.clear(site)]
+  const invalid = (answered: readonly Cookie[], refusal: string, message: string, err?: Error) =>
+    errorAnswer(new PasswordCodeInvalid(message, { cause: { refusal, provider: provider.id, ...(err && { err }) } }), cleared(answered))
   const opened = await passwordCodeFlow.open(site, options.request.cookies)
   if (opened instanceof FlowCookieRefused) {
-    return invalid(opened.reason, `The verification waiting for its code cannot go on (${opened.reason}): sign in again for a new code`, opened)
+    return invalid(cookies, opened.reason, `The verification waiting for its code cannot go on (${opened.reason}): sign in again for a new code`, opened)
   }
   const limiter = requestLimiter(options)
-  const effects = passwordCodeEffects(options, provider, cookies, opened)
-  const snapshot = await runFlow(passwordVerifyCodeMachine, { ...effects, checkRateLimit: ({ email }) => limiter.count("email-code", email) }, {
+  const effects = passwordCodeEffects(options, provider, opened)
+  const { snapshot, cookies: minted } = await runFlowWithCookies(passwordVerifyCodeMachine, { ...effects, checkRateLimit: ({ email }) => limiter.count("email-code", email) }, {
     inspect: options.config.inspect,
     snapshot: opened.snapshot,
     resume: { type: "code.submitted", code: String(options.request.body?.code ?? ""), policy: signInTailPolicy(options, provider) },
     id: passwordCodeFlow.actorId(opened.flowId),
   })
+  // The session's cookies (when the flow wrote one), then the flow's cleared.
+  const answered = [...cookies, ...minted]
+  const ended = () => cleared(answered)
   const signedIn = ({ user }: PasswordVerifyCodeContext): SignInOutcome => ({ user: user!, account: accountOf(provider, user!) })
-  const refused = (refusal: StopStateOf<typeof passwordVerifyCodeMachine>, message: string) => () => invalid(refusal, message)
+  const refused = (refusal: StopStateOf<typeof passwordVerifyCodeMachine>, message: string) => () => invalid(answered, refusal, message)
   const failed = ({ error }: PasswordVerifyCodeContext) => errorAnswer(error instanceof AuthError ? error : new CallbackRouteError(asError(error), { cause: { provider: provider.id } }), ended())
   const outcomes: FlowOutcomes<typeof passwordVerifyCodeMachine, Answer | Promise<Answer>> = {
-    awaitingCode: ({ attempts }) => sealAndShow(options, provider, cookies, snapshot, EMAIL_CODE_MAX_ATTEMPTS - attempts),
+    awaitingCode: ({ attempts }) => sealAndShow(options, provider, answered, snapshot, EMAIL_CODE_MAX_ATTEMPTS - attempts),
     signedIn: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: ended() }),
     ...secondFactorOutcomes(options, ended(), signedIn, ({ callbackUrl }) => callbackUrl),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies: ended() }),
@@ -151,7 +155,6 @@ const accountOf = (provider: CredentialsConfig, user: User) => ({ providerAccoun
 function passwordCodeEffects(
   options: AuthOptions,
   provider: CredentialsConfig,
-  cookies: Cookie[],
   opened: OpenedFlow<typeof passwordVerifyCodeMachine>,
 ): Omit<FlowEffects<typeof passwordVerifyCodeMachine>, "checkRateLimit"> {
   const site = passwordCodeFlow.site(options, provider)
@@ -179,6 +182,6 @@ function passwordCodeEffects(
     },
     askSignIn: async ({ user }) => askSignIn(options, { user: user!, account: accountOf(provider, user!), credentials: { email: user!.email } }),
     resolveRedirect: ({ requestedRedirect }) => resolveRedirect(options, requestedRedirect!),
-    ...sessionEffects(options, cookies, ({ user }: PasswordVerifyCodeContext) => ({ user: user!, account: accountOf(provider, user!) })),
+    ...sessionEffects(options, ({ user }: PasswordVerifyCodeContext) => ({ user: user!, account: accountOf(provider, user!) })),
   }
 }

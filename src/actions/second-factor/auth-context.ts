@@ -87,7 +87,7 @@ export async function readAuthContext(options: AuthOptions): Promise<AuthContext
  *
  * @example
  * ```ts
- * cookies.push(await authContextCookie(options, { userId: "u1", amr: ["pwd"] }))
+ * const cookie = await authContextCookie(options, { userId: "u1", amr: ["pwd"] }) // set beside the session's
  * ```
  */
 export async function authContextCookie(options: AuthOptions, context: Omit<AuthContext, "authTime">): Promise<Cookie> {

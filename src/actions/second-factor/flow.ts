@@ -13,7 +13,7 @@ import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
 import { backupCodeHashes, hashEmailCode, newEmailCode, normalizeBackupCode, openFactorSecret, typedEmailCodeHashes, verifyTotp } from "../../core/second-factor/index.js"
 import { EMAIL_CODE_LIFETIME } from "../../core/second-factor-options.js"
-import { runFlow, type FlowEffects } from "../../machines/run-flow.js"
+import { runFlow, runFlowWithCookies, type FlowEffects } from "../../machines/run-flow.js"
 import { csrfCheckEffect } from "../../machines/csrf-check.js"
 import { secondFactorMachine, type FirstFactor, type SecondFactorContext, type SecondFactorEvent, type SecondFactorPolicy } from "../../machines/second-factor.js"
 import type { SecondFactorMethod } from "../../machines/sign-in-tail.js"
@@ -77,13 +77,9 @@ export async function startSecondFactor(options: AuthOptions, cookies: Cookie[],
 interface SecondFactorRequest {
   opened: OpenedFlow<typeof secondFactorMachine>
   limiter: RequestLimiter
-  /** The trusted-device cookie, once made: set only by a sign-in that ends signed in. */
-  trustedDevice?: Cookie
-  /** The renewed auth-context cookie of a step-up. */
-  authContext?: Cookie
 }
 
-function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: SecondFactorRequest): FlowEffects<typeof secondFactorMachine> {
+function secondFactorEffects(options: AuthOptions, request: SecondFactorRequest): FlowEffects<typeof secondFactorMachine> {
   const settings = options.secondFactor!
   const adapter = options.adapter!
   const site = secondFactorFlow.site(options, secondFactorSite)
@@ -144,8 +140,8 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
       try {
         const userId = user.id!
         const fingerprint = factorsFingerprint(userId, await adapter.listFactorsByUserId!(userId))
-        request.trustedDevice = await trustedDeviceCookie(options, { userId, fingerprint }, settings.trustedDeviceDays)
-        return { type: "device.trusted" }
+        // Set only by a sign-in that ends signed in (see the outcomes).
+        return { type: "device.trusted", cookies: [await trustedDeviceCookie(options, { userId, fingerprint }, settings.trustedDeviceDays)] }
       } catch (error) {
         options.logger.error(asError(error))
         return { type: "device.failed", error }
@@ -153,19 +149,30 @@ function secondFactorEffects(options: AuthOptions, cookies: Cookie[], request: S
     },
     renewAuthContext: async ({ user, stepUp, passedWith }) => {
       const { authContextCookie, steppedUpAmr } = await import("./auth-context.js")
-      request.authContext = await authContextCookie(options, { userId: user.id!, amr: steppedUpAmr((stepUp?.amr ?? []) as AuthMethod[], passedWith!) })
-      return { type: "authContext.renewed" }
+      return { type: "authContext.renewed", cookies: [await authContextCookie(options, { userId: user.id!, amr: steppedUpAmr((stepUp?.amr ?? []) as AuthMethod[], passedWith!) })] }
     },
-    ...sessionEffects(options, cookies, ({ user, account, profile, isNewUser, passedWith }: SecondFactorContext) => ({ user, account, ...(profile && { profile }), isNewUser: isNewUser ?? false, ...(passedWith && { secondFactor: passedWith }) })),
+    ...sessionEffects(options, ({ user, account, profile, isNewUser, passedWith }: SecondFactorContext) => ({ user, account, ...(profile && { profile }), isNewUser: isNewUser ?? false, ...(passedWith && { secondFactor: passedWith }) })),
   }
 }
 
-function outcomes(options: AuthOptions, cookies: Cookie[], request: SecondFactorRequest, snapshot: Awaited<ReturnType<typeof runFlow<typeof secondFactorMachine>>>): FlowOutcomes<typeof secondFactorMachine, Answer | Promise<Answer>> {
+/**
+ * The answers of the second-factor flow's stops, given the cookies its run minted: the session's
+ * (when it wrote one), the trusted device's (when the user asked to be remembered), or a step-up's
+ * renewed auth context.
+ */
+function outcomes(
+  options: AuthOptions,
+  cookies: Cookie[],
+  minted: readonly Cookie[],
+  request: SecondFactorRequest,
+  snapshot: Awaited<ReturnType<typeof runFlow<typeof secondFactorMachine>>>,
+): FlowOutcomes<typeof secondFactorMachine, Answer | Promise<Answer>> {
   const site = secondFactorFlow.site(options, secondFactorSite)
-  // Every end clears the flow's cookies; waiting again seals a new flow in their place.
-  const ended = () => [...cookies, ...secondFactorFlow.clear(site)]
+  const isDevice = (cookie: Cookie) => cookie.name === options.cookies.trustedDevice.name
+  // Every end clears the flow's cookies (after the session's, when one was written); waiting again seals a new flow in their place.
+  const ended = () => [...cookies, ...minted.filter((cookie) => !isDevice(cookie)), ...secondFactorFlow.clear(site)]
   // A device is remembered only by a sign-in that ended signed in.
-  const signedInCookies = () => [...ended(), ...(request.trustedDevice ? [request.trustedDevice] : [])]
+  const signedInCookies = () => [...ended(), ...minted.filter(isDevice)]
   const failed = ({ error }: SecondFactorContext) => errorAnswer(error instanceof Error && "type" in error ? error : new CallbackRouteError(asError(error), { cause: { provider: "second-factor" } }), ended())
   const refused = (reason: SecondFactorRefusal, message: string) => errorAnswer(new SecondFactorRefused(message, { cause: { reason } }), ended())
   return {
@@ -181,7 +188,8 @@ function outcomes(options: AuthOptions, cookies: Cookie[], request: SecondFactor
     verifyFailed: failed,
     attemptsExhausted: ({ attempts }) => errorAnswer(new SecondFactorAttemptsExhausted(`The sign-in used its ${attempts + 1} attempts at the second factor`), ended()),
     signedIn: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: signedInCookies() }),
-    steppedUp: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: [...ended(), request.authContext!] }),
+    // A step-up writes no session: what it minted is the renewed auth context, set after the flow's cookies are cleared.
+    steppedUp: ({ callbackUrl }) => ({ redirect: callbackUrl, cookies: [...cookies, ...secondFactorFlow.clear(site), ...minted] }),
     signedInNewUser: ({ callbackUrl }) => ({ redirect: newUserRedirect(options, callbackUrl), cookies: signedInCookies() }),
     redirected: ({ redirectTo }) => ({ redirect: redirectTo!, cookies: ended() }),
     accessDenied: failed,
@@ -216,13 +224,13 @@ export async function secondFactorAction(options: AuthOptions, cookies: Cookie[]
     method === "email" && body.send === "true"
       ? { type: "emailCode.requested", policy }
       : { type: "code.submitted", method, code: typeof body.code === "string" ? body.code : "", rememberDevice: body.remember === "true" || body.remember === "on", policy }
-  const snapshot = await runFlow(secondFactorMachine, secondFactorEffects(options, cookies, request), {
+  const { snapshot, cookies: minted } = await runFlowWithCookies(secondFactorMachine, secondFactorEffects(options, request), {
     inspect: options.config.inspect,
     snapshot: opened.snapshot,
     resume,
     id: secondFactorFlow.actorId(opened.flowId),
   })
-  return outcomeOf(snapshot, outcomes(options, cookies, request, snapshot))
+  return outcomeOf(snapshot, outcomes(options, cookies, minted, request, snapshot))
 }
 
 async function secondFactorPage(options: AuthOptions, cookies: Cookie[], flowCookie: string): Promise<ResponseInternal> {

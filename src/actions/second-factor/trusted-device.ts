@@ -58,7 +58,7 @@ export async function readTrustedDevice(options: AuthOptions): Promise<TrustedDe
  *
  * @example
  * ```ts
- * cookies.push(await trustedDeviceCookie(options, { userId: "u1", fingerprint }, 30))
+ * const cookie = await trustedDeviceCookie(options, { userId: "u1", fingerprint }, 30)
  * ```
  */
 export async function trustedDeviceCookie(options: AuthOptions, device: Omit<TrustedDevice, "issuedAt">, days: number): Promise<Cookie> {
