@@ -13,6 +13,7 @@ import { EMAIL_CODE_MAX_ATTEMPTS } from "../../machines/emailed-code.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import { postFromCopy } from "./second-factor.js"
+import { expireEmailedCode } from "./flow-expiry.js"
 import { strategyOf } from "../world.js"
 import { codeFlowRole, csrfUnreachable, failsOpenBeside, kitPassword, mailedCode } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
@@ -107,7 +108,6 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
       if (has(path, "flow.claimFailed") && config.replayStore) return "replayStore is your own: the kit makes only the adapter-backed default fail"
       const limited = rateLimitUnreachable(path, config, "email-code")
       if (limited) return limited
-      if (path.some((event) => role(event).condition === "code expired")) return "the kit has no clock: a code lives 10 minutes, longer than a path takes"
       if (has(path, "user.missing") && !config.adapter?.deleteUser) return "the adapter has no deleteUser: the kit cannot remove the user a code was mailed for"
       return signInTailUnreachable(path, strategy, config, policyOf(path))
     },
@@ -138,6 +138,8 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
       if (has(scenario.conditions, "session.failed")) world.record.failing.add("createSession")
       prepareSecondFactor(scenario.conditions, world)
       world.limitRequests(limiterModeOf(scenario.conditions))
+      // The kit has no clock: the flow waiting in this browser, sealed again with its code past its end.
+      if (labels.has("code expired") && !(await expireEmailedCode(world, "password-verify-code", provider.id))) return
       const csrfToken = labels.has("csrf.invalid") ? undefined : await world.csrfToken()
       const form = { code: wrong > 0 ? wrongOf(code) : code, ...(csrfToken && { csrfToken }) }
       if (labels.has("flow cookie sent twice")) await postFromCopy(world, route, form)
