@@ -155,6 +155,16 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
         ...tail,
       ]
     },
+    // An emailed code past its end stays past it: until a new one is mailed, the engine refuses every emailed code typed as expired (it checks the expiry first).
+    impossible(path) {
+      let expired = false
+      for (const event of path) {
+        if (event.type === "emailCode.sent") expired = false
+        else if (event.type === "emailCode.hashed" && role(event).condition === "emailed code expired") expired = true
+        else if (event.type === "emailCode.hashed" && expired) return true
+      }
+      return false
+    },
     // The faults of the flow and of the request take the same transitions at every attempt, and remembering the device matters only where the factor passes: driven at the first, and at the passing one.
     redundant(path, input) {
       const attempts = attemptsOf(path)
