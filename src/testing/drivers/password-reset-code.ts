@@ -3,7 +3,8 @@
  * `"both"`): the kit asks for a reset for its own account in its browser (through the real
  * forgot-password request, not recorded: it has its own paths), takes the code from the mail your
  * `sendMail` accepted, and types it with a new password in that browser: the right one, a wrong
- * one until the tries run out, with a password too short and then a good one; with the flow's
+ * one until the tries run out, the right one past its end (the waiting flow sealed again with the
+ * code expired), with a password too short and then a good one; with the flow's
  * cookie sent twice, without CSRF, over the rate limit; the password changed, the user gone or the
  * address unverified meanwhile, another change winning the race, the store failing.
  *

@@ -2,7 +2,8 @@
  * The Password verification code machine for one Password provider that verifies addresses by
  * code (`verifyBy: "code"` or `"both"`): the kit signs a new user up in its browser (not
  * recorded: sign-up has its own paths), takes the code from the mail your `sendMail` accepted, and
- * types it in that browser: the right one, a wrong one until the tries run out; with the flow's
+ * types it in that browser: the right one, a wrong one until the tries run out, the right one past
+ * its end (the waiting flow sealed again with the code expired); with the flow's
  * cookie sent twice, without CSRF, over the rate limit; the account verified, replaced or gone
  * meanwhile, the store failing; then the sign-in tail.
  *

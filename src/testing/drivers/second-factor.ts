@@ -3,7 +3,8 @@
  * an email link for the fixtures' existing user) stops for the second factor of a user the world
  * enrolled a software authenticator and backup codes for; then each attempt posts what the path
  * says: the app's current code (`softwareTotp`), a stale one, one used already, a backup code, an
- * unknown one, a request for an emailed code, the captured emailed code or a wrong one.
+ * unknown one, a request for an emailed code, the captured emailed code, a wrong one, or the
+ * captured one past its end (the waiting flow sealed again with the code expired).
  *
  * @module
  */
