@@ -21,6 +21,7 @@ import type { OAuthProviderConfig } from "../providers/oauth.js"
 import type { EmailConfig } from "../providers/email-config.js"
 import type { WebAuthnConfig, WebAuthnLibrary } from "../providers/webauthn-config.js"
 import type { AuthConfig, CredentialsConfig, PasswordMail, ProviderConfig, RateLimitOptions } from "../types.js"
+import type { CookiesOptions } from "../base-types.js"
 import { memoryRevocationStore, type RevocationStore } from "../core/revocation-store.js"
 import { rateLimitOf } from "../core/rate-limit/limiter.js"
 import type { RateLimitStore } from "../core/rate-limit/store.js"
@@ -347,9 +348,14 @@ export class World {
     return strategyOf(this.userConfig)
   }
 
+  /** The cookies (names and options) `Auth()` uses for the origin requests go to. */
+  get cookies(): CookiesOptions {
+    return resolveCookies(this.config.useSecureCookies ?? this.origin.startsWith("https:"), this.config.cookies)
+  }
+
   /** The session cookie's name for the origin requests go to. */
   get sessionCookie(): string {
-    return resolveCookies(this.config.useSecureCookies ?? this.origin.startsWith("https:"), this.config.cookies).sessionToken.name
+    return this.cookies.sessionToken.name
   }
 
   /** Sends one of the path's requests: its response, events, adapter writes and logged errors are recorded. */

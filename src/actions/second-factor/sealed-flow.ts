@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { sealedFlow } from "../flow-cookie.js"
+import { sealedFlow, type FlowCookies } from "../flow-cookie.js"
+import type { AuthOptions } from "../../core/options.js"
 import { secondFactorMachine } from "../../machines/second-factor.js"
 
 /** Bump when the waiting state or the sealed context change shape: older flows are then refused. */
@@ -15,6 +16,22 @@ export const SECOND_FACTOR_MAX_AGE = 5 * 60
 
 /** The flow is not a provider's: every second factor is sealed for this one name. */
 export const secondFactorSite = { id: "second-factor" } as const
+
+/**
+ * The second-factor flow's cookies: the `secondFactor` cookie, and the binding cookie (`flowBinding`'s
+ * name with `.second-factor`), both living 5 minutes.
+ *
+ * @example
+ * ```ts
+ * secondFactorCookies(options).binding.name // "__Host-authflow.flow-binding.second-factor" (with secure cookies)
+ * ```
+ */
+export function secondFactorCookies(options: Pick<AuthOptions, "cookies">): FlowCookies {
+  return {
+    flow: options.cookies.secondFactor,
+    binding: { name: `${options.cookies.flowBinding.name}.second-factor`, options: { ...options.cookies.flowBinding.options, maxAge: SECOND_FACTOR_MAX_AGE } },
+  }
+}
 
 /**
  * The sealed second-factor flow.
@@ -30,8 +47,5 @@ export const secondFactorFlow = sealedFlow({
   version: SECOND_FACTOR_FLOW_VERSION,
   seals: ["user", "account", "profile", "isNewUser", "callbackUrl", "methods", "attempts", "emailCode", "rateLimitIdentity", "stepUp"],
   maxAge: SECOND_FACTOR_MAX_AGE,
-  cookies: (options) => ({
-    flow: options.cookies.secondFactor,
-    binding: { name: `${options.cookies.flowBinding.name}.second-factor`, options: { ...options.cookies.flowBinding.options, maxAge: SECOND_FACTOR_MAX_AGE } },
-  }),
+  cookies: (options) => secondFactorCookies(options),
 })

@@ -3,7 +3,8 @@
  * `"both"`): the kit asks for a reset for its own account in its browser (through the real
  * forgot-password request, not recorded: it has its own paths), takes the code from the mail your
  * `sendMail` accepted, and types it with a new password in that browser: the right one, a wrong
- * one until the tries run out, with a password too short and then a good one; with the flow's
+ * one until the tries run out, the right one past its end (the waiting flow sealed again with the
+ * code expired), with a password too short and then a good one; with the flow's
  * cookie sent twice, without CSRF, over the rate limit; the password changed, the user gone or the
  * address unverified meanwhile, another change winning the race, the store failing.
  *
@@ -15,6 +16,7 @@ import type { PasswordChangePolicy } from "../../machines/password-reset.js"
 import { hashPassword } from "../../core/password/index.js"
 import { has, limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
 import { postFromCopy } from "./second-factor.js"
+import { expireEmailedCode } from "./flow-expiry.js"
 import {
   changePolicyNote,
   changePolicyOf,
@@ -148,7 +150,6 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
       const refused = csrfUnreachable(path, config) ?? changePolicyUnreachable(own, policyOf(path)) ?? rateLimitUnreachable(path, config, "password-reset")
       if (refused) return refused
       if (has(path, "flow.claimFailed") && config.replayStore) return "replayStore is your own: the kit makes only the adapter-backed default fail"
-      if (path.some((event) => role(event).condition === "code expired")) return "the kit has no clock: a code lives 10 minutes, longer than a path takes"
       if (path.some((event) => event.type === "newPassword.read" && (event as { problem?: string }).problem) && !tooShort(provider)) return `providers.${provider.id}.minLength is 1 or less: no password is too short`
       if (has(path, "account.missing") && !config.adapter?.deleteUser) return "the adapter has no deleteUser: the kit cannot remove the user a code was mailed for"
       return undefined
@@ -179,6 +180,8 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
       if (labels.has("ending the sessions failed")) failSessionEnding(world)
       if (labels.has("mail service down")) world.mailFails = true
       world.limitRequests(limiterModeOf(scenario.conditions))
+      // The kit has no clock: the flow waiting in this browser, sealed again with its code past its end.
+      if (labels.has("code expired") && !(await expireEmailedCode(world, "password-reset-code", provider.id))) return
       const csrfToken = labels.has("csrf.invalid") ? undefined : await world.csrfToken()
       const form = { code: wrong > 0 ? wrongOf(code) : code, password: newPassword, ...(csrfToken && { csrfToken }) }
       if (labels.has("flow cookie sent twice")) await postFromCopy(world, route, form)

@@ -2,7 +2,8 @@
  * The Password verification code machine for one Password provider that verifies addresses by
  * code (`verifyBy: "code"` or `"both"`): the kit signs a new user up in its browser (not
  * recorded: sign-up has its own paths), takes the code from the mail your `sendMail` accepted, and
- * types it in that browser: the right one, a wrong one until the tries run out; with the flow's
+ * types it in that browser: the right one, a wrong one until the tries run out, the right one past
+ * its end (the waiting flow sealed again with the code expired); with the flow's
  * cookie sent twice, without CSRF, over the rate limit; the account verified, replaced or gone
  * meanwhile, the store failing; then the sign-in tail.
  *
@@ -13,6 +14,7 @@ import { EMAIL_CODE_MAX_ATTEMPTS } from "../../machines/emailed-code.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import { postFromCopy } from "./second-factor.js"
+import { expireEmailedCode } from "./flow-expiry.js"
 import { strategyOf } from "../world.js"
 import { codeFlowRole, csrfUnreachable, failsOpenBeside, kitPassword, mailedCode } from "./password-account.js"
 import type { MachineEvent } from "../transitions.js"
@@ -107,7 +109,6 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
       if (has(path, "flow.claimFailed") && config.replayStore) return "replayStore is your own: the kit makes only the adapter-backed default fail"
       const limited = rateLimitUnreachable(path, config, "email-code")
       if (limited) return limited
-      if (path.some((event) => role(event).condition === "code expired")) return "the kit has no clock: a code lives 10 minutes, longer than a path takes"
       if (has(path, "user.missing") && !config.adapter?.deleteUser) return "the adapter has no deleteUser: the kit cannot remove the user a code was mailed for"
       return signInTailUnreachable(path, strategy, config, policyOf(path))
     },
@@ -138,6 +139,8 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
       if (has(scenario.conditions, "session.failed")) world.record.failing.add("createSession")
       prepareSecondFactor(scenario.conditions, world)
       world.limitRequests(limiterModeOf(scenario.conditions))
+      // The kit has no clock: the flow waiting in this browser, sealed again with its code past its end.
+      if (labels.has("code expired") && !(await expireEmailedCode(world, "password-verify-code", provider.id))) return
       const csrfToken = labels.has("csrf.invalid") ? undefined : await world.csrfToken()
       const form = { code: wrong > 0 ? wrongOf(code) : code, ...(csrfToken && { csrfToken }) }
       if (labels.has("flow cookie sent twice")) await postFromCopy(world, route, form)

@@ -3,7 +3,8 @@
  * an email link for the fixtures' existing user) stops for the second factor of a user the world
  * enrolled a software authenticator and backup codes for; then each attempt posts what the path
  * says: the app's current code (`softwareTotp`), a stale one, one used already, a backup code, an
- * unknown one, a request for an emailed code, the captured emailed code or a wrong one.
+ * unknown one, a request for an emailed code, the captured emailed code, a wrong one, or the
+ * captured one past its end (the waiting flow sealed again with the code expired).
  *
  * @module
  */
@@ -13,6 +14,7 @@ import { resolveSecondFactor } from "../../core/second-factor-options.js"
 import { newBackupCodes, totpStep } from "../../core/second-factor/index.js"
 import { everyTailPolicy, has, limiterModeOf, sendFromCopy, tailPolicyNote, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyOf, type EventRole, type MachineDriver, type Scenario } from "./driver.js"
 import { Browser } from "../browser.js"
+import { expireEmailedCode } from "./flow-expiry.js"
 import { configuredProviders, strategyOf, type World } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { CredentialsFixture } from "../fixtures.js"
@@ -154,6 +156,16 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
         ...tail,
       ]
     },
+    // An emailed code past its end stays past it: until a new one is mailed, the engine refuses every emailed code typed as expired (it checks the expiry first).
+    impossible(path) {
+      let expired = false
+      for (const event of path) {
+        if (event.type === "emailCode.sent") expired = false
+        else if (event.type === "emailCode.hashed" && role(event).condition === "emailed code expired") expired = true
+        else if (event.type === "emailCode.hashed" && expired) return true
+      }
+      return false
+    },
     // The faults of the flow and of the request take the same transitions at every attempt, and remembering the device matters only where the factor passes: driven at the first, and at the passing one.
     redundant(path, input) {
       const attempts = attemptsOf(path)
@@ -176,7 +188,6 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
       if (has(path, "flow.claimFailed") && config.replayStore) return "replayStore is your own: the kit makes only the adapter-backed default fail"
       const limited = rateLimitUnreachable(path, config, "second-factor")
       if (limited) return limited
-      if (path.some((event) => event.type === "emailCode.hashed" && event.now === 2)) return "the kit has no clock: an emailed code lives 10 minutes, longer than a path takes"
       const remembers = path.some((event) => event.type === "code.submitted" && event.rememberDevice === true)
       if (remembers && !policy.trustsDevices) return "secondFactor.trustedDeviceDays is 0: the page offers no \"remember this device\""
       const lastSubmission = path.filter((event) => event.type === "code.submitted").at(-1)
@@ -240,6 +251,8 @@ async function driveSecondFactor(route: FirstFactorRoute, maxAttempts: number, s
     if (labels.has("session.failed")) world.record.failing.add("createSession")
     world.sendCodeFails = labels.has("emailCode.failed")
     world.limitRequests(limiterModeOf(attempt.outcome))
+    // The kit has no clock: the flow waiting in this browser, sealed again with its emailed code past its end.
+    if (labels.has("emailed code expired") && !(await expireEmailedCode(world, "second-factor"))) return
     const csrfToken = labels.has("csrf.invalid") ? undefined : await world.csrfToken()
     if (labels.has("flow cookie sent twice")) await postFromCopy(world, "/second-factor", { ...form, ...(csrfToken && { csrfToken }) })
     await world.send("/second-factor", { form: { ...form, ...(csrfToken && { csrfToken }) } })
