@@ -19,9 +19,9 @@ loadMachinesPerTest("csrf-check", "rate-limit", "password-reset-request")
 const byCode: ResetRequestPolicy = { resetsByCode: true }
 const byLink: ResetRequestPolicy = { resetsByCode: false }
 
-/** The machine with this policy (none: started without input) after these events, from its start. */
+/** The machine with this policy (none: started with no input) after these events, from its start. */
 function after(policy: ResetRequestPolicy | undefined, ...events: PasswordResetRequestEvent[]) {
-  const actor = createActor(passwordResetRequestMachine, policy ? { input: { policy } } : {}).start()
+  const actor = createActor(passwordResetRequestMachine, { input: policy && { policy } }).start()
   for (const event of events) actor.send(event)
   return actor.getSnapshot()
 }
