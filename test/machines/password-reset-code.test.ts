@@ -13,6 +13,7 @@ import { EMAIL_CODE_MAX_ATTEMPTS } from "../../src/machines/emailed-code.js"
 import { Concealed } from "../../src/core/concealed.js"
 import { effectsByState, finalStates } from "./effects.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
+import { newPasswordEffects } from "./new-password.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
 vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./load-per-test.js")).perTestExports("csrf-check", await load()))
@@ -53,12 +54,7 @@ describe("password reset code machine", () => {
       validatingInput: "checkCsrf",
       checkingRateLimit: "checkRateLimit",
       checkingCode: "hashCode",
-      findingAccount: "findLinkedAccount",
-      readingPassword: "readNewPassword",
-      writingPassword: "writePassword",
-      markingVerified: "markVerified",
-      endingOtherSessions: "endSessions",
-      notifying: "notifyPasswordChanged",
+      ...newPasswordEffects,
     })
   })
 

@@ -12,6 +12,7 @@ import { passwordResetMachine, type PasswordChangePolicy, type PasswordResetEven
 import { runFlow, type FlowEffects } from "../../src/machines/run-flow.js"
 import { effectsByState, finalStates } from "./effects.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
+import { newPasswordEffects } from "./new-password.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
 vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./load-per-test.js")).perTestExports("csrf-check", await load()))
@@ -47,12 +48,7 @@ describe("password reset machine", () => {
       validatingInput: "checkCsrf",
       openingLink: "openLink",
       checkingRateLimit: "checkRateLimit",
-      findingAccount: "findLinkedAccount",
-      readingPassword: "readNewPassword",
-      writingPassword: "writePassword",
-      markingVerified: "markVerified",
-      endingOtherSessions: "endSessions",
-      notifying: "notifyPasswordChanged",
+      ...newPasswordEffects,
     })
   })
 
