@@ -14,8 +14,9 @@ import { loadMachinesPerTest } from "./load-per-test.js"
 vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("./load-per-test.js")).perTestExports("sign-in-tail", await load()))
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("./load-per-test.js")).perTestExports("rate-limit", await load()))
 vi.mock("../../src/machines/csrf-check.js", async (load) => (await import("./load-per-test.js")).perTestExports("csrf-check", await load()))
+vi.mock("../../src/machines/credentials-read.js", async (load) => (await import("./load-per-test.js")).perTestExports("credentials-read", await load()))
 vi.mock("../../src/machines/credentials-sign-in.js", async (load) => (await import("./load-per-test.js")).perTestExports("credentials-sign-in", await load()))
-loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "credentials-sign-in")
+loadMachinesPerTest("sign-in-tail", "rate-limit", "csrf-check", "credentials-read", "credentials-sign-in")
 
 /** The machine after these events, from its start. */
 function after(...events: CredentialsSignInEvent[]) {

@@ -22,7 +22,7 @@
 import { beforeEach } from "vitest"
 
 /** A module under src/machines, by its file name without `.ts`. */
-export type MachineModule = "credentials-sign-in" | "email-sign-in" | "email-verification" | "email-code" | "email-user" | "oauth" | "webauthn" | "sign-out" | "token-refresh" | "backchannel-logout" | "second-factor" | "factors" | "step-up" | "password-sign-in" | "password-sign-up" | "password-verify-email" | "password-change-email" | "password-confirm-email" | "password-verify-code" | "emailed-code" | "password-reset-request" | "password-reset" | "password-reset-code" | "password-change" | "multi-session" | "password-link" | "sign-in-tail" | "rate-limit" | "csrf-check" | "flow-claim" | "account-linking" | "run-flow"
+export type MachineModule = "credentials-sign-in" | "credentials-read" | "email-sign-in" | "email-verification" | "email-code" | "email-user" | "oauth" | "webauthn" | "sign-out" | "token-refresh" | "backchannel-logout" | "second-factor" | "factors" | "step-up" | "password-sign-in" | "password-sign-up" | "password-verify-email" | "password-change-email" | "password-confirm-email" | "password-verify-code" | "emailed-code" | "password-reset-request" | "password-reset" | "password-reset-code" | "password-change" | "multi-session" | "password-link" | "password-session" | "sign-in-tail" | "rate-limit" | "csrf-check" | "flow-claim" | "account-linking" | "run-flow"
 
 const loadedForTest = new Map<MachineModule, Record<string, unknown>>()
 let generation = 0
