@@ -11,14 +11,12 @@
  * @module
  */
 import { emailCodeMachine, type EmailCodeStart } from "../../machines/email-code.js"
-import { EMAIL_CODE_MAX_ATTEMPTS } from "../../machines/emailed-code.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import { Browser } from "../browser.js"
-import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
+import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import { emailAddressOf, emailUserEvents, emailUserRole, newUserMismatch, prepareEmailUser } from "./email-user.js"
-import { codeFlowRole, csrfUnreachable, failsOpenBeside } from "./password-account.js"
-import { postFromCopy } from "./second-factor.js"
-import { expireEmailedCode } from "./flow-expiry.js"
+import { csrfUnreachable, failsOpenBeside } from "./password-account.js"
+import { codeAgainEvents, codeCheckEvents, codeFlowRole, otherThanWrongCodes, typeCode, typeWrongCodes } from "./code-flow.js"
 import { strategyOf } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { EmailConfig } from "../../providers/email-config.js"
@@ -27,9 +25,6 @@ import type { AuthConfig } from "../../types.js"
 /** The model's flows: the code's hash is `mailed`, it dies at time 2; with `beside`, the link's token is stored too. */
 const instead: EmailCodeStart = { identifier: "someone@example.test", codeHash: "mailed", expiresAt: 2, callbackUrl: "/" }
 const beside: EmailCodeStart = { ...instead, linkTokenHash: "link" }
-
-/** A well-formed code that is not `code`. */
-const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
 
 /**
  * The driver of the email code machine for one email provider of `config` (with `code`
@@ -73,18 +68,9 @@ export function emailCodeDriver(config: AuthConfig, provider: EmailConfig): Mach
     events: (snapshot) => {
       const { context } = snapshot
       // After a wrong code, the next request types a wrong one again, until the last try: its faults take the same transitions as the first request's.
-      if (context.attempts > 0) {
-        return [{ type: "code.submitted", code: "typed", policy: context.policy }, { type: "flow.fresh" }, rateLimitEvents[0]!, { type: "emailCode.hashed", hashes: ["another"], now: 1 }]
-      }
+      if (context.attempts > 0) return codeAgainEvents(context)
       return [
-        ...(context.policy ? [context.policy] : policies).map((policy) => ({ type: "code.submitted", code: "typed", policy })),
-        { type: "flow.fresh" },
-        { type: "flow.replayed" },
-        { type: "flow.claimFailed", error: "the replay store threw" },
-        ...rateLimitEvents,
-        { type: "emailCode.hashed", hashes: [instead.codeHash], now: 1 },
-        { type: "emailCode.hashed", hashes: ["another"], now: 1 },
-        { type: "emailCode.hashed", hashes: [instead.codeHash], now: instead.expiresAt },
+        ...codeCheckEvents(context, policies, instead),
         // The link mailed beside the code: still there (the code uses it up), or it signed in first.
         { type: "token.used", row: { identifier: instead.identifier, expires: new Date(0) } },
         { type: "token.used", row: null },
@@ -100,11 +86,7 @@ export function emailCodeDriver(config: AuthConfig, provider: EmailConfig): Mach
     impossible: newUserMismatch,
     // After a wrong code, a fault takes the same transitions as at the first request: the later requests type wrong codes until the last try.
     // A right code always finds the address someone's or new: failing open is driven beside a new address.
-    redundant(path) {
-      const conditions = path.map((event) => role(event).condition).filter((condition) => condition !== undefined)
-      const wrong = conditions.indexOf("wrong code")
-      return failsOpenBeside(path, (event) => (event.type === "user.lookedUp" && !event.user ? {} : role(event))) || (wrong >= 0 && conditions.slice(wrong).some((condition) => condition !== "wrong code"))
-    },
+    redundant: (path) => failsOpenBeside(path, (event) => (event.type === "user.lookedUp" && !event.user ? {} : role(event))) || otherThanWrongCodes(path, role),
     unreachable(path, input) {
       if (input !== starts[0]) {
         return provider.code === "beside"
@@ -133,8 +115,7 @@ export function emailCodeDriver(config: AuthConfig, provider: EmailConfig): Mach
       // …the link mailed beside it is followed first, in another browser, where the path says so…
       if (labels.has("link mailed beside the code followed first")) await new Browser(world.config, world.browser.origin, world.browser.basePath).send(mailed.url, { record: false })
       // …wrong codes are typed first, where the path says so (every try, where they run out)…
-      const wrong = scenario.conditions.filter((event) => role(event).condition === "wrong code").length
-      for (let attempt = 0; attempt < Math.min(wrong, EMAIL_CODE_MAX_ATTEMPTS - 1); attempt++) await world.send(route, { form: { code: wrongOf(code), csrfToken: await world.csrfToken() } })
+      const typed = await typeWrongCodes(world, route, code, scenario.conditions.filter((event) => role(event).condition === "wrong code").length)
       // …then the path's own request.
       if (labels.has("claimFlow failed")) for (const method of ["useVerificationToken", "createVerificationToken"]) world.record.failing.add(method)
       // The flow is claimed first (the replay store's row): only using up the link's token fails.
@@ -142,12 +123,7 @@ export function emailCodeDriver(config: AuthConfig, provider: EmailConfig): Mach
       await prepareEmailUser(labels, world)
       prepareSecondFactor(scenario.conditions, world)
       world.limitRequests(limiterModeOf(scenario.conditions))
-      // The kit has no clock: the flow waiting in this browser, sealed again with its code past its end.
-      if (labels.has("code expired") && !(await expireEmailedCode(world, "email-code", provider.id))) return
-      const csrfToken = labels.has("csrf.invalid") ? undefined : await world.csrfToken()
-      const form = { code: wrong > 0 ? wrongOf(code) : code, ...(csrfToken && { csrfToken }) }
-      if (labels.has("flow cookie sent twice")) await postFromCopy(world, route, form)
-      await world.send(route, { form })
+      await typeCode(world, labels, route, typed, { kind: "email-code", providerId: provider.id })
     },
   }
 }

@@ -15,6 +15,7 @@ import { newBackupCodes, totpStep } from "../../core/second-factor/index.js"
 import { everyTailPolicy, has, limiterModeOf, sendFromCopy, tailPolicyNote, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyOf, type EventRole, type MachineDriver, type Scenario } from "./driver.js"
 import { Browser } from "../browser.js"
 import { expireEmailedCode } from "./flow-expiry.js"
+import { resumedFlowRole } from "./code-flow.js"
 import { configuredProviders, strategyOf, type World } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { CredentialsFixture } from "../fixtures.js"
@@ -90,6 +91,8 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
   const spentBackupCodes = (input: unknown) => input === noBackupCodes
 
   function role(event: MachineEvent): EventRole {
+    const resumed = resumedFlowRole(event)
+    if (resumed) return resumed
     switch (event.type) {
       case "code.submitted": {
         const note = tailPolicyNote(event.policy as SecondFactorPolicy, own)
@@ -97,12 +100,6 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
       }
       case "emailCode.requested":
         return { condition: "asks for an emailed code" }
-      case "flow.replayed":
-        return { condition: "flow cookie sent twice" }
-      case "flow.claimFailed":
-        return { condition: "claimFlow failed" }
-      case "csrf.invalid":
-        return { condition: "csrf.invalid" }
       case "totp.unmatched":
         return { condition: "wrong code" }
       case "step.taken":
