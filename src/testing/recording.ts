@@ -50,6 +50,11 @@ export class PathRecord {
   /** Adapter methods that throw when called, as a database that is down would. */
   readonly failing = new Set<string>()
   /**
+   * Adapter methods that throw when called for the path's own rows, while the replay store's
+   * bookkeeping still goes through: a resumed flow is claimed, then using a link's token fails.
+   */
+  readonly failingOwnRows = new Set<string>()
+  /**
    * Store verification tokens already expired, as if the link were followed after its lifetime:
    * the kit has no clock (the engine reads the system's), so time passes in the database.
    */
@@ -65,9 +70,9 @@ export class PathRecord {
     for (const name of methodNames(adapter)) {
       const method = (adapter as Record<string, (...args: unknown[]) => unknown>)[name]!
       wrapped[name] = async (...args) => {
-        if (this.failing.has(name)) throw new Error(`The database is unreachable (authflow/testing made ${name} fail)`)
         // The replay store's rows (a resumed flow marked used) are bookkeeping, not the path's writes.
         const bookkeeping = (args[0] as { identifier?: unknown } | undefined)?.identifier === REPLAY_TOKEN_IDENTIFIER
+        if (this.failing.has(name) || (!bookkeeping && this.failingOwnRows.has(name))) throw new Error(`The database is unreachable (authflow/testing made ${name} fail)`)
         if (this.recording && !bookkeeping && (adapterWrites as readonly string[]).includes(name)) this.writes.set(name, (this.writes.get(name) ?? 0) + 1)
         if (name === "createVerificationToken" && this.expireTokens) args = [{ ...(args[0] as object), expires: new Date(Date.now() - 60_000) }]
         return method.apply(adapter, args)

@@ -75,6 +75,7 @@ export const drivenMachines: readonly string[] = [
   "oauth",
   "email-sign-in",
   "email-verification",
+  "email-code",
   "webauthn",
   "second-factor",
   "sign-out",

@@ -35,10 +35,12 @@ export type LimiterMode = "within" | "over" | "down-open" | "down-closed"
 /** A secret for configurations that take theirs from the environment at run time. */
 const testSecret = "authflow/testing: a secret for tests only, never for an app"
 
-/** A sign-in link the capturing mailer received. */
+/** A sign-in mail the capturing mailer received: its link (with `code: "instead"`, the page where the code is typed) and, with the provider's `code` option, its code. */
 export interface CapturedMail {
   identifier: string
   url: string
+  /** The 6-digit code the mail carries, with the provider's `code` option. */
+  code?: string
 }
 
 /** The configuration's providers as configs, the way `Auth()` resolves them. */
@@ -300,9 +302,9 @@ export class World {
     if (provider.type === "email") {
       const email: EmailConfig = {
         ...provider,
-        sendVerificationRequest: ({ identifier, url }) => {
+        sendVerificationRequest: ({ identifier, url, code }) => {
           if (this.mailFails) throw new Error("The mail service is unreachable (authflow/testing made it fail)")
-          this.mail.push({ identifier, url })
+          this.mail.push({ identifier, url, ...(code !== undefined && { code }) })
         },
       }
       return email

@@ -3,11 +3,13 @@
  * sign-in tail's lookup in src/testing/drivers/driver.ts): a credentials sign-in of a user the
  * world enrolled stops at secondFactorRequired with no session, the second-factor paths are named
  * by what is typed and recorded with their outcomes, and what the kit cannot drive is named with
- * why. Without `secondFactor`, the same paths are listed as unreachable in one line.
+ * why; the first factor can be an email link or an emailed code too. Without `secondFactor`, the
+ * same paths are listed as unreachable in one line.
  */
 import { describe, expect, it } from "vitest"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
+import Nodemailer from "../../src/providers/nodemailer.js"
 import { authflowModelTests, type AuthflowFixtures, type CaseResult } from "../../src/testing/index.js"
 import type { AuthConfig } from "../../src/types.js"
 
@@ -103,6 +105,20 @@ describe("authflow/testing with secondFactor on, after an email link, with datab
     expect((await run("email-verification email: address of an existing user, second factor enrolled")).final).toBe("secondFactorRequired")
     expect((await run("second-factor email: authenticator code, wrong code, emailed code")).final).toBe("methodUnavailable")
     expect((await run("second-factor email: backup code, session.failed")).final).toBe("sessionFailed")
+  })
+})
+
+describe("authflow/testing with secondFactor on, after an emailed code instead of the link", () => {
+  it("types the code in the browser that asked for it, then the app's code signs in", async () => {
+    const config: AuthConfig = { adapter: MemoryAdapter(), session: { strategy: "database" }, providers: [Nodemailer({ server: "smtp://localhost:1", code: "instead" })], secondFactor: true }
+    const suite = await authflowModelTests(config, { freshAdapter: () => MemoryAdapter() })
+    const run = async (name: string) => (await suite.cases.find((testCase) => testCase.name === name)!.run()).outcome
+    const signedIn = await run("second-factor nodemailer: authenticator code")
+    expect(signedIn.note).toBeUndefined()
+    expect(signedIn.responses.map((response) => response.request)).toEqual(["POST /callback/nodemailer", "POST /second-factor"])
+    expect(signedIn.final).toBe("signedIn")
+    expect(signedIn.session?.user?.email).toBe("existing-user@example.test")
+    expect((await run("email-code nodemailer: address of an existing user, second factor enrolled")).final).toBe("secondFactorRequired")
   })
 })
 

@@ -284,7 +284,7 @@ function secondFactorLookupRole(event: MachineEvent, config: { secondFactor?: Au
 export interface FirstFactorFacts {
   /** The first factor is a passkey verified with user verification (the provider requires it). */
   passkeyVerified?: boolean
-  /** The first factor is an email link: an emailed code would be the same factor again. */
+  /** The first factor is an email, its link or its code: an emailed code would be the same factor again. */
   email?: boolean
 }
 
@@ -309,7 +309,7 @@ function secondFactorUnreachable(path: readonly MachineEvent[], config: { second
   if (!required) return "secondFactor.required is off: only a user who enrolled a factor is asked for one"
   if (finding === "required, email code") {
     if (!settings.sendCode) return "no secondFactor.sendCode: no code is emailed"
-    if (first.email) return "the first factor is an email link: an emailed code would be the same factor again"
+    if (first.email) return "the first factor is an email, its link or its code: an emailed code would be the same factor again"
     return undefined
   }
   if (settings.sendCode && !first.email) return "secondFactor.sendCode is set: a user without a factor is emailed a code"

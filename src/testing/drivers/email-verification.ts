@@ -10,6 +10,7 @@ import { sha256Hex } from "../../core/crypto.js"
 import { Browser } from "../browser.js"
 import { everyTailPolicy, find, has, prepareSecondFactor, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
+import { emailAddressOf, emailUserEvents, emailUserRole, newUserMismatch, prepareEmailUser } from "./email-user.js"
 import { strategyOf } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { EmailConfig } from "../../providers/email-config.js"
@@ -24,9 +25,6 @@ const later = new Date(checkedAt.getTime() + 60_000)
 const earlier = new Date(checkedAt.getTime() - 1_000)
 
 type TokenUsed = { type: "token.used"; row: { identifier: string; expires: Date } | null }
-
-/** The model's id of the user who has the link's address. */
-const existingId = "u1"
 
 /**
  * The driver of the email verification machine for one email provider of `config`.
@@ -53,25 +51,16 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
         return row.expires < checkedAt ? { condition: "link expired" } : {}
       }
       case "token.failed":
-      case "lookup.failed":
       case "restore.failed":
         return { condition: event.type }
       case "token.restored":
         return { ordinary: true }
-      case "user.lookedUp":
-        return { condition: event.user ? "address of an existing user" : "new address" }
-      case "currentSession.found":
-        return { condition: event.userId === existingId ? "browser signed in as that user" : "browser signed in as another user" }
-      case "currentSession.failed":
-      case "otherSession.failed":
-        return { condition: event.type }
-      case "currentSession.none":
-      case "otherSession.ended":
-        return {}
       default:
-        return signInTailRole(event, strategy, config) ?? {}
+        return emailUserRole(event) ?? signInTailRole(event, strategy, config) ?? {}
     }
   }
+
+  const user = emailUserEvents(linked)
 
   return {
     machine: emailVerificationMachine,
@@ -87,18 +76,10 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       { type: "token.used", row: { identifier: linked, expires: later }, checkedAt },
       { type: "token.used", row: { identifier: hostile, expires: later }, checkedAt },
       { type: "token.failed", error: "useVerificationToken threw" },
-      { type: "user.lookedUp", user: { id: existingId, email: linked, emailVerified: null }, newUserId: "new-user" },
-      { type: "user.lookedUp", user: null, newUserId: "new-user" },
-      { type: "lookup.failed", error: "getUserByEmail threw" },
+      ...user.lookup,
       ...signInTailEvents(snapshot.value),
       // Database sessions: the browser following the link is signed in already, as that user or as another one.
-      { type: "currentSession.found", userId: existingId },
-      { type: "currentSession.found", userId: "another-user" },
-      { type: "currentSession.failed", error: "getSessionAndUser threw" },
-      { type: "otherSession.failed", error: "deleteSession threw" },
-      { type: "user.persisted", isNewUser: true },
-      { type: "user.persisted", isNewUser: false },
-      { type: "persist.failed", error: "createUser threw" },
+      ...user.writes,
       { type: "token.restored" },
       { type: "restore.failed", error: "createVerificationToken threw" },
     ],
@@ -111,10 +92,7 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       const row = find<TokenUsed>(path, "token.used")?.row
       if (row && (link?.email === hostile) !== (row.identifier === hostile)) return true
       if (link?.email === hostile && (row === null || has(path, "token.failed"))) return true
-      // A user is new exactly when nobody had the address.
-      const persisted = find<{ type: string; isNewUser: boolean }>(path, "user.persisted")
-      const lookedUp = find<{ type: string; user: unknown }>(path, "user.lookedUp")
-      return persisted !== undefined && persisted.isNewUser !== (lookedUp?.user === null)
+      return newUserMismatch(path)
     },
     unreachable(path, input) {
       if (provider.code === "instead") return `providers.${provider.id}.code is "instead": the email carries a code, and no link to follow`
@@ -123,7 +101,7 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
     async drive(scenario, world) {
       prepareSecondFactor(scenario.conditions, world)
       const labels = new Set(scenario.conditions.map((event) => role(event).condition))
-      const address = labels.has("address of an existing user") ? (await world.existingUser()).email : world.users.newEmail
+      const address = await emailAddressOf(labels, world)
       let link: URL
       if (labels.has("token stored for an address outside the grammar")) {
         // A token stored for an address no mail can have gone to as written (older code did that).
@@ -152,18 +130,10 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
         if (labels.has("link used already")) await new Browser(world.config, world.browser.origin, world.browser.basePath).send(link.href, { record: false })
       }
       if (labels.has("token.failed")) world.record.failing.add("useVerificationToken")
-      if (labels.has("lookup.failed")) world.record.failing.add("getUserByEmail")
-      if (labels.has("persist.failed")) for (const method of ["createUser", "updateUser"]) world.record.failing.add(method)
-      if (labels.has("session.failed") && strategy === "database") world.record.failing.add("createSession")
       // Putting the token back after a failure is a write of its own, failing only where the path says.
       if (labels.has("restore.failed")) world.record.failing.add("createVerificationToken")
-      // The browser that follows the link, signed in already (its own database session).
-      if (labels.has("browser signed in as that user")) await world.signInAs(await world.existingUser())
-      if (["browser signed in as another user", "currentSession.failed", "otherSession.failed"].some((label) => labels.has(label))) {
-        await world.signInAs(await world.ensureUser(`another-${world.users.newEmail}`, "Another User"))
-      }
-      if (labels.has("currentSession.failed")) world.record.failing.add("getSessionAndUser")
-      if (labels.has("otherSession.failed")) world.record.failing.add("deleteSession")
+      // The browser that follows the link, signed in already (its own database session), and the database failing where the path says.
+      await prepareEmailUser(labels, world)
       // …and followed in another.
       await world.send(link.href)
     },

@@ -9,7 +9,8 @@
  */
 import { passwordCodeCookies, passwordCodeFlow } from "../../actions/password/verify-code.js"
 import { passwordResetCodeFlow } from "../../actions/password/reset-code.js"
-import { codeFlowCookies } from "../../actions/email-code-cookies.js"
+import { codeFlowCookies, emailCodeCookies } from "../../actions/email-code-cookies.js"
+import { emailCodeFlow } from "../../actions/email-code.js"
 import { secondFactorCookies, secondFactorFlow, secondFactorSite } from "../../actions/second-factor/sealed-flow.js"
 import { FlowCookieRefused, type FlowCookies, type FlowSite, type SealedFlow } from "../../actions/flow-cookie.js"
 import type { ReplayStore } from "../../core/replay-store.js"
@@ -30,16 +31,25 @@ interface CodeFlow<TMachine extends AnyStateMachine> {
   expire(context: ContextFrom<TMachine>, expiresAt: number): ContextFrom<TMachine>
 }
 
+/** The code's expiry, where the flow keeps it at the top of its context. */
+const expiresAtTop = <TContext extends { expiresAt: number }>(context: TContext, expiresAt: number): TContext => ({ ...context, expiresAt })
+
 const passwordVerifyCode: CodeFlow<typeof passwordCodeFlow.machine> = {
   flow: passwordCodeFlow,
   cookies: (world) => passwordCodeCookies({ cookies: world.cookies }),
-  expire: (context, expiresAt) => ({ ...context, expiresAt }),
+  expire: expiresAtTop,
 }
 
 const passwordResetCode: CodeFlow<typeof passwordResetCodeFlow.machine> = {
   flow: passwordResetCodeFlow,
   cookies: (world) => codeFlowCookies({ cookies: world.cookies }, "password-reset-code"),
-  expire: (context, expiresAt) => ({ ...context, expiresAt }),
+  expire: expiresAtTop,
+}
+
+const emailCode: CodeFlow<typeof emailCodeFlow.machine> = {
+  flow: emailCodeFlow,
+  cookies: (world) => emailCodeCookies({ cookies: world.cookies }),
+  expire: expiresAtTop,
 }
 
 const secondFactor: CodeFlow<typeof secondFactorFlow.machine> = {
@@ -50,7 +60,7 @@ const secondFactor: CodeFlow<typeof secondFactorFlow.machine> = {
 }
 
 /** The flows whose emailed code the kit can expire, by name. */
-const codeFlows = { "password-verify-code": passwordVerifyCode, "password-reset-code": passwordResetCode, "second-factor": secondFactor } as const
+const codeFlows = { "email-code": emailCode, "password-verify-code": passwordVerifyCode, "password-reset-code": passwordResetCode, "second-factor": secondFactor } as const
 
 /** A flow waiting for an emailed code that {@link expireEmailedCode} can expire. */
 export type ExpirableCodeFlow = keyof typeof codeFlows

@@ -1,6 +1,7 @@
 /**
  * The drivers a configuration needs: one per provider for the sign-in machines (and a Password
- * provider's sign-up, resets, changes, links and codes), one for the second factor when it is on, one for sign-out.
+ * provider's sign-up, resets, changes, links and codes; an email provider's code, with its `code`
+ * option), one for the second factor when it is on, one for sign-out.
  *
  * @module
  */
@@ -19,6 +20,7 @@ import { oauthDriver } from "./oauth.js"
 import { signOutDriver } from "./sign-out.js"
 import { emailSignInDriver } from "./email-sign-in.js"
 import { emailVerificationDriver } from "./email-verification.js"
+import { emailCodeDriver } from "./email-code.js"
 import { webAuthnDriver } from "./webauthn.js"
 import { secondFactorDriver } from "./second-factor.js"
 import { resolveSecondFactor } from "../../core/second-factor-options.js"
@@ -73,7 +75,11 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
     if (provider.type === "oauth" || provider.type === "oidc") drivers.push(oauthDriver(config, provider as OAuthProviderConfig))
   }
   for (const provider of providers) {
-    if (provider.type === "email") drivers.push(emailSignInDriver(config, provider as EmailConfig), emailVerificationDriver(config, provider as EmailConfig))
+    if (provider.type !== "email") continue
+    const email = provider as EmailConfig
+    drivers.push(emailSignInDriver(config, email), emailVerificationDriver(config, email))
+    if (email.code) drivers.push(emailCodeDriver(config, email))
+    else unused.push({ name: `email-code ${provider.id}`, why: `providers.${provider.id}.code is off (the default): the email carries a link, no code` })
   }
   for (const provider of providers) {
     if (provider.type === "webauthn") drivers.push(webAuthnDriver(config, provider as WebAuthnConfig))
@@ -87,6 +93,7 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
   if (!kinds.has("email")) {
     unused.push({ name: "email-sign-in", why: "no email provider" })
     unused.push({ name: "email-verification", why: "no email provider" })
+    unused.push({ name: "email-code", why: "no email provider" })
   }
   if (!kinds.has("webauthn")) unused.push({ name: "webauthn", why: "no WebAuthn or Passkey provider" })
   if (!secondFactor) unused.push({ name: "second-factor", why: "secondFactor is off: no sign-in waits for a second factor" })

@@ -197,29 +197,3 @@ export function tooShortUnreachable(path: readonly MachineEvent[], provider: Cre
   if (path.some((event) => event.type === "newPassword.read" && (event as { problem?: string }).problem) && !tooShort(provider)) return `providers.${provider.id}.minLength is 1 or less: no password is too short`
   return undefined
 }
-
-/**
- * The roles of a code flow's own events, the same in every Password code driver: the sealed flow
- * sent twice or its claim failing, the CSRF token, and the typed code (right, wrong, or past
- * `start.expiresAt`, against the mailed `start.codeHash`). `undefined` for any other event.
- *
- * @example
- * ```ts
- * codeFlowRole({ type: "flow.replayed" }, start) // { condition: "flow cookie sent twice" }
- * ```
- */
-export function codeFlowRole(event: MachineEvent, start: { codeHash: string; expiresAt: number }): EventRole | undefined {
-  switch (event.type) {
-    case "flow.replayed":
-      return { condition: "flow cookie sent twice" }
-    case "flow.claimFailed":
-      return { condition: "claimFlow failed" }
-    case "csrf.invalid":
-      return { condition: "csrf.invalid" }
-    case "emailCode.hashed":
-      if ((event.now as number) >= start.expiresAt) return { condition: "code expired" }
-      return (event.hashes as string[]).includes(start.codeHash) ? {} : { condition: "wrong code" }
-    default:
-      return undefined
-  }
-}

@@ -11,12 +11,10 @@
  * @module
  */
 import { passwordResetCodeMachine, type PasswordResetCodeStart } from "../../machines/password-reset-code.js"
-import { EMAIL_CODE_MAX_ATTEMPTS } from "../../machines/emailed-code.js"
 import type { PasswordChangePolicy } from "../../machines/password-reset.js"
 import { hashPassword } from "../../core/password/index.js"
-import { has, limiterModeOf, rateLimitEvents, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
-import { postFromCopy } from "./second-factor.js"
-import { expireEmailedCode } from "./flow-expiry.js"
+import { has, limiterModeOf, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
+import { codeAgainEvents, codeCheckEvents, codeFlowRole, otherThanWrongCodes, typeCode, typeWrongCodes } from "./code-flow.js"
 import {
   changePolicyNote,
   changePolicyOf,
@@ -26,7 +24,6 @@ import {
   failSessionEnding,
   failsOpenBeside,
   kitPassword,
-  codeFlowRole,
   mailedCode,
   newPassword,
   passwordRole,
@@ -38,9 +35,6 @@ import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
 /** The model's flow: the code's hash is `mailed`, and it dies at time 2. */
 const start: PasswordResetCodeStart = { link: { userId: "u1", email: "a user" }, bound: "bound", codeHash: "mailed", expiresAt: 2 }
-
-/** A well-formed code that is not `code`. */
-const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
 
 /** The conditions a path may meet after a refused new password: the right code and a good password, typed again, find the address as before. */
 const afterRefusal = new Set(["new password too short", "unverified address"])
@@ -96,10 +90,7 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
     events: (snapshot) => {
       const { context } = snapshot
       const again = (hashes: string[]): MachineEvent[] => [
-        { type: "code.submitted", code: "typed", policy: context.policy },
-        { type: "flow.fresh" },
-        rateLimitEvents[0]!,
-        { type: "emailCode.hashed", hashes, now: 1 },
+        ...codeAgainEvents(context, hashes),
         { type: "account.found", bound: true, verified: false },
         { type: "account.found", bound: true, verified: true },
         { type: "newPassword.read" },
@@ -108,14 +99,7 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
       if (context.attempts > 0) return again(["another"])
       if (context.refusal !== undefined) return again([start.codeHash])
       return [
-        ...(context.policy ? [context.policy] : policies).map((policy) => ({ type: "code.submitted", code: "typed", policy })),
-        { type: "flow.fresh" },
-        { type: "flow.replayed" },
-        { type: "flow.claimFailed", error: "the replay store threw" },
-        ...rateLimitEvents,
-        { type: "emailCode.hashed", hashes: [start.codeHash], now: 1 },
-        { type: "emailCode.hashed", hashes: ["another"], now: 1 },
-        { type: "emailCode.hashed", hashes: [start.codeHash], now: start.expiresAt },
+        ...codeCheckEvents(context, policies, start),
         { type: "account.found", bound: true, verified: true },
         { type: "account.found", bound: true, verified: false },
         { type: "account.found", bound: false, verified: true },
@@ -138,13 +122,8 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
     // After a wrong code, a fault takes the same transitions as at the first request: the later requests type wrong codes until the last try. After a refused password, likewise.
     redundant(path) {
       const conditions = conditionsOf(path)
-      const wrong = conditions.indexOf("wrong code")
       const refused = conditions.indexOf("new password too short")
-      return (
-        failsOpenBeside(path, role) ||
-        (wrong >= 0 && conditions.slice(wrong).some((condition) => condition !== "wrong code")) ||
-        (refused >= 0 && conditions.slice(refused).some((condition) => !afterRefusal.has(condition)))
-      )
+      return failsOpenBeside(path, role) || otherThanWrongCodes(path, role) || (refused >= 0 && conditions.slice(refused).some((condition) => !afterRefusal.has(condition)))
     },
     unreachable(path) {
       const refused = csrfUnreachable(path, config) ?? changePolicyUnreachable(own, policyOf(path)) ?? rateLimitUnreachable(path, config, "password-reset")
@@ -168,8 +147,7 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
       if (labels.has("password changed since the code was mailed")) await storePasswordAccount(world, provider.id, user, hashing)
       if (labels.has("user gone")) await database.deleteUser!(user.id)
       // …wrong codes are typed first, where the path says so (every try, where they run out), or a password too short…
-      const wrong = scenario.conditions.filter((event) => role(event).condition === "wrong code").length
-      for (let attempt = 0; attempt < Math.min(wrong, EMAIL_CODE_MAX_ATTEMPTS - 1); attempt++) await world.send(route, { form: { code: wrongOf(code), password: newPassword, csrfToken: await world.csrfToken() } })
+      const typed = await typeWrongCodes(world, route, code, scenario.conditions.filter((event) => role(event).condition === "wrong code").length, { password: newPassword })
       if (labels.has("new password too short")) await world.send(route, { form: { code, password: tooShort(provider)!, csrfToken: await world.csrfToken() } })
       // …then the path's own request.
       if (labels.has("claimFlow failed")) for (const method of ["useVerificationToken", "createVerificationToken"]) world.record.failing.add(method)
@@ -180,12 +158,7 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
       if (labels.has("ending the sessions failed")) failSessionEnding(world)
       if (labels.has("mail service down")) world.mailFails = true
       world.limitRequests(limiterModeOf(scenario.conditions))
-      // The kit has no clock: the flow waiting in this browser, sealed again with its code past its end.
-      if (labels.has("code expired") && !(await expireEmailedCode(world, "password-reset-code", provider.id))) return
-      const csrfToken = labels.has("csrf.invalid") ? undefined : await world.csrfToken()
-      const form = { code: wrong > 0 ? wrongOf(code) : code, password: newPassword, ...(csrfToken && { csrfToken }) }
-      if (labels.has("flow cookie sent twice")) await postFromCopy(world, route, form)
-      await world.send(route, { form })
+      await typeCode(world, labels, route, typed, { kind: "password-reset-code", providerId: provider.id }, { password: newPassword })
     },
   }
 }

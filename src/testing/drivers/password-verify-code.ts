@@ -10,21 +10,16 @@
  * @module
  */
 import { passwordVerifyCodeMachine, type PasswordCodeStart } from "../../machines/password-verify-code.js"
-import { EMAIL_CODE_MAX_ATTEMPTS } from "../../machines/emailed-code.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
-import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
-import { postFromCopy } from "./second-factor.js"
-import { expireEmailedCode } from "./flow-expiry.js"
+import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import { strategyOf } from "../world.js"
-import { codeFlowRole, csrfUnreachable, failsOpenBeside, kitPassword, mailedCode } from "./password-account.js"
+import { csrfUnreachable, failsOpenBeside, kitPassword, mailedCode } from "./password-account.js"
+import { codeAgainEvents, codeCheckEvents, codeFlowRole, otherThanWrongCodes, typeCode, typeWrongCodes } from "./code-flow.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
 /** The model's flow: the code's hash is `mailed`, and it dies at time 2. */
 const start: PasswordCodeStart = { email: "someone@example.test", bound: "bound", codeHash: "mailed", expiresAt: 2, callbackUrl: "/" }
-
-/** A well-formed code that is not `code`. */
-const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
 
 /**
  * The driver of the Password verification code machine for one Password provider of `config`
@@ -74,18 +69,9 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
     events: (snapshot) => {
       const { context } = snapshot
       // After a wrong code, the next request types a wrong one again, until the last try: its faults take the same transitions as the first request's.
-      if (context.attempts > 0) {
-        return [{ type: "code.submitted", code: "typed", policy: context.policy }, { type: "flow.fresh" }, rateLimitEvents[0]!, { type: "emailCode.hashed", hashes: ["another"], now: 1 }]
-      }
+      if (context.attempts > 0) return codeAgainEvents(context)
       return [
-        ...(context.policy ? [context.policy] : policies).map((policy) => ({ type: "code.submitted", code: "typed", policy })),
-        { type: "flow.fresh" },
-        { type: "flow.replayed" },
-        { type: "flow.claimFailed", error: "the replay store threw" },
-        ...rateLimitEvents,
-        { type: "emailCode.hashed", hashes: [start.codeHash], now: 1 },
-        { type: "emailCode.hashed", hashes: ["another"], now: 1 },
-        { type: "emailCode.hashed", hashes: [start.codeHash], now: start.expiresAt },
+        ...codeCheckEvents(context, policies, start),
         { type: "user.found", user: { id: "u1", email: start.email }, bound: true, verified: false },
         { type: "user.found", user: { id: "u1", email: start.email }, bound: true, verified: true },
         { type: "user.found", user: { id: "u2", email: start.email }, bound: false, verified: false },
@@ -98,11 +84,7 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
     inputs: [start],
     role,
     // After a wrong code, a fault takes the same transitions as at the first request: the later requests type wrong codes until the last try.
-    redundant(path) {
-      const conditions = path.map((event) => role(event).condition).filter((condition) => condition !== undefined)
-      const wrong = conditions.indexOf("wrong code")
-      return failsOpenBeside(path, role) || (wrong >= 0 && conditions.slice(wrong).some((condition) => condition !== "wrong code"))
-    },
+    redundant: (path) => failsOpenBeside(path, role) || otherThanWrongCodes(path, role),
     unreachable(path) {
       const csrf = csrfUnreachable(path, config)
       if (csrf) return csrf
@@ -130,8 +112,7 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
       }
       if (user && labels.has("user gone")) await database.deleteUser!(user.id)
       // …wrong codes are typed first, where the path says so (every try, where they run out)…
-      const wrong = scenario.conditions.filter((event) => role(event).condition === "wrong code").length
-      for (let attempt = 0; attempt < Math.min(wrong, EMAIL_CODE_MAX_ATTEMPTS - 1); attempt++) await world.send(route, { form: { code: wrongOf(code), csrfToken: await world.csrfToken() } })
+      const typed = await typeWrongCodes(world, route, code, scenario.conditions.filter((event) => role(event).condition === "wrong code").length)
       // …then the path's own request.
       if (labels.has("claimFlow failed")) for (const method of ["useVerificationToken", "createVerificationToken"]) world.record.failing.add(method)
       if (labels.has("user lookup failed")) world.record.failing.add("getUserByEmail")
@@ -139,12 +120,7 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
       if (has(scenario.conditions, "session.failed")) world.record.failing.add("createSession")
       prepareSecondFactor(scenario.conditions, world)
       world.limitRequests(limiterModeOf(scenario.conditions))
-      // The kit has no clock: the flow waiting in this browser, sealed again with its code past its end.
-      if (labels.has("code expired") && !(await expireEmailedCode(world, "password-verify-code", provider.id))) return
-      const csrfToken = labels.has("csrf.invalid") ? undefined : await world.csrfToken()
-      const form = { code: wrong > 0 ? wrongOf(code) : code, ...(csrfToken && { csrfToken }) }
-      if (labels.has("flow cookie sent twice")) await postFromCopy(world, route, form)
-      await world.send(route, { form })
+      await typeCode(world, labels, route, typed, { kind: "password-verify-code", providerId: provider.id })
     },
   }
 }

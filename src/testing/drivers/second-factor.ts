@@ -15,14 +15,16 @@ import { newBackupCodes, totpStep } from "../../core/second-factor/index.js"
 import { everyTailPolicy, has, limiterModeOf, sendFromCopy, tailPolicyNote, rateLimitEvents, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyOf, type EventRole, type MachineDriver, type Scenario } from "./driver.js"
 import { Browser } from "../browser.js"
 import { expireEmailedCode } from "./flow-expiry.js"
+import { resumedFlowRole } from "./code-flow.js"
 import { configuredProviders, strategyOf, type World } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { CredentialsFixture } from "../fixtures.js"
 import type { SecondFactorMethod, SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { AuthConfig } from "../../types.js"
+import type { EmailConfig } from "../../providers/email-config.js"
 
-/** The first factor the kit passes before the second: a credentials provider with fixtures, or an email provider. */
-type FirstFactorRoute = { kind: "credentials"; provider: string; fixture: CredentialsFixture } | { kind: "email"; provider: string }
+/** The first factor the kit passes before the second: a credentials provider with fixtures, or an email provider (whose mail carries a code instead of the link, with `code: "instead"`). */
+type FirstFactorRoute = { kind: "credentials"; provider: string; fixture: CredentialsFixture } | { kind: "email"; provider: string; codeInstead: boolean }
 
 /** A refusal sends the flow back to wait for another code; the model allows at most this many attempts, so that its paths stay few. */
 const modelAttempts = 2
@@ -56,7 +58,7 @@ function firstFactorRoute(config: AuthConfig, credentials: Record<string, Creden
   const withFixture = providers.find((provider) => provider.type === "credentials" && credentials?.[provider.id])
   if (withFixture) return { kind: "credentials", provider: withFixture.id, fixture: credentials![withFixture.id]! }
   const email = providers.find((provider) => provider.type === "email")
-  return email ? { kind: "email", provider: email.id } : undefined
+  return email ? { kind: "email", provider: email.id, codeInstead: (email as EmailConfig).code === "instead" } : undefined
 }
 
 /**
@@ -89,6 +91,8 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
   const spentBackupCodes = (input: unknown) => input === noBackupCodes
 
   function role(event: MachineEvent): EventRole {
+    const resumed = resumedFlowRole(event)
+    if (resumed) return resumed
     switch (event.type) {
       case "code.submitted": {
         const note = tailPolicyNote(event.policy as SecondFactorPolicy, own)
@@ -96,12 +100,6 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
       }
       case "emailCode.requested":
         return { condition: "asks for an emailed code" }
-      case "flow.replayed":
-        return { condition: "flow cookie sent twice" }
-      case "flow.claimFailed":
-        return { condition: "claimFlow failed" }
-      case "csrf.invalid":
-        return { condition: "csrf.invalid" }
       case "totp.unmatched":
         return { condition: "wrong code" }
       case "step.taken":
@@ -214,7 +212,7 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
 /** Passes the first factor for a user the world enrols, then posts each attempt of the path. */
 async function driveSecondFactor(route: FirstFactorRoute, maxAttempts: number, scenario: Scenario, world: World, role: (event: MachineEvent) => EventRole): Promise<void> {
   world.enrollOnLookup = true
-  const stopped = route.kind === "credentials" ? await passCredentials(route, world) : await passEmailLink(route.provider, world)
+  const stopped = route.kind === "credentials" ? await passCredentials(route, world) : await passEmail(route, world)
   if (!stopped) return
   const attempts = attemptsOf(scenario.conditions)
   const labelsOf = (attempt: Attempt) => new Set(attempt.outcome.map((event) => role(event).condition))
@@ -269,16 +267,21 @@ async function passCredentials(route: Extract<FirstFactorRoute, { kind: "credent
   return stoppedForSecondFactor(response, world)
 }
 
-/** Follows an email link for the fixtures' existing user (asked for unrecorded, as the email-verification paths do). */
-async function passEmailLink(provider: string, world: World): Promise<boolean> {
-  const asking = new Browser(world.config, world.browser.origin, world.browser.basePath)
+/**
+ * Follows an email link for the fixtures' existing user (asked for unrecorded in another browser,
+ * as the email-verification paths do); where the mail carries a code instead, asks in the path's
+ * browser and types the code there.
+ */
+async function passEmail(route: Extract<FirstFactorRoute, { kind: "email" }>, world: World): Promise<boolean> {
+  const asking = route.codeInstead ? world.browser : new Browser(world.config, world.browser.origin, world.browser.basePath)
   const { email } = await world.existingUser()
-  await asking.send(`/signin/${provider}`, { form: { email: email!, callbackUrl: world.callbackUrl, csrfToken: await asking.csrfToken() }, record: false })
+  await asking.send(`/signin/${route.provider}`, { form: { email: email!, callbackUrl: world.callbackUrl, csrfToken: await asking.csrfToken() }, record: false })
   const mailed = world.mail.at(-1)
-  if (!mailed) {
-    world.note = "mails no link: the first factor could not be passed"
+  if (!mailed || (route.codeInstead && mailed.code === undefined)) {
+    world.note = `mails no ${route.codeInstead ? "code" : "link"}: the first factor could not be passed`
     return false
   }
+  if (route.codeInstead) return stoppedForSecondFactor(await world.send(`/callback/${route.provider}`, { form: { code: mailed.code!, csrfToken: await world.csrfToken() } }), world)
   return stoppedForSecondFactor(await world.send(mailed.url), world)
 }
 
