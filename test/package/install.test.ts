@@ -169,9 +169,11 @@ describe("the packed tarball, installed into a fresh app", () => {
     // (590 KB and 2.0 MB after second factors).
     // About 790 KB packed once the 63 added OAuth/OIDC providers and the eight page catalogs came in;
     // 847 KB and 3.1 MB with password reset and change, verification by code and multi-session;
-    // 881 KB with reset by code, the wrappers' password helpers and the kit's password drivers.
+    // 881 KB with reset by code, the wrappers' password helpers and the kit's password drivers;
+    // 3.36 MB unpacked once the kit drove the email code sign-in and expired codes, and the flows
+    // returned their cookies as values (the type declarations grow most).
     expect(pack.size).toBeLessThan(930_000)
-    expect(pack.unpackedSize).toBeLessThan(3_300_000)
+    expect(pack.unpackedSize).toBeLessThan(3_450_000)
   })
 
   it("installs what a credentials app needs, without the inspector's elkjs", () => {
