@@ -1,11 +1,12 @@
 /**
  * Flows load when used: a credentials-only app answering `/session` loads neither the OAuth client
- * (oauth4webapi), nor the WebAuthn code, nor the pages or Preact, nor the token refresh, nor the
+ * (oauth4webapi), nor the WebAuthn code, nor the pages or their JSX runtime, nor the token refresh, nor the
  * second-factor options, nor the replay and refresh stores the entry exports. Each case runs
  * `Auth()` in a fresh Node process whose module loader writes down every module it loads; the
  * assertions read that list.
- * The sign-in page is the counter-check: rendering it loads the pages and Preact, so the list would
- * show them had `/session` loaded them (and still no WebAuthn code: no WebAuthn provider is shown).
+ * The sign-in page is the counter-check: rendering it loads the pages and their JSX runtime, so the
+ * list would show them had `/session` loaded them (and still no WebAuthn code: no WebAuthn provider is
+ * shown, and no Preact, which the pages no longer use).
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -26,7 +27,7 @@ const notForSession: Record<string, RegExp> = {
   "the OAuth client (oauth4webapi)": /\/node_modules\/oauth4webapi\//,
   "the WebAuthn code": /\/src\/(core\/webauthn\/|actions\/webauthn|machines\/webauthn|providers\/(webauthn|passkey)|pages\/webauthn)|\/node_modules\/@simplewebauthn\//,
   "the pages": /\/src\/pages\//,
-  Preact: /\/node_modules\/preact(-render-to-string)?\//,
+  "the pages' JSX runtime": /\/src\/pages\/jsx\.ts$/,
   "the refresh of provider tokens": /\/src\/actions\/(session-refresh|token-refresh)\.ts$|\/src\/core\/refresh-result\.ts$/,
   "the second-factor options": /\/src\/core\/second-factor-options\.ts$/,
   "the replay and refresh stores": /\/src\/core\/(replay|refresh)-store\.ts$/,
@@ -78,7 +79,7 @@ function run(name: string, requests: { path: string; cookie?: string }[]): { ans
 const matching = (loaded: string[], pattern: RegExp) => loaded.filter((url) => pattern.test(url))
 
 describe("a credentials-only app answering /session", () => {
-  it("loads neither OAuth, WebAuthn, the pages, Preact, the token refresh, the second-factor options nor the stores, for a session with or without provider tokens", async () => {
+  it("loads neither OAuth, WebAuthn, the pages, their JSX runtime, the token refresh, the second-factor options nor the stores, for a session with or without provider tokens", async () => {
     const session = await encode({ token: { name: "Ada", email: "ada@example.test", sub: "1" }, secret, salt: cookieName })
     // A session minted while an OAuth provider with refresh was configured: its tokens ride along.
     const withTokens = await encode({
@@ -98,13 +99,14 @@ describe("a credentials-only app answering /session", () => {
     for (const [what, pattern] of Object.entries(notForSession)) expect(matching(loaded, pattern), what).toEqual([])
   }, 60_000)
 
-  it("loads the pages and Preact when the sign-in page is first rendered, and still no WebAuthn code, token refresh, second-factor options nor stores", () => {
+  it("loads the pages and their JSX runtime when the sign-in page is first rendered, and still no WebAuthn code, token refresh, second-factor options, stores nor Preact", () => {
     const { answers, loaded } = run("signin", [{ path: "/signin" }])
 
     expect(answers[0]!.status).toBe(200)
     expect(answers[0]!.body).toContain('name="username"')
     expect(matching(loaded, notForSession["the pages"]!)).not.toEqual([])
-    expect(matching(loaded, notForSession.Preact!)).not.toEqual([])
+    expect(matching(loaded, notForSession["the pages' JSX runtime"]!)).not.toEqual([])
+    expect(matching(loaded, /\/node_modules\/preact(-render-to-string)?\//), "Preact").toEqual([])
     for (const what of ["the OAuth client (oauth4webapi)", "the WebAuthn code", "the refresh of provider tokens", "the second-factor options", "the replay and refresh stores"]) expect(matching(loaded, notForSession[what]!), what).toEqual([])
   }, 60_000)
 })

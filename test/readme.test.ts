@@ -247,8 +247,10 @@ describe("README.md and docs code blocks", () => {
             allowJs: true,
             checkJs: true,
             esModuleInterop: true,
-            jsx: "react-jsx",
-            jsxImportSource: "preact",
+            // src/pages is compiled as in tsconfig.json; each tsx block names its framework's runtime.
+            jsx: "react",
+            jsxFactory: "h",
+            jsxFragmentFactory: "Fragment",
             paths: authflowPaths(dir),
           },
           include: ["**/*.ts", "**/*.tsx", "**/*.mjs"],

@@ -7,8 +7,8 @@ import { codeFlowCookies, emailCodeCookies } from "./email-code-cookies.js"
 import type { AuthConfig, Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
 import type { AuthRequest } from "../core/request.js"
 
-// Each page (and Preact with it) is loaded when it is first rendered: a redirect to the app's own
-// page loads none.
+// Each page (and the pages' JSX runtime with it) is loaded when it is first rendered: a redirect
+// to the app's own page loads none.
 const pages = {
   signIn: onFirstUse(() => import("../pages/signin.js")),
   // The passkey form, with @simplewebauthn/browser inlined: only for a page with a WebAuthn provider.

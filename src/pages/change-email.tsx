@@ -11,6 +11,7 @@
  * ```
  * @module
  */
+import { Fragment, h } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { MessageKey } from "../core/i18n/messages.js"
 import type { Theme } from "../types.js"
@@ -78,11 +79,11 @@ export function renderChangeEmailPage({ action, csrfToken, email, notice, error,
           <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
           <div class="field">
             <label for="change-email-new">{t("changeEmailNewLabel")}</label>
-            <input id="change-email-new" name="newEmail" type="email" autoComplete="email" required autoFocus={!problem} />
+            <input id="change-email-new" name="newEmail" type="email" autocomplete="email" required autofocus={!problem} />
           </div>
           <div class="field">
             <label for="change-email-password">{t("currentPasswordLabel")}</label>
-            <input id="change-email-password" name="password" type="password" autoComplete="current-password" required />
+            <input id="change-email-password" name="password" type="password" autocomplete="current-password" required />
           </div>
           <button type="submit" class="button primary">{t("changeEmailButton")}</button>
         </form>

@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+import { Fragment, h } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { MessageKey } from "../core/i18n/messages.js"
 import type { Theme } from "../types.js"
@@ -117,7 +118,7 @@ export function renderErrorPage({ error, signinUrl, host, theme, text = english 
           <PageIcon name="alert" tone="danger" />
           <h1>{t(content.heading)}</h1>
           {content.messages.map((message) => (
-            <p class="lead" key={message}>
+            <p class="lead">
               {t(message)}
             </p>
           ))}

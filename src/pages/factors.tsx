@@ -10,6 +10,7 @@
  * ```
  * @module
  */
+import { Fragment, h } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
@@ -96,12 +97,12 @@ export function renderFactorsPage({ action, csrfToken, factors, backupCodes, not
         {factors.length === 0 ? <p>{t("factorsNone")}</p> : null}
         <ul class="factors plain-list">
           {factors.map((factor) => (
-            <li key={factor.id}>
+            <li>
               <form action={url} method="post" class="rename stack">
                 <Hidden csrfToken={csrfToken} action="rename" />
                 <input type="hidden" name="factorId" value={factor.id} />
                 <label for={`name-${factor.id}`}>{t("nameLabel")}</label>
-                <input id={`name-${factor.id}`} name="name" type="text" value={factor.name} required maxLength={64} />
+                <input id={`name-${factor.id}`} name="name" type="text" value={factor.name} required maxlength={64} />
                 <button type="submit" class="button neutral">{t("renameButton")}</button>
               </form>
               <form action={url} method="post" class="remove stack">
@@ -110,7 +111,7 @@ export function renderFactorsPage({ action, csrfToken, factors, backupCodes, not
                 {factors.length === 1 ? (
                   <>
                     <label for={`code-${factor.id}`}>{t("removeLastFactorLabel", { name: factor.name })}</label>
-                    <input id={`code-${factor.id}`} name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required />
+                    <input id={`code-${factor.id}`} name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required />
                   </>
                 ) : null}
                 <button type="submit" class="button neutral">{t("removeButton", { name: factor.name })}</button>
@@ -163,11 +164,11 @@ export function renderEnrolPage({ action, csrfToken, qrSvg, secret, codeRefused 
           <Hidden csrfToken={csrfToken} action="confirm" />
           <div class="field">
             <label for="factor-name">{t("nameLabel")}</label>
-            <input id="factor-name" name="name" type="text" value={t("enrolDefaultName")} maxLength={64} />
+            <input id="factor-name" name="name" type="text" value={t("enrolDefaultName")} maxlength={64} />
           </div>
           <div class="field">
             <label for="factor-code">{t("enrolCodeLabel")}</label>
-            <input id="factor-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required autoFocus />
+            <input id="factor-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required autofocus />
           </div>
           <button type="submit" class="button primary">{t("addButton")}</button>
         </form>
@@ -197,7 +198,7 @@ export function renderBackupCodesPage({ codes, continueUrl, theme, text = englis
         <p class="lead">{t("backupCodesLead")}</p>
         <ul class="backup-codes codes">
           {codes.map((code) => (
-            <li key={code}>
+            <li>
               <code>{code}</code>
             </li>
           ))}

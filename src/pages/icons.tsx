@@ -8,6 +8,7 @@
  * ```
  * @module
  */
+import { h } from "./jsx.js"
 
 /** The icons a page header can show. */
 export type IconName = "mail" | "alert" | "exit" | "lock"

@@ -10,8 +10,7 @@
  * ```
  * @module
  */
-import type { ComponentChildren } from "preact"
-import { renderToString } from "preact-render-to-string"
+import { h, renderToString, type ComponentChildren } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { baseStyles } from "./styles.js"

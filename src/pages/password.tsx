@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+import { Fragment, h } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { MessageKey } from "../core/i18n/messages.js"
 import type { Theme } from "../types.js"
@@ -77,7 +78,7 @@ export function renderPasswordPage(props: PasswordPageProps): RenderedPage {
     <>
       <div class="field">
         <label for={id}>{t("newPasswordLabel")}</label>
-        <input id={id} name={name} type="password" autoComplete="new-password" minLength={minLength} maxLength={maxLength * 2} required aria-describedby={`${id}-hint`} autoFocus={!problem && form === "reset"} />
+        <input id={id} name={name} type="password" autocomplete="new-password" minlength={minLength} maxlength={maxLength * 2} required aria-describedby={`${id}-hint`} autofocus={!problem && form === "reset"} />
       </div>
       <p class="hint" id={`${id}-hint`}>{t("passwordMinLength", { count: minLength })}</p>
     </>
@@ -109,7 +110,7 @@ export function renderPasswordPage(props: PasswordPageProps): RenderedPage {
           {form === "forgot" ? (
             <div class="field">
               <label for="forgot-email">{t("emailLabel")}</label>
-              <input id="forgot-email" name="email" type="email" autoComplete="email" required autoFocus={!problem} />
+              <input id="forgot-email" name="email" type="email" autocomplete="email" required autofocus={!problem} />
             </div>
           ) : null}
           {form === "reset" ? (
@@ -122,7 +123,7 @@ export function renderPasswordPage(props: PasswordPageProps): RenderedPage {
             <>
               <div class="field">
                 <label for="reset-code">{t("emailCodeLabel")}</label>
-                <input id="reset-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" required autoFocus={!problem} spellcheck={false} />
+                <input id="reset-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" required autofocus={!problem} spellcheck={false} />
               </div>
               {newPassword("reset-code-password", "password")}
             </>
@@ -131,7 +132,7 @@ export function renderPasswordPage(props: PasswordPageProps): RenderedPage {
             <>
               <div class="field">
                 <label for="change-password-current">{t("currentPasswordLabel")}</label>
-                <input id="change-password-current" name="currentPassword" type="password" autoComplete="current-password" required autoFocus={!problem} />
+                <input id="change-password-current" name="currentPassword" type="password" autocomplete="current-password" required autofocus={!problem} />
               </div>
               {newPassword("change-password-new", "newPassword")}
             </>

@@ -9,6 +9,7 @@
  * ```
  * @module
  */
+import { Fragment, h } from "./jsx.js"
 import type { MessageKey } from "../core/i18n/messages.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
@@ -89,7 +90,7 @@ export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPa
         <input type="hidden" name="method" value={method} />
         <div class="field">
           <label for={id}>{t(labels.label)}</label>
-          <input id={id} name="code" type="text" inputMode={labels.inputMode} autoComplete={labels.autocomplete} required autoFocus={focus} spellcheck={false} aria-describedby={`${id}-hint`} />
+          <input id={id} name="code" type="text" inputmode={labels.inputMode} autocomplete={labels.autocomplete} required autofocus={focus} spellcheck={false} aria-describedby={`${id}-hint`} />
         </div>
         <p class="hint" id={`${id}-hint`}>{t(labels.hint)}</p>
         {trustedDeviceDays > 0 ? (
@@ -123,7 +124,7 @@ export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPa
         {first ? form(first, true) : null}
         {first === "email" ? <div class="actions">{emailRequest}</div> : null}
         {others.map((method) => (
-          <details key={method}>
+          <details>
             <summary>{t(SWITCH[method])}</summary>
             {method === "email" ? <div class="actions">{emailRequest}</div> : null}
             {form(method, false)}

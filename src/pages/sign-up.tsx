@@ -9,6 +9,7 @@
  * ```
  * @module
  */
+import { Fragment, h } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
@@ -55,15 +56,15 @@ export function renderSignUpPage({ action, csrfToken, callbackUrl, minLength, si
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <div class="field">
             <label for="signup-email">{t("emailLabel")}</label>
-            <input id="signup-email" name="email" type="email" autoComplete="email" required autoFocus />
+            <input id="signup-email" name="email" type="email" autocomplete="email" required autofocus />
           </div>
           <div class="field">
             <label for="signup-name">{t("nameOptionalLabel")}</label>
-            <input id="signup-name" name="name" type="text" autoComplete="name" />
+            <input id="signup-name" name="name" type="text" autocomplete="name" />
           </div>
           <div class="field">
             <label for="signup-password">{t("passwordLabel")}</label>
-            <input id="signup-password" name="password" type="password" autoComplete="new-password" minLength={minLength} required aria-describedby="signup-password-hint" />
+            <input id="signup-password" name="password" type="password" autocomplete="new-password" minlength={minLength} required aria-describedby="signup-password-hint" />
           </div>
           <p class="hint" id="signup-password-hint">{t("passwordMinLength", { count: minLength })}</p>
           <button type="submit" class="button primary">{t("createAccountButton")}</button>

@@ -9,22 +9,26 @@
  * ```
  * @module
  */
-import type { InputHTMLAttributes } from "preact"
+import { h, type HtmlAttributes } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import { safeUrl } from "./layout.js"
 import { buttonColors } from "./theme.js"
 import type { PageProvider } from "./types.js"
 
 // Attributes a credentials field may pass through: plain HTML attributes, not event handlers or
-// preact's own props, and never the ones that wire the field into the form.
-const ATTRIBUTE_NAME = /^[a-z][a-z0-9-]*$/i
-const RESERVED = new Set(["id", "name", "type", "label", "form", "formaction", "formmethod", "formtarget", "style", "children", "key", "ref"])
+// the JSX runtime's own props, and never the ones that wire the field into the form. Names are
+// written in HTML's lower case (`maxLength` as `maxlength`, `className` as `class`): an Auth.js
+// configuration may spell them the React way.
+const ATTRIBUTE_NAME = /^[a-z][a-z0-9-]*$/
+const RESERVED = new Set(["id", "name", "type", "label", "form", "formaction", "formmethod", "formtarget", "style", "children", "key", "ref", "dangerouslysetinnerhtml"])
+const RENAMED = new Map([["classname", "class"], ["htmlfor", "for"]])
 
 function passThrough(field: Record<string, unknown>): Record<string, string | number | boolean> {
   const attributes: Record<string, string | number | boolean> = {}
-  for (const [name, value] of Object.entries(field)) {
-    if (!ATTRIBUTE_NAME.test(name) || /^on/i.test(name) || RESERVED.has(name.toLowerCase())) continue
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") attributes[name] = value
+  for (const [key, value] of Object.entries(field)) {
+    const name = key.toLowerCase()
+    if (!ATTRIBUTE_NAME.test(name) || name.startsWith("on") || RESERVED.has(name)) continue
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") attributes[RENAMED.get(name) ?? name] = value
   }
   return attributes
 }
@@ -131,9 +135,9 @@ export function CredentialsForm({ provider, csrfToken, invalid = false, text = e
         if (type === "password" && attributes.autocomplete === undefined) attributes.autocomplete = "current-password"
         if (invalid) Object.assign(attributes, { "aria-invalid": "true", "aria-describedby": signInErrorId })
         return (
-          <div class="field" key={key}>
+          <div class="field">
             <label for={id}>{field.label ?? key}</label>
-            <input {...(attributes as InputHTMLAttributes<HTMLInputElement>)} />
+            <input {...(attributes as HtmlAttributes)} />
           </div>
         )
       })}

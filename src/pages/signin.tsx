@@ -9,7 +9,7 @@
  * ```
  * @module
  */
-import type { JSX } from "preact"
+import { Fragment, h, type Markup } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { renderDocument, safeUrl } from "./layout.js"
@@ -113,24 +113,24 @@ export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart)
   const message = signInErrorMessage(error, text, retryAfter)
   const hint = signInErrorHint(error, text)
   const sections = sectionsOf(providers)
-  const body: JSX.Element[] = []
+  const body: Markup[] = []
   sections.forEach((section, index) => {
-    if (index > 0) body.push(<Separator key={`separator-${index}`} text={text} />)
+    if (index > 0) body.push(<Separator text={text} />)
     if (section.kind === "buttons") {
       body.push(
-        <div class="stack" key={`section-${index}`}>
+        <div class="stack">
           {section.providers.map((provider) => (
-            <ProviderButton key={provider.id} provider={provider} csrfToken={csrfToken} callbackUrl={callbackUrl} text={text} />
+            <ProviderButton provider={provider} csrfToken={csrfToken} callbackUrl={callbackUrl} text={text} />
           ))}
         </div>,
       )
     } else if (section.kind === "email") {
-      body.push(<EmailForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} email={email} text={text} />)
+      body.push(<EmailForm provider={section.provider} csrfToken={csrfToken} email={email} text={text} />)
     } else if (section.kind === "webauthn") {
       if (!passkeys) throw new TypeError("renderSignInPage: a WebAuthn provider needs the passkey part of the page (webauthn-form.js)")
-      body.push(<passkeys.PasskeyForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} callbackUrl={callbackUrl} text={text} />)
+      body.push(<passkeys.PasskeyForm provider={section.provider} csrfToken={csrfToken} callbackUrl={callbackUrl} text={text} />)
     } else {
-      body.push(<CredentialsForm key={`section-${index}`} provider={section.provider} csrfToken={csrfToken} invalid={error === "CredentialsSignin"} text={text} />)
+      body.push(<CredentialsForm provider={section.provider} csrfToken={csrfToken} invalid={error === "CredentialsSignin"} text={text} />)
     }
   })
   return renderDocument({

@@ -8,6 +8,7 @@
  * ```
  * @module
  */
+import { Fragment, h } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"

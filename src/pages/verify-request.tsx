@@ -8,6 +8,7 @@
  * ```
  * @module
  */
+import { Fragment, h } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
@@ -75,7 +76,7 @@ export function renderEmailCodePage({ url, action, csrfToken, waiting, wrongCode
               <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
               <div class="field">
                 <label for="email-code">{t("emailCodeLabel")}</label>
-                <input id="email-code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" required autoFocus spellcheck={false} />
+                <input id="email-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" required autofocus spellcheck={false} />
               </div>
               <button type="submit" class="button primary">{t(purpose === "verify-email" ? "verifyButton" : "signInButton")}</button>
             </form>

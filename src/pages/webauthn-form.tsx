@@ -11,7 +11,7 @@
  * ```
  * @module
  */
-import type { InputHTMLAttributes } from "preact"
+import { Fragment, h, type HtmlAttributes } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import { safeUrl } from "./layout.js"
 import type { PageProvider } from "./types.js"
@@ -127,9 +127,9 @@ export function PasskeyForm({ provider, csrfToken, callbackUrl, text = english }
         // Conditional UI only offers passkeys on a field whose autocomplete names "webauthn".
         attributes.autocomplete = conditional && !autocomplete.split(/\s+/).includes("webauthn") ? `${autocomplete || "username"} webauthn` : autocomplete || "off"
         return (
-          <div class="field" key={key}>
+          <div class="field">
             <label for={id}>{typeof field.label === "string" ? field.label : key}</label>
-            <input {...(attributes as InputHTMLAttributes<HTMLInputElement>)} />
+            <input {...(attributes as HtmlAttributes)} />
           </div>
         )
       })}

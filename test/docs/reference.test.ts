@@ -20,8 +20,9 @@ describe("the reference's options", () => {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     target: ts.ScriptTarget.ES2022,
-    jsx: ts.JsxEmit.ReactJSX,
-    jsxImportSource: "preact",
+    jsx: ts.JsxEmit.React,
+    jsxFactory: "h",
+    jsxFragmentFactory: "Fragment",
     strict: true,
     noEmit: true,
   })

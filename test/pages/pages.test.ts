@@ -113,6 +113,19 @@ describe("renderSignInPage", () => {
     expect(form!.labels).toEqual([{ for: field.id, text: "otp" }])
   })
 
+  it("writes a credential's React-style attribute names as HTML's, and still drops handlers and raw HTML", () => {
+    const provider: PageProvider = {
+      ...credentials,
+      credentials: {
+        otp: { maxLength: 6, autoComplete: "one-time-code", inputMode: "numeric", className: "otp", readOnly: false, onClick: "steal()", dangerouslySetInnerHTML: "<b>x</b>", constructor: "c" },
+      },
+    }
+    const html = renderSignInPage({ providers: [provider], csrfToken: CSRF, theme: {} }).html
+    const field = formsOf(html)[0]!.inputs.find((input) => input.name === "otp")!
+    expect(field).toEqual({ maxlength: "6", autocomplete: "one-time-code", inputmode: "numeric", class: "otp", constructor: "c", id: field.id, name: "otp", type: "text", placeholder: "" })
+    expect(html).not.toContain("<b>x</b>")
+  })
+
   it("shows credentials only with fields", () => {
     const providers: PageProvider[] = [{ ...credentials, credentials: undefined }]
     expect(formsOf(renderSignInPage({ providers, csrfToken: CSRF, theme: {} }).html)).toEqual([])
