@@ -41,7 +41,7 @@ describe("authflow/testing drives an email provider's sign-in by code", () => {
     ["beside", "jwt"],
     ["beside", "database"],
   ] as const)("every reachable transition (code %s, %s sessions)", async (code, strategy) => {
-    const { results, coverage, outcome, whys } = await run(code, strategy)
+    const { suite, results, coverage, outcome, whys } = await run(code, strategy)
     expect(coverage?.missing).toEqual([])
     expect(coverage?.reachable).toBeGreaterThan(20)
     // Every path ran its own flow to an end: no code went missing.
@@ -97,6 +97,9 @@ describe("authflow/testing drives an email provider's sign-in by code", () => {
     } else {
       expect(results.has("email-code nodemailer: link mailed beside the code followed first")).toBe(false)
       expect(whys()).toContain('providers.nodemailer.code is "instead": no link is mailed beside the code')
+      // No link is mailed, so the verification machine is named unused rather than driven with every path stopped.
+      expect(suite.cases.some((testCase) => testCase.machine === "email-verification")).toBe(false)
+      expect(suite.unreachable).toContainEqual({ name: "email-verification nodemailer", why: 'providers.nodemailer.code is "instead": the email carries a code, no link to follow' })
     }
     // What no configuration without callbacks or second factors reaches is named, with why.
     expect(whys()).toEqual(expect.arrayContaining(["no callbacks.signIn: every sign-in is allowed", "no pages.newUser: a user the sign-in creates goes to the callback URL"]))
