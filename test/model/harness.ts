@@ -601,3 +601,12 @@ export async function inSecondFactorWorld(config: AuthConfig, world: SecondFacto
 export function codeFlowConfig(secret: string, adapter: Adapter, meets: (type: "flow.claimFailed") => boolean, databaseSessions: boolean): Omit<AuthConfig, "providers"> {
   return { secret, trustHost: true, adapter, rateLimit: false, replayStore: claimFailingReplayStore(adapter, () => meets("flow.claimFailed")), session: { strategy: databaseSessions ? "database" : "jwt" } }
 }
+
+/**
+ * The configuration of a sign-in's model before its providers and callbacks: the limiter on `route`
+ * as the path's events say, database sessions or JWTs as the tail `policy` says, and `newUserPage`
+ * as `pages.newUser` where the policy sets one.
+ */
+export function tailConfig(secret: string, adapter: Adapter, policy: SignInTailPolicy, events: readonly { type: string }[], route: RateLimitRoute, newUserPage: string): Omit<AuthConfig, "providers"> {
+  return { secret, trustHost: true, ...rateLimitOf(events, route), adapter, session: { strategy: policy.databaseSessions ? "database" : "jwt" }, ...(policy.newUserPage && { pages: { newUser: newUserPage } }) }
+}

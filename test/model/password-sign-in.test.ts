@@ -9,10 +9,11 @@ import { afterAll, describe, expect, it, vi } from "vitest"
 import { passwordSignInMachine, type PasswordSignInEvent, type PasswordSignInPolicy } from "../../src/machines/password-sign-in.js"
 import Password from "../../src/providers/password.js"
 import { hashPassword } from "../../src/core/password/index.js"
-import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, origin, send } from "../helpers.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { expectSecondFactorFinal, FlowEndings, modelClientHeaders, rateLimitOf, rateLimitOutcomes, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailCallbacks, tailInputs, expectFullCoverage, expectSharedFinal, faultsOn, faultyAdapter, inSecondFactorWorld } from "./harness.js"
+import { postForm } from "./password-world.js"
+import { expectSecondFactorFinal, FlowEndings, rateLimitOutcomes, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailCallbacks, tailConfig, tailInputs, expectFullCoverage, expectSharedFinal, faultsOn, faultyAdapter, inSecondFactorWorld } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -83,12 +84,7 @@ async function scenario(path: Path) {
     },
   }
   const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    ...rateLimitOf(path.events, "credentials"),
-    adapter,
-    session: { strategy: policy.databaseSessions ? "database" : "jwt" },
-    ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
+    ...tailConfig(secret, adapter, policy, path.events, "credentials", "/auth/new-user"),
     providers: [
       Password({
         hashing,
@@ -109,8 +105,10 @@ async function scenario(path: Path) {
   }
   const read = byType.get("credentials.read") as Extract<PasswordSignInEvent, { type: "credentials.read" }> | undefined
   const typed = checked?.valid === false ? "wrong horse battery" : password
-  const fields = read?.nonString.length ? { json: { email: [ada.email], password: typed } } : read?.identifier === undefined ? { form: { password: typed } } : { form: { email: ada.email, password: typed } }
-  return { config, memory, fields, csrfValid: !byType.has("csrf.invalid"), signInEvents, mails, hadLegacyHash: checked?.needsRehash === true, rehashFails: byType.has("rehash.failed") }
+  // An email that is not a string only JSON can send; a form names the email, or only the password.
+  const json = read?.nonString.length ? { email: [ada.email], password: typed } : undefined
+  const fields: Record<string, string> = json ? {} : read?.identifier === undefined ? { password: typed } : { email: ada.email, password: typed }
+  return { config, memory, form: { callbackUrl: "/dashboard", ...fields }, json, csrfValid: !byType.has("csrf.invalid"), signInEvents, mails, hadLegacyHash: checked?.needsRehash === true, rehashFails: byType.has("rehash.failed") }
 }
 
 /**
@@ -156,16 +154,7 @@ describe("password sign-in machine, driven through Auth()", () => {
       const world = secondFactorWorldOf(path.events)
       const jar = new CookieJar()
       const config = policyOf(path).secondFactor ? await inSecondFactorWorld(s.config, world, jar, { userId: ada.id, secret }) : s.config
-      const { logger, errors } = recordingLogger()
-      endings.reset()
-      const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
-      const common = { callbackUrl: "/dashboard", ...(s.csrfValid && { csrfToken }) }
-      const body = "json" in s.fields ? { json: { ...common, ...s.fields.json } } : { form: { ...common, ...(s.fields.form as Record<string, string>) } }
-      const response = await send({ ...config, logger, inspect: endings.inspect }, jar, "/callback/password", { ...body, headers: modelClientHeaders })
-      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
-      expect(endings.statuses).toEqual(["done"])
-      expect(response.status).toBe(302)
-      const location = response.headers.get("location")
+      const { response, location, errors } = await postForm({ ...s, config }, path, endings, "/callback/password", jar)
       const sessionCookie = jar.get(cookieNames.https.sessionToken)
       // The legacy hash is replaced once the password passed, unless storing the new one failed.
       const stored = (await s.memory.getAccount!(ada.id, "password"))?.refresh_token

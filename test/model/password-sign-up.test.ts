@@ -10,10 +10,11 @@ import { passwordSignUpMachine, type PasswordSignUpEvent } from "../../src/machi
 import type { PasswordSignUpPolicy } from "../../src/machines/password-sign-up.js"
 import type { PasswordMail } from "../../src/types.js"
 import Password from "../../src/providers/password.js"
-import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
+import { CookieJar, cookieNames, origin, send } from "../helpers.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { expectSecondFactorFinal, FlowEndings, modelClientHeaders, rateLimitOf, rateLimitOutcomes, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailCallbacks, tailInputs, expectFullCoverage, expectSharedFinal, faultsOn, faultyAdapter, inSecondFactorWorld } from "./harness.js"
+import { postForm } from "./password-world.js"
+import { expectSecondFactorFinal, FlowEndings, rateLimitOutcomes, secondFactorFindings, secondFactorInputs, secondFactorRepresentatives, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailCallbacks, tailConfig, tailInputs, expectFullCoverage, expectSharedFinal, faultsOn, faultyAdapter, inSecondFactorWorld } from "./harness.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
@@ -88,12 +89,7 @@ function scenario(path: Path) {
     },
   }
   const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    ...rateLimitOf(path.events, "credentials"),
-    adapter,
-    session: { strategy: policy.databaseSessions ? "database" : "jwt" },
-    ...(policy.newUserPage && { pages: { newUser: "/auth/new-user" } }),
+    ...tailConfig(secret, adapter, policy, path.events, "credentials", "/auth/new-user"),
     // A cheap scrypt cost for the model's many sign-ups.
     providers: [
       Password({ hashing: { scrypt: { ln: 10 } }, verification: policy.requiresVerifiedEmail ? "required" : "optional", ...(mailing && { sendMail }), ...(policy.verifiesByCode && { verifyBy: "code" as const }) }),
@@ -144,17 +140,7 @@ describe("password sign-up machine, driven through Auth()", () => {
       const world = secondFactorWorldOf(path.events)
       const jar = new CookieJar()
       const config = policyOf(path).secondFactor ? await inSecondFactorWorld(s.config, world, jar, { userId: created.id, secret }) : s.config
-      const { logger, errors } = recordingLogger()
-      endings.reset()
-      const csrfToken = await csrfTokenFor({ ...config, logger }, jar)
-      const response = await send({ ...config, logger, inspect: endings.inspect }, jar, "/signup/password", {
-        form: { callbackUrl: "/dashboard", ...(s.csrfValid && { csrfToken }), ...s.form },
-        headers: modelClientHeaders,
-      })
-      expect(recorder.runs.map((run) => run.states)).toEqual([path.states])
-      expect(endings.statuses).toEqual(["done"])
-      expect(response.status).toBe(302)
-      const location = response.headers.get("location")
+      const { response, location, errors } = await postForm({ ...s, config, form: { callbackUrl: "/dashboard", ...s.form } }, path, endings, "/signup/password", jar)
       const sessionCookie = jar.get(cookieNames.https.sessionToken)
       // The account exists once it was created, whatever followed; never when the creation failed (its user is removed again).
       const account = await s.memory.getAccount!(created.id, "password")

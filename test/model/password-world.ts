@@ -67,11 +67,14 @@ export function databaseConfig(adapter: Adapter, events: readonly { type: string
 export interface FormScenario {
   config: AuthConfig
   form: Record<string, string>
+  /** Fields that make the body JSON, sent beside the form's (a field that is not a string can only be sent so). */
+  json?: Record<string, unknown>
   csrfValid: boolean
 }
 
 /**
- * Posts the scenario's form (with the CSRF token where it is valid) to `route` in one request, and
+ * Posts the scenario's form (with the CSRF token where it is valid; as JSON where the scenario has
+ * JSON fields) to `route` in one request, and
  * checks that the flow ran the path's states and ended, answering a redirect.
  */
 export async function postForm(s: FormScenario, path: { states: readonly string[] }, endings: FlowEndings, route: string, jar: CookieJar) {
@@ -79,7 +82,9 @@ export async function postForm(s: FormScenario, path: { states: readonly string[
   const config = { ...s.config, logger }
   const csrfToken = await csrfTokenFor(config, jar)
   endings.reset()
-  const response = await send({ ...config, inspect: endings.inspect }, jar, route, { form: { ...(s.csrfValid && { csrfToken }), ...s.form }, headers: modelClientHeaders })
+  const fields = { ...(s.csrfValid && { csrfToken }), ...s.form }
+  const body = s.json ? { json: { ...fields, ...s.json } } : { form: fields }
+  const response = await send({ ...config, inspect: endings.inspect }, jar, route, { ...body, headers: modelClientHeaders })
   expect(endings.recorder.runs.map((run) => run.states)).toEqual([path.states])
   expect(endings.statuses).toEqual(["done"])
   expect(response.status).toBe(302)
