@@ -3,23 +3,21 @@
  * client calls, with both session strategies: sign in A, add B and C through "Use another account",
  * list them, switch to A, sign out B alone, then sign out all.
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Password from "../../src/providers/password.js"
-import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
-import { browserSuite, launchChromium } from "../support/chromium.js"
+import { browserSuite } from "../support/chromium.js"
+import { servePages, type ServedPages } from "./served-pages.js"
 import { buildRequest, CookieJar } from "../helpers.js"
 import type { AuthConfig } from "../../src/types.js"
 
 const password = "correct horse battery"
 
 browserSuite("three accounts in one browser, in Chromium", () => {
+  let served: ServedPages
   let browser: Browser
-  let server: Server
   let origin: string
   const configOf = (strategy: "jwt" | "database"): AuthConfig => ({
     secret: "multi-session-browser-secret-of-32-chars",
@@ -30,37 +28,26 @@ browserSuite("three accounts in one browser, in Chromium", () => {
     multiSession: true,
     providers: [Password({ hashing: { scrypt: { ln: 10 } } })],
   })
-  const served = { jwt: configOf("jwt"), database: configOf("database") }
+  const configs = { jwt: configOf("jwt"), database: configOf("database") }
 
   beforeAll(async () => {
-    server = createServer(async (req, res) => {
-      const strategy = req.url?.startsWith("/auth-jwt") ? "jwt" : req.url?.startsWith("/auth-database") ? "database" : undefined
-      if (!strategy) {
-        res.writeHead(200, { "Content-Type": "text/html" }).end("<p id=home>home</p>")
-        return
-      }
-      await sendWebResponse(res, await Auth(await toWebRequest(req, origin), served[strategy]))
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchChromium()
+    served = await servePages((url) => (url.startsWith("/auth-jwt") ? configs.jwt : url.startsWith("/auth-database") ? configs.database : undefined))
+    browser = served.browser
+    origin = served.origin
     // The three accounts exist (signed up elsewhere).
     for (const strategy of ["jwt", "database"] as const) {
       for (const who of ["a", "b", "c"]) {
         const jar = new CookieJar()
         const base = `${origin}/auth-${strategy}`
-        const csrf = await Auth(buildRequest(`${base}/csrf`, {}, jar), served[strategy])
+        const csrf = await Auth(buildRequest(`${base}/csrf`, {}, jar), configs[strategy])
         jar.take(csrf)
         const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-        await Auth(buildRequest(`${base}/signup/password`, { form: { csrfToken, email: `${who}@example.test`, password } }, jar), served[strategy])
+        await Auth(buildRequest(`${base}/signup/password`, { form: { csrfToken, email: `${who}@example.test`, password } }, jar), configs[strategy])
       }
     }
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
-  })
+  afterAll(() => served?.close())
 
   async function signInOnPage(page: Page, email: string) {
     await page.getByLabel("Email").fill(email)

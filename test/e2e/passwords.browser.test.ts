@@ -5,21 +5,18 @@
  * change it while signed in. Verified by code (`verifyBy: "code"`): sign up, type the mailed code,
  * signed in, sign out.
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Password, { type PasswordMail } from "../../src/providers/password.js"
-import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import { hashPassword } from "../../src/core/password/index.js"
-import { browserSuite, launchChromium } from "../support/chromium.js"
+import { browserSuite } from "../support/chromium.js"
+import { servePages, type ServedPages } from "./served-pages.js"
 import type { AuthConfig } from "../../src/types.js"
 
 browserSuite("password accounts on the built-in pages, in Chromium", () => {
+  let served: ServedPages
   let browser: Browser
-  let server: Server
   let origin: string
   const mails: PasswordMail[] = []
   const configOf = (strategy: "jwt" | "database", verifyBy: "link" | "code"): AuthConfig => ({
@@ -34,24 +31,13 @@ browserSuite("password accounts on the built-in pages, in Chromium", () => {
   const configs = { jwt: configOf("jwt", "link"), database: configOf("database", "link") }
 
   beforeAll(async () => {
-    const served = [configs.jwt, configs.database, configOf("jwt", "code"), configOf("database", "code")]
-    server = createServer(async (req, res) => {
-      const config = served.find(({ basePath }) => req.url === basePath || req.url?.startsWith(`${basePath}/`) || req.url?.startsWith(`${basePath}?`))
-      if (!config) {
-        res.writeHead(200, { "Content-Type": "text/html" }).end("<p id=home>home</p>")
-        return
-      }
-      await sendWebResponse(res, await Auth(await toWebRequest(req, origin), config))
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchChromium()
+    const all = [configs.jwt, configs.database, configOf("jwt", "code"), configOf("database", "code")]
+    served = await servePages((url) => all.find(({ basePath }) => url === basePath || url.startsWith(`${basePath}/`) || url.startsWith(`${basePath}?`)))
+    browser = served.browser
+    origin = served.origin
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
-  })
+  afterAll(() => served?.close())
 
   async function signedIn(page: Page, base: string): Promise<string | undefined> {
     const response = await page.request.get(`${origin}${base}/session`)
@@ -63,6 +49,12 @@ browserSuite("password accounts on the built-in pages, in Chromium", () => {
     await page.getByLabel("Email").fill(email)
     await page.getByLabel("Password").fill(password)
     await page.getByRole("button", { name: /sign in with/i }).click()
+    await page.waitForLoadState("load")
+  }
+
+  async function signOut(page: Page, base: string) {
+    await page.goto(`${origin}${base}/signout`)
+    await page.getByRole("button", { name: /sign out/i }).click()
     await page.waitForLoadState("load")
   }
 
@@ -97,9 +89,7 @@ browserSuite("password accounts on the built-in pages, in Chromium", () => {
       expect(page.url()).toBe(`${origin}/home`)
       expect(await signedIn(page, base)).toBe(email)
 
-      await page.goto(`${origin}${base}/signout`)
-      await page.getByRole("button", { name: /sign out/i }).click()
-      await page.waitForLoadState("load")
+      await signOut(page, base)
       expect(await signedIn(page, base)).toBeUndefined()
       await context.close()
     })
@@ -128,9 +118,7 @@ browserSuite("password accounts on the built-in pages, in Chromium", () => {
       expect(page.url()).toBe(`${origin}/home`)
       expect(await signedIn(page, base)).toBe(email)
 
-      await page.goto(`${origin}${base}/signout`)
-      await page.getByRole("button", { name: /sign out/i }).click()
-      await page.waitForLoadState("load")
+      await signOut(page, base)
       expect(await signedIn(page, base)).toBeUndefined()
       await context.close()
     })

@@ -4,21 +4,18 @@
  * app's code; then with a backup code; then once more ticking "Don't ask again", after which the
  * password alone signs in from that browser.
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { Auth } from "../../src/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { sendWebResponse, toWebRequest } from "../../src/frameworks/node.js"
 import { softwareTotp } from "../../src/testing/index.js"
-import { browserSuite, launchChromium } from "../support/chromium.js"
+import { browserSuite } from "../support/chromium.js"
+import { servePages, type ServedPages } from "./served-pages.js"
 import { ada, adaCredentials } from "../helpers.js"
 import type { AuthConfig } from "../../src/types.js"
 
 browserSuite("second factor on the built-in pages, in Chromium", () => {
+  let served: ServedPages
   let browser: Browser
-  let server: Server
   let origin: string
   const adapter = MemoryAdapter()
   const config: AuthConfig = {
@@ -32,22 +29,12 @@ browserSuite("second factor on the built-in pages, in Chromium", () => {
 
   beforeAll(async () => {
     await adapter.createUser({ ...ada, emailVerified: null })
-    server = createServer(async (req, res) => {
-      if (!req.url?.startsWith("/auth")) {
-        res.writeHead(200, { "Content-Type": "text/html" }).end("<p id=home>home</p>")
-        return
-      }
-      await sendWebResponse(res, await Auth(await toWebRequest(req, origin), config))
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await launchChromium()
+    served = await servePages((url) => (url.startsWith("/auth") ? config : undefined))
+    browser = served.browser
+    origin = served.origin
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    await new Promise((resolve) => server?.close(resolve))
-  })
+  afterAll(() => served?.close())
 
   async function signInWithPassword(page: Page) {
     await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/home`)}`)

@@ -4,39 +4,20 @@
  * `event.cookie.set` writes go back into the browser's jar. The QRL wiring itself needs a Qwik City
  * build (see qwik.test.ts).
  */
-import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { describe, expect, it } from "vitest"
-import { setQwikEnvDefaults } from "../../src/frameworks/qwik/env.js"
 import { qwikFactorRunner } from "../../src/frameworks/qwik/factors.js"
 import type { ServerFactors } from "../../src/frameworks/shared/factors.js"
-import type { AuthConfig } from "../../src/types.js"
-import { buildRequest, CookieJar } from "../helpers.js"
-import { enrolAndManage, factorSecret, factorWorld, keep, signInAda } from "./factors-scenario.js"
-
-const origin = "http://app.test"
-const env = { get: (name: string) => ({ AUTH_SECRET: factorSecret, AUTH_TRUST_HOST: "true" })[name] }
+import { CookieJar } from "../helpers.js"
+import { enrolAndManage, factorSecret, factorWorld, signInAda } from "./factors-scenario.js"
+import { qwikActionEvents, qwikConfigOf, qwikOrigin as origin } from "./qwik-events.js"
 
 /** A request event from the browser `jar`, an action posted from the account page. */
-function eventOf(jar: CookieJar): RequestEventCommon {
-  const url = new URL(`${origin}/account/?qaction=abc`)
-  const request = buildRequest(url, { method: "POST", headers: { origin } }, jar)
-  const cookie = { set: (name: string, value: string, options: object) => keep(jar, [{ name, value: decodeURIComponent(value), options }]) }
-  return { url, request, cookie, env, clientConn: { ip: "203.0.113.9" } } as unknown as RequestEventCommon
-}
-
-/** What `configFor` does for each request: a completed copy of the app's configuration. */
-function configOf(config: Omit<AuthConfig, "raw">) {
-  return async (event: RequestEventCommon) => {
-    const copy = { ...config }
-    setQwikEnvDefaults(event.env, copy)
-    return copy
-  }
-}
+const eventOf = qwikActionEvents(factorSecret)
 
 describe("QwikAuth$ second factors (server side)", () => {
   it.each(["jwt", "database"] as const)("enrol, confirm, list, rename, regenerate and remove through the actions' inputs (%s sessions)", async (strategy) => {
     const { adapter, config } = await factorWorld(strategy)
-    const run = qwikFactorRunner(configOf(config))
+    const run = qwikFactorRunner(qwikConfigOf(config))
     const jar = new CookieJar()
     // The actions' inputs as a <Form> sends them: strings, an unset field left out.
     const factors: ServerFactors = {
@@ -52,7 +33,7 @@ describe("QwikAuth$ second factors (server side)", () => {
 
   it("leaves out input fields that are not strings", async () => {
     const { config } = await factorWorld()
-    const run = qwikFactorRunner(configOf(config))
+    const run = qwikFactorRunner(qwikConfigOf(config))
     const jar = new CookieJar()
     await signInAda(config, jar, origin, "/auth")
     expect(await run("enrol", {}, eventOf(jar))).toMatchObject({ ok: true })

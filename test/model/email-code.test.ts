@@ -11,32 +11,14 @@ import type { SnapshotFrom } from "xstate"
 import { emailCodeMachine, type EmailCodeEvent, type EmailCodeStart } from "../../src/machines/email-code.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Nodemailer from "../../src/providers/nodemailer.js"
-import type { Adapter, AdapterUser } from "../../src/adapters.js"
+import type { AdapterUser } from "../../src/adapters.js"
 import type { AuthConfig } from "../../src/types.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import type { SendVerificationRequestParams } from "../../src/providers/email-config.js"
-import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import {
-  claimFailingReplayStore,
-  expectSecondFactorFinal,
-  modelClientHeaders,
-  rateLimitOf,
-  redirectCallbackOf,
-  secondFactorFindings,
-  secondFactorRepresentatives,
-  secondFactorWorld,
-  secondFactorWorldOf,
-  signInDecisionOf,
-  signInDecisions,
-  codeCheckEvents,
-  codePolicyOf,
-  codeRequestsOf,
-  plainRetries,
-  wrongCodeOf,
-} from "./harness.js"
+import { codeCheckEvents, codeFlowConfig, codePolicyOf, driveCodeRequests, expectFullCoverage, expectSecondFactorFinal, expectSharedFinal, faultsOn, faultyAdapter, inSecondFactorWorld, plainRetries, secondFactorFindings, secondFactorRepresentatives, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailCallbacks } from "./harness.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see test/machines/load-per-test.ts).
@@ -112,55 +94,27 @@ const adaTypesTheCode = (events: readonly { type: string }[]) =>
 const allPaths = modelPaths(emailCodeMachine, events, { inputs: [starts.instead, starts.beside] })
 const paths = secondFactorRepresentatives(allPaths.filter((path) => plainRetries(path, jwtPolicy)), { acceptable: adaTypesTheCode, policy: policyOfPath })
 
-function failing(request: readonly EmailCodeEvent[], type: EmailCodeEvent["type"], message?: string): boolean {
-  return request.some((event) => event.type === type && (message === undefined || (event as { error?: Error }).error?.message === message))
-}
-
 async function scenario(path: Path) {
   const policy = policyOfPath(path)!
   const start = startOf(path)
   const world: { request: EmailCodeEvent[] } = { request: [] }
-  const now = (type: EmailCodeEvent["type"], message?: string) => failing(world.request, type, message)
+  const now = (type: EmailCodeEvent["type"]) => world.request.some((event) => event.type === type)
   const memory = MemoryAdapter()
   const mails: SendVerificationRequestParams[] = []
-  const adapter: Adapter = {
-    ...memory,
-    async useVerificationToken(params) {
-      if (now("token.failed")) throw new Error("token store down")
-      return memory.useVerificationToken(params)
-    },
-    async getUserByEmail(email) {
-      if (now("lookup.failed")) throw new Error("user store down")
-      return memory.getUserByEmail(email)
-    },
-    async getSessionAndUser(token) {
-      if (now("currentSession.failed")) throw new Error("getSessionAndUser failed")
-      return memory.getSessionAndUser(token)
-    },
-    async deleteSession(token) {
-      if (now("otherSession.failed")) throw new Error("deleteSession failed")
-      return memory.deleteSession(token)
-    },
-    async createUser(user) {
-      if (now("persist.failed")) throw new Error("persist failed")
-      return memory.createUser(user)
-    },
-    async updateUser(user) {
-      if (now("persist.failed")) throw new Error("persist failed")
-      return memory.updateUser(user)
-    },
-    async createSession(session) {
-      if (now("session.failed")) throw new Error("createSession failed")
-      return memory.createSession(session)
-    },
-  }
+  const adapter = faultyAdapter(
+    memory,
+    faultsOn(now, {
+      useVerificationToken: ["token.failed", "token store down"],
+      getUserByEmail: ["lookup.failed", "user store down"],
+      getSessionAndUser: ["currentSession.failed", "getSessionAndUser failed"],
+      deleteSession: ["otherSession.failed", "deleteSession failed"],
+      createUser: ["persist.failed", "persist failed"],
+      updateUser: ["persist.failed", "persist failed"],
+      createSession: ["session.failed", "createSession failed"],
+    }),
+  )
   const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    adapter,
-    rateLimit: false,
-    replayStore: claimFailingReplayStore(adapter, () => now("flow.claimFailed")),
-    session: { strategy: policy.databaseSessions ? "database" : "jwt" },
+    ...codeFlowConfig(secret, adapter, now, policy.databaseSessions),
     pages: { newUser: "/welcome-aboard" },
     providers: [Nodemailer({ code: start, sendVerificationRequest: (params) => void mails.push(params) })],
     callbacks: {
@@ -169,28 +123,16 @@ async function scenario(path: Path) {
         if (email?.verificationRequest) return true
         return signInDecisionOf(world.request)
       },
-      ...redirectCallbackOf(path.events),
-      jwt({ token }) {
-        if (now("encode.failed")) throw new Error("jwt callback threw")
-        return token
-      },
+      ...tailCallbacks(path.events, () => now("encode.failed")),
     },
   }
   const existingUser = path.events.some((event) => event.type === "user.lookedUp" && event.user !== null)
   if (existingUser) await memory.createUser({ ...adaUser, id: "" })
   const found = path.events.find((event) => event.type === "currentSession.found")
   const signedInAs = found?.type === "currentSession.found" ? (found.userId === adaUser.id ? "ada" : "eve") : path.events.some((event) => event.type === "currentSession.failed" || event.type === "otherSession.failed") ? "eve" : undefined
-  const secondFactor = secondFactorWorldOf(path.events)
-  if (policy.secondFactor) {
-    const built = await secondFactorWorld(secondFactor, config.adapter!, { userId: (await memory.getUserByEmail(ada))!.id, secret, sendCode: true })
-    config.secondFactor = built.secondFactor
-    config.adapter = built.adapter
-    return { config, memory, world, mails, existingUser, signedInAs, secondFactor, cookies: built.cookies, start }
-  }
-  return { config, memory, world, mails, existingUser, signedInAs, secondFactor, cookies: [] as [string, string][], start }
+  return { config, memory, world, mails, existingUser, signedInAs, secondFactor: secondFactorWorldOf(path.events), secondFactorOn: policy.secondFactor === true, start }
 }
 
-const wrongOf = wrongCodeOf
 const recorder = new TransitionRecorder([emailCodeMachine])
 /** Transitions no sign-in with an emailed code can take. */
 const unreachable = new Map([
@@ -234,78 +176,57 @@ describe("email code machine (one flow, several requests), driven through Auth()
       const { logger, errors } = recordingLogger()
       // Ada asks for the email in this browser (signed in as someone already, where the path says so).
       const jar = new CookieJar()
-      for (const [name, value] of s.cookies) jar.cookies.set(name, value)
+      const config = s.secondFactorOn ? await inSecondFactorWorld(s.config, s.secondFactor, jar, { userId: (await s.memory.getUserByEmail(ada))!.id, secret, sendCode: true }) : s.config
       if (s.signedInAs) {
         const user = s.signedInAs === "ada" ? await s.memory.getUserByEmail(ada) : await s.memory.createUser({ id: "", name: "Eve", email: "eve@example.test", emailVerified: null })
         await s.memory.createSession({ sessionToken: `session-of-${s.signedInAs}`, userId: user!.id, expires: new Date(Date.now() + 3_600_000) })
         jar.cookies.set(names.sessionToken, `session-of-${s.signedInAs}`)
       }
       const sessionBefore = jar.get(names.sessionToken)
-      const asked = await send(s.config, jar, "/signin/nodemailer", { form: { csrfToken: await csrfTokenFor(s.config, jar), email: ada, callbackUrl: "/dashboard" } })
+      const asked = await send(config, jar, "/signin/nodemailer", { form: { csrfToken: await csrfTokenFor(config, jar), email: ada, callbackUrl: "/dashboard" } })
       expect(asked.headers.get("location")).toBe(codePage)
       const mail = s.mails[0]!
       expect(mail.code).toMatch(/^\d{6}$/)
       expect(Boolean(mail.token)).toBe(s.start === "beside")
       if (path.events.some((event) => event.type === "token.used" && event.row === null)) {
         // The link mailed beside the code signs in first, on another device.
-        await send({ ...s.config, logger: recordingLogger().logger }, new CookieJar(), mail.url)
+        await send({ ...config, logger: recordingLogger().logger }, new CookieJar(), mail.url)
       }
 
-      recorder.reset()
-      let response: Response | undefined
-      const requests = codeRequestsOf(path.events)
-      for (const [index, request] of requests.entries()) {
-        const has = (type: EmailCodeEvent["type"]) => request.some((event) => event.type === type)
-        const hashed = request.find((event) => event.type === "emailCode.hashed")
-        if (hashed?.type === "emailCode.hashed" && hashed.now >= expiresAt) vi.setSystemTime(expiresAt)
-        const code = hashed?.type === "emailCode.hashed" && hashed.hashes[0] === "mailed" ? mail.code! : wrongOf(mail.code!)
-        const csrf: Record<string, string> = has("csrf.invalid") ? {} : { csrfToken: await csrfTokenFor(s.config, jar) }
-        if (has("flow.replayed")) {
-          // The same flow cookie, sent twice: the first use claims it.
-          const saved = new Map(jar.cookies)
-          await send({ ...s.config, logger: recordingLogger().logger }, jar, "/callback/nodemailer", { form: { ...csrf, code: wrongOf(mail.code!) } })
-          jar.cookies.clear()
-          for (const [name, value] of saved) jar.cookies.set(name, value)
-        }
-        s.world.request = request
-        response = await send({ ...s.config, logger, inspect: recorder.inspect, ...rateLimitOf(request, "email-code") }, jar, "/callback/nodemailer", { form: { ...csrf, code }, headers: modelClientHeaders })
-        s.world.request = []
-        expect(response.status).toBe(302)
-        if (index < requests.length - 1) {
-          // A wrong code: the page again, saying so, the flow sealed anew.
-          expect(response.headers.get("location")).toBe(`${codePage}&error=Verification&reason=wrong-code`)
-          expect(jar.get(codeCookie)).toBeTruthy()
-        }
-      }
-      // The real requests walked exactly the model's path.
-      expect(recorder.runs.flatMap((run) => run.states.slice(1))).toEqual(path.states.slice(1))
+      const response = await driveCodeRequests(path, jar, recorder, {
+        config,
+        world: s.world,
+        logger,
+        route: "/callback/nodemailer",
+        limited: "email-code",
+        code: mail.code!,
+        expiresAt,
+        cookie: codeCookie,
+        // A wrong code: the page again, saying so, the flow sealed anew.
+        retryPage: () => `${codePage}&error=Verification&reason=wrong-code`,
+      })
 
-      const location = response!.headers.get("location")
+      const location = response.headers.get("location")
       const refusal = errors.find((error) => error.name === "Verification")?.cause as { refusal?: string } | undefined
       const user = await s.memory.getUserByEmail(ada)
       // Every end clears the flow.
       expect(jar.get(codeCookie)).toBeUndefined()
-      switch (path.finalState) {
+      if (path.finalState === "rateLimited") expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0)
+      if (!expectSharedFinal(path.finalState, location, errors, ["claimFailed", "tokenLookupFailed", "lookupFailed", "persistFailed", "sessionFailed"])) switch (path.finalState) {
         case "signedIn":
         case "signedInNewUser": {
           expect(location).toBe(path.finalState === "signedInNewUser" ? `/welcome-aboard?callbackUrl=${encodeURIComponent(callbackUrl)}` : callbackUrl)
           expect(path.finalState === "signedInNewUser").toBe(!s.existingUser)
-          const session = (await (await send(s.config, jar, "/session")).json()) as { user?: { email?: string } } | null
+          const session = (await (await send(config, jar, "/session")).json()) as { user?: { email?: string } } | null
           expect(session?.user?.email).toBe(ada)
           expect(user?.emailVerified).toBeInstanceOf(Date)
           if (s.signedInAs === "eve") expect(await s.memory.getSessionAndUser(sessionBefore!)).toBeNull()
           if (s.start === "beside") {
             // The link of the same mail works no more.
-            expect((await send({ ...s.config, logger: recordingLogger().logger }, new CookieJar(), mail.url)).headers.get("location")).toBe(`${origin}/auth/error?error=Verification`)
+            expect((await send({ ...config, logger: recordingLogger().logger }, new CookieJar(), mail.url)).headers.get("location")).toBe(`${origin}/auth/error?error=Verification`)
           }
           break
         }
-        case "redirected":
-          expect(location).toBe(`${origin}/welcome`)
-          break
-        case "accessDenied":
-          expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
-          break
         case "flowReplayed":
         case "codeExpired":
         case "attemptsExhausted":
@@ -316,21 +237,9 @@ describe("email code machine (one flow, several requests), driven through Auth()
         case "csrfRejected":
           expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
           break
-        case "rateLimited":
-          expect(location).toMatch(new RegExp(`^${origin}/auth/signin\\?error=RateLimited&retryAfter=[1-9]\\d*$`))
-          expect(Number(response!.headers.get("retry-after"))).toBeGreaterThan(0)
-          break
-        case "claimFailed":
-        case "tokenLookupFailed":
-        case "lookupFailed":
-        case "persistFailed":
-        case "sessionFailed":
-          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
-          expect(errors.length).toBeGreaterThan(0)
-          break
         case "secondFactorRequired":
         case "secondFactorUnavailable":
-          expectSecondFactorFinal(path.finalState, s.secondFactor, response!, jar, origin)
+          expectSecondFactorFinal(path.finalState, s.secondFactor, response, jar, origin)
           expect(user?.emailVerified).toBeInstanceOf(Date)
           break
         default:
@@ -340,12 +249,5 @@ describe("email code machine (one flow, several requests), driven through Auth()
     })
   }
 
-  afterAll(() => {
-    console.log(`email-code: ${paths.length} paths driven of ${allPaths.length} generated`)
-    const { line, missing } = coverageReport(emailCodeMachine, recorder)
-    console.log(line, `(unreachable through Auth(): ${[...unreachable].map(([key, why]) => `${key}: ${why}`).join("; ")})`)
-    expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
-    // A transition named unreachable is one no path took.
-    expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
-  })
+  afterAll(() => expectFullCoverage("email-code", emailCodeMachine, recorder, paths.length, unreachable, allPaths.length))
 })

@@ -19,8 +19,10 @@ import { adapterReplayStore, type ReplayStore } from "../../src/core/replay-stor
 import type { SecondFactorOptions } from "../../src/core/second-factor-options.js"
 import { hashBackupCode, newTotpSecret, sealFactorSecret } from "../../src/core/second-factor/index.js"
 import { factorsFingerprint, trustedDeviceCookie } from "../../src/actions/second-factor/trusted-device.js"
-import { cookieNames } from "../helpers.js"
-import { expect } from "vitest"
+import type { AnyStateMachine } from "xstate"
+import { coverageReport } from "../../src/testing/coverage.js"
+import { cookieNames, csrfTokenFor, origin, recordingLogger, send, type CookieJar } from "../helpers.js"
+import { expect, vi } from "vitest"
 
 /** The URL the `signIn` callback answers when a path redirects. */
 export const signInRedirect = "/welcome"
@@ -368,22 +370,29 @@ export function claimFailingReplayStore(adapter: Adapter, failing: () => boolean
 type CodeFlowEvent = { type: string; [key: string]: unknown }
 
 /**
- * The events of a code flow's request as far as the code check: after a wrong code (`attempts` over
- * 0), a wrong one again, within the limits; otherwise the code typed with each of `policies` (or
- * the flow's own), the flow cookie fresh, sent twice or its claim failing, the CSRF token, the
- * limiter, and the mailed code in time, another code, or the mailed code the moment it expires.
- * Where `attempts` is 0, the events the flow's own effects meet follow.
+ * The events of a code flow's request after a refusal that kept the flow: the code typed again with
+ * the flow's `policy`, the flow cookie fresh, the CSRF token, within the limits, and the code hashed
+ * to `hashes` in time (`["another"]`: a wrong one again; `["mailed"]`: the mailed one).
  */
-export function codeCheckEvents<TEvent>(context: { attempts: number; policy?: SignInTailPolicy }, policies: readonly SignInTailPolicy[], expiresAt: number, after: () => TEvent[]): TEvent[] {
-  if (context.attempts > 0) {
-    return [
-      { type: "code.submitted", code: "typed", policy: context.policy! },
-      { type: "flow.fresh" },
-      { type: "csrf.valid" },
-      { type: "rateLimit.counted", hits: [] },
-      { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
-    ] as TEvent[]
-  }
+export function codeRetryEvents<TEvent>(policy: unknown, expiresAt: number, hashes: string[]): TEvent[] {
+  return [
+    { type: "code.submitted", code: "typed", policy },
+    { type: "flow.fresh" },
+    { type: "csrf.valid" },
+    { type: "rateLimit.counted", hits: [] },
+    { type: "emailCode.hashed", hashes, now: expiresAt - 1 },
+  ] as TEvent[]
+}
+
+/**
+ * The events of a code flow's request as far as the code check: after a wrong code (`attempts` over
+ * 0), a wrong one again, within the limits ({@link codeRetryEvents}); otherwise the code typed with
+ * each of `policies` (or the flow's own), the flow cookie fresh, sent twice or its claim failing, the
+ * CSRF token, the limiter, and the mailed code in time, another code, or the mailed code the moment
+ * it expires. Where `attempts` is 0, the events the flow's own effects meet follow.
+ */
+export function codeCheckEvents<TEvent, TPolicy = SignInTailPolicy>(context: { attempts: number; policy?: TPolicy }, policies: readonly TPolicy[], expiresAt: number, after: () => TEvent[]): TEvent[] {
+  if (context.attempts > 0) return codeRetryEvents<TEvent>(context.policy!, expiresAt, ["another"])
   return [
     ...(context.policy ? [context.policy] : policies).map((policy) => ({ type: "code.submitted", code: "typed", policy })),
     { type: "flow.fresh" },
@@ -414,15 +423,190 @@ export function codeRequestsOf<TEvent extends { type: string }>(events: readonly
 
 /**
  * Whether a code flow's path is worth driving: one request, or wrong codes typed the plain way (in
- * time, within the limits, with `policy` only) before the last request; the other ways through the
- * wrong codes the first request drives.
+ * time, within the limits, with `policy` only) before the last request, along a path `steady`
+ * accepts (what changes meanwhile is walked by first requests); the other ways through the wrong
+ * codes the first request drives.
  */
-export function plainRetries(path: { events: readonly { type: string }[] }, policy: SignInTailPolicy): boolean {
+export function plainRetries<TPolicy>(path: { events: readonly { type: string }[] }, policy: TPolicy, steady: (events: readonly { type: string }[]) => boolean = () => true): boolean {
   const requests = codeRequestsOf(path.events)
   if (requests.length === 1) return true
   const plain = (request: readonly { type: string }[]) => limiterAdmitted(request) && !request.some((event) => event.type === "flow.replayed" || event.type === "flow.claimFailed" || event.type === "csrf.invalid")
-  return requests.slice(0, -1).every(plain) && (path.events[0] as unknown as { policy: SignInTailPolicy }).policy === policy
+  return requests.slice(0, -1).every(plain) && (path.events[0] as unknown as { policy: TPolicy }).policy === policy && steady(path.events)
 }
 
 /** A six-digit code that is not `code`. */
 export const wrongCodeOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
+
+/** A fault of an adapter method: the error it throws, or `false` for none; a function is asked at each call. */
+export type Fault = Error | false | undefined | (() => Error | false | undefined)
+
+/**
+ * The adapter `memory` with each method named in `faults` throwing its fault's error (rejecting,
+ * as an async method does) while it has one, and otherwise answering as `memory` does.
+ */
+export function faultyAdapter(memory: Adapter, faults: { [K in keyof Adapter]?: Fault }): Adapter {
+  const adapter: Record<string, unknown> = { ...memory }
+  for (const [name, fault] of Object.entries(faults) as [keyof Adapter, Fault][]) {
+    const method = memory[name] as (...args: unknown[]) => unknown
+    adapter[name] = async (...args: unknown[]) => {
+      const error = typeof fault === "function" ? fault() : fault
+      if (error) throw error
+      return method.apply(memory, args)
+    }
+  }
+  return adapter as Adapter
+}
+
+/**
+ * The faults of {@link faultyAdapter} that follow a path's events: each method named with an event
+ * type and a message throws `new Error(message)` at a call while `meets(type)` (the path, or the
+ * request being sent, has that event).
+ */
+export function faultsOn<TType extends string>(meets: (type: TType) => boolean, methods: { [K in keyof Adapter]?: readonly [type: TType, message: string] }): { [K in keyof Adapter]?: Fault } {
+  return Object.fromEntries((Object.entries(methods) as [string, readonly [TType, string]][]).map(([name, [type, message]]) => [name, () => meets(type) && new Error(message)]))
+}
+
+/**
+ * The `redirect` and `jwt` callbacks of a path's sign-in tail: `redirect` as
+ * {@link redirectCallbackOf} says, and `jwt` throwing (the model's `encode.failed`) while
+ * `encodeFails()`.
+ */
+export function tailCallbacks(path: readonly { type: string }[], encodeFails: () => boolean): Partial<Pick<CallbacksOptions, "redirect" | "jwt">> {
+  return {
+    ...redirectCallbackOf(path),
+    jwt({ token }) {
+      if (encodeFails()) throw new Error("jwt callback threw")
+      return token
+    },
+  }
+}
+
+/**
+ * What the sign-in tail's refusals show: `redirected` sends the browser to the URL the `signIn`
+ * callback answered, `accessDenied` to the error page with `AccessDenied`. Whether `state` is one
+ * of them.
+ */
+export function expectTailFinal(state: string, location: string | null): boolean {
+  if (state !== "redirected" && state !== "accessDenied") return false
+  expect(location).toBe(state === "redirected" ? `${origin}${signInRedirect}` : `${origin}/auth/error?error=AccessDenied`)
+  return true
+}
+
+/**
+ * What the finals every flow shows alike show: `rateLimited` sends the browser to the sign-in page
+ * with the wait, each state of `failed` to the error page with `Configuration`, an error logged;
+ * and the sign-in tail's refusals ({@link expectTailFinal}). Whether `state` is one of them.
+ */
+export function expectSharedFinal(state: string, location: string | null, errors: readonly unknown[], failed: readonly string[]): boolean {
+  if (state === "rateLimited") {
+    expect(location).toMatch(new RegExp(`^${origin}/auth/signin\\?error=RateLimited&retryAfter=[1-9]\\d*$`))
+    return true
+  }
+  if (expectTailFinal(state, location)) return true
+  if (!failed.includes(state)) return false
+  expect(location).toBe(`${origin}/auth/error?error=Configuration`)
+  expect(errors.length).toBeGreaterThan(0)
+  return true
+}
+
+/**
+ * Checks that the paths took every transition of `machine` the recorder saw but the `unreachable`
+ * ones (each with its reason), and none of those, after logging how many paths were driven (of how
+ * many `generated`, where the test picks among them) as `name`.
+ */
+export function expectFullCoverage(name: string, machine: AnyStateMachine, recorder: TransitionRecorder, paths: number, unreachable: ReadonlyMap<string, string> = new Map(), generated?: number): void {
+  const { line, missing } = coverageReport(machine, recorder)
+  const why = unreachable.size > 0 ? [`(unreachable through Auth(): ${[...unreachable].map(([key, reason]) => `${key}: ${reason}`).join("; ")})`] : []
+  console.log(`${name}: ${paths} paths${generated === undefined ? "" : ` driven of ${generated} generated`};`, line, ...why)
+  expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
+  if (unreachable.size > 0) expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
+}
+
+/** A code flow's requests, as {@link driveCodeRequests} sends them. */
+export interface CodeRequests<TEvent extends { type: string }> {
+  /** The configuration, and the world whose `request` holds the events of the request being sent (empty between requests). */
+  config: AuthConfig
+  world: { request: TEvent[] }
+  /** The logger of the requests that count (a replayed flow's first use logs elsewhere). */
+  logger: NonNullable<AuthConfig["logger"]>
+  /** The route that takes the code, and the limiter's route for it. */
+  route: string
+  limited: RateLimitRoute
+  /** The code mailed, and when it expires. */
+  code: string
+  expiresAt: number
+  /** The flow's cookie, sealed anew by every request that does not end the flow. */
+  cookie: string
+  /** The form's other fields for a request. @default none */
+  fields?: (request: readonly TEvent[]) => Record<string, string>
+  /** The page a request that does not end the flow sends the browser to: the `index`th of `requests`. */
+  retryPage: (index: number, requests: readonly (readonly TEvent[])[]) => string
+}
+
+/**
+ * Sends each request of a code flow's path ({@link codeRequestsOf}) in the browser of `jar`: the
+ * mailed code or another ({@link wrongCodeOf}), with the CSRF token or without, the same flow cookie
+ * used once before where the flow is replayed, the clock at the code's expiry where it is late, the
+ * limiter as the request says. Every request answers a redirect; each but the last to the retry page
+ * with the flow sealed anew. Checks that the requests walked the path's states, and answers the last
+ * response.
+ */
+export async function driveCodeRequests<TEvent extends { type: string }>(path: { events: readonly TEvent[]; states: readonly string[] }, jar: CookieJar, recorder: TransitionRecorder, flow: CodeRequests<TEvent>): Promise<Response> {
+  const { config, world, logger, route, limited, code, expiresAt, cookie, fields = () => ({}), retryPage } = flow
+  recorder.reset()
+  let response: Response | undefined
+  const requests = codeRequestsOf(path.events)
+  for (const [index, request] of requests.entries()) {
+    const has = (type: string) => request.some((event) => event.type === type)
+    const hashed = request.find((event) => event.type === "emailCode.hashed") as { hashes: string[]; now: number } | undefined
+    if (hashed && hashed.now >= expiresAt) vi.setSystemTime(expiresAt)
+    const typed = hashed?.hashes[0] === "mailed" ? code : wrongCodeOf(code)
+    const csrf: Record<string, string> = has("csrf.invalid") ? {} : { csrfToken: await csrfTokenFor(config, jar) }
+    if (has("flow.replayed")) {
+      // The same flow cookie, sent twice: the first use claims it.
+      const saved = new Map(jar.cookies)
+      await send({ ...config, logger: recordingLogger().logger }, jar, route, { form: { ...csrf, code: wrongCodeOf(code), ...fields(request) } })
+      jar.cookies.clear()
+      for (const [name, value] of saved) jar.cookies.set(name, value)
+    }
+    world.request = request
+    response = await send({ ...config, logger, inspect: recorder.inspect, ...rateLimitOf(request, limited) }, jar, route, { form: { ...csrf, code: typed, ...fields(request) }, headers: modelClientHeaders })
+    world.request = []
+    expect(response.status).toBe(302)
+    if (index < requests.length - 1) {
+      expect(response.headers.get("location")).toBe(retryPage(index, requests))
+      expect(jar.get(cookie)).toBeTruthy()
+    }
+  }
+  // The real requests walked exactly the model's path.
+  expect(recorder.runs.flatMap((run) => run.states.slice(1))).toEqual(path.states.slice(1))
+  return response!
+}
+
+/**
+ * `config` in the world of a path's second-factor answer ({@link secondFactorWorld}): with the
+ * world's `secondFactor` option and adapter, the browser of `jar` holding the world's cookies.
+ */
+export async function inSecondFactorWorld(config: AuthConfig, world: SecondFactorWorld | undefined, jar: CookieJar, options: SecondFactorWorldOptions): Promise<AuthConfig> {
+  const built = await secondFactorWorld(world, config.adapter!, options)
+  for (const [name, value] of built.cookies) jar.cookies.set(name, value)
+  return { ...config, secondFactor: built.secondFactor, adapter: built.adapter }
+}
+
+/**
+ * The configuration a code flow's model runs with, before its pages, providers and callbacks: the
+ * limiter off (each request brings its own, {@link rateLimitOf}), the adapter's replay store failing
+ * while the request meets `flow.claimFailed`, and database sessions or JWTs.
+ */
+export function codeFlowConfig(secret: string, adapter: Adapter, meets: (type: "flow.claimFailed") => boolean, databaseSessions: boolean): Omit<AuthConfig, "providers"> {
+  return { secret, trustHost: true, adapter, rateLimit: false, replayStore: claimFailingReplayStore(adapter, () => meets("flow.claimFailed")), session: { strategy: databaseSessions ? "database" : "jwt" } }
+}
+
+/**
+ * The configuration of a sign-in's model before its providers and callbacks: the limiter on `route`
+ * as the path's events say, database sessions or JWTs as the tail `policy` says, and `newUserPage`
+ * as `pages.newUser` where the policy sets one.
+ */
+export function tailConfig(secret: string, adapter: Adapter, policy: SignInTailPolicy, events: readonly { type: string }[], route: RateLimitRoute, newUserPage: string): Omit<AuthConfig, "providers"> {
+  return { secret, trustHost: true, ...rateLimitOf(events, route), adapter, session: { strategy: policy.databaseSessions ? "database" : "jwt" }, ...(policy.newUserPage && { pages: { newUser: newUserPage } }) }
+}

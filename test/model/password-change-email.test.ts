@@ -12,9 +12,9 @@ import { hashPassword } from "../../src/core/password/index.js"
 import { CookieJar, origin } from "../helpers.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { FlowEndings, rateLimitOutcomes } from "./harness.js"
+import { FlowEndings, rateLimitOutcomes, expectFullCoverage, expectSharedFinal, faultyAdapter } from "./harness.js"
 import { recordingMailer } from "./password-links.js"
-import { databaseConfig, expectFullCoverage, expectSharedFinal, expectSignedInFormFinal, faultyAdapter, linkPasswordAccount, postForm, signInSession } from "./password-world.js"
+import { databaseConfig, expectSignedInFormFinal, linkPasswordAccount, postForm, signInSession } from "./password-world.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))

@@ -14,9 +14,9 @@ import { hashPassword } from "../../src/core/password/index.js"
 import { CookieJar, cookieNames, origin } from "../helpers.js"
 import { modelPaths } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
-import { FlowEndings, limiterRepresentatives, rateLimitOutcomes } from "./harness.js"
+import { FlowEndings, limiterRepresentatives, rateLimitOutcomes, expectFullCoverage, expectSharedFinal, faultyAdapter } from "./harness.js"
 import { recordingMailer } from "./password-links.js"
-import { databaseConfig, expectFullCoverage, expectSharedFinal, expectSignedInFormFinal, faultyAdapter, linkPasswordAccount, postForm, racedTokenWrite, signInSession } from "./password-world.js"
+import { databaseConfig, down, expectSignedInFormFinal, linkPasswordAccount, postForm, racedTokenWrite, signInSession } from "./password-world.js"
 import type { Adapter } from "../../src/adapters.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
@@ -30,7 +30,6 @@ const email = "ada@example.test"
 const password = "correct horse battery"
 const hashing = { scrypt: { ln: 10 } }
 const storedHash = hashPassword(password, hashing)
-const down = (what: string) => new Error(`${what} down`)
 
 /** Payload-carrying events: each is one way the real world can answer an effect. */
 const events: PasswordChangeEvent[] = [

@@ -16,11 +16,11 @@ import Password from "../../src/providers/password.js"
 import { hashPassword } from "../../src/core/password/index.js"
 import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, PasswordMail } from "../../src/types.js"
-import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { claimFailingReplayStore, limiterAdmitted, limiterRepresentatives, modelClientHeaders, rateLimitOf, rateLimitOutcomes } from "./harness.js"
+import { codeCheckEvents, codeFlowConfig, codeRetryEvents, driveCodeRequests, expectFullCoverage, expectSharedFinal, faultsOn, faultyAdapter, limiterRepresentatives, plainRetries } from "./harness.js"
+import { down, resetStepEvents } from "./password-world.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 vi.mock("../../src/machines/rate-limit.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("rate-limit", await load()))
@@ -43,7 +43,6 @@ const startsAt = Date.parse("2026-01-01T00:00:00.000Z")
 const expiresAt = startsAt + 10 * 60_000
 const start: PasswordResetCodeStart = { link: { userId, email: ada }, bound: "bound", codeHash: "mailed", expiresAt }
 const policies: PasswordChangePolicy[] = [{ endsOtherSessions: true }, { endsOtherSessions: false }]
-const down = (what: string) => new Error(`${what} down`)
 
 /**
  * Payload-carrying events, given what the flow holds: the first request meets every answer; a
@@ -53,64 +52,24 @@ const down = (what: string) => new Error(`${what} down`)
 function events(snapshot: SnapshotFrom<typeof passwordResetCodeMachine>): PasswordResetCodeEvent[] {
   const { context } = snapshot
   const again = (hashed: string[]): PasswordResetCodeEvent[] => [
-    { type: "code.submitted", code: "typed", policy: context.policy! },
-    { type: "flow.fresh" },
-    { type: "csrf.valid" },
-    { type: "rateLimit.counted", hits: [] },
-    { type: "emailCode.hashed", hashes: hashed, now: expiresAt - 1 },
+    ...codeRetryEvents<PasswordResetCodeEvent>(context.policy!, expiresAt, hashed),
     { type: "account.found", bound: true, verified: false },
     { type: "newPassword.read" },
   ]
   if (context.attempts > 0) return again(["another"])
   if (context.refusal !== undefined) return again(["mailed"])
-  return [
-    ...(context.policy ? [context.policy] : policies).map((policy): PasswordResetCodeEvent => ({ type: "code.submitted", code: "typed", policy })),
-    { type: "flow.fresh" },
-    { type: "flow.replayed" },
-    { type: "flow.claimFailed", error: down("replay store") },
-    { type: "csrf.valid" },
-    { type: "csrf.invalid" },
-    ...rateLimitOutcomes,
-    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt - 1 },
-    { type: "emailCode.hashed", hashes: ["another"], now: expiresAt - 1 },
-    { type: "emailCode.hashed", hashes: ["mailed"], now: expiresAt },
-    // Ada as she was; verified meanwhile; her password changed meanwhile.
-    { type: "account.found", bound: true, verified: false },
-    { type: "account.found", bound: true, verified: true },
-    { type: "account.found", bound: false, verified: false },
-    { type: "lookup.failed", error: down("user store") },
-    { type: "newPassword.read" },
-    { type: "newPassword.read", problem: "too-short" },
-    { type: "write.failed", error: down("account store") },
-    { type: "verify.failed", error: down("user update") },
-    { type: "sessions.failed", error: down("session store") },
-    { type: "mail.failed", error: down("SMTP") },
-  ]
+  // Ada as she was; verified meanwhile; her password changed meanwhile; then the reset's own steps.
+  return codeCheckEvents<PasswordResetCodeEvent, PasswordChangePolicy>(context, policies, expiresAt, () => resetStepEvents)
 }
 
 type Path = ModelPath<PasswordResetCodeEvent>
 
-function requestsOf(events: readonly PasswordResetCodeEvent[]): PasswordResetCodeEvent[][] {
-  const requests: PasswordResetCodeEvent[][] = []
-  for (const event of events) {
-    if (event.type === "code.submitted") requests.push([event])
-    else requests.at(-1)!.push(event)
-  }
-  return requests
-}
-
 const policyOf = (path: { events: readonly PasswordResetCodeEvent[] }) => (path.events[0] as Extract<PasswordResetCodeEvent, { type: "code.submitted" }>).policy
-/** Retries after plain requests only, with the default policy and the account as it was: the refusals of a first request are walked once each. */
-const plainRetries = (path: Path) => {
-  const requests = requestsOf(path.events)
-  if (requests.length === 1) return true
-  const plain = (request: readonly PasswordResetCodeEvent[]) => limiterAdmitted(request) && !request.some((event) => event.type === "flow.replayed" || event.type === "flow.claimFailed" || event.type === "csrf.invalid")
-  // The account as it was all along: what changes meanwhile is walked by first requests.
-  const asItWas = path.events.every((event) => event.type !== "account.missing" && (event.type !== "account.found" || (event.bound && !event.verified)))
-  return requests.slice(0, -1).every(plain) && policyOf(path).endsOtherSessions && asItWas
-}
+/** The account as it was all along: what changes meanwhile is walked by first requests. */
+const asItWas = (events: readonly { type: string }[]) => (events as readonly PasswordResetCodeEvent[]).every((event) => event.type !== "account.missing" && (event.type !== "account.found" || (event.bound && !event.verified)))
 const allPaths = modelPaths(passwordResetCodeMachine, events, { inputs: [start] })
-const paths = limiterRepresentatives(allPaths.filter(plainRetries))
+/** Retries after plain requests only, with the default policy and the account as it was: the refusals of a first request are walked once each. */
+const paths = limiterRepresentatives(allPaths.filter((path) => plainRetries(path, policies[0], asItWas)))
 
 async function scenario(path: Path) {
   const policy = policyOf(path)
@@ -123,33 +82,23 @@ async function scenario(path: Path) {
   await memory.createSession({ sessionToken: "session-ada", userId, expires: new Date(startsAt + 3600_000) })
   const mails: PasswordMail[] = []
   const adapter: Adapter = {
-    ...memory,
-    async getUser(id) {
-      if (now("lookup.failed")) throw down("user store")
-      return memory.getUser(id)
-    },
+    ...faultyAdapter(
+      memory,
+      faultsOn(now, {
+        getUser: ["lookup.failed", "user store down"],
+        updateUser: ["verify.failed", "user update down"],
+        deleteUserSessions: ["sessions.failed", "session store down"],
+      }),
+    ),
     async updateAccountTokens(account, expected, tokens) {
       if (now("write.failed")) throw down("account store")
       // Another change of the password lands first.
       if (now("password.raced")) await memory.updateAccountTokens!(account, expected, { refresh_token: "$scrypt$raced" })
       return memory.updateAccountTokens!(account, expected, tokens)
     },
-    async updateUser(user) {
-      if (now("verify.failed")) throw down("user update")
-      return memory.updateUser(user)
-    },
-    async deleteUserSessions(id) {
-      if (now("sessions.failed")) throw down("session store")
-      return memory.deleteUserSessions!(id)
-    },
   }
   const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    adapter,
-    rateLimit: false,
-    replayStore: claimFailingReplayStore(adapter, () => now("flow.claimFailed")),
-    session: { strategy: "database" },
+    ...codeFlowConfig(secret, adapter, now, true),
     providers: [
       Password({
         hashing,
@@ -165,7 +114,6 @@ async function scenario(path: Path) {
   return { config, memory, world, mails, hash }
 }
 
-const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0")
 const recorder = new TransitionRecorder([passwordResetCodeMachine])
 
 describe("password reset code machine (one flow, several requests), driven through Auth()", () => {
@@ -197,36 +145,24 @@ describe("password reset code machine (one flow, several requests), driven throu
       if (path.events.some((event) => event.type === "account.missing")) await s.memory.deleteUser!(userId)
       s.mails.length = 0
 
-      recorder.reset()
-      let response: Response | undefined
-      const requests = requestsOf(path.events)
-      for (const [index, request] of requests.entries()) {
-        const has = (type: PasswordResetCodeEvent["type"]) => request.some((event) => event.type === type)
-        const hashed = request.find((event) => event.type === "emailCode.hashed")
-        if (hashed?.type === "emailCode.hashed" && hashed.now >= expiresAt) vi.setSystemTime(expiresAt)
-        const typed = hashed?.type === "emailCode.hashed" && hashed.hashes[0] === "mailed" ? code : wrongOf(code)
-        const refused = request.some((event) => event.type === "newPassword.read" && event.problem !== undefined)
-        const form = { code: typed, password: refused ? "short" : "a brand new password" }
-        const csrf: Record<string, string> = has("csrf.invalid") ? {} : { csrfToken: await csrfTokenFor(s.config, jar) }
-        if (has("flow.replayed")) {
-          const saved = new Map(jar.cookies)
-          await send({ ...s.config, logger: recordingLogger().logger }, jar, "/reset-password/password", { form: { ...csrf, code: wrongOf(code), password: "a brand new password" } })
-          jar.cookies.clear()
-          for (const [name, value] of saved) jar.cookies.set(name, value)
-        }
-        s.world.request = request
-        response = await send({ ...s.config, logger, inspect: recorder.inspect, ...rateLimitOf(request, "password-reset") }, jar, "/reset-password/password", { form: { ...csrf, ...form }, headers: modelClientHeaders })
-        s.world.request = []
-        expect(response.status).toBe(302)
-        if (index < requests.length - 1) {
+      const refusedIn = (request: readonly PasswordResetCodeEvent[]) => request.some((event) => event.type === "newPassword.read" && event.problem !== undefined)
+      const response = await driveCodeRequests(path, jar, recorder, {
+        config: s.config,
+        world: s.world,
+        logger,
+        route: "/reset-password/password",
+        limited: "password-reset",
+        code,
+        expiresAt,
+        cookie: codeCookie,
+        fields: (request) => ({ password: refusedIn(request) ? "short" : "a brand new password" }),
+        retryPage: (index, requests) => {
           const wrongs = requests.slice(0, index + 1).filter((earlier) => !earlier.some((event) => event.type === "newPassword.read")).length
-          expect(response.headers.get("location")).toBe(refused ? codeForm({ error: "PasswordResetRefused", reason: "too-short" }) : codeForm({ error: "Verification", reason: "wrong-code", left: String(5 - wrongs) }))
-          expect(jar.get(codeCookie)).toBeTruthy()
-        }
-      }
-      expect(recorder.runs.flatMap((run) => run.states.slice(1))).toEqual(path.states.slice(1))
+          return refusedIn(requests[index]!) ? codeForm({ error: "PasswordResetRefused", reason: "too-short" }) : codeForm({ error: "Verification", reason: "wrong-code", left: String(5 - wrongs) })
+        },
+      })
 
-      const location = response!.headers.get("location")
+      const location = response.headers.get("location")
       const refusal = errors.find((error) => (error as { type?: string }).type === "PasswordCodeInvalid")?.cause as { refusal?: string } | undefined
       const account = await s.memory.getAccount(userId, "password")
       expect(jar.get(codeCookie)).toBeUndefined()
@@ -235,7 +171,7 @@ describe("password reset code machine (one flow, several requests), driven throu
       expect(s.mails.map((mail) => mail.kind)).toEqual(path.states.includes("notifying") && !path.events.some((event) => event.type === "mail.failed") ? ["password-changed"] : [])
       const sessionKept = (await s.memory.getSessionAndUser("session-ada")) !== null
       if (account) expect(sessionKept).toBe(!(path.states.includes("endingOtherSessions") && !path.events.some((event) => event.type === "sessions.failed")))
-      switch (path.finalState) {
+      if (!expectSharedFinal(path.finalState, location, errors, ["claimFailed", "resetFailed"])) switch (path.finalState) {
         case "passwordReset":
           expect(location).toBe(`${origin}/auth/signin?notice=password-reset`)
           expect((await s.memory.getUser(userId))?.emailVerified).toEqual(path.events.some((event) => event.type === "verify.failed") ? null : expect.any(Date))
@@ -252,24 +188,11 @@ describe("password reset code machine (one flow, several requests), driven throu
         case "csrfRejected":
           expect(location).toBe(`${origin}/auth/signin?error=MissingCSRF`)
           break
-        case "rateLimited":
-          expect(location).toMatch(new RegExp(`^${origin}/auth/signin\\?error=RateLimited&retryAfter=[1-9]\\d*$`))
-          break
-        case "claimFailed":
-        case "resetFailed":
-          expect(location).toBe(`${origin}/auth/error?error=Configuration`)
-          expect(errors.length).toBeGreaterThan(0)
-          break
         default:
           throw new Error(`no expectation for state ${path.finalState}`)
       }
     })
   }
 
-  afterAll(() => {
-    console.log(`password-reset-code: ${paths.length} paths driven of ${allPaths.length} generated`)
-    const { line, missing } = coverageReport(passwordResetCodeMachine, recorder)
-    console.log(line)
-    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
-  })
+  afterAll(() => expectFullCoverage("password-reset-code", passwordResetCodeMachine, recorder, paths.length, undefined, allPaths.length))
 })

@@ -13,32 +13,13 @@ import { passwordVerifyCodeMachine, type PasswordCodeStart, type PasswordVerifyC
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Password from "../../src/providers/password.js"
 import { hashPassword } from "../../src/core/password/index.js"
-import type { Adapter, AdapterUser } from "../../src/adapters.js"
+import type { AdapterUser } from "../../src/adapters.js"
 import type { AuthConfig, PasswordMail } from "../../src/types.js"
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
-import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import {
-  claimFailingReplayStore,
-  expectSecondFactorFinal,
-  modelClientHeaders,
-  rateLimitOf,
-  redirectCallbackOf,
-  secondFactorFindings,
-  secondFactorRepresentatives,
-  secondFactorWorld,
-  secondFactorWorldOf,
-  signInDecisionOf,
-  signInDecisions,
-  codeCheckEvents,
-  codePolicyOf,
-  codeRequestsOf,
-  plainRetries,
-  wrongCodeOf,
-} from "./harness.js"
-import { expectSharedFinal } from "./password-world.js"
+import { codeCheckEvents, codeFlowConfig, codePolicyOf, driveCodeRequests, expectFullCoverage, expectSecondFactorFinal, expectSharedFinal, faultsOn, faultyAdapter, inSecondFactorWorld, plainRetries, secondFactorFindings, secondFactorRepresentatives, secondFactorWorldOf, signInDecisionOf, signInDecisions, tailCallbacks } from "./harness.js"
 import { loadMachinesPerTest } from "../machines/load-per-test.js"
 
 vi.mock("../../src/machines/sign-in-tail.js", async (load) => (await import("../machines/load-per-test.js")).perTestExports("sign-in-tail", await load()))
@@ -98,61 +79,33 @@ const adaAsSheWas = (events: readonly { type: string }[]) => events.some((event)
 const allPaths = modelPaths(passwordVerifyCodeMachine, events, { inputs: [start] })
 const paths = secondFactorRepresentatives(allPaths.filter((path) => plainRetries(path, jwtPolicy)), { acceptable: adaAsSheWas, policy: policyOfPath })
 
-function failing(request: readonly PasswordVerifyCodeEvent[], type: PasswordVerifyCodeEvent["type"]): boolean {
-  return request.some((event) => event.type === type)
-}
-
 async function scenario(path: Path) {
   const policy = policyOfPath(path)!
   const world: { request: PasswordVerifyCodeEvent[] } = { request: [] }
-  const now = (type: PasswordVerifyCodeEvent["type"]) => failing(world.request, type)
+  const now = (type: PasswordVerifyCodeEvent["type"]) => world.request.some((event) => event.type === type)
   const memory = MemoryAdapter()
   await memory.createUser(adaUser)
   await memory.linkAccount({ userId: adaUser.id, type: "credentials" as never, provider: "password", providerAccountId: adaUser.id, refresh_token: await adaHash })
   const mails: PasswordMail[] = []
-  const adapter: Adapter = {
-    ...memory,
-    async getUserByEmail(email) {
-      if (now("lookup.failed")) throw new Error("user store down")
-      return memory.getUserByEmail(email)
-    },
-    async updateUser(user) {
-      if (now("update.failed")) throw new Error("user store down")
-      return memory.updateUser(user)
-    },
-    async createSession(session) {
-      if (now("session.failed")) throw new Error("createSession failed")
-      return memory.createSession(session)
-    },
-  }
+  const adapter = faultyAdapter(
+    memory,
+    faultsOn(now, {
+      getUserByEmail: ["lookup.failed", "user store down"],
+      updateUser: ["update.failed", "user store down"],
+      createSession: ["session.failed", "createSession failed"],
+    }),
+  )
   const config: AuthConfig = {
-    secret,
-    trustHost: true,
-    adapter,
-    rateLimit: false,
-    replayStore: claimFailingReplayStore(adapter, () => now("flow.claimFailed")),
-    session: { strategy: policy.databaseSessions ? "database" : "jwt" },
+    ...codeFlowConfig(secret, adapter, now, policy.databaseSessions),
     providers: [Password({ hashing, verification: "required", verifyBy: "code", sendMail: (mail) => void mails.push(mail) })],
     callbacks: {
       signIn: () => (world.request.length === 0 ? true : signInDecisionOf(world.request)),
-      ...redirectCallbackOf(path.events),
-      jwt({ token }) {
-        if (now("encode.failed")) throw new Error("jwt callback threw")
-        return token
-      },
+      ...tailCallbacks(path.events, () => now("encode.failed")),
     },
   }
-  const secondFactor = secondFactorWorldOf(path.events)
-  if (policy.secondFactor) {
-    const built = await secondFactorWorld(secondFactor, config.adapter!, { userId: adaUser.id, secret })
-    config.secondFactor = built.secondFactor
-    config.adapter = built.adapter
-    return { config, memory, world, mails, secondFactor, cookies: built.cookies }
-  }
-  return { config, memory, world, mails, secondFactor, cookies: [] as [string, string][] }
+  return { config, memory, world, mails, secondFactor: secondFactorWorldOf(path.events), secondFactorOn: policy.secondFactor === true }
 }
 
-const wrongOf = wrongCodeOf
 const recorder = new TransitionRecorder([passwordVerifyCodeMachine])
 /** Transitions no code verification can take. */
 const unreachable = new Map([["password-verify-code.checkingSecondFactor:secondFactor.found:0", "the first factor is a password, not a passkey"]])
@@ -189,9 +142,9 @@ describe("password verification code machine (one flow, several requests), drive
       const s = await scenario(path)
       const { logger, errors } = recordingLogger()
       const jar = new CookieJar()
-      for (const [name, value] of s.cookies) jar.cookies.set(name, value)
+      const config = s.secondFactorOn ? await inSecondFactorWorld(s.config, s.secondFactor, jar, { userId: adaUser.id, secret }) : s.config
       // Ada signs in with her password: her address is not verified, so a code is mailed and this browser waits for it.
-      const signedIn = await send(s.config, jar, "/callback/password", { form: { csrfToken: await csrfTokenFor(s.config, jar), email: ada, password, callbackUrl: "/dashboard" } })
+      const signedIn = await send(config, jar, "/callback/password", { form: { csrfToken: await csrfTokenFor(config, jar), email: ada, password, callbackUrl: "/dashboard" } })
       expect(signedIn.headers.get("location")).toBe(codePage)
       const code = (s.mails[0] as { code?: string }).code!
       expect(code).toMatch(/^\d{6}$/)
@@ -204,33 +157,19 @@ describe("password verification code machine (one flow, several requests), drive
       }
       if (path.events.some((event) => event.type === "user.missing")) await s.memory.deleteUser!(adaUser.id)
 
-      recorder.reset()
-      let response: Response | undefined
-      const requests = codeRequestsOf(path.events)
-      for (const [index, request] of requests.entries()) {
-        const has = (type: PasswordVerifyCodeEvent["type"]) => request.some((event) => event.type === type)
-        const hashed = request.find((event) => event.type === "emailCode.hashed")
-        if (hashed?.type === "emailCode.hashed" && hashed.now >= expiresAt) vi.setSystemTime(expiresAt)
-        const typed = hashed?.type === "emailCode.hashed" && hashed.hashes[0] === "mailed" ? code : wrongOf(code)
-        const csrf: Record<string, string> = has("csrf.invalid") ? {} : { csrfToken: await csrfTokenFor(s.config, jar) }
-        if (has("flow.replayed")) {
-          const saved = new Map(jar.cookies)
-          await send({ ...s.config, logger: recordingLogger().logger }, jar, "/verify-email/password", { form: { ...csrf, code: wrongOf(code) } })
-          jar.cookies.clear()
-          for (const [name, value] of saved) jar.cookies.set(name, value)
-        }
-        s.world.request = request
-        response = await send({ ...s.config, logger, inspect: recorder.inspect, ...rateLimitOf(request, "email-code") }, jar, "/verify-email/password", { form: { ...csrf, code: typed }, headers: modelClientHeaders })
-        s.world.request = []
-        expect(response.status).toBe(302)
-        if (index < requests.length - 1) {
-          expect(response.headers.get("location")).toBe(`${codePage}&error=Verification&reason=wrong-code&left=${4 - index}`)
-          expect(jar.get(codeCookie)).toBeTruthy()
-        }
-      }
-      expect(recorder.runs.flatMap((run) => run.states.slice(1))).toEqual(path.states.slice(1))
+      const response = await driveCodeRequests(path, jar, recorder, {
+        config,
+        world: s.world,
+        logger,
+        route: "/verify-email/password",
+        limited: "email-code",
+        code,
+        expiresAt,
+        cookie: codeCookie,
+        retryPage: (index) => `${codePage}&error=Verification&reason=wrong-code&left=${4 - index}`,
+      })
 
-      const location = response!.headers.get("location")
+      const location = response.headers.get("location")
       const refusal = errors.find((error) => (error as { type?: string }).type === "PasswordCodeInvalid")?.cause as { refusal?: string } | undefined
       const user = await s.memory.getUser(adaUser.id)
       expect(jar.get(codeCookie)).toBeUndefined()
@@ -239,16 +178,10 @@ describe("password verification code machine (one flow, several requests), drive
       if (!expectSharedFinal(path.finalState, location, errors, ["claimFailed", "verifyFailed", "sessionFailed"])) switch (path.finalState) {
         case "signedIn": {
           expect(location).toBe(callbackUrl)
-          const session = (await (await send(s.config, jar, "/session")).json()) as { user?: { email?: string } } | null
+          const session = (await (await send(config, jar, "/session")).json()) as { user?: { email?: string } } | null
           expect(session?.user?.email).toBe(ada)
           break
         }
-        case "redirected":
-          expect(location).toBe(`${origin}/welcome`)
-          break
-        case "accessDenied":
-          expect(location).toBe(`${origin}/auth/error?error=AccessDenied`)
-          break
         case "flowReplayed":
         case "attemptsExhausted":
         case "codeStale":
@@ -263,7 +196,7 @@ describe("password verification code machine (one flow, several requests), drive
           break
         case "secondFactorRequired":
         case "secondFactorUnavailable":
-          expectSecondFactorFinal(path.finalState, s.secondFactor, response!, jar, origin)
+          expectSecondFactorFinal(path.finalState, s.secondFactor, response, jar, origin)
           break
         default:
           throw new Error(`no expectation for state ${path.finalState}`)
@@ -272,11 +205,5 @@ describe("password verification code machine (one flow, several requests), drive
     })
   }
 
-  afterAll(() => {
-    console.log(`password-verify-code: ${paths.length} paths driven of ${allPaths.length} generated`)
-    const { line, missing } = coverageReport(passwordVerifyCodeMachine, recorder)
-    console.log(line, `(unreachable through Auth(): ${[...unreachable].map(([key, why]) => `${key}: ${why}`).join("; ")})`)
-    expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
-    expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
-  })
+  afterAll(() => expectFullCoverage("password-verify-code", passwordVerifyCodeMachine, recorder, paths.length, unreachable, allPaths.length))
 })

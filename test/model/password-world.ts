@@ -1,39 +1,39 @@
 /**
- * What the model tests of the Password provider's machines share beyond the harness: the memory
- * adapter with the stores a path fails, the password account and signed-in session of the model's
- * user, the configuration of a flow on database sessions, one form posted through `Auth()` with the
- * run checked against the path, the finals every flow shows alike, and the coverage check.
+ * What the model tests of the Password provider's machines share beyond the harness: the answers of
+ * a reset's own steps, a password write another change races, the password account and signed-in
+ * session of the model's user, the configuration of a flow on database sessions, one form posted (or
+ * one link opened) through `Auth()` with the run checked against the path, and the finals of the
+ * signed-in forms and of the links.
  */
 import { expect } from "vitest"
-import type { AnyStateMachine } from "xstate"
 import type { Adapter } from "../../src/adapters.js"
 import type { RateLimitRoute } from "../../src/core/rate-limit/limiter.js"
 import type { AuthConfig } from "../../src/types.js"
-import { coverageReport } from "../../src/testing/coverage.js"
-import type { TransitionRecorder } from "../../src/testing/recorder.js"
-import { cookieNames, csrfTokenFor, origin, recordingLogger, send, type CookieJar } from "../helpers.js"
+import type { NewPasswordEvent } from "../../src/machines/password-reset.js"
+import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
 import { modelClientHeaders, rateLimitOf, type FlowEndings } from "./harness.js"
 import { linkSecret } from "./password-links.js"
 
-/** A fault of an adapter method: the error it throws, or `false` for none; a function is asked at each call. */
-export type Fault = Error | false | undefined | (() => Error | false | undefined)
+/** The error of a store that is down: `down("user store")` says "user store down". */
+export const down = (what: string) => new Error(`${what} down`)
 
 /**
- * The adapter `memory` with each method named in `faults` throwing its fault's error (rejecting,
- * as an async method does) while it has one, and otherwise answering as `memory` does.
+ * What a reset's own steps can meet once its link or code checked out: the account as it was,
+ * verified meanwhile, or its password changed meanwhile; the user store failing; the new password
+ * good or refused; the write, the verification mark, the sessions and the notice failing.
  */
-export function faultyAdapter(memory: Adapter, faults: { [K in keyof Adapter]?: Fault }): Adapter {
-  const adapter: Record<string, unknown> = { ...memory }
-  for (const [name, fault] of Object.entries(faults) as [keyof Adapter, Fault][]) {
-    const method = memory[name] as (...args: unknown[]) => unknown
-    adapter[name] = async (...args: unknown[]) => {
-      const error = typeof fault === "function" ? fault() : fault
-      if (error) throw error
-      return method.apply(memory, args)
-    }
-  }
-  return adapter as Adapter
-}
+export const resetStepEvents: NewPasswordEvent[] = [
+  { type: "account.found", bound: true, verified: false },
+  { type: "account.found", bound: true, verified: true },
+  { type: "account.found", bound: false, verified: false },
+  { type: "lookup.failed", error: down("user store") },
+  { type: "newPassword.read" },
+  { type: "newPassword.read", problem: "too-short" },
+  { type: "write.failed", error: down("account store") },
+  { type: "verify.failed", error: down("user update") },
+  { type: "sessions.failed", error: down("session store") },
+  { type: "mail.failed", error: down("SMTP") },
+]
 
 /**
  * An `updateAccountTokens` that throws `fault` where there is one, and where `raced` lets another
@@ -67,11 +67,14 @@ export function databaseConfig(adapter: Adapter, events: readonly { type: string
 export interface FormScenario {
   config: AuthConfig
   form: Record<string, string>
+  /** Fields that make the body JSON, sent beside the form's (a field that is not a string can only be sent so). */
+  json?: Record<string, unknown>
   csrfValid: boolean
 }
 
 /**
- * Posts the scenario's form (with the CSRF token where it is valid) to `route` in one request, and
+ * Posts the scenario's form (with the CSRF token where it is valid; as JSON where the scenario has
+ * JSON fields) to `route` in one request, and
  * checks that the flow ran the path's states and ended, answering a redirect.
  */
 export async function postForm(s: FormScenario, path: { states: readonly string[] }, endings: FlowEndings, route: string, jar: CookieJar) {
@@ -79,7 +82,9 @@ export async function postForm(s: FormScenario, path: { states: readonly string[
   const config = { ...s.config, logger }
   const csrfToken = await csrfTokenFor(config, jar)
   endings.reset()
-  const response = await send({ ...config, inspect: endings.inspect }, jar, route, { form: { ...(s.csrfValid && { csrfToken }), ...s.form }, headers: modelClientHeaders })
+  const fields = { ...(s.csrfValid && { csrfToken }), ...s.form }
+  const body = s.json ? { json: { ...fields, ...s.json } } : { form: fields }
+  const response = await send({ ...config, inspect: endings.inspect }, jar, route, { ...body, headers: modelClientHeaders })
   expect(endings.recorder.runs.map((run) => run.states)).toEqual([path.states])
   expect(endings.statuses).toEqual(["done"])
   expect(response.status).toBe(302)
@@ -87,30 +92,28 @@ export async function postForm(s: FormScenario, path: { states: readonly string[
 }
 
 /**
- * What the finals every flow shows alike show: `rateLimited` sends the browser to the sign-in page
- * with the wait, and each state of `failed` to the error page with `Configuration`, an error
- * logged. Whether `state` is one of them.
+ * Opens the link `route` in a browser of its own, in one request, and checks that the flow ran the
+ * path's states and ended, answering a redirect.
  */
-export function expectSharedFinal(state: string, location: string | null, errors: readonly unknown[], failed: readonly string[]): boolean {
-  if (state === "rateLimited") {
-    expect(location).toMatch(new RegExp(`^${origin}/auth/signin\\?error=RateLimited&retryAfter=[1-9]\\d*$`))
-    return true
-  }
-  if (!failed.includes(state)) return false
-  expect(location).toBe(`${origin}/auth/error?error=Configuration`)
-  expect(errors.length).toBeGreaterThan(0)
-  return true
+export async function openLink(config: AuthConfig, path: { states: readonly string[] }, endings: FlowEndings, route: string) {
+  const { logger, errors } = recordingLogger()
+  endings.reset()
+  const response = await send({ ...config, logger, inspect: endings.inspect }, new CookieJar(), route)
+  expect(endings.recorder.runs.map((run) => run.states)).toEqual([path.states])
+  expect(endings.statuses).toEqual(["done"])
+  expect(response.status).toBe(302)
+  return { response, location: response.headers.get("location"), errors }
 }
 
 /**
- * Checks that the paths took every transition of `machine` the recorder saw but the `unreachable`
- * ones (each with its reason), and none of those, after logging the count as `name`.
+ * What the finals of a mailed link show alike: a link missing, tampered with or stale (its address
+ * or password changed since) sends the browser to the sign-in page with `PasswordLinkInvalid`, an
+ * expired one with `PasswordLinkExpired`. Whether `state` is one of them.
  */
-export function expectFullCoverage(name: string, machine: AnyStateMachine, recorder: TransitionRecorder, paths: number, unreachable: ReadonlyMap<string, string> = new Map()): void {
-  const { line, missing } = coverageReport(machine, recorder)
-  console.log(`${name}: ${paths} paths;`, line)
-  expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
-  if (unreachable.size > 0) expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
+export function expectLinkFinal(state: string, location: string | null): boolean {
+  if (state !== "linkMissing" && state !== "linkInvalid" && state !== "linkStale" && state !== "linkExpired") return false
+  expect(location).toBe(`${origin}/auth/signin?error=${state === "linkExpired" ? "PasswordLinkExpired" : "PasswordLinkInvalid"}`)
+  return true
 }
 
 /**

@@ -12,11 +12,10 @@ import { secondFactorMachine, type FirstFactor, type SecondFactorEvent, type Sec
 import { MemoryAdapter } from "../../src/adapters/memory.js"
 import Credentials from "../../src/providers/credentials.js"
 import { hashBackupCode, newTotpSecret, totpCode } from "../../src/core/second-factor/index.js"
-import { coverageReport } from "../../src/testing/coverage.js"
 import { modelPaths, type ModelPath } from "../../src/testing/model-paths.js"
 import { TransitionRecorder } from "../../src/testing/recorder.js"
 import { CookieJar, cookieNames, csrfTokenFor, origin, recordingLogger, send } from "../helpers.js"
-import { claimFailingReplayStore, enrolledFactor, limiterAdmitted, limiterRepresentatives, modelBackupCodes, modelClientHeaders, rateLimitOf, rateLimitOutcomes, secondFactorPage } from "./harness.js"
+import { claimFailingReplayStore, enrolledFactor, expectFullCoverage, limiterAdmitted, limiterRepresentatives, modelBackupCodes, modelClientHeaders, rateLimitOf, rateLimitOutcomes, secondFactorPage } from "./harness.js"
 import { opProvider, standInOP } from "../support/oauth-stand-in.js"
 import { consent, startSignIn } from "../support/oauth-harness.js"
 import type { Adapter } from "../../src/adapters.js"
@@ -465,10 +464,5 @@ describe("second-factor machine (one flow, several requests), driven through Aut
     })
   }
 
-  afterAll(() => {
-    console.log(`second-factor: ${paths.length} paths driven of ${allPaths.length} generated`)
-    const { line, missing } = coverageReport(secondFactorMachine, recorder)
-    console.log(line)
-    expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
-  })
+  afterAll(() => expectFullCoverage("second-factor", secondFactorMachine, recorder, paths.length, undefined, allPaths.length))
 })

@@ -7,10 +7,10 @@
  * breaks a flow (its `sendMail` throws, its adapter's compare-and-set does not compare) shows as
  * transitions the kit could not take.
  */
-import { afterAll, describe, expect, it } from "vitest"
-import { authflowModelTests, type AuthflowFixtures, type CaseResult } from "../../src/testing/index.js"
+import { describe, expect, it } from "vitest"
+import type { AuthflowFixtures } from "../../src/testing/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../../src/adapters/kysely/index.js"
+import { runKitCases, sqliteAdapters } from "./kit-runs.js"
 import Password from "../../src/providers/password.js"
 import { skipCSRFCheck } from "../../src/core/symbols.js"
 import type { PasswordOptions } from "../../src/providers/password.js"
@@ -19,27 +19,11 @@ import type { AuthConfig, PasswordMail } from "../../src/types.js"
 
 const machines = ["password-reset-request", "password-reset", "password-change", "password-verify-email", "password-change-email", "password-confirm-email"]
 
-const databases: { destroy(): Promise<void> }[] = []
-afterAll(async () => {
-  for (const database of databases) await database.destroy()
-})
-
-/** A fresh SQLite database in memory, migrated, behind the Kysely adapter. */
-async function sqliteAdapter(): Promise<Adapter> {
-  const database = createSqliteDatabase(":memory:")
-  databases.push(database)
-  await migrateToLatest(database)
-  return KyselyAdapter(database)
-}
+const sqliteAdapter = sqliteAdapters()
 
 async function run(options: PasswordOptions, extra: Partial<AuthConfig> & { session: { strategy: "jwt" | "database" } }, fixtures: AuthflowFixtures = { freshAdapter: () => MemoryAdapter() }) {
   const config: AuthConfig = { secret: "kit-password-secret-0123456789abcdef", adapter: MemoryAdapter(), rateLimit: {}, providers: [Password({ hashing: { scrypt: { ln: 10 } }, ...options })], ...extra }
-  const suite = await authflowModelTests(config, fixtures)
-  const results = new Map<string, CaseResult>()
-  for (const testCase of suite.cases) if (machines.includes(testCase.machine)) results.set(testCase.name, await testCase.run())
-  const coverage = (machine: string) => suite.coverage().find((each) => each.machine === machine)!
-  const final = (name: string) => results.get(name)?.outcome.final
-  return { suite, results, coverage, final }
+  return runKitCases(config, fixtures, machines)
 }
 
 describe("authflow/testing drives a Password provider's resets, changes and links", () => {

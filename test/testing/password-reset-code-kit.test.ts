@@ -6,38 +6,21 @@
  * configuration can reach, with both session strategies, on the memory adapter and on Kysely
  * (SQLite). An app whose `sendMail` drops reset mails shows as transitions the kit could not take.
  */
-import { afterAll, describe, expect, it } from "vitest"
-import { authflowModelTests, type AuthflowFixtures, type CaseResult } from "../../src/testing/index.js"
+import { describe, expect, it } from "vitest"
+import type { AuthflowFixtures } from "../../src/testing/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../../src/adapters/kysely/index.js"
+import { runKitCases, sqliteAdapters } from "./kit-runs.js"
 import Password from "../../src/providers/password.js"
 import type { PasswordOptions } from "../../src/providers/password.js"
-import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, PasswordMail } from "../../src/types.js"
 
 const machines = ["password-reset-request", "password-reset-code"]
 
-const databases: { destroy(): Promise<void> }[] = []
-afterAll(async () => {
-  for (const database of databases) await database.destroy()
-})
-
-/** A fresh SQLite database in memory, migrated, behind the Kysely adapter. */
-async function sqliteAdapter(): Promise<Adapter> {
-  const database = createSqliteDatabase(":memory:")
-  databases.push(database)
-  await migrateToLatest(database)
-  return KyselyAdapter(database)
-}
+const sqliteAdapter = sqliteAdapters()
 
 async function run(options: PasswordOptions, strategy: "jwt" | "database", fixtures: AuthflowFixtures = { freshAdapter: () => MemoryAdapter() }) {
   const config: AuthConfig = { secret: "kit-reset-code-secret-0123456789abcdef", adapter: await fixtures.freshAdapter!(), rateLimit: {}, session: { strategy }, providers: [Password({ hashing: { scrypt: { ln: 10 } }, ...options })] }
-  const suite = await authflowModelTests(config, fixtures)
-  const results = new Map<string, CaseResult>()
-  for (const testCase of suite.cases) if (machines.includes(testCase.machine)) results.set(testCase.name, await testCase.run())
-  const coverage = (machine: string) => suite.coverage().find((each) => each.machine === machine)!
-  const final = (name: string) => results.get(name)?.outcome.final
-  return { suite, results, coverage, final }
+  return runKitCases(config, fixtures, machines)
 }
 
 describe("authflow/testing drives a Password provider's reset by code", () => {

@@ -6,39 +6,24 @@
  * by link, off, no sendMail, skipCSRFCheck, rate limits off) named with why; and an app that drops
  * the codes shows as transitions the kit could not take.
  */
-import { afterAll, describe, expect, it } from "vitest"
-import { authflowModelTests, type AuthflowFixtures, type CaseResult } from "../../src/testing/index.js"
+import { describe, expect, it } from "vitest"
+import type { AuthflowFixtures } from "../../src/testing/index.js"
 import { MemoryAdapter } from "../../src/adapters/memory.js"
-import { KyselyAdapter, createSqliteDatabase, migrateToLatest } from "../../src/adapters/kysely/index.js"
+import { runKitCases, sqliteAdapters } from "./kit-runs.js"
 import Password from "../../src/providers/password.js"
 import { skipCSRFCheck } from "../../src/core/symbols.js"
 import type { PasswordOptions } from "../../src/providers/password.js"
-import type { Adapter } from "../../src/adapters.js"
 import type { AuthConfig, PasswordMail } from "../../src/types.js"
 
 const machines = ["password-sign-up", "password-verify-code"]
 
-const databases: { destroy(): Promise<void> }[] = []
-afterAll(async () => {
-  for (const database of databases) await database.destroy()
-})
-
-async function sqliteAdapter(): Promise<Adapter> {
-  const database = createSqliteDatabase(":memory:")
-  databases.push(database)
-  await migrateToLatest(database)
-  return KyselyAdapter(database)
-}
+const sqliteAdapter = sqliteAdapters()
 
 async function run(options: PasswordOptions, extra: Partial<AuthConfig> & { session: { strategy: "jwt" | "database" } }, fixtures: AuthflowFixtures = { freshAdapter: () => MemoryAdapter() }) {
   const config: AuthConfig = { secret: "kit-sign-up-secret-0123456789abcdef", adapter: MemoryAdapter(), rateLimit: {}, providers: [Password({ hashing: { scrypt: { ln: 10 } }, ...options })], ...extra }
-  const suite = await authflowModelTests(config, fixtures)
-  const results = new Map<string, CaseResult>()
-  for (const testCase of suite.cases) if (machines.includes(testCase.machine)) results.set(testCase.name, await testCase.run())
-  const coverage = (machine: string) => suite.coverage().find((each) => each.machine === machine)
-  const final = (name: string) => results.get(name)?.outcome.final
-  const why = (name: string) => suite.unreachable.find((each) => each.name === name)?.why
-  return { suite, results, coverage, final, why }
+  const kit = await runKitCases(config, fixtures, machines)
+  const why = (name: string) => kit.suite.unreachable.find((each) => each.name === name)?.why
+  return { ...kit, why }
 }
 
 describe("authflow/testing drives a Password provider's sign-up and its verification by code", () => {
