@@ -43,7 +43,9 @@ describe("refresh results are sealed", () => {
     expect(await openResult("rt-1", sealed)).toEqual(result)
     expect(await openResult("rt-other", sealed)).toBeUndefined()
     const [iv, body] = sealed.split(".")
-    const flipped = `${iv}.${body!.slice(0, -2)}${body!.endsWith("A") ? "B" : "A"}${body!.slice(-1)}`
+    // The second-to-last character always changes (it carries no padding bits).
+    const flipped = `${iv}.${body!.slice(0, -2)}${body!.at(-2) === "A" ? "B" : "A"}${body!.slice(-1)}`
+    expect(flipped).not.toBe(`${iv}.${body}`)
     expect(await openResult("rt-1", flipped)).toBeUndefined()
     expect(await openResult("rt-1", "not a result")).toBeUndefined()
     expect(await openResult("rt-1", await sealResult("rt-1", { failure: "revoked" }))).toEqual({ failure: "revoked" })

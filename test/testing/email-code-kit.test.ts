@@ -99,7 +99,7 @@ describe("authflow/testing drives an email provider's sign-in by code", () => {
       expect(whys()).toContain('providers.nodemailer.code is "instead": no link is mailed beside the code')
       // No link is mailed, so the verification machine is named unused rather than driven with every path stopped.
       expect(suite.cases.some((testCase) => testCase.machine === "email-verification")).toBe(false)
-      expect(suite.unreachable).toContainEqual({ name: "email-verification nodemailer", why: 'providers.nodemailer.code is "instead": the email carries a code, no link to follow' })
+      expect(suite.unreachable).toContainEqual({ name: "email-verification nodemailer", why: 'providers.nodemailer.code is "instead": the email carries a code, and no link to follow' })
     }
     // What no configuration without callbacks or second factors reaches is named, with why.
     expect(whys()).toEqual(expect.arrayContaining(["no callbacks.signIn: every sign-in is allowed", "no pages.newUser: a user the sign-in creates goes to the callback URL"]))

@@ -95,7 +95,6 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       return newUserMismatch(path)
     },
     unreachable(path, input) {
-      if (provider.code === "instead") return `providers.${provider.id}.code is "instead": the email carries a code, and no link to follow`
       return signInTailUnreachable(path, strategy, config, policyOf(input), { email: true })
     },
     async drive(scenario, world) {

@@ -78,7 +78,7 @@ export function driversFor(config: AuthConfig, fixtures: AuthflowFixtures): { dr
     if (provider.type !== "email") continue
     const email = provider as EmailConfig
     drivers.push(emailSignInDriver(config, email))
-    if (email.code === "instead") unused.push({ name: `email-verification ${provider.id}`, why: `providers.${provider.id}.code is "instead": the email carries a code, no link to follow` })
+    if (email.code === "instead") unused.push({ name: `email-verification ${provider.id}`, why: `providers.${provider.id}.code is "instead": the email carries a code, and no link to follow` })
     else drivers.push(emailVerificationDriver(config, email))
     if (email.code) drivers.push(emailCodeDriver(config, email))
     else unused.push({ name: `email-code ${provider.id}`, why: `providers.${provider.id}.code is off (the default): the email carries a link, no code` })
