@@ -13,6 +13,7 @@ import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import type { AdapterUser } from "../../src/adapters.js"
 import { Concealed } from "../../src/core/concealed.js"
 import { effectsByState, finalStates } from "./effects.js"
+import { emailUserEffects } from "./email-user.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
 
 // Each test drives the machine and the shared pieces it spreads in, loaded afresh (see load-per-test.ts).
@@ -54,25 +55,11 @@ const allowed: EmailCodeEvent = { type: "signIn.answered", result: true }
 
 describe("email code machine", () => {
   it("ends its flows in these final states", () => {
-    expect(finalStates(emailCodeMachine)).toEqual([
-      "accessDenied",
-      "attemptsExhausted",
-      "claimFailed",
-      "codeExpired",
-      "csrfRejected",
-      "flowReplayed",
-      "linkUsed",
-      "lookupFailed",
-      "persistFailed",
-      "rateLimited",
-      "redirected",
-      "secondFactorRequired",
-      "secondFactorUnavailable",
-      "sessionFailed",
-      "signedIn",
-      "signedInNewUser",
-      "tokenLookupFailed",
-    ])
+    expect(finalStates(emailCodeMachine)).toEqual(["accessDenied", "attemptsExhausted", "claimFailed", "codeExpired", "csrfRejected", "flowReplayed", "linkUsed", "lookupFailed", "persistFailed", "rateLimited", "redirected", "secondFactorRequired", "secondFactorUnavailable", "sessionFailed", "signedIn", "signedInNewUser", "tokenLookupFailed"])
+  })
+
+  it("is named email-code (the sealed cookie and the replay key name the flow's machine by it)", () => {
+    expect(emailCodeMachine.id).toBe("email-code")
   })
 
   it("names the effect each state waits on (the engine performs it by that name)", () => {
@@ -83,14 +70,7 @@ describe("email code machine", () => {
       checkingCode: "hashCode",
       usingToken: "useLinkToken",
       lookingUpUser: "lookUpUser",
-      checkingSignIn: "askSignIn",
-      resolvingRedirect: "resolveRedirect",
-      findingCurrentSession: "findCurrentSession",
-      endingOtherSession: "endOtherSession",
-      persistingUser: "persistUser",
-      checkingSecondFactor: "findSecondFactor",
-      creatingSession: "createSession",
-      encodingToken: "encodeToken",
+      ...emailUserEffects,
     })
   })
 

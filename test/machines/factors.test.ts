@@ -51,22 +51,11 @@ const confirming = (found = userFound(), maxAttempts = 3): FactorsEvent[] => [
 
 describe("factors machine", () => {
   it("ends its flows in these final states", () => {
-    expect(finalStates(factorsMachine)).toEqual([
-      "attemptsExhausted",
-      "backupCodesShown",
-      "csrfRejected",
-      "done",
-      "enrolled",
-      "enrolmentOfOtherUser",
-      "failed",
-      "flowReplayed",
-      "invalidRequest",
-      "listed",
-      "rateLimited",
-      "removalRefused",
-      "signedOut",
-      "unknownFactor",
-    ])
+    expect(finalStates(factorsMachine)).toEqual(["attemptsExhausted", "backupCodesShown", "csrfRejected", "done", "enrolled", "enrolmentOfOtherUser", "failed", "flowReplayed", "invalidRequest", "listed", "rateLimited", "removalRefused", "signedOut", "unknownFactor"])
+  })
+
+  it("is named factors (the sealed cookie and the replay key name the flow's machine by it)", () => {
+    expect(factorsMachine.id).toBe("factors")
   })
 
   it("names the effect each state waits on (the engine performs it by that name)", () => {

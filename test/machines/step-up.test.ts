@@ -37,6 +37,10 @@ describe("step-up machine", () => {
     expect(finalStates(stepUpMachine)).toEqual(["failed", "reauthenticationRequired", "recent", "secondFactorRequired", "secondFactorUnavailable", "signInRequired"])
   })
 
+  it("is named step-up (runFlow's errors name the flow by it)", () => {
+    expect(stepUpMachine.id).toBe("step-up")
+  })
+
   it("names the effect each state waits on (the engine performs it by that name)", () => {
     expect(effectsByState(stepUpMachine)).toEqual({ findingUser: "findStepUp" })
   })
