@@ -10,6 +10,7 @@ import { emailVerificationMachine, type EmailVerificationEvent } from "../../src
 import type { SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import { AccessDenied, AuthError, CallbackRouteError } from "../../src/core/errors.js"
 import { effectsByState, finalStates } from "./effects.js"
+import { emailUserEffects } from "./email-user.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
 
 // Each test drives the machine and the sign-in tail it spreads in, loaded afresh (see load-per-test.ts).
@@ -44,18 +45,11 @@ describe("email verification machine", () => {
 
   it("names the effect each state waits on (the engine performs it by that name)", () => {
     expect(effectsByState(emailVerificationMachine)).toEqual({
-      checkingSecondFactor: "findSecondFactor",
       readingLink: "readLink",
       usingToken: "useToken",
       lookingUpUser: "lookUpUser",
-      checkingSignIn: "askSignIn",
-      resolvingRedirect: "resolveRedirect",
-      findingCurrentSession: "findCurrentSession",
-      endingOtherSession: "endOtherSession",
-      persistingUser: "persistUser",
-      creatingSession: "createSession",
-      encodingToken: "encodeToken",
       restoringToken: "restoreToken",
+      ...emailUserEffects,
     })
   })
 
