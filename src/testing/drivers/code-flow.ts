@@ -47,6 +47,19 @@ export function codeFlowRole(event: MachineEvent, start: ModelCode): EventRole |
 }
 
 /**
+ * The policy a path's `code.submitted` event carried (the request that typed the code brings it),
+ * or undefined on a path that typed none.
+ *
+ * @example
+ * ```ts
+ * submittedPolicyOf<SignInTailPolicy>([{ type: "code.submitted", policy }]) // policy
+ * ```
+ */
+export function submittedPolicyOf<Policy>(path: readonly MachineEvent[]): Policy | undefined {
+  return path.find((event) => event.type === "code.submitted")?.policy as Policy | undefined
+}
+
+/**
  * The roles of what a request that resumes a sealed flow meets first, the same in every driver of
  * one (the emailed codes', the second factor's): its cookie sent twice, its claim failing, the
  * CSRF token refused. `undefined` for any other event.

@@ -16,7 +16,7 @@ import { Browser } from "../browser.js"
 import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import { emailAddressOf, emailUserEvents, emailUserRole, newUserMismatch, prepareEmailUser } from "./email-user.js"
 import { csrfUnreachable, failsOpenBeside } from "./password-account.js"
-import { codeAgainEvents, codeCheckEvents, codeFlowRole, otherThanWrongCodes, typeCode, typeWrongCodes } from "./code-flow.js"
+import { codeAgainEvents, codeCheckEvents, codeFlowRole, otherThanWrongCodes, submittedPolicyOf, typeCode, typeWrongCodes } from "./code-flow.js"
 import { strategyOf } from "../world.js"
 import type { MachineEvent } from "../transitions.js"
 import type { EmailConfig } from "../../providers/email-config.js"
@@ -39,7 +39,7 @@ export function emailCodeDriver(config: AuthConfig, provider: EmailConfig): Mach
   const strategy = strategyOf(config)
   const own = tailPolicyOf(config, strategy)
   const policies = everyTailPolicy(own)
-  const policyOf = (path: readonly MachineEvent[]) => path.find((event) => event.type === "code.submitted")?.policy as SignInTailPolicy | undefined
+  const policyOf = submittedPolicyOf<SignInTailPolicy>
   // The provider's own mode first: the other one's paths are named unreachable.
   const starts = provider.code === "beside" ? [beside, instead] : [instead, beside]
   const user = emailUserEvents(instead.identifier)

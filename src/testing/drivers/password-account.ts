@@ -151,6 +151,30 @@ export function failSessionEnding(world: World): void {
 }
 
 /**
+ * The role of an event both reset machines (by link and by code) send after the new password is
+ * read, its condition the same in each driver: undefined for any other event.
+ *
+ * @example
+ * ```ts
+ * resetRole({ type: "account.missing" }) // { condition: "user gone" }
+ * ```
+ */
+export function resetRole(event: MachineEvent): EventRole | undefined {
+  switch (event.type) {
+    case "account.missing":
+      return { condition: "user gone" }
+    case "lookup.failed":
+      return { condition: "account lookup failed" }
+    case "verify.failed":
+      return { condition: "marking the address verified failed" }
+    case "sessions.failed":
+      return { condition: "ending the sessions failed" }
+    default:
+      return undefined
+  }
+}
+
+/**
  * The role of an event that several password machines share, its condition the same in each
  * driver: undefined for any other event (the driver's own roles come first).
  */

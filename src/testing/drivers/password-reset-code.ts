@@ -14,7 +14,7 @@ import { passwordResetCodeMachine, type PasswordResetCodeStart } from "../../mac
 import type { PasswordChangePolicy } from "../../machines/password-reset.js"
 import { hashPassword } from "../../core/password/index.js"
 import { has, limiterModeOf, rateLimitRole, rateLimitUnreachable, type EventRole, type MachineDriver } from "./driver.js"
-import { codeAgainEvents, codeCheckEvents, codeFlowRole, otherThanWrongCodes, typeCode, typeWrongCodes } from "./code-flow.js"
+import { codeAgainEvents, codeCheckEvents, codeFlowRole, otherThanWrongCodes, submittedPolicyOf, typeCode, typeWrongCodes } from "./code-flow.js"
 import {
   changePolicyNote,
   changePolicyOf,
@@ -27,6 +27,7 @@ import {
   mailedCode,
   newPassword,
   passwordRole,
+  resetRole,
   storePasswordAccount,
   tooShort,
 } from "./password-account.js"
@@ -53,7 +54,7 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
   // A reset is always mailed its notice: the route is served only where the provider mails.
   const own = { ...changePolicyOf(provider), mailsNotice: true }
   const policies: PasswordChangePolicy[] = [{ endsOtherSessions: own.endsOtherSessions }, { endsOtherSessions: !own.endsOtherSessions }]
-  const policyOf = (path: readonly MachineEvent[]) => path.find((event) => event.type === "code.submitted")?.policy as PasswordChangePolicy | undefined
+  const policyOf = submittedPolicyOf<PasswordChangePolicy>
 
   function role(event: MachineEvent): EventRole {
     const shared = codeFlowRole(event, start)
@@ -68,16 +69,8 @@ export function passwordResetCodeDriver(config: AuthConfig, provider: Credential
         if (!found.bound) return { condition: "password changed since the code was mailed" }
         return found.verified ? {} : { condition: "unverified address" }
       }
-      case "account.missing":
-        return { condition: "user gone" }
-      case "lookup.failed":
-        return { condition: "account lookup failed" }
-      case "verify.failed":
-        return { condition: "marking the address verified failed" }
-      case "sessions.failed":
-        return { condition: "ending the sessions failed" }
       default:
-        return passwordRole(event) ?? rateLimitRole(event) ?? {}
+        return resetRole(event) ?? passwordRole(event) ?? rateLimitRole(event) ?? {}
     }
   }
 

@@ -26,6 +26,7 @@ import {
   mailedLink,
   newPassword,
   passwordRole,
+  resetRole,
   storePasswordAccount,
   tooShort,
   tooShortUnreachable,
@@ -56,16 +57,8 @@ export function passwordResetDriver(config: AuthConfig, provider: CredentialsCon
         if (!found.bound) return { condition: "password changed since the link was mailed" }
         return found.verified ? {} : { condition: "unverified address" }
       }
-      case "account.missing":
-        return { condition: "user gone" }
-      case "lookup.failed":
-        return { condition: "account lookup failed" }
-      case "verify.failed":
-        return { condition: "marking the address verified failed" }
-      case "sessions.failed":
-        return { condition: "ending the sessions failed" }
       default:
-        return passwordRole(event) ?? rateLimitRole(event) ?? {}
+        return resetRole(event) ?? passwordRole(event) ?? rateLimitRole(event) ?? {}
     }
   }
 

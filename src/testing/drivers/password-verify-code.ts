@@ -14,7 +14,7 @@ import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import { everyTailPolicy, has, limiterModeOf, prepareSecondFactor, rateLimitRole, rateLimitUnreachable, signInTailEvents, signInTailRole, signInTailUnreachable, tailPolicyNote, tailPolicyOf, type EventRole, type MachineDriver } from "./driver.js"
 import { strategyOf } from "../world.js"
 import { csrfUnreachable, failsOpenBeside, kitPassword, mailedCode } from "./password-account.js"
-import { codeAgainEvents, codeCheckEvents, codeFlowRole, otherThanWrongCodes, typeCode, typeWrongCodes } from "./code-flow.js"
+import { codeAgainEvents, codeCheckEvents, codeFlowRole, otherThanWrongCodes, submittedPolicyOf, typeCode, typeWrongCodes } from "./code-flow.js"
 import type { MachineEvent } from "../transitions.js"
 import type { AuthConfig, CredentialsConfig } from "../../types.js"
 
@@ -34,7 +34,7 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
   const strategy = strategyOf(config)
   const own = tailPolicyOf(config, strategy)
   const policies = everyTailPolicy(own)
-  const policyOf = (path: readonly MachineEvent[]) => path.find((event) => event.type === "code.submitted")?.policy as SignInTailPolicy | undefined
+  const policyOf = submittedPolicyOf<SignInTailPolicy>
 
   function role(event: MachineEvent): EventRole {
     const shared = codeFlowRole(event, start)
