@@ -1,7 +1,8 @@
 /**
  * Flows load when used: a credentials-only app answering `/session` loads neither the OAuth client
  * (oauth4webapi), nor the WebAuthn code, nor the pages or their JSX runtime, nor the token refresh, nor the
- * second-factor options, nor the replay and refresh stores the entry exports. Each case runs
+ * second-factor options, nor the replay and refresh stores the entry exports, nor the database
+ * session read (a JWT session's app never needs it). Each case runs
  * `Auth()` in a fresh Node process whose module loader writes down every module it loads; the
  * assertions read that list.
  * The sign-in page is the counter-check: rendering it loads the pages and their JSX runtime, so the
@@ -31,6 +32,7 @@ const notForSession: Record<string, RegExp> = {
   "the refresh of provider tokens": /\/src\/actions\/(session-refresh|token-refresh)\.ts$|\/src\/core\/refresh-result\.ts$/,
   "the second-factor options": /\/src\/core\/second-factor-options\.ts$/,
   "the replay and refresh stores": /\/src\/core\/(replay|refresh)-store\.ts$/,
+  "the database session read": /\/src\/actions\/session-database\.ts$/,
 }
 
 // Records the URL of every module loaded after it is registered (tsx's hooks run underneath).

@@ -1,34 +1,24 @@
-import { JWTSessionError, SessionTokenError } from "../core/errors.js"
+import { JWTSessionError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { refuseSessionUpdate } from "./rate-limit.js"
 import { errorAnswer, noCacheHeaders, type ErrorAnswer } from "../core/answer.js"
 import { decodeSessionCookie, sessionStoreOf, writeJwtSession } from "../core/session-cookie.js"
-import { metaOfDatabaseToken, metaOfToken, sessionLife, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
-import { revocationKeys, revocationStoreOf } from "../core/revocation-store.js"
-import type { SessionRefresh } from "./session-refresh.js"
+import { metaOfToken, sessionLife, sessionMetaClaim, type SessionMeta } from "../core/session-lifetime.js"
 import { onFirstUse } from "../core/on-first-use.js"
-import { refreshEnabled } from "../core/refresh-options.js"
 import { takeTokensClaim, tokensClaim } from "../core/tokens-claim.js"
 import type { AuthOptions } from "../core/options.js"
 import { reissueWhenDue } from "../core/symbols.js"
 import type { SessionStore } from "../core/cookies/session-store.js"
 import type { Cookie, JWT, ResponseInternal, Session } from "../types.js"
 import { asError } from "../core/as-error.js"
+import { refreshesAny, revoked, sessionRefresh, withRefreshError, type SessionRead } from "./session-read.js"
 
 // Shared and frozen: every session answer has the same headers.
 const readHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json", ...noCacheHeaders })
 const updateHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json" })
 
-// The refresh of provider tokens (and the OAuth client it talks with) is loaded by the first
-// session read whose configuration refreshes a provider: a configuration that refreshes none never
-// loads it.
-const sessionRefresh = onFirstUse(() => import("./session-refresh.js"))
-const refreshesAny = (options: AuthOptions) => options.providers.some((provider) => refreshEnabled(options.config, provider))
-
-/** The session as the `session` callback answered it, marked when a refresh of its tokens failed. */
-async function withRefreshError(session: Session, refresh: SessionRefresh | undefined): Promise<Session> {
-  return refresh?.failed ? (await sessionRefresh()).sessionRefreshError(session, refresh) : session
-}
+// The database read is loaded by the first session read of a `strategy: "database"` configuration.
+const databaseSession = onFirstUse(() => import("./session-database.js"))
 
 /**
  * GET `/session` reads the session; POST `/session` (CSRF-checked by the caller) updates it with
@@ -50,14 +40,8 @@ export async function sessionAction(
   const headers = update ? updateHeaders : readHeaders
   const store = sessionStoreOf(options)
   if (!store.value) return { status: 200, headers, body: null, cookies }
-  const read = options.session.strategy === "jwt" ? await jwtSession(options, store, update) : await databaseSession(options, store, update)
+  const read = options.session.strategy === "jwt" ? await jwtSession(options, store, update) : await (await databaseSession()).databaseSession(options, store, update)
   return { status: 200, headers, body: read.body, cookies: [...cookies, ...read.cookies] }
-}
-
-/** What reading the session found, and the cookies it writes: the session issued again, or cleared. */
-interface SessionRead {
-  body: Session | null
-  cookies: Cookie[]
 }
 
 async function jwtSession(options: AuthOptions, store: SessionStore, update: { data: unknown } | undefined): Promise<SessionRead> {
@@ -103,56 +87,6 @@ async function jwtSession(options: AuthOptions, store: SessionStore, update: { d
     options.logger.error(new JWTSessionError(asError(error)))
     return { body, cookies: [...written, ...store.clear()] }
   }
-}
-
-async function databaseSession(options: AuthOptions, store: SessionStore, update: { data: unknown } | undefined): Promise<SessionRead> {
-  const adapter = options.adapter!
-  // What is found before a failure is answered with it: the session read, its cookie issued again.
-  let body: Session | null = null
-  let written: Cookie[] = []
-  try {
-    // The whole cookie first, then the chunks (session ids are never chunked, so no shorter runs):
-    // a chunk planted beside the real cookie is not looked up in its place.
-    let sessionToken = ""
-    let found: Awaited<ReturnType<NonNullable<typeof adapter.getSessionAndUser>>> = null
-    for (const candidate of store.candidates(false)) {
-      found = await adapter.getSessionAndUser!((sessionToken = candidate))
-      if (found) break
-    }
-    const now = Date.now()
-    const recorded = options.session.recordsSignIn ? metaOfDatabaseToken(sessionToken) : undefined
-    const life = found ? sessionLife(options.session, recorded, now, found.session.expires) : undefined
-    const ended = found && (found.session.expires.valueOf() < now || !life!.alive || (await revoked(options, found.user.id, recorded)))
-    if (ended) await adapter.deleteSession!(sessionToken)
-    if (!found || ended) return { body: null, cookies: store.clear() }
-    const { session, user } = found
-    const { maxAge, updateAge } = options.session
-    const newExpires = life!.expires
-    if (session.expires.valueOf() - maxAge * 1000 + updateAge * 1000 <= now) {
-      await adapter.updateSession!({ sessionToken, expires: newExpires })
-    }
-    const refresh = refreshesAny(options) ? await (await sessionRefresh()).refreshSessionTokens(options, { userId: user.id }) : undefined
-    body = await withRefreshError((await options.callbacks.session({
-      // The row goes to the callback as it is (a Date `expires`), as Auth.js passes it.
-      session: { ...session, user } as unknown as Session,
-      user,
-      // Needed, like the row's cast: the public type says `token: JWT` (as Auth.js's does), and a database session has none.
-      token: undefined as unknown as JWT,
-      ...(update && { newSession: update.data, trigger: "update" as const }),
-    })) as Session, refresh)
-    written = store.write(sessionToken, { expires: newExpires })
-    await emitEvent(options.config, options.logger, "session", { session: body })
-  } catch (error) {
-    options.logger.error(new SessionTokenError(asError(error)))
-  }
-  return { body, cookies: written }
-}
-
-/** Whether a back-channel logout ended this session: its user or provider session was revoked after it signed in. */
-async function revoked(options: AuthOptions, userId: string | undefined, meta: SessionMeta | undefined): Promise<boolean> {
-  if (!options.session.revocable) return false
-  const at = await revocationStoreOf(options.config).revokedAt(revocationKeys(userId, meta))
-  return at !== undefined && (!meta || meta.signedInAt < at)
 }
 
 /** A token's claims as written, in name order, less those every encoding renews (`iat`, `exp`, `jti`). */
