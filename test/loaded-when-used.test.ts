@@ -7,7 +7,7 @@
  * assertions read that list.
  * The sign-in page is the counter-check: rendering it loads the pages and their JSX runtime, so the
  * list would show them had `/session` loaded them (and still no WebAuthn code: no WebAuthn provider is
- * shown, and no Preact, which the pages no longer use).
+ * shown, and no Preact, which the pages no longer use), and of the English only the core's.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -110,5 +110,8 @@ describe("a credentials-only app answering /session", () => {
     expect(matching(loaded, notForSession["the pages' JSX runtime"]!)).not.toEqual([])
     expect(matching(loaded, /\/node_modules\/preact(-render-to-string)?\//), "Preact").toEqual([])
     for (const what of ["the OAuth client (oauth4webapi)", "the WebAuthn code", "the refresh of provider tokens", "the second-factor options", "the replay and refresh stores"]) expect(matching(loaded, notForSession[what]!), what).toEqual([])
+    // The page's English is the core's: the Password pages', the second factor's and the emails' load with a page of theirs.
+    expect(matching(loaded, /\/src\/core\/i18n\/english\/core\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/core\/i18n\/(messages|translator|english\/(password|second-factor|emails))\.ts$/), "the other areas' English").toEqual([])
   }, 60_000)
 })

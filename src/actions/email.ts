@@ -1,4 +1,5 @@
 import { AuthError, CallbackRouteError, EmailSignInError, MissingCSRF, Verification } from "../core/errors.js"
+import { MESSAGE_AREAS } from "../core/i18n/english.js"
 import { requestTranslator } from "../core/i18n/load.js"
 import { emailAccount, emailAdapter, emailUserEffects, hashToken, signingIn } from "./email-user.js"
 import { randomHex, randomUUID, sha256Hex } from "../core/crypto.js"
@@ -110,7 +111,8 @@ export async function emailSignIn(options: AuthOptions, provider: InternalProvid
         // Without a link, the mail's `url` is the page where the code is typed.
         const url = mailed ? `${provider.callbackUrl}?${new URLSearchParams({ callbackUrl: options.callbackUrl, token: mailed.token, email })}` : codePage
         const expires = mailed?.expires ?? new Date(context.codeExpiresAt!)
-        const translator = await requestTranslator(options.config.i18n, options.request)
+        // Every area: `sendVerificationRequest` is given a `Translator`, which writes every message.
+        const translator = await requestTranslator(options.config.i18n, options.request, MESSAGE_AREAS)
         await provider.sendVerificationRequest({ identifier: email, token: mailed?.token ?? "", expires, url, ...(code !== undefined && { code }), provider, theme: options.theme, request: originalRequest(options), locale: translator.locale, translator })
         return { type: "link.sent" }
       } catch (error) {

@@ -1,7 +1,9 @@
 import type { PageProvider, RenderedPage } from "../pages/index.js"
 import { onFirstUse } from "../core/on-first-use.js"
 import { requestTranslator } from "../core/i18n/load.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { english } from "../core/i18n/english.js"
+import type { CoreKey, KeysOf, MessageArea } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { AuthOptions } from "../core/options.js"
 import { codeFlowCookies, emailCodeCookies } from "./email-code-cookies.js"
 import type { AuthConfig, Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
@@ -23,16 +25,18 @@ const pages = {
 
 /**
  * The language of a request's pages and emails (the `i18n` option, the locale cookie, then
- * `Accept-Language`), chosen once per request.
+ * `Accept-Language`), chosen once per request: the core messages, and those of `areas`, whose
+ * English is loaded now if it is not yet.
  *
  * @example
  * ```ts
  * const text = await pageText(options.config, options.request)
  * text.t("signOutQuestion") // "Möchten Sie sich wirklich abmelden?" for Accept-Language: de
+ * (await pageText(options.config, options.request, ["password"])).t("signUpTitle") // "Konto erstellen"
  * ```
  */
-export function pageText(config: Pick<AuthConfig, "i18n">, request: AuthRequest): Promise<Translator> {
-  return requestTranslator(config.i18n, request)
+export function pageText<A extends MessageArea = never>(config: Pick<AuthConfig, "i18n">, request: AuthRequest, areas: readonly A[] = []): Promise<Translator<KeysOf<A>>> {
+  return requestTranslator(config.i18n, request, areas)
 }
 
 // A positive whole number of seconds from the query (`retryAfter` of a rate-limited sign-in).
@@ -120,7 +124,7 @@ export async function errorPage(options: AuthOptions, cookies: Cookie[], error =
  * (await builtInErrorPage("https://app.test", "https://app.test/auth", theme, "Configuration")).status // 500
  * ```
  */
-export async function builtInErrorPage(origin: string, baseUrl: string, theme: AuthOptions["theme"], error: string | undefined, text: Translator = english): Promise<RenderedPage> {
+export async function builtInErrorPage(origin: string, baseUrl: string, theme: AuthOptions["theme"], error: string | undefined, text: Translator<CoreKey> = english): Promise<RenderedPage> {
   return (await pages.error()).renderErrorPage({ error, url: `${baseUrl}/error`, signinUrl: `${baseUrl}/signin`, host: origin, theme, text })
 }
 
@@ -188,7 +192,7 @@ export async function signUpPage(options: AuthOptions, provider: CredentialsConf
     minLength: provider.passwordAccounts?.minLength ?? 8,
     signInUrl: options.pages.signIn ?? `${options.baseUrl}/signin`,
     theme: options.theme,
-    text: await pageText(options.config, options.request),
+    text: await pageText(options.config, options.request, ["password"]),
   })
   return html(page, cookies)
 }
@@ -216,7 +220,7 @@ export async function changeEmailPage(options: AuthOptions, provider: Credential
     ...(query.notice !== undefined && { notice: query.notice }),
     ...(query.error !== undefined && { error: query.error }),
     theme: options.theme,
-    text: await pageText(options.config, options.request),
+    text: await pageText(options.config, options.request, ["password"]),
   })
   return html(page, cookies)
 }
@@ -253,7 +257,7 @@ export async function passwordPage(options: AuthOptions, provider: CredentialsCo
     ...(query.reason !== undefined && { reason: query.reason }),
     ...(query.left !== undefined && /^[1-9]$/.test(query.left) && { triesLeft: Number(query.left) }),
     theme: options.theme,
-    text: await pageText(options.config, options.request),
+    text: await pageText(options.config, options.request, ["password"]),
   })
   return html(page, cookies)
 }

@@ -12,12 +12,17 @@
  * @module
  */
 import { Fragment, h } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
-import type { MessageKey } from "../core/i18n/messages.js"
+import { englishWith } from "../core/i18n/english.js"
+import { messages as password } from "../core/i18n/english/password.js"
+import type { KeysOf } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
+
+// The English of this page's area, when it is given no translator.
+const english = englishWith(password)
 
 /** Props of {@link renderChangeEmailPage}. */
 export interface ChangeEmailPageProps {
@@ -32,11 +37,11 @@ export interface ChangeEmailPageProps {
   error?: string
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<KeysOf<"password">>
 }
 
 /** The message the page shows for each `?error=` value the change route answers. */
-export const CHANGE_EMAIL_ERRORS: Readonly<Record<string, MessageKey>> = Object.freeze({
+export const CHANGE_EMAIL_ERRORS: Readonly<Record<string, KeysOf<"password">>> = Object.freeze({
   MissingCSRF: "passwordFormOutdated",
   InvalidEmail: "signInErrorInvalidEmail",
   SameEmail: "changeEmailErrorSameEmail",

@@ -13,8 +13,9 @@
  * @module
  */
 import { Fragment, h } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
-import type { MessageKey } from "../core/i18n/messages.js"
+import { english } from "../core/i18n/english.js"
+import type { CoreKey } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { displayHost, renderDocument, safeUrl } from "./layout.js"
@@ -32,7 +33,7 @@ export interface ErrorPageProps {
   host: string
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<CoreKey>
 }
 
 /** The error codes with a page of their own; any other value renders the generic page. */
@@ -40,8 +41,8 @@ export type ErrorPageCode = "Configuration" | "AccessDenied" | "Verification" | 
 
 interface ErrorContent {
   status: number
-  heading: MessageKey
-  messages: MessageKey[]
+  heading: CoreKey
+  messages: CoreKey[]
   signIn: boolean
 }
 

@@ -11,11 +11,17 @@
  * @module
  */
 import { Fragment, h } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { englishWith } from "../core/i18n/english.js"
+import { messages as secondFactor } from "../core/i18n/english/second-factor.js"
+import type { KeysOf } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
+
+// The English of this page's area, when it is given no translator.
+const english = englishWith(secondFactor)
 
 /** A factor as the list shows it. */
 export interface FactorsPageFactor {
@@ -31,7 +37,7 @@ interface FactorsPageBase {
   csrfToken?: string
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<KeysOf<"secondFactor">>
 }
 
 /** Props of {@link renderFactorsPage}. */
@@ -60,7 +66,7 @@ export interface BackupCodesPageProps {
   continueUrl: string
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<KeysOf<"secondFactor">>
 }
 
 function Hidden({ csrfToken, action }: { csrfToken: string | undefined; action: string }) {

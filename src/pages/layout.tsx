@@ -11,7 +11,9 @@
  * @module
  */
 import { h, renderToString, type ComponentChildren } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { english } from "../core/i18n/english.js"
+import type { CoreKey } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { baseStyles } from "./styles.js"
 import { colorSchemeOf, themeStyles } from "./theme.js"
@@ -24,7 +26,7 @@ export interface DocumentProps {
   theme: Theme | undefined
   children: ComponentChildren
   /** The request's language: `<html lang>`, `dir="rtl"` for Arabic and Hebrew, the logo's text. @default English */
-  text?: Translator
+  text?: Translator<CoreKey>
 }
 
 // The stylesheet is inlined raw (text in <style> is not parsed as HTML, so escaping would corrupt it).

@@ -13,12 +13,17 @@
  * @module
  */
 import { Fragment, h } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
-import type { MessageKey } from "../core/i18n/messages.js"
+import { englishWith } from "../core/i18n/english.js"
+import { messages as password } from "../core/i18n/english/password.js"
+import type { KeysOf } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
+
+// The English of this page's area, when it is given no translator.
+const english = englishWith(password)
 
 /** Props of {@link renderPasswordPage}. */
 export interface PasswordPageProps {
@@ -43,13 +48,13 @@ export interface PasswordPageProps {
   triesLeft?: number
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<KeysOf<"password">>
 }
 
-const titles: Readonly<Record<PasswordPageProps["form"], MessageKey>> = { forgot: "forgotPasswordTitle", reset: "resetPasswordTitle", "reset-code": "resetPasswordTitle", change: "changePasswordTitle" }
+const titles: Readonly<Record<PasswordPageProps["form"], KeysOf<"password">>> = { forgot: "forgotPasswordTitle", reset: "resetPasswordTitle", "reset-code": "resetPasswordTitle", change: "changePasswordTitle" }
 
 /** What the page says for a refused request's `?error=` (and `?reason=`). */
-function problemOf({ error, reason, minLength, maxLength, triesLeft }: PasswordPageProps, text: Translator): string | undefined {
+function problemOf({ error, reason, minLength, maxLength, triesLeft }: PasswordPageProps, text: Translator<KeysOf<"password">>): string | undefined {
   if (error === undefined) return undefined
   if (error === "Verification" && reason === "wrong-code") return triesLeft === undefined ? text.t("codeWrong") : text.t("codeWrongTriesLeft", { count: triesLeft })
   if (error === "PasswordResetRefused" || error === "PasswordChangeRefused") {
@@ -57,7 +62,7 @@ function problemOf({ error, reason, minLength, maxLength, triesLeft }: PasswordP
     if (reason === "too-long") return text.t("passwordTooLong", { count: maxLength })
     return text.t("passwordNotAllowed")
   }
-  const keys: Record<string, MessageKey> = { MissingCSRF: "passwordFormOutdated", InvalidEmail: "signInErrorInvalidEmail", CredentialsSignin: "passwordWrong", NoPassword: "passwordNone", PasswordCodeInvalid: "resetCodeInvalid", PasswordCodeExpired: "resetCodeExpired" }
+  const keys: Record<string, KeysOf<"password">> = { MissingCSRF: "passwordFormOutdated", InvalidEmail: "signInErrorInvalidEmail", CredentialsSignin: "passwordWrong", NoPassword: "passwordNone", PasswordCodeInvalid: "resetCodeInvalid", PasswordCodeExpired: "resetCodeExpired" }
   return text.t(Object.hasOwn(keys, error) ? keys[error]! : "passwordFormFailed")
 }
 

@@ -10,12 +10,17 @@
  * @module
  */
 import { Fragment, h } from "./jsx.js"
-import type { MessageKey } from "../core/i18n/messages.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { englishWith } from "../core/i18n/english.js"
+import { messages as secondFactor } from "../core/i18n/english/second-factor.js"
+import type { KeysOf } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
+
+// The English of this page's area, when it is given no translator.
+const english = englishWith(secondFactor)
 
 /** A way to pass the second factor, as the page offers it. */
 export type SecondFactorPageMethod = "totp" | "backup" | "email"
@@ -37,17 +42,17 @@ export interface SecondFactorPageProps {
   trustedDeviceDays?: number
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<KeysOf<"secondFactor">>
 }
 
-const LABELS: Record<SecondFactorPageMethod, { label: MessageKey; hint: MessageKey; inputMode: "numeric" | "text"; autocomplete: string }> = {
+const LABELS: Record<SecondFactorPageMethod, { label: KeysOf<"secondFactor">; hint: KeysOf<"secondFactor">; inputMode: "numeric" | "text"; autocomplete: string }> = {
   totp: { label: "totpLabel", hint: "totpHint", inputMode: "numeric", autocomplete: "one-time-code" },
   backup: { label: "backupCodeLabel", hint: "backupCodeHint", inputMode: "text", autocomplete: "off" },
   email: { label: "emailCodeLabel", hint: "emailCodeHint", inputMode: "numeric", autocomplete: "one-time-code" },
 }
 
 /** The catalog message for each refusal reason; another reason shows `secondFactorRefused`. */
-export const SECOND_FACTOR_REFUSAL_KEYS: Readonly<Record<string, MessageKey>> = Object.freeze({
+export const SECOND_FACTOR_REFUSAL_KEYS: Readonly<Record<string, KeysOf<"secondFactor">>> = Object.freeze({
   "wrong-code": "codeWrong",
   "replayed-code": "secondFactorReplayedCode",
   "unknown-backup-code": "secondFactorUnknownBackupCode",
@@ -136,7 +141,7 @@ export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPa
 }
 
 /** The link to each other method. */
-const SWITCH: Record<SecondFactorPageMethod, MessageKey> = {
+const SWITCH: Record<SecondFactorPageMethod, KeysOf<"secondFactor">> = {
   totp: "useTotpInstead",
   backup: "useBackupCodeInstead",
   email: "useEmailInstead",

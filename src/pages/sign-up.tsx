@@ -10,11 +10,17 @@
  * @module
  */
 import { Fragment, h } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { englishWith } from "../core/i18n/english.js"
+import { messages as password } from "../core/i18n/english/password.js"
+import type { KeysOf } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
+
+// The English of this page's area, when it is given no translator.
+const english = englishWith(password)
 
 /** Props of {@link renderSignUpPage}. */
 export interface SignUpPageProps {
@@ -29,7 +35,7 @@ export interface SignUpPageProps {
   signInUrl: string
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<KeysOf<"password">>
 }
 
 /**

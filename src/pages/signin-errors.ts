@@ -1,8 +1,8 @@
 /**
  * The messages the sign-in page shows for `?error=` values. In English they are what Auth.js shows,
  * word for word: apps and their end-to-end tests match on them. `InvalidEmail` is authflow's own.
- * Each code names a message of the catalog (`src/core/i18n/messages.ts`), so every locale shows
- * its own text.
+ * Each code names a message of the core catalog (`src/core/i18n/english/core.ts`), so every
+ * locale shows its own text.
  *
  * @example
  * ```ts
@@ -11,14 +11,16 @@
  * ```
  * @module
  */
-import { en, type MessageKey } from "../core/i18n/messages.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { english } from "../core/i18n/english.js"
+import { messages as en } from "../core/i18n/english/core.js"
+import type { CoreKey } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 
 /**
  * The catalog message for each `?error=` value the sign-in page knows; others get
  * `signInErrorDefault`. A new code: add its message to the English catalog, then a line here.
  */
-export const SIGNIN_ERROR_KEYS: Readonly<Record<string, MessageKey>> = Object.freeze({
+export const SIGNIN_ERROR_KEYS: Readonly<Record<string, CoreKey>> = Object.freeze({
   Signin: "signInErrorTryAnotherAccount",
   OAuthSignin: "signInErrorTryAnotherAccount",
   OAuthCallbackError: "signInErrorTryAnotherAccount",
@@ -70,7 +72,7 @@ const MAX_STATED_WAIT = 24 * 60 * 60
  * signInErrorMessage("RateLimited", english, 240) // "Too many attempts. Try again in 4 minutes."
  * ```
  */
-export function signInErrorMessage(error: string | undefined, text: Translator = english, retryAfter?: number): string | undefined {
+export function signInErrorMessage(error: string | undefined, text: Translator<CoreKey> = english, retryAfter?: number): string | undefined {
   if (!error) return undefined
   if (error === "RateLimited" && retryAfter !== undefined && Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= MAX_STATED_WAIT) {
     return text.t("signInErrorRateLimitedWait", { wait: text.relativeTime(Math.ceil(retryAfter / 60), "minute") })
@@ -82,7 +84,7 @@ export function signInErrorMessage(error: string | undefined, text: Translator =
  * The hint for each `?error=` value whose message alone does not say what to do. `MissingCSRF`
  * keeps Auth.js's "Unable to sign in." and adds the two usual causes.
  */
-export const SIGNIN_ERROR_HINT_KEYS: Readonly<Record<string, MessageKey>> = Object.freeze({
+export const SIGNIN_ERROR_HINT_KEYS: Readonly<Record<string, CoreKey>> = Object.freeze({
   MissingCSRF: "signInHintMissingCSRF",
 })
 
@@ -100,7 +102,7 @@ export const SIGNIN_ERROR_HINTS: Readonly<Record<string, string>> = Object.freez
  * signInErrorHint("CredentialsSignin") // undefined
  * ```
  */
-export function signInErrorHint(error: string | undefined, text: Translator = english): string | undefined {
+export function signInErrorHint(error: string | undefined, text: Translator<CoreKey> = english): string | undefined {
   return error && Object.hasOwn(SIGNIN_ERROR_HINT_KEYS, error) ? text.t(SIGNIN_ERROR_HINT_KEYS[error]!) : undefined
 }
 
@@ -115,7 +117,7 @@ export function signInErrorHint(error: string | undefined, text: Translator = en
  * SIGNIN_NOTICES["email-verified"] // "Your email address is verified. Sign in to continue."
  * ```
  */
-export const SIGNIN_NOTICE_KEYS: Readonly<Record<string, MessageKey>> = Object.freeze({
+export const SIGNIN_NOTICE_KEYS: Readonly<Record<string, CoreKey>> = Object.freeze({
   "verify-email": "noticeVerifyEmail",
   "email-verified": "noticeEmailVerified",
   "email-changed": "noticeEmailChanged",

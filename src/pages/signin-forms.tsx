@@ -10,7 +10,9 @@
  * @module
  */
 import { h, type HtmlAttributes } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { english } from "../core/i18n/english.js"
+import type { CoreKey } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import { safeUrl } from "./layout.js"
 import { buttonColors } from "./theme.js"
 import type { PageProvider } from "./types.js"
@@ -47,7 +49,7 @@ export interface ProviderFormProps {
   provider: PageProvider
   csrfToken?: string
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<CoreKey>
 }
 
 /**

@@ -10,7 +10,9 @@
  * @module
  */
 import { Fragment, h, type Markup } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { english } from "../core/i18n/english.js"
+import type { CoreKey } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import { SIGNIN_NOTICE_KEYS, signInErrorHint, signInErrorMessage } from "./signin-errors.js"
@@ -43,7 +45,7 @@ export interface SignInPageProps {
   retryAfter?: number
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<CoreKey>
   /**
    * With `multiSession` on and someone signed in: the URL of this page that signs in another
    * account beside them (`?addAccount=1`), shown as a "Use another account" link.
@@ -75,7 +77,7 @@ function sectionsOf(providers: PageProvider[]): Section[] {
   return sections
 }
 
-function Separator({ text }: { text: Translator }) {
+function Separator({ text }: { text: Translator<CoreKey> }) {
   const or = text.t("or")
   return (
     <div class="separator" role="separator" aria-label={or}>

@@ -9,7 +9,9 @@
  * @module
  */
 import { Fragment, h } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { english } from "../core/i18n/english.js"
+import type { CoreKey } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { renderDocument, safeUrl } from "./layout.js"
@@ -24,7 +26,7 @@ export interface SignOutPageProps {
   cancelUrl?: string
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<CoreKey>
 }
 
 /**

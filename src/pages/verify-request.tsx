@@ -9,14 +9,16 @@
  * @module
  */
 import { Fragment, h } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { english } from "../core/i18n/english.js"
+import type { CoreKey } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
 import { displayHost, renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
 
 /** The link back to the site, under both pages. */
-function ReturnToSite({ url, text }: { url: string; text: Translator }) {
+function ReturnToSite({ url, text }: { url: string; text: Translator<CoreKey> }) {
   return (
     <div class="actions">
       <a class="button neutral" href={safeUrl(url, "/")}>
@@ -43,7 +45,7 @@ export interface EmailCodePageProps {
   purpose?: "sign-in" | "verify-email"
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<CoreKey>
 }
 
 /**
@@ -96,7 +98,7 @@ export interface VerifyRequestPageProps {
   url: string
   theme: Theme
   /** The request's language. @default English */
-  text?: Translator
+  text?: Translator<CoreKey>
 }
 
 /**

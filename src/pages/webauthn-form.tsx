@@ -12,7 +12,9 @@
  * @module
  */
 import { Fragment, h, type HtmlAttributes } from "./jsx.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { english } from "../core/i18n/english.js"
+import type { CoreKey } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import { safeUrl } from "./layout.js"
 import type { PageProvider } from "./types.js"
 import { SIMPLEWEBAUTHN_BROWSER_BUNDLE } from "./webauthn-browser.js"
@@ -103,7 +105,7 @@ export function webauthnOptionsUrl(provider: Pick<PageProvider, "id" | "callback
  * <PasskeyForm provider={{ ...passkey, enableConditionalUI: true }} csrfToken="a1b2c3" />
  * ```
  */
-export function PasskeyForm({ provider, csrfToken, callbackUrl, text = english }: { provider: PageProvider; csrfToken?: string; callbackUrl?: string; text?: Translator }) {
+export function PasskeyForm({ provider, csrfToken, callbackUrl, text = english }: { provider: PageProvider; csrfToken?: string; callbackUrl?: string; text?: Translator<CoreKey> }) {
   const fields = Object.entries(provider.formFields ?? {})
   const conditional = provider.enableConditionalUI === true
   return (

@@ -13,9 +13,15 @@
 import { parseEmailAddress } from "../core/email-address.js"
 import { AuthError } from "../core/errors.js"
 import { customFetch } from "../core/symbols.js"
-import { english, type Translator } from "../core/i18n/translator.js"
+import { englishWith } from "../core/i18n/english.js"
+import { messages as emails } from "../core/i18n/english/emails.js"
+import type { KeysOf } from "../core/i18n/messages.js"
+import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import type { EmailConfig, SendVerificationRequestParams } from "./email-config.js"
+
+// The emails' English, when they are given no translator.
+const english = englishWith(emails)
 
 /** A message ready to send: subject line, plain-text body and HTML body. */
 export interface EmailMessage {
@@ -52,7 +58,7 @@ export interface SignInMessageParams {
   /** Whether the message carries the link (`false` with `code: "instead"`). @default true */
   link?: boolean
   /** The language to write in (`params.translator` of `sendVerificationRequest`). @default English */
-  translator?: Translator
+  translator?: Translator<KeysOf<"emails">>
 }
 
 /**
@@ -137,7 +143,7 @@ export interface SecondFactorCodeMessageParams {
   /** A URL of the site (the request's): its host names the site. */
   url: string
   /** The language to write in. @default English */
-  translator?: Translator
+  translator?: Translator<KeysOf<"emails">>
   /** The time the minutes are counted from. @default now */
   now?: Date
 }

@@ -8,8 +8,8 @@
  * @module
  */
 import { requestTranslator } from "../../core/i18n/load.js"
-import type { MessageKey } from "../../core/i18n/messages.js"
-import type { Translator } from "../../core/i18n/translator.js"
+import type { KeysOf } from "../../core/i18n/messages.js"
+import type { Translator } from "../../core/i18n/translate.js"
 import { CallbackRouteError, MissingCSRF } from "../../core/errors.js"
 import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
@@ -165,7 +165,7 @@ async function page(rendered: Promise<{ status: number; html: string }>, cookies
 
 const pages = () => import("../../pages/factors.js")
 /** The factors page module and the request's language, loaded together. */
-const pagesIn = (options: AuthOptions) => Promise.all([pages(), requestTranslator(options.config.i18n, options.request)])
+const pagesIn = (options: AuthOptions) => Promise.all([pages(), requestTranslator(options.config.i18n, options.request, ["secondFactor"])])
 
 function outcomes(options: AuthOptions, cookies: Cookie[], state: FactorsRequestState, snapshot: Awaited<ReturnType<typeof runFlow<typeof factorsMachine>>>): FlowOutcomes<typeof factorsMachine, Answer | Promise<Answer>> {
   const asJson = wantsJson(options)
@@ -214,7 +214,7 @@ function outcomes(options: AuthOptions, cookies: Cookie[], state: FactorsRequest
 }
 
 // The catalog message of each `?notice=` of the list.
-const NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
+const NOTICES: Readonly<Record<string, KeysOf<"secondFactor">>> = Object.freeze({
   enrolled: "factorsNoticeEnrolled",
   saved: "factorsNoticeSaved",
   "unknown-factor": "factorsNoticeUnknownFactor",
@@ -225,7 +225,7 @@ const NOTICES: Readonly<Record<string, MessageKey>> = Object.freeze({
   "enrolment-ended": "factorsNoticeEnrolmentEnded",
 })
 
-function noticeText(notice: string | undefined, text: Translator): string | undefined {
+function noticeText(notice: string | undefined, text: Translator<KeysOf<"secondFactor">>): string | undefined {
   return notice !== undefined && Object.hasOwn(NOTICES, notice) ? text.t(NOTICES[notice]!) : undefined
 }
 

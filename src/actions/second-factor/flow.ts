@@ -128,7 +128,7 @@ function secondFactorEffects(options: AuthOptions, request: SecondFactorRequest)
       try {
         const code = newEmailCode()
         const expires = new Date(Date.now() + EMAIL_CODE_LIFETIME * 1000)
-        const translator = await requestTranslator(options.config.i18n, options.request)
+        const translator = await requestTranslator(options.config.i18n, options.request, ["emails"])
         const message = secondFactorCodeMessage({ code, expires, url: options.request.url.href, translator })
         await settings.sendCode!({ email: user.email!, code, expires, request: new Request(options.request.url), locale: translator.locale, message })
         return { type: "emailCode.sent", hash: await hashEmailCode(code, options.secret), expiresAt: expires.getTime() }
@@ -246,7 +246,7 @@ async function secondFactorPage(options: AuthOptions, cookies: Cookie[], flowCoo
     emailSent: query.sent === "email",
     trustedDeviceDays: options.secondFactor?.trustedDeviceDays ?? 0,
     theme: options.theme,
-    text: await requestTranslator(options.config.i18n, options.request),
+    text: await requestTranslator(options.config.i18n, options.request, ["secondFactor"]),
   })
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies }
 }

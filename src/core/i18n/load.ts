@@ -1,21 +1,25 @@
 /**
  * The locale of a request and its translator: the app's choice, the locale cookie, then
  * `Accept-Language`, chosen once per request; the catalog of a language other than English is
- * loaded when that language is first asked for (a bundler puts each in a chunk of its own).
+ * loaded when that language is first asked for, and the English of an area (the Password pages,
+ * the second factor, the emails) when a page or email of it is first written (a bundler puts each in
+ * a chunk of its own).
  *
  * @example
  * ```ts
  * import { requestTranslator } from "./load.js"
  * const text = await requestTranslator(config.i18n, options.request)
  * text.locale // "de" for Accept-Language: de-AT
+ * const signUp = await requestTranslator(config.i18n, options.request, ["password"]) // writes the sign-up page too
  * ```
  * @module
  */
 import { onFirstUse } from "../on-first-use.js"
+import { MESSAGE_AREAS, english, englishOf } from "./english.js"
 import { DEFAULT_LOCALE, SHIPPED_LOCALES, matchLocale, negotiateLocale, type ShippedLocale } from "./locale.js"
-import type { Catalog } from "./messages.js"
+import type { Catalog, KeysOf, MessageArea } from "./messages.js"
 import type { I18nOptions, LocaleRequest } from "./options.js"
-import { createTranslator, english, type Translator } from "./translator.js"
+import { translatorOver, type Translator } from "./translate.js"
 
 /** The name of the cookie a language switcher sets, read unless `i18n.cookie` says otherwise. */
 export const LOCALE_COOKIE = "authflow.locale"
@@ -86,56 +90,68 @@ export async function resolveLocale(i18n: I18nOptions | undefined, request: Loca
   return negotiateLocale(request.headers.get("accept-language"), locales, DEFAULT_LOCALE)
 }
 
-/** Translators per overrides object and locale (a configuration's overrides are one object). */
-const translators = new WeakMap<object, Map<string, Promise<Translator>>>()
+/** Translators per overrides object, areas and locale (a configuration's overrides are one object). */
+const translators = new WeakMap<object, Map<string, Promise<Translator<never>>>>()
 const noOverrides = {}
 
 /**
- * The translator of `locale`: the app's messages for it, then the shipped catalog (loaded now if
- * it is not yet), then English. Kept per `i18n` option and locale.
+ * English alone for `areas`: the core translator, the translator of every message (kept by
+ * `translator.ts`, and loaded with every area), or one made over the areas' English.
+ */
+function englishTranslator<A extends MessageArea>(areas: readonly A[]): Promise<Translator<KeysOf<A>>> {
+  if (areas.length === 0) return Promise.resolve(english as Translator<KeysOf<A>>)
+  if (MESSAGE_AREAS.every((area) => (areas as readonly MessageArea[]).includes(area))) return import("./translator.js").then((module) => module.english)
+  return englishOf(areas).then((text) => translatorOver(DEFAULT_LOCALE, [], text))
+}
+
+/**
+ * The translator of `locale` for the messages of `areas` (and the core): the app's messages for it,
+ * then the shipped catalog, then English (each loaded now if it is not yet). Kept per `i18n`
+ * option, areas and locale.
  *
  * @example
  * ```ts
  * (await translatorOf(undefined, "ja")).t("signOutButton") // "サインアウト"
+ * (await translatorOf(undefined, "de", ["password"])).t("signUpTitle") // "Konto erstellen"
  * ```
  */
-export function translatorOf(i18n: I18nOptions | undefined, locale: string): Promise<Translator> {
+export function translatorOf<A extends MessageArea = MessageArea>(i18n: I18nOptions | undefined, locale: string, areas: readonly A[] = MESSAGE_AREAS as readonly A[]): Promise<Translator<KeysOf<A>>> {
   const overrides = i18n?.messages
   const key = overrides ?? noOverrides
-  let byLocale = translators.get(key)
-  if (!byLocale) translators.set(key, (byLocale = new Map()))
-  let translator = byLocale.get(locale)
+  let kept = translators.get(key)
+  if (!kept) translators.set(key, (kept = new Map()))
+  const which = `${[...new Set(areas)].sort().join()}:${locale}`
+  let translator = kept.get(which) as Promise<Translator<KeysOf<A>>> | undefined
   if (!translator) {
     const own = overrides && Object.hasOwn(overrides, locale) ? overrides[locale] : undefined
-    if (locale === DEFAULT_LOCALE && !own) translator = Promise.resolve(english)
+    if (locale === DEFAULT_LOCALE && !own) translator = englishTranslator(areas)
     else {
       const shipped = isShipped(locale) ? catalogs[locale]().then((module) => module.messages) : Promise.resolve(undefined)
-      translator = shipped.then((catalog) => createTranslator(locale, [own, catalog]))
-      // A failed load is not kept: the next request tries again.
-      translator.catch(() => byLocale!.delete(locale))
+      translator = Promise.all([shipped, englishOf(areas)]).then(([catalog, text]) => translatorOver(locale, [own, catalog], text))
     }
-    byLocale.set(locale, translator)
+    // A failed load is not kept: the next request tries again.
+    translator.catch(() => kept!.delete(which))
+    kept.set(which, translator)
   }
   return translator
 }
 
-/** One translator per request object: the locale is chosen once however many pages or emails ask. */
-const perRequest = new WeakMap<object, Promise<Translator>>()
+/** The locale of each request object: chosen once however many pages or emails ask. */
+const perRequest = new WeakMap<object, Promise<string>>()
 
 /**
- * The translator for a request (see {@link resolveLocale}), chosen once per request object.
+ * The translator for a request (see {@link resolveLocale}, chosen once per request object) of the
+ * core messages and those of `areas`, whose English is loaded now if it is not yet.
  *
  * @example
  * ```ts
  * const text = await requestTranslator(options.config.i18n, options.request)
  * renderSignOutPage({ url, csrfToken, theme, text })
+ * renderSignUpPage({ ...props, text: await requestTranslator(options.config.i18n, options.request, ["password"]) })
  * ```
  */
-export function requestTranslator(i18n: I18nOptions | undefined, request: LocaleRequest): Promise<Translator> {
-  let translator = perRequest.get(request)
-  if (!translator) {
-    translator = resolveLocale(i18n, request).then((locale) => translatorOf(i18n, locale))
-    perRequest.set(request, translator)
-  }
-  return translator
+export function requestTranslator<A extends MessageArea = never>(i18n: I18nOptions | undefined, request: LocaleRequest, areas: readonly A[] = []): Promise<Translator<KeysOf<A>>> {
+  let locale = perRequest.get(request)
+  if (!locale) perRequest.set(request, (locale = resolveLocale(i18n, request)))
+  return locale.then((chosen) => translatorOf(i18n, chosen, areas))
 }

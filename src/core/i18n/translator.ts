@@ -1,6 +1,7 @@
 /**
- * A locale's messages with English under them, and Intl formatting in that locale: what the pages
- * and emails are given to write their text.
+ * The translator of every message: a locale's messages with all of English under them, and Intl
+ * formatting in that locale. It loads every area of English (`messages.ts`); the pages and emails
+ * are given a translator of the areas they write (`english.ts`, `load.ts`) instead.
  *
  * @example
  * ```ts
@@ -10,50 +11,10 @@
  * ```
  * @module
  */
-import { directionOf } from "./locale.js"
-import { en, type Catalog, type MessageKey } from "./messages.js"
+import { en, type Catalog } from "./messages.js"
+import { translatorOver, type Translator } from "./translate.js"
 
-/** A message's parameters: text is inserted as is, numbers formatted for the locale. */
-export type MessageParams = Readonly<Record<string, string | number>>
-
-/** The units of {@link Translator.duration} and {@link Translator.relativeTime}. */
-export type DurationUnit = "second" | "minute" | "hour" | "day"
-
-/**
- * The messages of one locale and Intl formatting in it.
- *
- * @example
- * ```ts
- * const text: Translator = english
- * text.t("returnTo", { host: "app.example" }) // "Return to app.example"
- * text.duration(10, "minute") // "10 minutes"
- * ```
- */
-export interface Translator {
-  /** The BCP 47 tag written into `<html lang>`. */
-  readonly locale: string
-  /** The writing direction written into `<html dir>` when it is `"rtl"`. */
-  readonly dir: "ltr" | "rtl"
-  /** The message for `key` with `{name}` parameters filled in; a parameter not given stays as `{name}`. */
-  t(key: MessageKey, params?: MessageParams): string
-  /**
-   * The message as HTML: its text escaped, each `{name}` replaced by the given HTML as is (the
-   * caller escapes what it passes).
-   */
-  html(key: MessageKey, params?: Readonly<Record<string, string>>): string
-  /** A number in the locale's digits and separators. */
-  number(value: number): string
-  /** A length of time: `10 minutes`, `10 Minuten`, `10 分`. */
-  duration(value: number, unit: DurationUnit): string
-  /** A time from now: `in 5 minutes`, `dans 5 minutes`. */
-  relativeTime(value: number, unit: DurationUnit): string
-  /** A date and time (medium date, short time) in `timeZone`, its name shown. @default timeZone "UTC" */
-  dateTime(value: Date, timeZone?: string): string
-}
-
-const PLACEHOLDER = /\{([A-Za-z0-9_]+)\}/g
-const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => entities[c]!)
+export type { DurationUnit, MessageParams, Translator } from "./translate.js"
 
 /**
  * A translator for `locale` reading `catalogs` in order, then English. The Intl formatters are made
@@ -66,60 +27,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => entities[c]
  * ```
  */
 export function createTranslator(locale: string, catalogs: readonly (Catalog | undefined)[] = []): Translator {
-  const layers = catalogs.filter((catalog): catalog is Catalog => catalog !== undefined)
-  const lookup = (key: MessageKey): string => {
-    for (const layer of layers) {
-      const message = Object.hasOwn(layer, key) ? layer[key] : undefined
-      if (typeof message === "string") return message
-    }
-    return en[key]
-  }
-  const numbers = new Map<string, Intl.NumberFormat>()
-  const formatter = (key: string, make: () => Intl.NumberFormat) => {
-    let found = numbers.get(key)
-    if (!found) numbers.set(key, (found = make()))
-    return found
-  }
-  let relative: Intl.RelativeTimeFormat | undefined
-  const dates = new Map<string, Intl.DateTimeFormat>()
-  const number = (value: number) => formatter("", () => new Intl.NumberFormat(locale)).format(value)
-  return {
-    locale,
-    dir: directionOf(locale),
-    t: (key, params) => {
-      const message = lookup(key)
-      if (!params) return message
-      return message.replace(PLACEHOLDER, (whole, name: string) => {
-        if (!Object.hasOwn(params, name)) return whole
-        const value = params[name]!
-        return typeof value === "number" ? number(value) : value
-      })
-    },
-    html: (key, params = {}) => {
-      const message = lookup(key)
-      let out = ""
-      let last = 0
-      for (const match of message.matchAll(PLACEHOLDER)) {
-        const name = match[1]!
-        if (!Object.hasOwn(params, name)) continue
-        out += escapeHtml(message.slice(last, match.index)) + params[name]
-        last = match.index + match[0].length
-      }
-      return out + escapeHtml(message.slice(last))
-    },
-    number,
-    duration: (value, unit) => formatter(unit, () => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "long" })).format(value),
-    relativeTime: (value, unit) => (relative ??= new Intl.RelativeTimeFormat(locale, { numeric: "always" })).format(value, unit),
-    dateTime: (value, timeZone = "UTC") => {
-      let format = dates.get(timeZone)
-      if (!format) dates.set(timeZone, (format = new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" })))
-      return format.format(value)
-    },
-  }
+  return translatorOver(locale, catalogs, en)
 }
 
 /**
- * The English translator: what the pages and emails use when they are given none.
+ * The English translator of every message.
  *
  * @example
  * ```ts

@@ -6,7 +6,8 @@
  */
 import type { Cookie, ResponseInternal } from "../../base-types.js"
 import type { RateLimitedMessage, RateLimitRoute } from "./limiter.js"
-import type { Translator } from "../i18n/translator.js"
+import type { CoreKey } from "../i18n/messages.js"
+import type { Translator } from "../i18n/translate.js"
 
 /**
  * The `rateLimited` event's message for a `RateLimited` error.
@@ -45,7 +46,7 @@ export async function rateLimitedAnswer(
   signInUrl: string,
   wantsUrl: boolean,
   cookies: Cookie[],
-  text: () => Promise<Translator>,
+  text: () => Promise<Translator<CoreKey>>,
 ): Promise<ResponseInternal> {
   const retryAfter = String(error.retryAfter)
   const json = { "Content-Type": "application/json", "Retry-After": retryAfter }
