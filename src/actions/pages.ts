@@ -3,8 +3,7 @@ import { onFirstUse } from "../core/on-first-use.js"
 import { requestTranslator } from "../core/i18n/load.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { AuthOptions } from "../core/options.js"
-import { codeFlowCookies, emailCodeCookies } from "./email-code-cookies.js"
-import type { AuthConfig, Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
+import type { AuthConfig, Cookie, ResponseInternal } from "../types.js"
 import type { AuthRequest } from "../core/request.js"
 
 // Each page (and the pages' JSX runtime with it) is loaded when it is first rendered: a redirect
@@ -16,10 +15,9 @@ const pages = {
   signOut: onFirstUse(() => import("../pages/signout.js")),
   error: onFirstUse(() => import("../pages/error.js")),
   verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
-  signUp: onFirstUse(() => import("../pages/sign-up.js")),
-  changeEmail: onFirstUse(() => import("../pages/change-email.js")),
-  password: onFirstUse(() => import("../pages/password.js")),
 }
+// The page where an emailed code is typed: only for a provider that mails codes.
+const codePage = onFirstUse(() => import("./code-page.js"))
 
 /**
  * The language of a request's pages and emails (the `i18n` option, the locale cookie, then
@@ -40,14 +38,14 @@ function secondsOf(value: string | undefined): number | undefined {
   return value !== undefined && /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : undefined
 }
 
-function withQuery(page: string, params: Record<string, string | undefined>): string {
+export function withQuery(page: string, params: Record<string, string | undefined>): string {
   const query = new URLSearchParams()
   for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, value)
   const text = query.toString()
   return text ? `${page}${page.includes("?") ? "&" : "?"}${text}` : page
 }
 
-function html(page: RenderedPage, cookies: Cookie[]): ResponseInternal<string> {
+export function html(page: RenderedPage, cookies: Cookie[]): ResponseInternal<string> {
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies }
 }
 
@@ -137,123 +135,8 @@ export async function builtInErrorPage(origin: string, baseUrl: string, theme: A
 export async function verifyRequestPage(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return { redirect: `${options.pages.verifyRequest}${options.request.url.search}`, cookies }
   const { query } = options.request
-  const provider = options.providers.find((candidate) => candidate.id === query.provider && candidate.type === "email")
-  const password = options.providers.find((candidate) => candidate.id === query.provider && candidate.type === "credentials" && candidate.passwordAccounts?.sendMail)
-  if (query.type === "code" && password) {
-    // A Password provider's verification code: the form posts to `/verify-email/<id>`.
-    const { flow } = codeFlowCookies(options, "password-code")
-    const left = query.reason === "wrong-code" && query.left !== undefined && /^[1-9]$/.test(query.left) ? Number(query.left) : undefined
-    const page = (await pages.verifyRequest()).renderEmailCodePage({
-      url: options.origin,
-      action: `${options.baseUrl}/verify-email/${encodeURIComponent(password.id)}`,
-      ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-      waiting: Boolean(options.request.cookies[flow.name]),
-      wrongCode: query.reason === "wrong-code",
-      ...(left !== undefined && { triesLeft: left }),
-      purpose: "verify-email",
-      theme: options.theme,
-      text: await pageText(options.config, options.request),
-    })
-    return html(page, cookies)
-  }
-  if (query.type === "code" && provider) {
-    const { flow } = emailCodeCookies(options)
-    const page = (await pages.verifyRequest()).renderEmailCodePage({
-      url: options.origin,
-      action: `${options.baseUrl}/callback/${encodeURIComponent(provider.id)}`,
-      ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-      waiting: Boolean(options.request.cookies[flow.name]),
-      wrongCode: query.reason === "wrong-code",
-      theme: options.theme,
-      text: await pageText(options.config, options.request),
-    })
-    return html(page, cookies)
-  }
-  return html((await pages.verifyRequest()).renderVerifyRequestPage({ url: options.origin, theme: options.theme, text: await pageText(options.config, options.request) }), cookies)
-}
-
-/**
- * GET `/signup/<id>`: the built-in sign-up page of a Password provider.
- *
- * @example
- * ```ts
- * // GET /auth/signup/password → "Create an account"
- * ```
- */
-export async function signUpPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
-  const page = (await pages.signUp()).renderSignUpPage({
-    action: `${options.baseUrl}/signup/${provider.id}`,
-    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-    callbackUrl: options.callbackUrl,
-    minLength: provider.passwordAccounts?.minLength ?? 8,
-    signInUrl: options.pages.signIn ?? `${options.baseUrl}/signin`,
-    theme: options.theme,
-    text: await pageText(options.config, options.request),
-  })
-  return html(page, cookies)
-}
-
-/**
- * GET `/change-email/<id>`: the form where a signed-in user of a Password provider asks to change
- * their address (with their password); nobody signed in goes to sign in first, and comes back.
- *
- * @example
- * ```ts
- * // GET /auth/change-email/password → "Change your email address"
- * ```
- */
-export async function changeEmailPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
-  const action = `${options.baseUrl}/change-email/${encodeURIComponent(provider.id)}`
-  const { sessionUser } = await import("./second-factor/session-user.js")
-  const signedIn = await sessionUser(options)
-  const user = signedIn && (await options.adapter!.getUser!(signedIn.id))
-  if (!user) return { redirect: withQuery(options.pages.signIn ?? `${options.baseUrl}/signin`, { callbackUrl: action }), cookies }
-  const { query } = options.request
-  const page = (await pages.changeEmail()).renderChangeEmailPage({
-    action,
-    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-    email: user.email ?? "",
-    ...(query.notice !== undefined && { notice: query.notice }),
-    ...(query.error !== undefined && { error: query.error }),
-    theme: options.theme,
-    text: await pageText(options.config, options.request),
-  })
-  return html(page, cookies)
-}
-
-/**
- * GET `/forgot-password/<id>`, `/reset-password/<id>?token=…` (or `?type=code`, the form of a
- * mailed code and the new password) and `/change-password/<id>`: the
- * Password provider's password forms. The change form is for a signed-in user; nobody signed in
- * goes to sign in first, and comes back.
- *
- * @example
- * ```ts
- * // GET /auth/forgot-password/password → "Reset your password"
- * ```
- */
-export async function passwordPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
-  const { action: route, query } = options.request
-  const action = `${options.baseUrl}/${route}/${encodeURIComponent(provider.id)}`
-  const signInUrl = options.pages.signIn ?? `${options.baseUrl}/signin`
-  if (route === "change-password") {
-    const { sessionUser } = await import("./second-factor/session-user.js")
-    if (!(await sessionUser(options))) return { redirect: withQuery(signInUrl, { callbackUrl: action }), cookies }
-  }
-  const page = (await pages.password()).renderPasswordPage({
-    form: route === "forgot-password" ? "forgot" : route === "reset-password" ? (query.type === "code" ? "reset-code" : "reset") : "change",
-    action,
-    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-    ...(route === "reset-password" && query.token !== undefined && { token: query.token }),
-    minLength: provider.passwordAccounts?.minLength ?? 8,
-    maxLength: provider.passwordAccounts?.maxLength ?? 128,
-    signInUrl,
-    ...(query.notice !== undefined && { notice: query.notice }),
-    ...(query.error !== undefined && { error: query.error }),
-    ...(query.reason !== undefined && { reason: query.reason }),
-    ...(query.left !== undefined && /^[1-9]$/.test(query.left) && { triesLeft: Number(query.left) }),
-    theme: options.theme,
-    text: await pageText(options.config, options.request),
-  })
-  return html(page, cookies)
+  const text = await pageText(options.config, options.request)
+  const mailsCode = query.type === "code" ? options.providers.find((candidate) => candidate.id === query.provider && (candidate.type === "email" || (candidate.type === "credentials" && Boolean(candidate.passwordAccounts?.sendMail)))) : undefined
+  if (mailsCode) return html(await (await codePage()).renderCodePage(options, mailsCode, text), cookies)
+  return html((await pages.verifyRequest()).renderVerifyRequestPage({ url: options.origin, theme: options.theme, text }), cookies)
 }
