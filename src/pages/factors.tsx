@@ -14,6 +14,7 @@ import { Fragment, h } from "./jsx.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
+import { factorStyles } from "./factor-styles.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
 
@@ -89,6 +90,7 @@ export function renderFactorsPage({ action, csrfToken, factors, backupCodes, not
     status: 200,
     theme,
     text,
+    styles: factorStyles,
     children: (
       <>
         <PageIcon name="lock" />
@@ -151,6 +153,7 @@ export function renderEnrolPage({ action, csrfToken, qrSvg, secret, codeRefused 
     status: 200,
     theme,
     text,
+    styles: factorStyles,
     children: (
       <>
         <h1>{t("addAppButton")}</h1>
@@ -192,6 +195,7 @@ export function renderBackupCodesPage({ codes, continueUrl, theme, text = englis
     status: 200,
     theme,
     text,
+    styles: factorStyles,
     children: (
       <>
         <h1>{t("backupCodesHeading")}</h1>

@@ -23,14 +23,16 @@ export interface DocumentProps {
   status: number
   theme: Theme | undefined
   children: ComponentChildren
+  /** Rules of this page's own, after the shared stylesheet (`factor-styles.ts` for the second-factor pages). @default none */
+  styles?: string
   /** The request's language: `<html lang>`, `dir="rtl"` for Arabic and Hebrew, the logo's text. @default English */
   text?: Translator
 }
 
 // The stylesheet is inlined raw (text in <style> is not parsed as HTML, so escaping would corrupt it).
 // Its only configurable parts went through sanitizeCssColor; this is the belt to that brace.
-function styleSheet(theme: Theme | undefined): string {
-  return (baseStyles + themeStyles(theme)).replace(/</g, "\\3c ")
+function styleSheet(theme: Theme | undefined, styles: string): string {
+  return (baseStyles + styles + themeStyles(theme)).replace(/</g, "\\3c ")
 }
 
 /**
@@ -82,7 +84,7 @@ export function displayHost(origin: string): string {
  * // { status: 500, html: "<!DOCTYPE html><html lang=\"en\">…" }
  * ```
  */
-export function renderDocument({ title, status, theme, children, text = english }: DocumentProps): RenderedPage {
+export function renderDocument({ title, status, theme, children, styles = "", text = english }: DocumentProps): RenderedPage {
   const scheme = colorSchemeOf(theme)
   const logo = theme?.logo ? safeUrl(theme.logo, "", true) : ""
   const body = renderToString(
@@ -93,7 +95,7 @@ export function renderDocument({ title, status, theme, children, text = english 
         <meta name="color-scheme" content={scheme === "auto" ? "light dark" : scheme} />
         <meta name="robots" content="noindex, nofollow" />
         <title>{title}</title>
-        <style dangerouslySetInnerHTML={{ __html: styleSheet(theme) }} />
+        <style dangerouslySetInnerHTML={{ __html: styleSheet(theme, styles) }} />
       </head>
       <body class={`__next-auth-theme-${scheme}`}>
         <main class="page">

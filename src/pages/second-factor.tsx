@@ -14,6 +14,7 @@ import type { MessageKey } from "../core/i18n/messages.js"
 import { english, type Translator } from "../core/i18n/translator.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
+import { factorStyles } from "./factor-styles.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
 
@@ -115,6 +116,7 @@ export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPa
     status: 200,
     theme,
     text,
+    styles: factorStyles,
     children: (
       <>
         <PageIcon name="lock" />
