@@ -6,7 +6,9 @@
  * assertions read that list.
  * The sign-in page is the counter-check: rendering it loads the pages and their JSX runtime, so the
  * list would show them had `/session` loaded them (and still no WebAuthn code: no WebAuthn provider is
- * shown, and no Preact, which the pages no longer use).
+ * shown, and no Preact, which the pages no longer use). The pages a credentials-only app answers
+ * (sign-in, sign-out, error, verify-request) load none of the Password provider's, second factors' or
+ * emailed code's pages; an app with a Password provider loads its pages when one is first asked for.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -33,6 +35,13 @@ const notForSession: Record<string, RegExp> = {
   "the replay and refresh stores": /\/src\/core\/(replay|refresh)-store\.ts$/,
 }
 
+/** Page modules the sign-in, sign-out, error and verify-request pages of a credentials-only app must not load. */
+const notForCredentialsPages: Record<string, RegExp> = {
+  "the Password provider's pages": /\/src\/(actions\/password\/|pages\/(sign-up|password|change-email)\.tsx$)/,
+  "the second-factor pages and their styles": /\/src\/(actions\/second-factor\/|pages\/(second-factor|factors)\.tsx$|pages\/factor-styles\.ts$)/,
+  "the emailed code's page": /\/src\/(actions\/(code-page|email-code-cookies)\.ts|pages\/email-code\.tsx)$/,
+}
+
 // Records the URL of every module loaded after it is registered (tsx's hooks run underneath).
 writeFileSync(
   join(scratch, "record.mjs"),
@@ -50,11 +59,16 @@ writeFileSync(
   join(scratch, "app.mts"),
   `import { Auth } from ${JSON.stringify(join(root, "src/index.ts"))}
 import Credentials from ${JSON.stringify(join(root, "src/providers/credentials.ts"))}
-const config = {
-  secret: ${JSON.stringify(secret)},
-  trustHost: true,
-  providers: [Credentials({ credentials: { username: {} }, authorize: (credentials: Record<string, unknown>) => ({ id: "1", name: String(credentials.username) }) })],
-}
+import Password from ${JSON.stringify(join(root, "src/providers/password.ts"))}
+import { MemoryAdapter } from ${JSON.stringify(join(root, "src/adapters/memory.ts"))}
+// APP=password: an app with a Password provider (and the adapter it needs) instead.
+const config = process.env.APP === "password"
+  ? { secret: ${JSON.stringify(secret)}, trustHost: true, adapter: MemoryAdapter(), providers: [Password({ sendMail: async () => {} })] }
+  : {
+      secret: ${JSON.stringify(secret)},
+      trustHost: true,
+      providers: [Credentials({ credentials: { username: {} }, authorize: (credentials: Record<string, unknown>) => ({ id: "1", name: String(credentials.username) }) })],
+    }
 const answers = []
 for (const { path, cookie } of JSON.parse(process.env.REQUESTS!) as { path: string; cookie?: string }[]) {
   const response = await Auth(new Request("https://app.test/auth" + path, { headers: cookie ? { cookie } : {} }), config)
@@ -65,13 +79,13 @@ process.stdout.write(JSON.stringify(answers))
 )
 
 /** Runs the app in a fresh process on `requests`: its answers, and every module it loaded. */
-function run(name: string, requests: { path: string; cookie?: string }[]): { answers: { status: number; body: string }[]; loaded: string[] } {
+function run(name: string, requests: { path: string; cookie?: string }[], app = "credentials"): { answers: { status: number; body: string }[]; loaded: string[] } {
   const log = join(scratch, `${name}.log`)
   writeFileSync(log, "")
   const out = execFileSync(process.execPath, ["--import", "tsx", "--import", join(scratch, "record.mjs"), join(scratch, "app.mts")], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, REQUESTS: JSON.stringify(requests), LOADED_MODULES: log },
+    env: { ...process.env, REQUESTS: JSON.stringify(requests), LOADED_MODULES: log, APP: app },
   })
   return { answers: JSON.parse(out) as { status: number; body: string }[], loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) }
 }
@@ -108,5 +122,40 @@ describe("a credentials-only app answering /session", () => {
     expect(matching(loaded, notForSession["the pages' JSX runtime"]!)).not.toEqual([])
     expect(matching(loaded, /\/node_modules\/preact(-render-to-string)?\//), "Preact").toEqual([])
     for (const what of ["the OAuth client (oauth4webapi)", "the WebAuthn code", "the refresh of provider tokens", "the second-factor options", "the replay and refresh stores"]) expect(matching(loaded, notForSession[what]!), what).toEqual([])
+  }, 60_000)
+
+  it("answers its sign-in, sign-out, error and verify-request pages without the Password provider's, second factors' or emailed code's pages", () => {
+    const { answers, loaded } = run("credentials-pages", [
+      { path: "/signin" },
+      { path: "/signin?error=CredentialsSignin" },
+      { path: "/signout" },
+      { path: "/error?error=AccessDenied" },
+      { path: "/verify-request" },
+      { path: "/verify-request?type=code&provider=credentials" },
+    ])
+
+    expect(answers.map(({ status }) => status)).toEqual([200, 200, 200, 403, 200, 200])
+    expect(answers[5]!.body).toContain("Check your email")
+    expect(answers[5]!.body).not.toContain('name="code"')
+    expect(matching(loaded, /\/src\/actions\/pages\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/pages\/(signin|signout|error|verify-request)\.tsx$/)).toHaveLength(4)
+    for (const [what, pattern] of Object.entries(notForCredentialsPages)) expect(matching(loaded, pattern), what).toEqual([])
+  }, 60_000)
+})
+
+describe("an app with a Password provider", () => {
+  it("loads the Password provider's pages when one is first asked for, and its sign-in page loads none of them", () => {
+    const signIn = run("password-signin", [{ path: "/signin" }], "password")
+    expect(signIn.answers[0]!.status).toBe(200)
+    expect(signIn.answers[0]!.body).toContain("/auth/forgot-password/password")
+    expect(matching(signIn.loaded, notForCredentialsPages["the Password provider's pages"]!)).toEqual([])
+
+    const { answers, loaded } = run("password-pages", [{ path: "/signup/password" }, { path: "/forgot-password/password" }, { path: "/verify-request?type=code&provider=password" }], "password")
+    expect(answers.map(({ status }) => status)).toEqual([200, 200, 200])
+    expect(answers[2]!.body).toContain("<title>Enter your code</title>")
+    for (const module of [/\/src\/actions\/password\/pages\.ts$/, /\/src\/pages\/sign-up\.tsx$/, /\/src\/pages\/password\.tsx$/, /\/src\/actions\/code-page\.ts$/, /\/src\/pages\/email-code\.tsx$/]) {
+      expect(matching(loaded, module), String(module)).toHaveLength(1)
+    }
+    expect(matching(loaded, notForCredentialsPages["the second-factor pages and their styles"]!), "the second-factor pages").toEqual([])
   }, 60_000)
 })
