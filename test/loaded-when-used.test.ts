@@ -8,7 +8,7 @@
  * list would show them had `/session` loaded them (and still no WebAuthn code: no WebAuthn provider is
  * shown, and no Preact, which the pages no longer use). The pages a credentials-only app answers
  * (sign-in, sign-out, error, verify-request) load none of the Password provider's, second factors' or
- * emailed code's pages; an app with a Password provider loads its pages when one is first asked for.
+ * emailed code's pages, nor the sign-in page's OAuth buttons and email form; an app with a Password provider loads its pages when one is first asked for.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -40,6 +40,7 @@ const notForCredentialsPages: Record<string, RegExp> = {
   "the Password provider's pages": /\/src\/(actions\/password\/|pages\/(sign-up|password|change-email)\.tsx$)/,
   "the second-factor pages and their styles": /\/src\/(actions\/second-factor\/|pages\/(second-factor|factors)\.tsx$|pages\/factor-styles\.ts$)/,
   "the emailed code's page": /\/src\/(actions\/(code-page|email-code-cookies)\.ts|pages\/email-code\.tsx)$/,
+  "the OAuth buttons and the email form": /\/src\/pages\/signin-oauth-email\.tsx$/,
 }
 
 // Records the URL of every module loaded after it is registered (tsx's hooks run underneath).
@@ -124,7 +125,7 @@ describe("a credentials-only app answering /session", () => {
     for (const what of ["the OAuth client (oauth4webapi)", "the WebAuthn code", "the refresh of provider tokens", "the second-factor options", "the replay and refresh stores"]) expect(matching(loaded, notForSession[what]!), what).toEqual([])
   }, 60_000)
 
-  it("answers its sign-in, sign-out, error and verify-request pages without the Password provider's, second factors' or emailed code's pages", () => {
+  it("answers its sign-in, sign-out, error and verify-request pages without the Password provider's, second factors' or emailed code's pages, nor the OAuth and email forms", () => {
     const { answers, loaded } = run("credentials-pages", [
       { path: "/signin" },
       { path: "/signin?error=CredentialsSignin" },

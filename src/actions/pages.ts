@@ -12,6 +12,8 @@ const pages = {
   signIn: onFirstUse(() => import("../pages/signin.js")),
   // The passkey form, with @simplewebauthn/browser inlined: only for a page with a WebAuthn provider.
   passkeys: onFirstUse(() => import("../pages/webauthn-form.js")),
+  // The OAuth/OIDC buttons and the email form: only for a page with such a provider.
+  oauthEmail: onFirstUse(() => import("../pages/signin-oauth-email.js")),
   signOut: onFirstUse(() => import("../pages/signout.js")),
   error: onFirstUse(() => import("../pages/error.js")),
   verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
@@ -70,9 +72,10 @@ export async function signInPage(options: AuthOptions, cookies: Cookie[]): Promi
   }
   const providers = pageProviders(options)
   const passkeys = providers.some((provider) => provider.type === "webauthn") ? await pages.passkeys() : undefined
+  const oauthEmail = providers.some((provider) => provider.type === "oauth" || provider.type === "oidc" || provider.type === "email") ? await pages.oauthEmail() : undefined
   const retryAfter = secondsOf(query.retryAfter)
   const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, notice: query.notice, theme: options.theme, text: await pageText(options.config, options.request), ...(retryAfter !== undefined && { retryAfter }), ...addAccountLink(options) }
-  return html((await pages.signIn()).renderSignInPage(props, passkeys), cookies)
+  return html((await pages.signIn()).renderSignInPage(props, { ...(passkeys && { passkeys }), ...(oauthEmail && { oauthEmail }) }), cookies)
 }
 
 /** With `multiSession` on and a session cookie present (and not already adding one): where "Use another account" leads. */

@@ -1,6 +1,7 @@
 /**
  * The document shell shared by the built-in pages: `<head>` with title and inlined styles, the
- * theme's body class, the optional logo and the centred card.
+ * theme's body class, the optional logo and the centred card; and the helpers the pages' parts
+ * share (safe URLs, the displayed host, the sign-in forms' field ids and CSRF field).
  *
  * @example
  * ```tsx
@@ -71,6 +72,32 @@ export function displayHost(origin: string): string {
   } catch {
     return origin
   }
+}
+
+/**
+ * The id of a provider's field, for its `<label for>`: the provider id and the field's key, each
+ * run of characters outside letters, digits, `_` and `-` made one dash.
+ *
+ * @example
+ * ```ts
+ * fieldId("my provider", "email") // "my-provider-field-email"
+ * ```
+ */
+export function fieldId(providerId: string, key: string): string {
+  const slug = (s: string) => s.replace(/[^a-z0-9_-]+/gi, "-")
+  return `${slug(providerId)}-field-${slug(key)}`
+}
+
+/**
+ * The hidden `csrfToken` field the sign-in page's provider forms post.
+ *
+ * @example
+ * ```tsx
+ * <CsrfInput csrfToken="a1b2c3" />
+ * ```
+ */
+export function CsrfInput({ csrfToken }: { csrfToken: string | undefined }) {
+  return <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
 }
 
 /**
