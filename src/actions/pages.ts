@@ -40,6 +40,15 @@ function secondsOf(value: string | undefined): number | undefined {
   return value !== undefined && /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : undefined
 }
 
+/**
+ * `page` with `params` added to its query (those `undefined` left out), for the redirects to an
+ * app's own pages and to sign-in.
+ *
+ * @example
+ * ```ts
+ * withQuery("/login?next=1", { error: "AccessDenied", code: undefined }) // "/login?next=1&error=AccessDenied"
+ * ```
+ */
 export function withQuery(page: string, params: Record<string, string | undefined>): string {
   const query = new URLSearchParams()
   for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, value)
@@ -47,6 +56,14 @@ export function withQuery(page: string, params: Record<string, string | undefine
   return text ? `${page}${page.includes("?") ? "&" : "?"}${text}` : page
 }
 
+/**
+ * A rendered page as the answer: its status, `text/html`, and the cookies set on the way.
+ *
+ * @example
+ * ```ts
+ * return html((await pages.signOut()).renderSignOutPage(props), cookies)
+ * ```
+ */
 export function html(page: RenderedPage, cookies: Cookie[]): ResponseInternal<string> {
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies }
 }
