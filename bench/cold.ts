@@ -185,7 +185,9 @@ function total(sizes: Map<string, { raw: number; gzip: number }>, files: Iterabl
 // What a credentials-only app loads once every route it answers has been hit: those routes' action
 // modules, the pages, and the portable JWE (an edge runtime has no node:crypto). Not the other flows
 // (OAuth, email, WebAuthn, back-channel logout), nor what only they or a provider with token refresh
-// load (the refresh, provider discovery, the passkey form).
+// load (the refresh, provider discovery, the passkey form, the OAuth buttons and email form of the
+// sign-in page), nor the pages of a Password provider, second factors or an emailed code
+// (test/loaded-when-used.test.ts checks that a credentials-only app's pages load none of them).
 const credentialsRoutes = /src\/(actions\/(providers|session|csrf|pages|callback|signout)\.ts|pages\/(signin|signout|error|verify-request)\.tsx|core\/jwt\/jwe-portable\.ts)$/
 const routeOf = (module: string) => /src\/actions\/([\w-]+)\.ts$/.exec(module)?.[1]
 const authflowBundle = await bundle("authflow")

@@ -28,6 +28,8 @@ const actions = {
   email: onFirstUse(() => import("./actions/email.js")),
   oauth: onFirstUse(() => import("./actions/oauth.js")),
   pages: onFirstUse(() => import("./actions/pages.js")),
+  // The Password provider's pages (sign-up, password and change-email forms): not the sign-in page's.
+  passwordPages: onFirstUse(() => import("./actions/password/pages.js")),
   providers: onFirstUse(() => import("./actions/providers.js")),
   secondFactor: onFirstUse(() => import("./actions/second-factor/flow.js")),
   factors: onFirstUse(() => import("./actions/second-factor/factors.js")),
@@ -203,7 +205,7 @@ async function dispatch(options: AuthOptions, cookies: Cookie[]): Promise<Answer
       case "signup": {
         const provider = options.provider
         if (provider?.type !== "credentials" || !provider.passwordAccounts) return errorAnswer(new InvalidProvider("Sign-up is served for the Password provider: GET /signup/<its id>"))
-        return (await actions.pages()).signUpPage(options, provider, cookies)
+        return (await actions.passwordPages()).signUpPage(options, provider, cookies)
       }
       case "verify-email":
       case "confirm-email":
@@ -316,7 +318,7 @@ async function passwordLinks(options: AuthOptions, cookies: Cookie[]): Promise<A
   if (action === "verify-email") return (await import("./actions/password/verify-email.js")).passwordVerifyEmail(options, provider, cookies)
   if (action === "confirm-email") return (await import("./actions/password/change-email.js")).passwordConfirmEmail(options, provider, cookies)
   if (method === "POST") return (await import("./actions/password/change-email.js")).passwordChangeEmail(options, provider, cookies)
-  return (await actions.pages()).changeEmailPage(options, provider, cookies)
+  return (await actions.passwordPages()).changeEmailPage(options, provider, cookies)
 }
 
 /**
@@ -331,7 +333,7 @@ async function passwordRoutes(options: AuthOptions, cookies: Cookie[]): Promise<
   if (provider?.type !== "credentials" || !provider.passwordAccounts || (action !== "change-password" && !provider.passwordAccounts.sendMail)) {
     return errorAnswer(new InvalidProvider(`/${action}/<id> is served for a Password provider${action === "change-password" ? "" : " with sendMail"}`))
   }
-  if (method === "GET") return (await actions.pages()).passwordPage(options, provider, cookies)
+  if (method === "GET") return (await actions.passwordPages()).passwordPage(options, provider, cookies)
   if (action === "change-password") return (await import("./actions/password/change-password.js")).passwordChange(options, provider, cookies)
   // POST `/reset-password/<id>` with a `code`: the code a reset mail carried (`resetBy: "code"` or `"both"`), typed with the new password.
   if (action === "reset-password" && options.request.body?.code !== undefined) return (await import("./actions/password/reset-code.js")).passwordResetByCode(options, provider, cookies)

@@ -7,7 +7,10 @@
  * assertions read that list.
  * The sign-in page is the counter-check: rendering it loads the pages and their JSX runtime, so the
  * list would show them had `/session` loaded them (and still no WebAuthn code: no WebAuthn provider is
- * shown, and no Preact, which the pages no longer use), and of the English only the core's.
+ * shown, and no Preact, which the pages no longer use). The pages a credentials-only app answers
+ * (sign-in, sign-out, error, verify-request) load none of the Password provider's, second factors' or
+ * emailed code's pages, nor the sign-in page's OAuth buttons and email form, and of the English only the core's; an app
+ * with a Password provider loads its pages when one is first asked for.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -35,6 +38,14 @@ const notForSession: Record<string, RegExp> = {
   "the database session read": /\/src\/actions\/session-database\.ts$/,
 }
 
+/** Page modules the sign-in, sign-out, error and verify-request pages of a credentials-only app must not load. */
+const notForCredentialsPages: Record<string, RegExp> = {
+  "the Password provider's pages": /\/src\/(actions\/password\/|pages\/(sign-up|password|change-email)\.tsx$)/,
+  "the second-factor pages and their styles": /\/src\/(actions\/second-factor\/|pages\/(second-factor|factors)\.tsx$|pages\/factor-styles\.ts$)/,
+  "the emailed code's page": /\/src\/(actions\/(code-page|email-code-cookies)\.ts|pages\/email-code\.tsx)$/,
+  "the OAuth buttons and the email form": /\/src\/pages\/signin-oauth-email\.tsx$/,
+}
+
 // Records the URL of every module loaded after it is registered (tsx's hooks run underneath).
 writeFileSync(
   join(scratch, "record.mjs"),
@@ -52,11 +63,16 @@ writeFileSync(
   join(scratch, "app.mts"),
   `import { Auth } from ${JSON.stringify(join(root, "src/index.ts"))}
 import Credentials from ${JSON.stringify(join(root, "src/providers/credentials.ts"))}
-const config = {
-  secret: ${JSON.stringify(secret)},
-  trustHost: true,
-  providers: [Credentials({ credentials: { username: {} }, authorize: (credentials: Record<string, unknown>) => ({ id: "1", name: String(credentials.username) }) })],
-}
+import Password from ${JSON.stringify(join(root, "src/providers/password.ts"))}
+import { MemoryAdapter } from ${JSON.stringify(join(root, "src/adapters/memory.ts"))}
+// APP=password: an app with a Password provider (and the adapter it needs) instead.
+const config = process.env.APP === "password"
+  ? { secret: ${JSON.stringify(secret)}, trustHost: true, adapter: MemoryAdapter(), providers: [Password({ sendMail: async () => {} })] }
+  : {
+      secret: ${JSON.stringify(secret)},
+      trustHost: true,
+      providers: [Credentials({ credentials: { username: {} }, authorize: (credentials: Record<string, unknown>) => ({ id: "1", name: String(credentials.username) }) })],
+    }
 const answers = []
 for (const { path, cookie } of JSON.parse(process.env.REQUESTS!) as { path: string; cookie?: string }[]) {
   const response = await Auth(new Request("https://app.test/auth" + path, { headers: cookie ? { cookie } : {} }), config)
@@ -67,13 +83,13 @@ process.stdout.write(JSON.stringify(answers))
 )
 
 /** Runs the app in a fresh process on `requests`: its answers, and every module it loaded. */
-function run(name: string, requests: { path: string; cookie?: string }[]): { answers: { status: number; body: string }[]; loaded: string[] } {
+function run(name: string, requests: { path: string; cookie?: string }[], app = "credentials"): { answers: { status: number; body: string }[]; loaded: string[] } {
   const log = join(scratch, `${name}.log`)
   writeFileSync(log, "")
   const out = execFileSync(process.execPath, ["--import", "tsx", "--import", join(scratch, "record.mjs"), join(scratch, "app.mts")], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, REQUESTS: JSON.stringify(requests), LOADED_MODULES: log },
+    env: { ...process.env, REQUESTS: JSON.stringify(requests), LOADED_MODULES: log, APP: app },
   })
   return { answers: JSON.parse(out) as { status: number; body: string }[], loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) }
 }
@@ -113,5 +129,40 @@ describe("a credentials-only app answering /session", () => {
     // The page's English is the core's: the Password pages', the second factor's and the emails' load with a page of theirs.
     expect(matching(loaded, /\/src\/core\/i18n\/english\/core\.ts$/)).toHaveLength(1)
     expect(matching(loaded, /\/src\/core\/i18n\/(messages|translator|english\/(password|second-factor|emails))\.ts$/), "the other areas' English").toEqual([])
+  }, 60_000)
+
+  it("answers its sign-in, sign-out, error and verify-request pages without the Password provider's, second factors' or emailed code's pages, nor the OAuth and email forms", () => {
+    const { answers, loaded } = run("credentials-pages", [
+      { path: "/signin" },
+      { path: "/signin?error=CredentialsSignin" },
+      { path: "/signout" },
+      { path: "/error?error=AccessDenied" },
+      { path: "/verify-request" },
+      { path: "/verify-request?type=code&provider=credentials" },
+    ])
+
+    expect(answers.map(({ status }) => status)).toEqual([200, 200, 200, 403, 200, 200])
+    expect(answers[5]!.body).toContain("Check your email")
+    expect(answers[5]!.body).not.toContain('name="code"')
+    expect(matching(loaded, /\/src\/actions\/pages\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/pages\/(signin|signout|error|verify-request)\.tsx$/)).toHaveLength(4)
+    for (const [what, pattern] of Object.entries(notForCredentialsPages)) expect(matching(loaded, pattern), what).toEqual([])
+  }, 60_000)
+})
+
+describe("an app with a Password provider", () => {
+  it("loads the Password provider's pages when one is first asked for, and its sign-in page loads none of them", () => {
+    const signIn = run("password-signin", [{ path: "/signin" }], "password")
+    expect(signIn.answers[0]!.status).toBe(200)
+    expect(signIn.answers[0]!.body).toContain("/auth/forgot-password/password")
+    expect(matching(signIn.loaded, notForCredentialsPages["the Password provider's pages"]!)).toEqual([])
+
+    const { answers, loaded } = run("password-pages", [{ path: "/signup/password" }, { path: "/forgot-password/password" }, { path: "/verify-request?type=code&provider=password" }], "password")
+    expect(answers.map(({ status }) => status)).toEqual([200, 200, 200])
+    expect(answers[2]!.body).toContain("<title>Enter your code</title>")
+    for (const module of [/\/src\/actions\/password\/pages\.ts$/, /\/src\/pages\/sign-up\.tsx$/, /\/src\/pages\/password\.tsx$/, /\/src\/actions\/code-page\.ts$/, /\/src\/pages\/email-code\.tsx$/]) {
+      expect(matching(loaded, module), String(module)).toHaveLength(1)
+    }
+    expect(matching(loaded, notForCredentialsPages["the second-factor pages and their styles"]!), "the second-factor pages").toEqual([])
   }, 60_000)
 })

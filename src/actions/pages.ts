@@ -5,8 +5,7 @@ import { english } from "../core/i18n/english.js"
 import type { CoreKey, KeysOf, MessageArea } from "../core/i18n/messages.js"
 import type { Translator } from "../core/i18n/translate.js"
 import type { AuthOptions } from "../core/options.js"
-import { codeFlowCookies, emailCodeCookies } from "./email-code-cookies.js"
-import type { AuthConfig, Cookie, CredentialsConfig, ResponseInternal } from "../types.js"
+import type { AuthConfig, Cookie, ResponseInternal } from "../types.js"
 import type { AuthRequest } from "../core/request.js"
 
 // Each page (and the pages' JSX runtime with it) is loaded when it is first rendered: a redirect
@@ -15,13 +14,14 @@ const pages = {
   signIn: onFirstUse(() => import("../pages/signin.js")),
   // The passkey form, with @simplewebauthn/browser inlined: only for a page with a WebAuthn provider.
   passkeys: onFirstUse(() => import("../pages/webauthn-form.js")),
+  // The OAuth/OIDC buttons and the email form: only for a page with such a provider.
+  oauthEmail: onFirstUse(() => import("../pages/signin-oauth-email.js")),
   signOut: onFirstUse(() => import("../pages/signout.js")),
   error: onFirstUse(() => import("../pages/error.js")),
   verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
-  signUp: onFirstUse(() => import("../pages/sign-up.js")),
-  changeEmail: onFirstUse(() => import("../pages/change-email.js")),
-  password: onFirstUse(() => import("../pages/password.js")),
 }
+// The page where an emailed code is typed: only for a provider that mails codes.
+const codePage = onFirstUse(() => import("./code-page.js"))
 
 /**
  * The language of a request's pages and emails (the `i18n` option, the locale cookie, then
@@ -35,7 +35,7 @@ const pages = {
  * (await pageText(options.config, options.request, ["password"])).t("signUpTitle") // "Konto erstellen"
  * ```
  */
-export function pageText<A extends MessageArea = never>(config: Pick<AuthConfig, "i18n">, request: AuthRequest, areas: readonly A[] = []): Promise<Translator<KeysOf<A>>> {
+export function pageText<A extends MessageArea = never>(config: Pick<AuthConfig, "i18n">, request: AuthRequest, areas: readonly A[] = []): Promise<Translator<KeysOf<NoInfer<A>>>> {
   return requestTranslator(config.i18n, request, areas)
 }
 
@@ -44,14 +44,31 @@ function secondsOf(value: string | undefined): number | undefined {
   return value !== undefined && /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : undefined
 }
 
-function withQuery(page: string, params: Record<string, string | undefined>): string {
+/**
+ * `page` with `params` added to its query (those `undefined` left out), for the redirects to an
+ * app's own pages and to sign-in.
+ *
+ * @example
+ * ```ts
+ * withQuery("/login?next=1", { error: "AccessDenied", code: undefined }) // "/login?next=1&error=AccessDenied"
+ * ```
+ */
+export function withQuery(page: string, params: Record<string, string | undefined>): string {
   const query = new URLSearchParams()
   for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, value)
   const text = query.toString()
   return text ? `${page}${page.includes("?") ? "&" : "?"}${text}` : page
 }
 
-function html(page: RenderedPage, cookies: Cookie[]): ResponseInternal<string> {
+/**
+ * A rendered page as the answer: its status, `text/html`, and the cookies set on the way.
+ *
+ * @example
+ * ```ts
+ * return html((await pages.signOut()).renderSignOutPage(props), cookies)
+ * ```
+ */
+export function html(page: RenderedPage, cookies: Cookie[]): ResponseInternal<string> {
   return { status: page.status, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page.html, cookies }
 }
 
@@ -76,9 +93,10 @@ export async function signInPage(options: AuthOptions, cookies: Cookie[]): Promi
   }
   const providers = pageProviders(options)
   const passkeys = providers.some((provider) => provider.type === "webauthn") ? await pages.passkeys() : undefined
+  const oauthEmail = providers.some((provider) => provider.type === "oauth" || provider.type === "oidc" || provider.type === "email") ? await pages.oauthEmail() : undefined
   const retryAfter = secondsOf(query.retryAfter)
   const props = { providers, csrfToken: options.csrfToken, callbackUrl: options.callbackUrl, email: query.email, error: query.error, notice: query.notice, theme: options.theme, text: await pageText(options.config, options.request), ...(retryAfter !== undefined && { retryAfter }), ...addAccountLink(options) }
-  return html((await pages.signIn()).renderSignInPage(props, passkeys), cookies)
+  return html((await pages.signIn()).renderSignInPage(props, { ...(passkeys && { passkeys }), ...(oauthEmail && { oauthEmail }) }), cookies)
 }
 
 /** With `multiSession` on and a session cookie present (and not already adding one): where "Use another account" leads. */
@@ -141,123 +159,8 @@ export async function builtInErrorPage(origin: string, baseUrl: string, theme: A
 export async function verifyRequestPage(options: AuthOptions, cookies: Cookie[]): Promise<ResponseInternal> {
   if (options.pages.verifyRequest) return { redirect: `${options.pages.verifyRequest}${options.request.url.search}`, cookies }
   const { query } = options.request
-  const provider = options.providers.find((candidate) => candidate.id === query.provider && candidate.type === "email")
-  const password = options.providers.find((candidate) => candidate.id === query.provider && candidate.type === "credentials" && candidate.passwordAccounts?.sendMail)
-  if (query.type === "code" && password) {
-    // A Password provider's verification code: the form posts to `/verify-email/<id>`.
-    const { flow } = codeFlowCookies(options, "password-code")
-    const left = query.reason === "wrong-code" && query.left !== undefined && /^[1-9]$/.test(query.left) ? Number(query.left) : undefined
-    const page = (await pages.verifyRequest()).renderEmailCodePage({
-      url: options.origin,
-      action: `${options.baseUrl}/verify-email/${encodeURIComponent(password.id)}`,
-      ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-      waiting: Boolean(options.request.cookies[flow.name]),
-      wrongCode: query.reason === "wrong-code",
-      ...(left !== undefined && { triesLeft: left }),
-      purpose: "verify-email",
-      theme: options.theme,
-      text: await pageText(options.config, options.request),
-    })
-    return html(page, cookies)
-  }
-  if (query.type === "code" && provider) {
-    const { flow } = emailCodeCookies(options)
-    const page = (await pages.verifyRequest()).renderEmailCodePage({
-      url: options.origin,
-      action: `${options.baseUrl}/callback/${encodeURIComponent(provider.id)}`,
-      ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-      waiting: Boolean(options.request.cookies[flow.name]),
-      wrongCode: query.reason === "wrong-code",
-      theme: options.theme,
-      text: await pageText(options.config, options.request),
-    })
-    return html(page, cookies)
-  }
-  return html((await pages.verifyRequest()).renderVerifyRequestPage({ url: options.origin, theme: options.theme, text: await pageText(options.config, options.request) }), cookies)
-}
-
-/**
- * GET `/signup/<id>`: the built-in sign-up page of a Password provider.
- *
- * @example
- * ```ts
- * // GET /auth/signup/password → "Create an account"
- * ```
- */
-export async function signUpPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
-  const page = (await pages.signUp()).renderSignUpPage({
-    action: `${options.baseUrl}/signup/${provider.id}`,
-    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-    callbackUrl: options.callbackUrl,
-    minLength: provider.passwordAccounts?.minLength ?? 8,
-    signInUrl: options.pages.signIn ?? `${options.baseUrl}/signin`,
-    theme: options.theme,
-    text: await pageText(options.config, options.request, ["password"]),
-  })
-  return html(page, cookies)
-}
-
-/**
- * GET `/change-email/<id>`: the form where a signed-in user of a Password provider asks to change
- * their address (with their password); nobody signed in goes to sign in first, and comes back.
- *
- * @example
- * ```ts
- * // GET /auth/change-email/password → "Change your email address"
- * ```
- */
-export async function changeEmailPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
-  const action = `${options.baseUrl}/change-email/${encodeURIComponent(provider.id)}`
-  const { sessionUser } = await import("./second-factor/session-user.js")
-  const signedIn = await sessionUser(options)
-  const user = signedIn && (await options.adapter!.getUser!(signedIn.id))
-  if (!user) return { redirect: withQuery(options.pages.signIn ?? `${options.baseUrl}/signin`, { callbackUrl: action }), cookies }
-  const { query } = options.request
-  const page = (await pages.changeEmail()).renderChangeEmailPage({
-    action,
-    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-    email: user.email ?? "",
-    ...(query.notice !== undefined && { notice: query.notice }),
-    ...(query.error !== undefined && { error: query.error }),
-    theme: options.theme,
-    text: await pageText(options.config, options.request, ["password"]),
-  })
-  return html(page, cookies)
-}
-
-/**
- * GET `/forgot-password/<id>`, `/reset-password/<id>?token=…` (or `?type=code`, the form of a
- * mailed code and the new password) and `/change-password/<id>`: the
- * Password provider's password forms. The change form is for a signed-in user; nobody signed in
- * goes to sign in first, and comes back.
- *
- * @example
- * ```ts
- * // GET /auth/forgot-password/password → "Reset your password"
- * ```
- */
-export async function passwordPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
-  const { action: route, query } = options.request
-  const action = `${options.baseUrl}/${route}/${encodeURIComponent(provider.id)}`
-  const signInUrl = options.pages.signIn ?? `${options.baseUrl}/signin`
-  if (route === "change-password") {
-    const { sessionUser } = await import("./second-factor/session-user.js")
-    if (!(await sessionUser(options))) return { redirect: withQuery(signInUrl, { callbackUrl: action }), cookies }
-  }
-  const page = (await pages.password()).renderPasswordPage({
-    form: route === "forgot-password" ? "forgot" : route === "reset-password" ? (query.type === "code" ? "reset-code" : "reset") : "change",
-    action,
-    ...(options.csrfToken !== undefined && { csrfToken: options.csrfToken }),
-    ...(route === "reset-password" && query.token !== undefined && { token: query.token }),
-    minLength: provider.passwordAccounts?.minLength ?? 8,
-    maxLength: provider.passwordAccounts?.maxLength ?? 128,
-    signInUrl,
-    ...(query.notice !== undefined && { notice: query.notice }),
-    ...(query.error !== undefined && { error: query.error }),
-    ...(query.reason !== undefined && { reason: query.reason }),
-    ...(query.left !== undefined && /^[1-9]$/.test(query.left) && { triesLeft: Number(query.left) }),
-    theme: options.theme,
-    text: await pageText(options.config, options.request, ["password"]),
-  })
-  return html(page, cookies)
+  const text = await pageText(options.config, options.request)
+  const mailsCode = query.type === "code" ? options.providers.find((candidate) => candidate.id === query.provider && (candidate.type === "email" || (candidate.type === "credentials" && Boolean(candidate.passwordAccounts?.sendMail)))) : undefined
+  if (mailsCode) return html(await (await codePage()).renderCodePage(options, mailsCode, text), cookies)
+  return html((await pages.verifyRequest()).renderVerifyRequestPage({ url: options.origin, theme: options.theme, text }), cookies)
 }

@@ -17,6 +17,7 @@ import type { KeysOf } from "../core/i18n/messages.js"
 import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
+import { factorStyles } from "./factor-styles.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
 
@@ -95,6 +96,7 @@ export function renderFactorsPage({ action, csrfToken, factors, backupCodes, not
     status: 200,
     theme,
     text,
+    styles: factorStyles,
     children: (
       <>
         <PageIcon name="lock" />
@@ -157,6 +159,7 @@ export function renderEnrolPage({ action, csrfToken, qrSvg, secret, codeRefused 
     status: 200,
     theme,
     text,
+    styles: factorStyles,
     children: (
       <>
         <h1>{t("addAppButton")}</h1>
@@ -198,6 +201,7 @@ export function renderBackupCodesPage({ codes, continueUrl, theme, text = englis
     status: 200,
     theme,
     text,
+    styles: factorStyles,
     children: (
       <>
         <h1>{t("backupCodesHeading")}</h1>

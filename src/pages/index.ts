@@ -10,12 +10,13 @@
  * @module
  */
 import { renderSignInPage as renderSignInPageWith, type SignInPageProps } from "./signin.js"
+import * as oauthEmail from "./signin-oauth-email.js"
 import * as passkeys from "./webauthn-form.js"
 import type { RenderedPage } from "./types.js"
 
 export type { PageProvider, RenderedPage } from "./types.js"
 export { signInErrorMessage, SIGNIN_ERROR_MESSAGES, DEFAULT_SIGNIN_ERROR } from "./signin-errors.js"
-export type { SignInPageProps, PasskeyPart } from "./signin.js"
+export type { SignInPageProps, PasskeyPart, OAuthEmailPart, SignInParts } from "./signin.js"
 export { renderSignOutPage } from "./signout.js"
 export type { SignOutPageProps } from "./signout.js"
 export { renderErrorPage } from "./error.js"
@@ -24,8 +25,9 @@ export { renderVerifyRequestPage } from "./verify-request.js"
 export type { VerifyRequestPageProps } from "./verify-request.js"
 
 /**
- * Render the sign-in page with every part, the WebAuthn one included (see `signin.tsx`). The sign-in
- * action renders through `signin.tsx` itself, loading the WebAuthn part only for a WebAuthn provider.
+ * Render the sign-in page with every part, the WebAuthn and the OAuth/email ones included (see
+ * `signin.tsx`). The sign-in action renders through `signin.tsx` itself, loading each part only for
+ * a page that shows its providers.
  *
  * @example
  * ```ts
@@ -33,5 +35,5 @@ export type { VerifyRequestPageProps } from "./verify-request.js"
  * ```
  */
 export function renderSignInPage(props: SignInPageProps): RenderedPage {
-  return renderSignInPageWith(props, passkeys)
+  return renderSignInPageWith(props, { passkeys, oauthEmail })
 }

@@ -1,6 +1,7 @@
 /**
  * The document shell shared by the built-in pages: `<head>` with title and inlined styles, the
- * theme's body class, the optional logo and the centred card.
+ * theme's body class, the optional logo and the centred card; and the helpers the pages' parts
+ * share (safe URLs, the displayed host, the sign-in forms' field ids and CSRF field).
  *
  * @example
  * ```tsx
@@ -25,14 +26,16 @@ export interface DocumentProps {
   status: number
   theme: Theme | undefined
   children: ComponentChildren
+  /** Rules of this page's own, after the shared stylesheet (`factor-styles.ts` for the second-factor pages). @default none */
+  styles?: string
   /** The request's language: `<html lang>`, `dir="rtl"` for Arabic and Hebrew, the logo's text. @default English */
   text?: Translator<CoreKey>
 }
 
 // The stylesheet is inlined raw (text in <style> is not parsed as HTML, so escaping would corrupt it).
 // Its only configurable parts went through sanitizeCssColor; this is the belt to that brace.
-function styleSheet(theme: Theme | undefined): string {
-  return (baseStyles + themeStyles(theme)).replace(/</g, "\\3c ")
+function styleSheet(theme: Theme | undefined, styles: string): string {
+  return (baseStyles + styles + themeStyles(theme)).replace(/</g, "\\3c ")
 }
 
 /**
@@ -74,6 +77,32 @@ export function displayHost(origin: string): string {
 }
 
 /**
+ * The id of a provider's field, for its `<label for>`: the provider id and the field's key, each
+ * run of characters outside letters, digits, `_` and `-` made one dash.
+ *
+ * @example
+ * ```ts
+ * fieldId("my provider", "email") // "my-provider-field-email"
+ * ```
+ */
+export function fieldId(providerId: string, key: string): string {
+  const slug = (s: string) => s.replace(/[^a-z0-9_-]+/gi, "-")
+  return `${slug(providerId)}-field-${slug(key)}`
+}
+
+/**
+ * The hidden `csrfToken` field the sign-in page's provider forms post.
+ *
+ * @example
+ * ```tsx
+ * <CsrfInput csrfToken="a1b2c3" />
+ * ```
+ */
+export function CsrfInput({ csrfToken }: { csrfToken: string | undefined }) {
+  return <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
+}
+
+/**
  * Render a full HTML document around `children`: `lang` of `text` (`"en"` by default, with
  * `dir="rtl"` for a right-to-left language), viewport, title, styles, the body class
  * `__next-auth-theme-<colorScheme>` (kept for apps that style it) and the theme's logo above the card.
@@ -84,7 +113,7 @@ export function displayHost(origin: string): string {
  * // { status: 500, html: "<!DOCTYPE html><html lang=\"en\">…" }
  * ```
  */
-export function renderDocument({ title, status, theme, children, text = english }: DocumentProps): RenderedPage {
+export function renderDocument({ title, status, theme, children, styles = "", text = english }: DocumentProps): RenderedPage {
   const scheme = colorSchemeOf(theme)
   const logo = theme?.logo ? safeUrl(theme.logo, "", true) : ""
   const body = renderToString(
@@ -95,7 +124,7 @@ export function renderDocument({ title, status, theme, children, text = english 
         <meta name="color-scheme" content={scheme === "auto" ? "light dark" : scheme} />
         <meta name="robots" content="noindex, nofollow" />
         <title>{title}</title>
-        <style dangerouslySetInnerHTML={{ __html: styleSheet(theme) }} />
+        <style dangerouslySetInnerHTML={{ __html: styleSheet(theme, styles) }} />
       </head>
       <body class={`__next-auth-theme-${scheme}`}>
         <main class="page">

@@ -16,6 +16,7 @@ import type { KeysOf } from "../core/i18n/messages.js"
 import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { PageIcon } from "./icons.js"
+import { factorStyles } from "./factor-styles.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
 
@@ -120,6 +121,7 @@ export function renderSecondFactorPage(props: SecondFactorPageProps): RenderedPa
     status: 200,
     theme,
     text,
+    styles: factorStyles,
     children: (
       <>
         <PageIcon name="lock" />

@@ -1,11 +1,12 @@
 /**
- * The per-provider parts of the sign-in page: a button for OAuth/OIDC, a form for email and for
- * credentials.
+ * The credentials form of the sign-in page, with its script. The OAuth/OIDC buttons and the email form are in
+ * `signin-oauth-email.tsx`, the passkey form in `webauthn-form.tsx`: loaded only for a page that
+ * shows such a provider.
  *
  * @example
  * ```tsx
- * import { ProviderButton } from "./signin-forms.js"
- * const button = <ProviderButton provider={github} csrfToken="a1b2c3" callbackUrl="/dashboard" />
+ * import { CredentialsForm } from "./signin-forms.js"
+ * const form = <CredentialsForm provider={credentials} csrfToken="a1b2c3" />
  * ```
  * @module
  */
@@ -13,8 +14,7 @@ import { h, type HtmlAttributes } from "./jsx.js"
 import { english } from "../core/i18n/english.js"
 import type { CoreKey } from "../core/i18n/messages.js"
 import type { Translator } from "../core/i18n/translate.js"
-import { safeUrl } from "./layout.js"
-import { buttonColors } from "./theme.js"
+import { CsrfInput, fieldId, safeUrl } from "./layout.js"
 import type { PageProvider } from "./types.js"
 
 // Attributes a credentials field may pass through: plain HTML attributes, not event handlers or
@@ -35,73 +35,12 @@ function passThrough(field: Record<string, unknown>): Record<string, string | nu
   return attributes
 }
 
-function fieldId(providerId: string, key: string): string {
-  const slug = (s: string) => s.replace(/[^a-z0-9_-]+/gi, "-")
-  return `${slug(providerId)}-field-${slug(key)}`
-}
-
-function CsrfInput({ csrfToken }: { csrfToken: string | undefined }) {
-  return <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
-}
-
 /** Props shared by the provider forms. */
 export interface ProviderFormProps {
   provider: PageProvider
   csrfToken?: string
   /** The request's language. @default English */
   text?: Translator<CoreKey>
-}
-
-/**
- * An OAuth/OIDC provider: a form posting `csrfToken` (and `callbackUrl` when given) to its
- * `signinUrl`, with a "Sign in with <name>" button in the provider's colours when they are usable.
- *
- * @example
- * ```tsx
- * <ProviderButton provider={github} csrfToken="a1b2c3" callbackUrl="https://app.example/dashboard" />
- * ```
- */
-export function ProviderButton({ provider, csrfToken, callbackUrl, text = english }: ProviderFormProps & { callbackUrl?: string }) {
-  const style = provider.style
-  const colors = buttonColors(style?.brandColor ?? style?.bg, style?.text)
-  const logo = style?.logo ? safeUrl(style.logo, "", true) : ""
-  return (
-    <form action={safeUrl(provider.signinUrl)} method="post">
-      <CsrfInput csrfToken={csrfToken} />
-      {callbackUrl ? <input type="hidden" name="callbackUrl" value={callbackUrl} /> : null}
-      <button
-        type="submit"
-        class={colors ? "button branded" : "button neutral"}
-        style={colors ? `--provider-bg:${colors.background};--provider-text:${colors.text}` : undefined}
-      >
-        {logo ? <img class="provider-logo" src={logo} alt="" width={20} height={20} /> : null}
-        <span>{text.t("signInWith", { provider: provider.name })}</span>
-      </button>
-    </form>
-  )
-}
-
-/**
- * An email provider: a required, labelled email field (prefilled with `email`) posting with
- * `csrfToken` to its `signinUrl`. No callbackUrl field: the callback-url cookie carries it.
- *
- * @example
- * ```tsx
- * <EmailForm provider={nodemailer} csrfToken="a1b2c3" email="ada@example.com" />
- * ```
- */
-export function EmailForm({ provider, csrfToken, email, text = english }: ProviderFormProps & { email?: string }) {
-  const id = fieldId(provider.id, "email")
-  return (
-    <form action={safeUrl(provider.signinUrl)} method="post" class="stack">
-      <CsrfInput csrfToken={csrfToken} />
-      <div class="field">
-        <label for={id}>{text.t("emailLabel")}</label>
-        <input id={id} type="email" name="email" placeholder={text.t("emailPlaceholder")} autocomplete="email" required value={email ?? ""} />
-      </div>
-      <button type="submit" class="button primary">{text.t("signInWith", { provider: provider.name })}</button>
-    </form>
-  )
 }
 
 /**

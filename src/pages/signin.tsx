@@ -16,7 +16,8 @@ import type { Translator } from "../core/i18n/translate.js"
 import type { Theme } from "../types.js"
 import { renderDocument, safeUrl } from "./layout.js"
 import { SIGNIN_NOTICE_KEYS, signInErrorHint, signInErrorMessage } from "./signin-errors.js"
-import { CredentialsForm, EmailForm, ProviderButton, credentialsScript, signInErrorId } from "./signin-forms.js"
+import { CredentialsForm, credentialsScript, signInErrorId } from "./signin-forms.js"
+import type { EmailForm, ProviderButton } from "./signin-oauth-email.js"
 import type { PageProvider, RenderedPage } from "./types.js"
 import type { PasskeyForm, webauthnScripts } from "./webauthn-form.js"
 
@@ -27,6 +28,21 @@ import type { PasskeyForm, webauthnScripts } from "./webauthn-form.js"
 export interface PasskeyPart {
   PasskeyForm: typeof PasskeyForm
   webauthnScripts: typeof webauthnScripts
+}
+
+/**
+ * The OAuth/OIDC buttons and the email form (`signin-oauth-email.tsx`): passed in by the caller,
+ * which loads them only for a page that shows such a provider.
+ */
+export interface OAuthEmailPart {
+  ProviderButton: typeof ProviderButton
+  EmailForm: typeof EmailForm
+}
+
+/** The parts of the sign-in page beyond the credentials form, each needed only by a page that shows its providers. */
+export interface SignInParts {
+  passkeys?: PasskeyPart
+  oauthEmail?: OAuthEmailPart
 }
 
 /** Props of {@link renderSignInPage}. */
@@ -77,6 +93,8 @@ function sectionsOf(providers: PageProvider[]): Section[] {
   return sections
 }
 
+const missingOAuthEmailPart = "renderSignInPage: an OAuth, OIDC or email provider needs the part of the page with their forms (signin-oauth-email.js)"
+
 function Separator({ text }: { text: Translator<CoreKey> }) {
   const or = text.t("or")
   return (
@@ -90,10 +108,11 @@ function Separator({ text }: { text: Translator<CoreKey> }) {
  * Render the sign-in page (status 200, title "Sign In").
  *
  * OAuth/OIDC providers get a "Sign in with <name>" button posting `csrfToken` and `callbackUrl` to
- * their `signinUrl`; an email provider gets a required Email field posting to its `signinUrl`; a
- * credentials provider gets one labelled field per credential posting to its `callbackUrl`; a WebAuthn
- * provider gets its `formFields` and a passkey button, with `@simplewebauthn/browser` inlined, from
- * `passkeys` (see `webauthn-form.tsx`): a WebAuthn provider without it is a `TypeError`.
+ * their `signinUrl`; an email provider gets a required Email field posting to its `signinUrl` (both
+ * from `parts.oauthEmail`, see `signin-oauth-email.tsx`); a credentials provider gets one labelled
+ * field per credential posting to its `callbackUrl`; a WebAuthn provider gets its `formFields` and a
+ * passkey button, with `@simplewebauthn/browser` inlined, from `parts.passkeys` (see
+ * `webauthn-form.tsx`). A provider whose part is missing is a `TypeError`.
  * Separators sit between the button group and each form. A provider logo is shown only when
  * `style.logo` is set. `error` selects the alert text (see {@link signInErrorMessage}).
  *
@@ -110,7 +129,8 @@ function Separator({ text }: { text: Translator<CoreKey> }) {
  * new Response(page.html, { status: page.status, headers: { "Content-Type": "text/html" } })
  * ```
  */
-export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart): RenderedPage {
+export function renderSignInPage(props: SignInPageProps, parts: SignInParts = {}): RenderedPage {
+  const { passkeys, oauthEmail } = parts
   const { providers, csrfToken, callbackUrl, email, error, notice, retryAfter, theme, text = english, addAccountUrl } = props
   const message = signInErrorMessage(error, text, retryAfter)
   const hint = signInErrorHint(error, text)
@@ -119,15 +139,17 @@ export function renderSignInPage(props: SignInPageProps, passkeys?: PasskeyPart)
   sections.forEach((section, index) => {
     if (index > 0) body.push(<Separator text={text} />)
     if (section.kind === "buttons") {
+      if (!oauthEmail) throw new TypeError(missingOAuthEmailPart)
       body.push(
         <div class="stack">
           {section.providers.map((provider) => (
-            <ProviderButton provider={provider} csrfToken={csrfToken} callbackUrl={callbackUrl} text={text} />
+            <oauthEmail.ProviderButton provider={provider} csrfToken={csrfToken} callbackUrl={callbackUrl} text={text} />
           ))}
         </div>,
       )
     } else if (section.kind === "email") {
-      body.push(<EmailForm provider={section.provider} csrfToken={csrfToken} email={email} text={text} />)
+      if (!oauthEmail) throw new TypeError(missingOAuthEmailPart)
+      body.push(<oauthEmail.EmailForm provider={section.provider} csrfToken={csrfToken} email={email} text={text} />)
     } else if (section.kind === "webauthn") {
       if (!passkeys) throw new TypeError("renderSignInPage: a WebAuthn provider needs the passkey part of the page (webauthn-form.js)")
       body.push(<passkeys.PasskeyForm provider={section.provider} csrfToken={csrfToken} callbackUrl={callbackUrl} text={text} />)

@@ -4,6 +4,8 @@
  * Every text colour pair meets WCAG AA (4.5:1) in both schemes. It names no physical side (no
  * `left`/`right`): spacing is symmetric or logical, so Arabic and Hebrew pages (`dir="rtl"`) mirror
  * as they should; in them, fields for addresses and codes stay left to right, aligned to the start.
+ * The rules only the second-factor pages draw with (checkboxes, the other methods' `<details>`, the
+ * QR code, the secret, lists of factors and backup codes) are theirs: `factor-styles.ts`.
  *
  * @example
  * ```ts
@@ -76,15 +78,7 @@ font:inherit;font-weight:600;line-height:1.25;text-align:center;text-decoration:
 .alert:focus{outline:2px solid var(--alert-border);outline-offset:2px}
 .actions{margin-top:24px;display:flex;flex-direction:column;gap:12px}
 .hint{margin:0;color:var(--muted);font-size:0.875rem}
-.check{display:flex;align-items:center;gap:10px;margin:0;font-weight:400}
-.check input{width:18px;height:18px;min-height:0;margin:0;flex:none}
-.plain-list{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:16px}
-details{margin-top:16px}
-summary{cursor:pointer;color:var(--link)}
-details>form{margin-top:12px}
-.qr svg{display:block;width:100%;max-width:240px;margin:0 auto}
-[dir=rtl] input[type=email],[dir=rtl] input[inputmode=numeric],[dir=rtl] .secret{direction:ltr;text-align:end}
-.codes{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:1fr 1fr;gap:8px;font-family:ui-monospace,monospace}
+[dir=rtl] input[type=email],[dir=rtl] input[inputmode=numeric]{direction:ltr;text-align:end}
 @media (max-width:480px){.page{justify-content:flex-start;padding-top:24px}.card{padding:24px 20px}}
 @media (forced-colors:active){.button{border:1px solid ButtonText}:focus-visible,input:focus{outline-color:Highlight}}
 @media (prefers-reduced-motion:no-preference){.button,input{transition:background-color .15s,border-color .15s}}

@@ -1,5 +1,6 @@
 /**
- * The built-in page shown after a magic link was sent, and the page where an emailed code is typed.
+ * The built-in page shown after a magic link was sent (the page where an emailed code is typed is
+ * `email-code.tsx`, which shares its link back to the site).
  *
  * @example
  * ```ts
@@ -17,8 +18,15 @@ import { PageIcon } from "./icons.js"
 import { displayHost, renderDocument, safeUrl } from "./layout.js"
 import type { RenderedPage } from "./types.js"
 
-/** The link back to the site, under both pages. */
-function ReturnToSite({ url, text }: { url: string; text: Translator<CoreKey> }) {
+/**
+ * The link back to the site, under this page and the code page (`email-code.tsx`).
+ *
+ * @example
+ * ```tsx
+ * <ReturnToSite url="https://app.example" text={english} />
+ * ```
+ */
+export function ReturnToSite({ url, text }: { url: string; text: Translator<CoreKey> }) {
   return (
     <div class="actions">
       <a class="button neutral" href={safeUrl(url, "/")}>
@@ -26,70 +34,6 @@ function ReturnToSite({ url, text }: { url: string; text: Translator<CoreKey> })
       </a>
     </div>
   )
-}
-
-/** Props of {@link renderEmailCodePage}. */
-export interface EmailCodePageProps {
-  /** The site origin, linked at the bottom. */
-  url: string
-  /** Where the form posts: `<basePath>/callback/<provider id>`. */
-  action: string
-  csrfToken?: string
-  /** This browser holds the sign-in waiting for the code: without it the page says to type the code where it was asked for. */
-  waiting: boolean
-  /** The last code typed was wrong. @default false */
-  wrongCode?: boolean
-  /** Tries the code has left after the wrong one, said beside it. @default not said */
-  triesLeft?: number
-  /** What the code is for: signing in (the email provider), or verifying the address (the Password provider). @default "sign-in" */
-  purpose?: "sign-in" | "verify-email"
-  theme: Theme
-  /** The request's language. @default English */
-  text?: Translator<CoreKey>
-}
-
-/**
- * Render the code page (status 200, title "Enter your code"): one form posting `csrfToken` and
- * `code` to the provider's callback. In a browser that did not ask for the code it says so
- * instead of showing the form.
- *
- * @example
- * ```ts
- * const page = renderEmailCodePage({ url: "https://app.example", action: "/auth/callback/email", csrfToken: "a1b2", waiting: true, theme: {} })
- * page.html.includes('name="code"') // true
- * ```
- */
-export function renderEmailCodePage({ url, action, csrfToken, waiting, wrongCode = false, triesLeft, purpose = "sign-in", theme, text = english }: EmailCodePageProps): RenderedPage {
-  const { t } = text
-  return renderDocument({
-    title: t("emailCodeTitle"),
-    status: 200,
-    theme,
-    text,
-    children: (
-      <>
-        <PageIcon name="mail" />
-        <h1>{t("checkEmailHeading")}</h1>
-        {waiting ? (
-          <>
-            {wrongCode ? <div class="alert" role="alert"><p>{triesLeft === undefined ? t("codeWrong") : t("codeWrongTriesLeft", { count: text.number(triesLeft) })}</p></div> : null}
-            <p class="lead">{t(purpose === "verify-email" ? "verifyEmailCodeSent" : "emailCodeSent", { duration: text.duration(10, "minute") })}</p>
-            <form action={safeUrl(action)} method="post" class="email-code stack">
-              <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
-              <div class="field">
-                <label for="email-code">{t("emailCodeLabel")}</label>
-                <input id="email-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" required autofocus spellcheck={false} />
-              </div>
-              <button type="submit" class="button primary">{t(purpose === "verify-email" ? "verifyButton" : "signInButton")}</button>
-            </form>
-          </>
-        ) : (
-          <p class="lead">{t("emailCodeOtherBrowser")}</p>
-        )}
-        <ReturnToSite url={url} text={text} />
-      </>
-    ),
-  })
 }
 
 /** Props of {@link renderVerifyRequestPage}. */

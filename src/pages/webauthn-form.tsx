@@ -15,7 +15,7 @@ import { Fragment, h, type HtmlAttributes } from "./jsx.js"
 import { english } from "../core/i18n/english.js"
 import type { CoreKey } from "../core/i18n/messages.js"
 import type { Translator } from "../core/i18n/translate.js"
-import { safeUrl } from "./layout.js"
+import { CsrfInput, fieldId, safeUrl } from "./layout.js"
 import type { PageProvider } from "./types.js"
 import { SIMPLEWEBAUTHN_BROWSER_BUNDLE } from "./webauthn-browser.js"
 
@@ -116,12 +116,12 @@ export function PasskeyForm({ provider, csrfToken, callbackUrl, text = english }
       data-webauthn-options={safeUrl(webauthnOptionsUrl(provider))}
       data-webauthn-conditional={conditional ? "true" : "false"}
     >
-      <input type="hidden" name="csrfToken" value={csrfToken ?? ""} />
+      <CsrfInput csrfToken={csrfToken} />
       {callbackUrl ? <input type="hidden" name="callbackUrl" value={callbackUrl} /> : null}
       <input type="hidden" name="action" value="" />
       <input type="hidden" name="data" value="" />
       {fields.map(([key, field]) => {
-        const id = `${provider.id}-field-${key}`.replace(/[^a-z0-9_-]+/gi, "-")
+        const id = fieldId(provider.id, key)
         const attributes: Record<string, string | boolean> = { id, name: key, type: typeof field.type === "string" ? field.type : key === "email" ? "email" : "text" }
         if (typeof field.placeholder === "string") attributes.placeholder = field.placeholder
         if (field.required === true) attributes.required = true

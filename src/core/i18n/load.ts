@@ -115,7 +115,7 @@ function englishTranslator<A extends MessageArea>(areas: readonly A[]): Promise<
  * (await translatorOf(undefined, "de", ["password"])).t("signUpTitle") // "Konto erstellen"
  * ```
  */
-export function translatorOf<A extends MessageArea = MessageArea>(i18n: I18nOptions | undefined, locale: string, areas: readonly A[] = MESSAGE_AREAS as readonly A[]): Promise<Translator<KeysOf<A>>> {
+export function translatorOf<A extends MessageArea = MessageArea>(i18n: I18nOptions | undefined, locale: string, areas: readonly A[] = MESSAGE_AREAS as readonly A[]): Promise<Translator<KeysOf<NoInfer<A>>>> {
   const overrides = i18n?.messages
   const key = overrides ?? noOverrides
   let kept = translators.get(key)
@@ -150,7 +150,7 @@ const perRequest = new WeakMap<object, Promise<string>>()
  * renderSignUpPage({ ...props, text: await requestTranslator(options.config.i18n, options.request, ["password"]) })
  * ```
  */
-export function requestTranslator<A extends MessageArea = never>(i18n: I18nOptions | undefined, request: LocaleRequest, areas: readonly A[] = []): Promise<Translator<KeysOf<A>>> {
+export function requestTranslator<A extends MessageArea = never>(i18n: I18nOptions | undefined, request: LocaleRequest, areas: readonly A[] = []): Promise<Translator<KeysOf<NoInfer<A>>>> {
   let locale = perRequest.get(request)
   if (!locale) perRequest.set(request, (locale = resolveLocale(i18n, request)))
   return locale.then((chosen) => translatorOf(i18n, chosen, areas))
