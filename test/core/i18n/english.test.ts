@@ -62,5 +62,9 @@ describe("a translator of some areas", () => {
     expect([signUp, narrowed]).toHaveLength(2)
     // @ts-expect-error A core translator has no second-factor key.
     expect(signIn.t("secondFactorTitle")).toBeUndefined()
+    // The areas are what the call names, never inferred from where the translator goes: a page given too few does not compile.
+    // @ts-expect-error No area named, so no Password English.
+    const guessed: Translator<KeysOf<"password">> = await requestTranslator(undefined, request())
+    expect(guessed.t("signUpTitle" as CoreKey)).toBeUndefined()
   })
 })
