@@ -86,7 +86,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   if (served.origin !== authRequest.url.origin) authRequest.url = new URL(authRequest.url.pathname + authRequest.url.search, served.origin)
 
   // The configuration's own checks ran once for this config object; only the request's run here.
-  const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
+  const resolved = checkRequest(authRequest, await configFor(config, authRequest.url))
   warnOnce(config, logger, config.debug ? ["debug-enabled", ...resolved.warnings] : resolved.warnings)
   if (!resolved.ok) {
     logger.error(resolved.error)
@@ -172,7 +172,7 @@ export async function getAccessToken(request: Request, config: AuthConfig, provi
   // The options of a /session request carrying the same cookies.
   const sessionRequest = new Request(new URL(`${basePath}/session`, request.url), { headers: { cookie: request.headers.get("cookie") ?? "" } })
   const authRequest = await toAuthRequest(sessionRequest, basePath)
-  const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
+  const resolved = checkRequest(authRequest, await configFor(config, authRequest.url))
   if (!resolved.ok) throw resolved.error
   const { options } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
   const found = await (await accessToken()).accessTokenOf(options, config, logger, providerId)

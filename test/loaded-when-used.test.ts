@@ -2,9 +2,10 @@
  * Flows load when used: a credentials-only app answering `/session` loads neither the OAuth client
  * (oauth4webapi), nor the WebAuthn code, nor the pages or their JSX runtime, nor the token refresh, nor the
  * second-factor options, nor the replay and refresh stores the entry exports, nor the database
- * session read (a JWT session's app never needs it). Each case runs
- * `Auth()` in a fresh Node process whose module loader writes down every module it loads; the
- * assertions read that list.
+ * session read (a JWT session's app never needs it), nor the configuration checks of other provider
+ * kinds (OAuth/OIDC, email, WebAuthn, Password) and of second factors, which an app with an OIDC
+ * provider does load (its own kind's only). Each case runs `Auth()` in a fresh Node process whose
+ * module loader writes down every module it loads; the assertions read that list.
  * The sign-in page is the counter-check: rendering it loads the pages and their JSX runtime, so the
  * list would show them had `/session` loaded them (and still no WebAuthn code: no WebAuthn provider is
  * shown, and no Preact, which the pages no longer use). The pages a credentials-only app answers
@@ -36,6 +37,7 @@ const notForSession: Record<string, RegExp> = {
   "the second-factor options": /\/src\/core\/second-factor-options\.ts$/,
   "the replay and refresh stores": /\/src\/core\/(replay|refresh)-store\.ts$/,
   "the database session read": /\/src\/actions\/session-database\.ts$/,
+  "the configuration checks of other provider kinds and second factors": /\/src\/core\/checks\/(oauth|email|webauthn|password|second-factor)\.ts$/,
 }
 
 /** Page modules the sign-in, sign-out, error and verify-request pages of a credentials-only app must not load. */
@@ -58,38 +60,50 @@ export async function load(url, context, next) {
 `,
 )
 
-// A credentials-only app: answers each request given, in order, and prints the answers.
-writeFileSync(
-  join(scratch, "app.mts"),
-  `import { Auth } from ${JSON.stringify(join(root, "src/index.ts"))}
+/**
+ * An app with `providers` (source text) and what else its config holds, importing what they name:
+ * answers each request given, in order, and prints the answers.
+ */
+const app = (providers: string, { imports = "", config = "" } = {}) => `import { Auth } from ${JSON.stringify(join(root, "src/index.ts"))}
 import Credentials from ${JSON.stringify(join(root, "src/providers/credentials.ts"))}
-import Password from ${JSON.stringify(join(root, "src/providers/password.ts"))}
-import { MemoryAdapter } from ${JSON.stringify(join(root, "src/adapters/memory.ts"))}
-// APP=password: an app with a Password provider (and the adapter it needs) instead.
-const config = process.env.APP === "password"
-  ? { secret: ${JSON.stringify(secret)}, trustHost: true, adapter: MemoryAdapter(), providers: [Password({ sendMail: async () => {} })] }
-  : {
-      secret: ${JSON.stringify(secret)},
-      trustHost: true,
-      providers: [Credentials({ credentials: { username: {} }, authorize: (credentials: Record<string, unknown>) => ({ id: "1", name: String(credentials.username) }) })],
-    }
+${imports}
+const config = {
+  secret: ${JSON.stringify(secret)},
+  trustHost: true,${config}
+  providers: ${providers},
+}
 const answers = []
 for (const { path, cookie } of JSON.parse(process.env.REQUESTS!) as { path: string; cookie?: string }[]) {
   const response = await Auth(new Request("https://app.test/auth" + path, { headers: cookie ? { cookie } : {} }), config)
   answers.push({ status: response.status, body: await response.text() })
 }
 process.stdout.write(JSON.stringify(answers))
-`,
+`
+// A credentials-only app.
+writeFileSync(join(scratch, "app.mts"), app(`[Credentials({ credentials: { username: {} }, authorize: (credentials: Record<string, unknown>) => ({ id: "1", name: String(credentials.username) }) })]`))
+// An app with an OIDC provider written Auth.js-style, a plain object without a factory, beside the credentials.
+writeFileSync(
+  join(scratch, "app-oidc.mts"),
+  app(`[{ id: "corp", name: "Corp", type: "oidc", issuer: "https://idp.test", clientId: "corp-client" }, Credentials({ authorize: () => null })]`),
+)
+// An app with a Password provider, and the adapter it needs.
+writeFileSync(
+  join(scratch, "app-password.mts"),
+  app(`[Password({ sendMail: async () => {} })]`, {
+    imports: `import Password from ${JSON.stringify(join(root, "src/providers/password.ts"))}
+import { MemoryAdapter } from ${JSON.stringify(join(root, "src/adapters/memory.ts"))}`,
+    config: "\n  adapter: MemoryAdapter(),",
+  }),
 )
 
 /** Runs the app in a fresh process on `requests`: its answers, and every module it loaded. */
-function run(name: string, requests: { path: string; cookie?: string }[], app = "credentials"): { answers: { status: number; body: string }[]; loaded: string[] } {
+function run(name: string, requests: { path: string; cookie?: string }[], appFile = "app.mts"): { answers: { status: number; body: string }[]; loaded: string[] } {
   const log = join(scratch, `${name}.log`)
   writeFileSync(log, "")
-  const out = execFileSync(process.execPath, ["--import", "tsx", "--import", join(scratch, "record.mjs"), join(scratch, "app.mts")], {
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--import", join(scratch, "record.mjs"), join(scratch, appFile)], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, REQUESTS: JSON.stringify(requests), LOADED_MODULES: log, APP: app },
+    env: { ...process.env, REQUESTS: JSON.stringify(requests), LOADED_MODULES: log },
   })
   return { answers: JSON.parse(out) as { status: number; body: string }[], loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) }
 }
@@ -97,7 +111,7 @@ function run(name: string, requests: { path: string; cookie?: string }[], app = 
 const matching = (loaded: string[], pattern: RegExp) => loaded.filter((url) => pattern.test(url))
 
 describe("a credentials-only app answering /session", () => {
-  it("loads neither OAuth, WebAuthn, the pages, their JSX runtime, the token refresh, the second-factor options nor the stores, for a session with or without provider tokens", async () => {
+  it("loads neither OAuth, WebAuthn, the pages, their JSX runtime, the token refresh, the second-factor options, the stores nor other kinds' configuration checks, for a session with or without provider tokens", async () => {
     const session = await encode({ token: { name: "Ada", email: "ada@example.test", sub: "1" }, secret, salt: cookieName })
     // A session minted while an OAuth provider with refresh was configured: its tokens ride along.
     const withTokens = await encode({
@@ -117,7 +131,7 @@ describe("a credentials-only app answering /session", () => {
     for (const [what, pattern] of Object.entries(notForSession)) expect(matching(loaded, pattern), what).toEqual([])
   }, 60_000)
 
-  it("loads the pages and their JSX runtime when the sign-in page is first rendered, and still no WebAuthn code, token refresh, second-factor options, stores nor Preact", () => {
+  it("loads the pages and their JSX runtime when the sign-in page is first rendered, and still no WebAuthn code, token refresh, second-factor options, stores, other kinds' configuration checks nor Preact", () => {
     const { answers, loaded } = run("signin", [{ path: "/signin" }])
 
     expect(answers[0]!.status).toBe(200)
@@ -125,7 +139,9 @@ describe("a credentials-only app answering /session", () => {
     expect(matching(loaded, notForSession["the pages"]!)).not.toEqual([])
     expect(matching(loaded, notForSession["the pages' JSX runtime"]!)).not.toEqual([])
     expect(matching(loaded, /\/node_modules\/preact(-render-to-string)?\//), "Preact").toEqual([])
-    for (const what of ["the OAuth client (oauth4webapi)", "the WebAuthn code", "the refresh of provider tokens", "the second-factor options", "the replay and refresh stores"]) expect(matching(loaded, notForSession[what]!), what).toEqual([])
+    for (const what of ["the OAuth client (oauth4webapi)", "the WebAuthn code", "the refresh of provider tokens", "the second-factor options", "the replay and refresh stores", "the configuration checks of other provider kinds and second factors"]) {
+      expect(matching(loaded, notForSession[what]!), what).toEqual([])
+    }
     // The page's English is the core's: the Password pages', the second factor's and the emails' load with a page of theirs.
     expect(matching(loaded, /\/src\/core\/i18n\/english\/core\.ts$/)).toHaveLength(1)
     expect(matching(loaded, /\/src\/core\/i18n\/(messages|translator|english\/(password|second-factor|emails))\.ts$/), "the other areas' English").toEqual([])
@@ -152,17 +168,27 @@ describe("a credentials-only app answering /session", () => {
 
 describe("an app with a Password provider", () => {
   it("loads the Password provider's pages when one is first asked for, and its sign-in page loads none of them", () => {
-    const signIn = run("password-signin", [{ path: "/signin" }], "password")
+    const signIn = run("password-signin", [{ path: "/signin" }], "app-password.mts")
     expect(signIn.answers[0]!.status).toBe(200)
     expect(signIn.answers[0]!.body).toContain("/auth/forgot-password/password")
     expect(matching(signIn.loaded, notForCredentialsPages["the Password provider's pages"]!)).toEqual([])
 
-    const { answers, loaded } = run("password-pages", [{ path: "/signup/password" }, { path: "/forgot-password/password" }, { path: "/verify-request?type=code&provider=password" }], "password")
+    const { answers, loaded } = run("password-pages", [{ path: "/signup/password" }, { path: "/forgot-password/password" }, { path: "/verify-request?type=code&provider=password" }], "app-password.mts")
     expect(answers.map(({ status }) => status)).toEqual([200, 200, 200])
     expect(answers[2]!.body).toContain("<title>Enter your code</title>")
     for (const module of [/\/src\/actions\/password\/pages\.ts$/, /\/src\/pages\/sign-up\.tsx$/, /\/src\/pages\/password\.tsx$/, /\/src\/actions\/code-page\.ts$/, /\/src\/pages\/email-code\.tsx$/]) {
       expect(matching(loaded, module), String(module)).toHaveLength(1)
     }
     expect(matching(loaded, notForCredentialsPages["the second-factor pages and their styles"]!), "the second-factor pages").toEqual([])
+  }, 60_000)
+})
+
+describe("an app with an OIDC provider answering /session", () => {
+  it("loads the OAuth/OIDC configuration checks, and no other kind's", () => {
+    const { answers, loaded } = run("oidc", [{ path: "/session" }], "app-oidc.mts")
+
+    expect(answers[0]!.status).toBe(200)
+    expect(matching(loaded, /\/src\/core\/checks\/oauth\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/core\/checks\/(email|webauthn|password|second-factor)\.ts$/)).toEqual([])
   }, 60_000)
 })

@@ -315,7 +315,8 @@ describe("the provider table (docs/guides/providers.md)", () => {
 describe("Troubleshooting (docs/guides/troubleshooting.md)", () => {
   it("gives the cause and fix of every configuration error the checks raise", async () => {
     const errors = (await import("../src/errors.js")) as Record<string, unknown>
-    const sources = ["src/core/assert.ts", "src/core/origin.ts"].map((file) => readFileSync(join(root, file), "utf8")).join("\n")
+    const checks = readdirSync(join(root, "src/core/checks")).map((file) => `src/core/checks/${file}`)
+    const sources = ["src/core/assert.ts", "src/core/origin.ts", ...checks].map((file) => readFileSync(join(root, file), "utf8")).join("\n")
     const raised = [...new Set([...sources.matchAll(/new ([A-Z]\w+)\(/g)].map((match) => match[1]!))].filter((name) => typeof errors[name] === "function").sort()
     const section = read("docs/guides/troubleshooting.md")
     expect(raised.length).toBeGreaterThan(8)

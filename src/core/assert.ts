@@ -1,28 +1,20 @@
 import {
-  AuthError as PlainAuthError,
-  DuplicateConditionalUI,
-  ExperimentalFeatureNotEnabled,
   InvalidCallbackUrl,
-  InvalidEndpoints,
-  InvalidProvider,
   MissingAdapter,
   MissingAdapterMethods,
   MissingAuthorize,
   MissingSecret,
-  MissingWebAuthnAutocomplete,
   UnsupportedStrategy,
   WeakSecret,
   type AuthError,
 } from "./errors.js"
-import { missingClientId, processEnv, readsEnvironment, runtimeMode } from "./env.js"
-import { refreshEnabled } from "./refresh-options.js"
-import { missingSecondFactorMethods } from "./second-factor-methods.js"
+import { processEnv, runtimeMode } from "./env.js"
+import { onFirstUse } from "./on-first-use.js"
 import type { AuthRequest } from "./request.js"
-import type { AuthConfig, CookiesOptions, CredentialsConfig, InternalProvider, Provider, ProviderConfig, WarningCode } from "../types.js"
-import type { OAuthConfig, OIDCConfig } from "../providers/oauth.js"
-import type { EmailConfig } from "../providers/email-config.js"
-import type { WebAuthnConfig } from "../providers/webauthn-config.js"
+import type { AuthConfig, CookiesOptions, InternalProvider, ProviderConfig, WarningCode } from "../types.js"
 import type { Adapter } from "../adapters.js"
+import type { CheckedProviderConfig } from "./checks/checked.js"
+export type { CheckedOAuthConfig, CheckedProviderConfig } from "./checks/checked.js"
 
 /**
  * An absolute http(s) URL, or a path starting with "/" (resolved against the origin): what a
@@ -45,47 +37,17 @@ export function isValidHttpUrl(value: string, origin: string): boolean {
   }
 }
 
-function hasEndpoint(value: unknown): boolean {
-  return typeof value === "string" || (typeof value === "object" && value !== null && "url" in value && Boolean(value.url))
-}
-
 const databaseSessionMethods: (keyof Adapter)[] = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "linkAccount",
   "createSession", "getSessionAndUser", "updateSession", "deleteSession",
 ]
-// Token refresh with database sessions reads the user's accounts and swaps their tokens compare-and-set.
-const refreshMethods = ["getAccount", "listAccountsByUserId", "updateAccountTokens"] as const satisfies readonly (keyof Adapter)[]
-const emailMethods: (keyof Adapter)[] = ["createVerificationToken", "useVerificationToken", "getUserByEmail"]
-// Auth.js's list, and getUserByEmail: the default getUserInfo looks the email up with it.
-const webAuthnMethods: (keyof Adapter)[] = [
-  "createUser", "getUser", "getUserByEmail", "linkAccount", "getAccount",
-  "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
-]
 
-/**
- * An OAuth or OIDC provider that passed the configuration checks: it has a client id. No client
- * secret is implied (public clients have none).
- *
- * @example
- * ```ts
- * const client: o.Client = { client_id: provider.clientId } // a string, no `?? ""`
- * ```
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type CheckedOAuthConfig = (OAuthConfig<any> | OIDCConfig<any>) & { clientId: string }
-
-/**
- * A provider that passed the configuration checks: a credentials provider (with `authorize`), an
- * OAuth/OIDC provider with a `clientId`, an email provider, or a WebAuthn provider (with
- * `experimental.enableWebAuthn` and an adapter that stores authenticators). Narrow it on `type`.
- *
- * @example
- * ```ts
- * if (provider.type === "oauth" || provider.type === "oidc") provider.clientId // string
- * ```
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type CheckedProviderConfig = CredentialsConfig<any> | CheckedOAuthConfig | EmailConfig | WebAuthnConfig
+// Each provider kind's (and second factors') checks, loaded by the first configuration that has one.
+const oauthChecks = onFirstUse(() => import("./checks/oauth.js"))
+const emailChecks = onFirstUse(() => import("./checks/email.js"))
+const webAuthnChecks = onFirstUse(() => import("./checks/webauthn.js"))
+const passwordChecks = onFirstUse(() => import("./checks/password.js"))
+const secondFactorChecks = onFirstUse(() => import("./checks/second-factor.js"))
 
 /**
  * What checking a configuration found: its checked providers, or the first error; and warnings to
@@ -93,7 +55,7 @@ export type CheckedProviderConfig = CredentialsConfig<any> | CheckedOAuthConfig 
  *
  * @example
  * ```ts
- * const check = checkConfig(config, providerConfigs(config.providers))
+ * const check = await checkConfig(config, providerConfigs(config.providers))
  * const providers = check.ok ? check.providers : []
  * ```
  */
@@ -106,10 +68,6 @@ export type ConfigCheck =
       beforeRequestChecks: boolean
       warnings: WarningCode[]
     }
-
-function hasClientId<P extends { clientId?: string }>(provider: P): provider is P & { clientId: string } {
-  return typeof provider.clientId === "string" && provider.clientId !== ""
-}
 
 /**
  * The fewest characters a secret may have outside development and test. `npx authflow secret`
@@ -149,18 +107,20 @@ export function weakSecret(secret: string | readonly string[], nodeEnv: string |
 /**
  * Checks what a configuration alone decides (everything but the request): the secret, the session
  * strategy, each provider (endpoints, `clientId`, `authorize`) and the adapter methods the
- * configuration needs. The first problem wins. It is run once per configuration object (see
- * `configFor`); the request's own checks are {@link checkRequest}'s.
+ * configuration needs. The first problem wins. The checks of a provider kind (OAuth/OIDC, email,
+ * WebAuthn, the Password provider) and of second factors are loaded when the configuration has
+ * one, so an app carries only its own. It is run once per configuration object (see `configFor`);
+ * the request's own checks are {@link checkRequest}'s.
  *
  * @param providers - `config.providers` as configs (`providerConfigs`), index for index.
  *
  * @example
  * ```ts
- * const check = checkConfig(config, providerConfigs(config.providers))
+ * const check = await checkConfig(config, providerConfigs(config.providers))
  * if (!check.ok) logger.error(check.error)
  * ```
  */
-export function checkConfig(config: AuthConfig, providers: readonly ProviderConfig[]): ConfigCheck {
+export async function checkConfig(config: AuthConfig, providers: readonly ProviderConfig[]): Promise<ConfigCheck> {
   const warnings: WarningCode[] = []
   const refuse = (error: AuthError): ConfigCheck => ({ ok: false, error, beforeRequestChecks: false, warnings })
   if (!config.secret?.length) return { ok: false, error: new MissingSecret("No secret: set AUTH_SECRET (generate one with `npx authflow secret`), or pass `secret`"), beforeRequestChecks: true, warnings }
@@ -180,48 +140,35 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
 
   // Experimental features may change or disappear: say so whenever one is switched on.
   if (config.experimental?.enableWebAuthn) warnings.push("experimental-webauthn")
+  const has = (type: string) => providers.some((provider) => provider.type === type)
+  const [oauth, email, webAuthn, password, secondFactor] = await Promise.all([
+    has("oauth") || has("oidc") ? oauthChecks() : undefined,
+    has("email") ? emailChecks() : undefined,
+    has("webauthn") ? webAuthnChecks() : undefined,
+    providers.some((provider) => provider.type === "credentials" && provider.passwordAccounts) ? passwordChecks() : undefined,
+    config.secondFactor !== undefined && config.secondFactor !== false ? secondFactorChecks() : undefined,
+  ])
   const checked: CheckedProviderConfig[] = []
-  let hasEmail = false
-  let webAuthn: string | undefined
-  let conditionalUI = 0
+  // A kind's checks (`oauth!`, `webAuthn!`) were loaded above when the kind has a provider here.
   for (const [index, provider] of providers.entries()) {
     switch (provider.type) {
       case "oauth":
-      case "oidc":
-        if (!provider.issuer) {
-          for (const key of ["authorization", "token", "userinfo"] as const) {
-            if (!hasEndpoint(provider[key])) {
-              return refuse(
-                new InvalidEndpoints(`Provider "${provider.id}" is missing both \`issuer\` and \`${key}\` endpoint config. At least one of them is required`),
-              )
-            }
-          }
-        }
-        // Only the id: public clients (PKCE, token_endpoint_auth_method "none") have no secret.
-        if (!hasClientId(provider)) return refuse(missingClientId(provider.id, config.providers[index], readsEnvironment(config)))
-        checked.push(provider)
+      case "oidc": {
+        const result = oauth!.checkOAuthProvider(provider, config, index)
+        if (result instanceof Error) return refuse(result)
+        checked.push(result)
         break
+      }
       case "credentials":
         if (typeof provider.authorize !== "function") return refuse(new MissingAuthorize("Must define an authorize() handler to use the credentials provider"))
         checked.push(provider)
         break
       case "email":
-        hasEmail = true
         checked.push(provider)
         break
       case "webauthn": {
-        webAuthn ??= provider.id
-        const version = provider.simpleWebAuthnBrowserVersion
-        if (version !== undefined && version !== false && !/^v\d+(?:\.\d+){0,2}$/.test(version)) {
-          return refuse(new PlainAuthError(`Invalid provider config for "${provider.id}": simpleWebAuthnBrowserVersion "${version}" must be like v1, v1.2 or v1.2.3`))
-        }
-        if (provider.enableConditionalUI) {
-          if (++conditionalUI > 1) return refuse(new DuplicateConditionalUI("Multiple webauthn providers have 'enableConditionalUI' set to True. Only one provider can have this option enabled at a time"))
-          const autocompletes = Object.values(provider.formFields ?? {}).map((field) => field.autocomplete)
-          if (!autocompletes.some((value) => typeof value === "string" && value.includes("webauthn"))) {
-            return refuse(new MissingWebAuthnAutocomplete(`Provider "${provider.id}" has 'enableConditionalUI' set to True, but none of its formFields have 'webauthn' in their autocomplete param`))
-          }
-        }
+        const error = webAuthn!.checkWebAuthnProvider(provider, checked)
+        if (error) return refuse(error)
         checked.push(provider)
         break
       }
@@ -230,57 +177,37 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
 
   const adapter = config.adapter
   const required = new Set<keyof Adapter>()
-  if (hasEmail) {
-    if (!adapter) return refuse(new MissingAdapter("Email login requires an adapter"))
-    for (const method of emailMethods) required.add(method)
-  }
-  if (strategy === "database" || (strategy === undefined && adapter)) {
-    if (!adapter) return refuse(new MissingAdapter("Database session requires an adapter"))
-    for (const method of databaseSessionMethods) required.add(method)
-    if (checked.some((provider) => refreshEnabled(config, provider))) {
-      const missing = refreshMethods.filter((method) => typeof adapter[method] !== "function")
-      if (missing.length) {
-        return refuse(new MissingAdapterMethods(`Token refresh with database sessions needs the adapter methods ${missing.join(", ")}: add them to your adapter, use authflow's, or turn \`refresh\` off`))
-      }
-    }
-  }
-  if (webAuthn !== undefined) {
-    if (!config.experimental?.enableWebAuthn) {
-      return refuse(new ExperimentalFeatureNotEnabled("WebAuthn is an experimental feature: enable it with experimental.enableWebAuthn"))
-    }
-    if (!adapter) return refuse(new MissingAdapter("WebAuthn requires an adapter"))
-    for (const method of webAuthnMethods) required.add(method)
-  }
-  if (config.secondFactor !== undefined && config.secondFactor !== false) {
-    if (!adapter) return refuse(new MissingAdapter("Second factors need an adapter that stores them: add `adapter`, or turn `secondFactor` off"))
-    const missing = missingSecondFactorMethods(adapter)
-    if (missing.length) return refuse(new MissingAdapterMethods(`Second factors need the adapter methods ${missing.join(", ")}: add them to your adapter, use authflow's, or turn \`secondFactor\` off`))
-  }
-  if (checked.some((provider) => provider.type === "credentials" && provider.passwordAccounts)) {
-    if (!adapter) return refuse(new MissingAdapter("The Password provider keeps accounts in a database: add `adapter`"))
-    // getUser: a signed-in password change reads the account's user.
-    for (const method of ["getUserByEmail", "getAccount", "linkAccount", "updateAccountTokens", "getUser"] as const) required.add(method)
-    const unmailed = checked.find((provider) => provider.type === "credentials" && provider.passwordAccounts?.verification === "required" && !provider.passwordAccounts.sendMail)
-    if (unmailed) return refuse(new InvalidProvider(`The Password provider "${unmailed.id}" requires verified addresses but cannot mail the link: pass Password({ verification: "required", sendMail })`))
-    const verifyByOf = (provider: CheckedProviderConfig) => (provider.type === "credentials" ? provider.passwordAccounts?.verifyBy : undefined)
-    const unknownVerifyBy = checked.find((provider) => verifyByOf(provider) !== undefined && !["link", "code", "both"].includes(verifyByOf(provider)!))
-    if (unknownVerifyBy) return refuse(new InvalidProvider(`The Password provider "${unknownVerifyBy.id}" has verifyBy ${JSON.stringify(verifyByOf(unknownVerifyBy))}: use "link", "code" or "both"`))
-    const resetByOf = (provider: CheckedProviderConfig) => (provider.type === "credentials" ? provider.passwordAccounts?.resetBy : undefined)
-    const unknownResetBy = checked.find((provider) => resetByOf(provider) !== undefined && !["link", "code", "both"].includes(resetByOf(provider)!))
-    if (unknownResetBy) return refuse(new InvalidProvider(`The Password provider "${unknownResetBy.id}" has resetBy ${JSON.stringify(resetByOf(unknownResetBy))}: use "link", "code" or "both"`))
-    // The mailed links (verify an address, confirm a new one) read the user by id and write it.
-    if (checked.some((provider) => provider.type === "credentials" && provider.passwordAccounts?.sendMail)) for (const method of ["getUser", "updateUser"] as const) required.add(method)
-    // A password reset or change ends the user's other database sessions: at once, by deleting their rows.
-    const ending = checked.find((provider) => provider.type === "credentials" && provider.passwordAccounts && provider.passwordAccounts.endOtherSessions !== false)
-    if (ending && (config.session?.strategy ?? "database") === "database" && typeof adapter.deleteUserSessions !== "function") {
-      return refuse(new MissingAdapterMethods(`The Password provider "${ending.id}" ends a user's other sessions when their password changes, which with database sessions needs the adapter method deleteUserSessions: add it, use authflow's adapter, or pass Password({ endOtherSessions: false })`))
-    }
-  }
+  const problem =
+    email?.checkEmailAdapter(adapter, required) ??
+    databaseSessionAdapter(config, checked, required, oauth) ??
+    webAuthn?.checkWebAuthnConfig(config, required) ??
+    secondFactor?.checkSecondFactorAdapter(adapter) ??
+    password?.checkPasswordAccounts(config, checked, required)
+  if (problem) return refuse(problem)
   if (adapter) {
     const missing = [...required].filter((method) => typeof adapter[method] !== "function")
     if (missing.length) return refuse(new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(", ")}`))
   }
   return { ok: true, providers: checked, warnings }
+}
+
+/**
+ * Database sessions' adapter (`session.strategy: "database"`, or an adapter and no strategy):
+ * refused without one, else the methods they call are added to `required`, and token refresh's are
+ * checked when there are OAuth/OIDC providers (`oauth`, their checks).
+ */
+function databaseSessionAdapter(
+  config: AuthConfig,
+  checked: readonly CheckedProviderConfig[],
+  required: Set<keyof Adapter>,
+  oauth: Awaited<ReturnType<typeof oauthChecks>> | undefined,
+): AuthError | undefined {
+  const { adapter } = config
+  const strategy = config.session?.strategy
+  if (strategy !== "database" && (strategy !== undefined || !adapter)) return undefined
+  if (!adapter) return new MissingAdapter("Database session requires an adapter")
+  for (const method of databaseSessionMethods) required.add(method)
+  return oauth?.checkRefreshMethods(config, checked, adapter)
 }
 
 /**
@@ -291,7 +218,7 @@ export function checkConfig(config: AuthConfig, providers: readonly ProviderConf
  *
  * @example
  * ```ts
- * const resolved = checkRequest(request, configFor(config, request.url))
+ * const resolved = checkRequest(request, await configFor(config, request.url))
  * if (!resolved.ok) logger.error(resolved.error)
  * ```
  */
@@ -364,7 +291,7 @@ export interface RefusedConfig extends ResolvedBase {
  *
  * @example
  * ```ts
- * const resolved: ResolvedConfig = checkRequest(request, configFor(config, request.url))
+ * const resolved: ResolvedConfig = checkRequest(request, await configFor(config, request.url))
  * ```
  */
 export type ResolvedConfig = CheckedConfig | RefusedConfig

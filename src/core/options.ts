@@ -112,7 +112,7 @@ export interface InitResult {
  *
  * @example
  * ```ts
- * const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
+ * const resolved = checkRequest(authRequest, await configFor(config, authRequest.url))
  * if (resolved.ok) {
  *   const { options, cookies } = await initOptions(authRequest, config, logger, resolved.providers, resolved.cookies)
  * }
@@ -187,19 +187,20 @@ export async function initOptions(
 
 /**
  * A configuration resolved for one origin and scheme: its cookies, and either its checked providers
- * with their URLs or the first configuration error. The configuration checks (`checkConfig`) run
- * once per configuration object; the result is kept until `providers`, `cookies`, `adapter`,
- * `secret`, `session.strategy` or `experimental.enableWebAuthn` is replaced, and per origin the
- * providers' URLs and the cookies are computed once. The request's own checks are `checkRequest`'s.
+ * with their URLs or the first configuration error. The configuration checks (`checkConfig`, which
+ * loads the checks of the provider kinds the configuration has) run once per configuration object;
+ * the result is kept until `providers`, `cookies`, `adapter`, `secret`, `session.strategy` or
+ * `experimental.enableWebAuthn` is replaced, and per origin the providers' URLs and the cookies are
+ * computed once. The request's own checks are `checkRequest`'s.
  *
  * @example
  * ```ts
- * const resolved = configFor(config, request.url)
+ * const resolved = await configFor(config, request.url)
  * if (resolved.ok) resolved.providers // CheckedProvider[]
  * else logger.error(resolved.error)
  * ```
  */
-export function configFor(config: AuthConfig, url: URL): ResolvedConfig {
+export async function configFor(config: AuthConfig, url: URL): Promise<ResolvedConfig> {
   const secure = config.useSecureCookies ?? url.protocol === "https:"
   const basePath = config.basePath ?? "/auth"
   const key = `${secure ? "s" : "p"}${url.origin}${basePath}`
@@ -216,16 +217,22 @@ export function configFor(config: AuthConfig, url: URL): ResolvedConfig {
       entries: new Map(),
     }
     derived.set(config, state)
+    // A check that could not load its module (a chunk missing) is not kept: the next request tries again.
+    const checking = state
+    checking.check.catch(() => {
+      if (derived.get(config) === checking) derived.delete(config)
+    })
   }
   let entry = state.entries.get(key)
   if (!entry) {
-    if (state.entries.size > 32) state.entries.clear()
-    const { check } = state
+    const { entries } = state
+    const check = await state.check
+    if (entries.size > 32) entries.clear()
     const cookies = resolveCookies(secure, config.cookies)
     entry = check.ok
       ? { ok: true, providers: withProviderUrls(check.providers, url.origin + basePath), cookies, warnings: check.warnings }
       : { ok: false, error: check.error, beforeRequestChecks: check.beforeRequestChecks, cookies, warnings: check.warnings }
-    state.entries.set(key, entry)
+    entries.set(key, entry)
   }
   return entry
 }
@@ -249,7 +256,8 @@ interface Derived {
   secret: AuthConfig["secret"]
   strategy: unknown
   enableWebAuthn: boolean | undefined
-  check: ConfigCheck
+  /** The configuration checks, once per configuration object (a promise: they load the checks of its provider kinds). */
+  check: Promise<ConfigCheck>
   /** Per scheme, origin and basePath. */
   entries: Map<string, ResolvedConfig>
 }

@@ -151,7 +151,7 @@ async function diagnose(request: Request, config: AuthConfig, response: Response
   let error: Error | undefined = served.error
   if (!error) {
     if (served.origin !== authRequest.url.origin) authRequest.url = new URL(authRequest.url.pathname, served.origin)
-    const resolved = checkRequest(authRequest, configFor(config, authRequest.url))
+    const resolved = checkRequest(authRequest, await configFor(config, authRequest.url))
     if (!resolved.ok) error = resolved.error
   }
   if (error instanceof MissingSecret && !error.message.includes("AUTH_SECRET")) {

@@ -116,7 +116,7 @@ export const drivenMachines: readonly string[] = [
  * ```
  */
 export async function authflowModelTests(config: AuthConfig, fixtures: AuthflowFixtures = {}, options: ModelTestOptions = {}): Promise<ModelTestSuite> {
-  const configError = World.configError(config, fixtures)
+  const configError = await World.configError(config, fixtures)
   if (configError) throw configError
   const { drivers, unused } = driversFor(config, fixtures)
   const snapshot = options.snapshotFile ? readSnapshot(options.snapshotFile) : undefined

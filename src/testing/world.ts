@@ -271,9 +271,9 @@ export class World {
    * its stand-ins, capturing mailer and secret), checked as `Auth()` checks it; undefined when
    * there is none.
    */
-  static configError(config: AuthConfig, fixtures: AuthflowFixtures): AuthError | undefined {
+  static async configError(config: AuthConfig, fixtures: AuthflowFixtures): Promise<AuthError | undefined> {
     const { config: run } = new World(config, fixtures, config.adapter, new TransitionRecorder([]))
-    const check = checkConfig(run, providerConfigs(run.providers))
+    const check = await checkConfig(run, providerConfigs(run.providers))
     return check.ok ? undefined : check.error
   }
 
