@@ -11,8 +11,9 @@
  * shown, and no Preact, which the pages no longer use). The pages a credentials-only app answers
  * (sign-in, sign-out, error, verify-request) load none of the Password provider's, second factors' or
  * emailed code's pages, nor the sign-in page's OAuth buttons and email form, and of the English only the core's; an app
- * with a Password provider loads its pages when one is first asked for. A credentials sign-in writes its
- * JWT session without the database session's writes, which an app with an adapter loads.
+ * with a Password provider loads its pages when one is first asked for. A credentials sign-in and
+ * sign-out write and clear its JWT session without the database session's writes and the sign-out's
+ * steps beyond the cookie, which an app with an adapter loads.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -118,7 +119,7 @@ import { MemoryAdapter } from ${JSON.stringify(join(root, "src/adapters/memory.t
 )
 
 /** Runs the app in a fresh process on `requests`: its answers, and every module it loaded. */
-function run(name: string, requests: { path: string; cookie?: string; form?: Record<string, string> }[], appFile = "app.mts"): { answers: { status: number; body: string; cookies: string[] }[]; loaded: string[] } {
+function run(name: string, requests: { path: string; cookie?: string; form?: Record<string, string> }[], appFile = "app.mts"): { answers: { status: number; body: string; location: string | null; cookies: string[] }[]; loaded: string[] } {
   const log = join(scratch, `${name}.log`)
   writeFileSync(log, "")
   const out = execFileSync(process.execPath, ["--import", "tsx", "--import", join(scratch, "record.mjs"), join(scratch, appFile)], {
@@ -126,7 +127,7 @@ function run(name: string, requests: { path: string; cookie?: string; form?: Rec
     encoding: "utf8",
     env: { ...process.env, REQUESTS: JSON.stringify(requests), LOADED_MODULES: log },
   })
-  return { answers: JSON.parse(out) as { status: number; body: string; cookies: string[] }[], loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) }
+  return { answers: JSON.parse(out) as { status: number; body: string; location: string | null; cookies: string[] }[], loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) }
 }
 
 const matching = (loaded: string[], pattern: RegExp) => loaded.filter((url) => pattern.test(url))
@@ -187,25 +188,32 @@ describe("a credentials-only app answering /session", () => {
   }, 60_000)
 })
 
-describe("a credentials sign-in", () => {
-  const signIn = [{ path: "/csrf" }, { path: "/callback/credentials", form: { username: "Ada" } }]
+describe("a credentials sign-in and sign-out", () => {
+  const signInAndOut: { path: string; form?: Record<string, string> }[] = [{ path: "/csrf" }, { path: "/callback/credentials", form: { username: "Ada" } }, { path: "/signout", form: {} }]
 
-  it("writes a JWT session without loading the database session's writes", () => {
-    const { answers, loaded } = run("credentials-sign-in", signIn)
+  it("write and clear a JWT session without loading the database session's writes or the sign-out's steps beyond the cookie", () => {
+    const { answers, loaded } = run("credentials-sign-in", signInAndOut)
 
-    expect(answers.map(({ status }) => status)).toEqual([200, 302])
+    expect(answers.map(({ status }) => status)).toEqual([200, 302, 302])
     expect(answers[1]!.cookies).toContain(cookieName)
-    // The list is the real one: the sign-in tail's JWT write is on it.
+    expect(answers[2]!.cookies).toContain(cookieName)
+    expect(answers.map(({ location }) => location)).toEqual([null, "https://app.test", "https://app.test"])
+    // The list is the real one: the sign-in tail's JWT write and the sign-out action are on it.
     expect(matching(loaded, /\/src\/actions\/issue-session\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/actions\/signout\.ts$/)).toHaveLength(1)
     expect(matching(loaded, /\/src\/actions\/issue-database-session\.ts$/), "the database session's writes").toEqual([])
+    expect(matching(loaded, /\/src\/actions\/signout-ends\.ts$/), "the sign-out's steps beyond the cookie").toEqual([])
   }, 60_000)
 
-  it("loads the database session's writes when its app has database sessions", () => {
-    const { answers, loaded } = run("database-sign-in", signIn, "app-database.mts")
+  it("load the database session's writes and the sign-out's steps beyond the cookie when the app has database sessions", () => {
+    const { answers, loaded } = run("database-sign-in", signInAndOut, "app-database.mts")
 
-    expect(answers.map(({ status }) => status)).toEqual([200, 302])
+    expect(answers.map(({ status }) => status)).toEqual([200, 302, 302])
     expect(answers[1]!.cookies).toContain(cookieName)
+    expect(answers[2]!.cookies).toContain(cookieName)
+    expect(answers.map(({ location }) => location)).toEqual([null, "https://app.test", "https://app.test"])
     expect(matching(loaded, /\/src\/actions\/issue-database-session\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/actions\/signout-ends\.ts$/)).toHaveLength(1)
   }, 60_000)
 })
 
