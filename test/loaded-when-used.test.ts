@@ -191,7 +191,7 @@ describe("a credentials-only app answering /session", () => {
 describe("a credentials sign-in and sign-out", () => {
   const signInAndOut: { path: string; form?: Record<string, string> }[] = [{ path: "/csrf" }, { path: "/callback/credentials", form: { username: "Ada" } }, { path: "/signout", form: {} }]
 
-  it("write and clear a JWT session without loading the database session's writes or the sign-out's steps beyond the cookie", () => {
+  it("write and clear a JWT session without loading the database session's writes, the second-factor flow or the sign-out's steps beyond the cookie", () => {
     const { answers, loaded } = run("credentials-sign-in", signInAndOut)
 
     expect(answers.map(({ status }) => status)).toEqual([200, 302, 302])
@@ -203,6 +203,7 @@ describe("a credentials sign-in and sign-out", () => {
     expect(matching(loaded, /\/src\/actions\/signout\.ts$/)).toHaveLength(1)
     expect(matching(loaded, /\/src\/actions\/issue-database-session\.ts$/), "the database session's writes").toEqual([])
     expect(matching(loaded, /\/src\/actions\/signout-ends\.ts$/), "the sign-out's steps beyond the cookie").toEqual([])
+    expect(matching(loaded, /\/src\/actions\/second-factor\/flow\.ts$/), "the second-factor flow").toEqual([])
   }, 60_000)
 
   it("load the database session's writes and the sign-out's steps beyond the cookie when the app has database sessions", () => {
