@@ -11,7 +11,9 @@
  * shown, and no Preact, which the pages no longer use). The pages a credentials-only app answers
  * (sign-in, sign-out, error, verify-request) load none of the Password provider's, second factors' or
  * emailed code's pages, nor the sign-in page's OAuth buttons and email form, and of the English only the core's; an app
- * with a Password provider loads its pages when one is first asked for.
+ * with a Password provider loads its pages when one is first asked for. A credentials sign-in and
+ * sign-out write and clear its JWT session without the database session's writes and the sign-out's
+ * steps beyond the cookie, which an app with an adapter loads.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -73,9 +75,19 @@ const config = {
   providers: ${providers},
 }
 const answers = []
-for (const { path, cookie } of JSON.parse(process.env.REQUESTS!) as { path: string; cookie?: string }[]) {
-  const response = await Auth(new Request("https://app.test/auth" + path, { headers: cookie ? { cookie } : {} }), config)
-  answers.push({ status: response.status, body: await response.text() })
+// A request with a form is a POST that carries the cookies set so far and the last CSRF token.
+const jar = new Map()
+let csrfToken = ""
+for (const { path, cookie, form } of JSON.parse(process.env.REQUESTS!) as { path: string; cookie?: string; form?: Record<string, string> }[]) {
+  const sent = cookie ?? (form ? [...jar].map(([name, value]) => name + "=" + value).join("; ") : "")
+  const headers = { ...(sent && { cookie: sent }), ...(form && { "content-type": "application/x-www-form-urlencoded" }) }
+  const init = form ? { method: "POST", headers, body: new URLSearchParams({ ...form, csrfToken }) } : { headers }
+  const response = await Auth(new Request("https://app.test/auth" + path, init), config)
+  const cookies = response.headers.getSetCookie().map((set) => set.slice(0, set.indexOf(";")))
+  for (const pair of cookies) jar.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1))
+  const body = await response.text()
+  if (path === "/csrf") csrfToken = JSON.parse(body).csrfToken
+  answers.push({ status: response.status, body, location: response.headers.get("location"), cookies: cookies.map((pair) => pair.slice(0, pair.indexOf("="))) })
 }
 process.stdout.write(JSON.stringify(answers))
 `
@@ -85,6 +97,16 @@ writeFileSync(join(scratch, "app.mts"), app(`[Credentials({ credentials: { usern
 writeFileSync(
   join(scratch, "app-oidc.mts"),
   app(`[{ id: "corp", name: "Corp", type: "oidc", issuer: "https://idp.test", clientId: "corp-client" }, Credentials({ authorize: () => null })]`),
+)
+// A credentials app with an adapter, so database sessions, whose user is in the adapter.
+writeFileSync(
+  join(scratch, "app-database.mts"),
+  app(`[Credentials({ credentials: { username: {} }, authorize: () => ada })]`, {
+    imports: `import { MemoryAdapter } from ${JSON.stringify(join(root, "src/adapters/memory.ts"))}
+const adapter = MemoryAdapter()
+const ada = await adapter.createUser!({ id: "", name: "Ada", email: "ada@example.test", emailVerified: null })`,
+    config: "\n  adapter,",
+  }),
 )
 // An app with a Password provider, and the adapter it needs.
 writeFileSync(
@@ -97,7 +119,7 @@ import { MemoryAdapter } from ${JSON.stringify(join(root, "src/adapters/memory.t
 )
 
 /** Runs the app in a fresh process on `requests`: its answers, and every module it loaded. */
-function run(name: string, requests: { path: string; cookie?: string }[], appFile = "app.mts"): { answers: { status: number; body: string }[]; loaded: string[] } {
+function run(name: string, requests: { path: string; cookie?: string; form?: Record<string, string> }[], appFile = "app.mts"): { answers: { status: number; body: string; location: string | null; cookies: string[] }[]; loaded: string[] } {
   const log = join(scratch, `${name}.log`)
   writeFileSync(log, "")
   const out = execFileSync(process.execPath, ["--import", "tsx", "--import", join(scratch, "record.mjs"), join(scratch, appFile)], {
@@ -105,7 +127,7 @@ function run(name: string, requests: { path: string; cookie?: string }[], appFil
     encoding: "utf8",
     env: { ...process.env, REQUESTS: JSON.stringify(requests), LOADED_MODULES: log },
   })
-  return { answers: JSON.parse(out) as { status: number; body: string }[], loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) }
+  return { answers: JSON.parse(out) as { status: number; body: string; location: string | null; cookies: string[] }[], loaded: readFileSync(log, "utf8").split("\n").filter(Boolean) }
 }
 
 const matching = (loaded: string[], pattern: RegExp) => loaded.filter((url) => pattern.test(url))
@@ -163,6 +185,36 @@ describe("a credentials-only app answering /session", () => {
     expect(matching(loaded, /\/src\/actions\/pages\.ts$/)).toHaveLength(1)
     expect(matching(loaded, /\/src\/pages\/(signin|signout|error|verify-request)\.tsx$/)).toHaveLength(4)
     for (const [what, pattern] of Object.entries(notForCredentialsPages)) expect(matching(loaded, pattern), what).toEqual([])
+  }, 60_000)
+})
+
+describe("a credentials sign-in and sign-out", () => {
+  const signInAndOut: { path: string; form?: Record<string, string> }[] = [{ path: "/csrf" }, { path: "/callback/credentials", form: { username: "Ada" } }, { path: "/signout", form: {} }]
+
+  it("write and clear a JWT session without loading the database session's writes, the second-factor flow or the sign-out's steps beyond the cookie", () => {
+    const { answers, loaded } = run("credentials-sign-in", signInAndOut)
+
+    expect(answers.map(({ status }) => status)).toEqual([200, 302, 302])
+    expect(answers[1]!.cookies).toContain(cookieName)
+    expect(answers[2]!.cookies).toContain(cookieName)
+    expect(answers.map(({ location }) => location)).toEqual([null, "https://app.test", "https://app.test"])
+    // The list is the real one: the sign-in tail's JWT write and the sign-out action are on it.
+    expect(matching(loaded, /\/src\/actions\/issue-session\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/actions\/signout\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/actions\/issue-database-session\.ts$/), "the database session's writes").toEqual([])
+    expect(matching(loaded, /\/src\/actions\/signout-ends\.ts$/), "the sign-out's steps beyond the cookie").toEqual([])
+    expect(matching(loaded, /\/src\/actions\/second-factor\/flow\.ts$/), "the second-factor flow").toEqual([])
+  }, 60_000)
+
+  it("load the database session's writes and the sign-out's steps beyond the cookie when the app has database sessions", () => {
+    const { answers, loaded } = run("database-sign-in", signInAndOut, "app-database.mts")
+
+    expect(answers.map(({ status }) => status)).toEqual([200, 302, 302])
+    expect(answers[1]!.cookies).toContain(cookieName)
+    expect(answers[2]!.cookies).toContain(cookieName)
+    expect(answers.map(({ location }) => location)).toEqual([null, "https://app.test", "https://app.test"])
+    expect(matching(loaded, /\/src\/actions\/issue-database-session\.ts$/)).toHaveLength(1)
+    expect(matching(loaded, /\/src\/actions\/signout-ends\.ts$/)).toHaveLength(1)
   }, 60_000)
 })
 

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { broughtProviderTokens, createDatabaseSession, encodeSessionToken, renewStoredTokens, type SignInOutcome } from "./issue-session.js"
+import { encodeSessionToken, type SignInOutcome } from "./issue-session.js"
+import { onFirstUse } from "../core/on-first-use.js"
 import type { SignInTailEvent } from "../machines/sign-in-tail.js"
 import type { AuthOptions } from "../core/options.js"
 import type { Reported } from "../machines/run-flow.js"
@@ -18,6 +19,9 @@ export type SecondFactorEvent = Extract<SignInTailEvent, { type: "secondFactor.f
 
 /** The events the session-writing effects report, with the cookies they minted (a `CookieReport`). */
 export type SessionWriteEvent = Reported<Extract<SignInTailEvent, { type: "session.created" | "session.failed" | "token.encoded" | "encode.failed" | "storedTokens.renewed" | "storedTokens.failed" }>>
+
+/** The database session's writes, loaded by the first sign-in that writes one: JWT sessions never need them. */
+const databaseSessionWrites = onFirstUse(() => import("./issue-database-session.js"))
 
 /**
  * `createSession`, `encodeToken` and `renewStoredTokens` for one request: `signedIn` says, from the flow's context, who
@@ -47,6 +51,7 @@ export function sessionEffects<TContext>(options: AuthOptions, signedIn: (contex
       let cookies: Cookie[] = []
       try {
         const outcome = signedIn(context)
+        const { broughtProviderTokens, createDatabaseSession } = await databaseSessionWrites()
         cookies = await withAuthContext(options, outcome, await createDatabaseSession(options, outcome))
         if (options.multiSession) cookies = [...cookies, ...(await keepSignedInAccounts(options, outcome.user.id))]
         return { type: "session.created", providerTokens: broughtProviderTokens(outcome.account), cookies }
@@ -56,7 +61,7 @@ export function sessionEffects<TContext>(options: AuthOptions, signedIn: (contex
     },
     renewStoredTokens: async (context: TContext): Promise<SessionWriteEvent> => {
       try {
-        return await renewStoredTokens(options, signedIn(context).account)
+        return await (await databaseSessionWrites()).renewStoredTokens(options, signedIn(context).account)
       } catch (error) {
         return { type: "storedTokens.failed", error }
       }

@@ -2,7 +2,7 @@ import { MissingCSRF, SignOutError } from "../core/errors.js"
 import { emitEvent } from "../core/events.js"
 import { onFirstUse } from "../core/on-first-use.js"
 import { decodeSessionCookie, sessionStoreOf } from "../core/session-cookie.js"
-import { metaOfDatabaseToken, metaOfToken } from "../core/session-lifetime.js"
+import { metaOfToken } from "../core/session-lifetime.js"
 import { signOutMachine } from "../machines/sign-out.js"
 import { csrfCheckEffect } from "../machines/csrf-check.js"
 import { runFlow, type FlowEffects } from "../machines/run-flow.js"
@@ -12,9 +12,9 @@ import type { AuthOptions } from "../core/options.js"
 import type { Cookie, ResponseInternal } from "../types.js"
 import { asError } from "../core/as-error.js"
 
-// The provider's discovery (and the OAuth client under it) is loaded by the first sign-out that
-// ends a session at its provider.
-const discovery = onFirstUse(() => import("../core/oauth/discovery.js"))
+// Deleting a database session's row, finding its ID token, and the provider's end-session endpoint
+// (with the OAuth client under it): loaded by the first sign-out that takes one of those steps.
+const sessionEnds = onFirstUse(() => import("./signout-ends.js"))
 
 /**
  * POST `/signout`: runs the sign-out machine. The session ends (the JWT is read for
@@ -44,40 +44,10 @@ export async function signOutAction(options: AuthOptions, cookies: Cookie[]): Pr
         return { type: "decode.failed", error }
       }
     },
-    deleteSession: async () => {
-      try {
-        const session = await options.adapter!.deleteSession!(store.value!)
-        await emitEvent(options.config, options.logger, "signOut", { session })
-        const userId = session && typeof session.userId === "string" ? session.userId : undefined
-        return { type: "session.deleted", provider: metaOfDatabaseToken(store.value!)?.provider, userId }
-      } catch (error) {
-        return { type: "delete.failed", error }
-      }
-    },
-    findIdToken: async ({ ended }) => {
-      try {
-        const accounts = await options.adapter!.listAccountsByUserId!(ended!.userId!)
-        const idTokens = accounts.flatMap((account) => (account.provider === ended!.provider && typeof account.id_token === "string" ? [account.id_token] : []))
-        return { type: "accounts.listed", idTokens }
-      } catch (error) {
-        return { type: "accounts.failed", error }
-      }
-    },
-    findEndSession: async ({ ended }) => {
-      const provider = options.providers.find((candidate) => candidate.id === ended?.provider)
-      try {
-        if (provider?.type !== "oidc" && provider?.type !== "oauth") return { type: "endSession.missing" }
-        const server = await (await discovery()).authorizationServer(provider)
-        if (typeof server.end_session_endpoint !== "string") return { type: "endSession.missing" }
-        const url = new URL(server.end_session_endpoint)
-        if (ended?.idToken) url.searchParams.set("id_token_hint", ended.idToken)
-        if (provider.clientId) url.searchParams.set("client_id", provider.clientId)
-        url.searchParams.set("post_logout_redirect_uri", options.callbackUrl)
-        return { type: "endSession.found", url: url.href }
-      } catch (error) {
-        return { type: "discovery.failed", error }
-      }
-    },
+    // A failure to load them is the step's own failure: the machine clears the cookies all the same.
+    deleteSession: () => sessionEnds().then((ends) => ends.deleteSession(options, store), (error: unknown) => ({ type: "delete.failed", error })),
+    findIdToken: (context) => sessionEnds().then((ends) => ends.findIdToken(options, context), (error: unknown) => ({ type: "accounts.failed", error })),
+    findEndSession: (context) => sessionEnds().then((ends) => ends.findEndSession(options, context), (error: unknown) => ({ type: "discovery.failed", error })),
   }
   // The session's cookies, and (second factors on, one present) when and how its user authenticated.
   const authContext = options.cookies.authContext

@@ -8,7 +8,7 @@
  */
 import { requestTranslator } from "../../core/i18n/load.js"
 import { secondFactorCodeMessage } from "../../providers/email-message.js"
-import { CallbackRouteError, EmailSignInError, MissingCSRF, SecondFactorAttemptsExhausted, SecondFactorRefused, type SecondFactorRefusal } from "../../core/errors.js"
+import { CallbackRouteError, EmailSignInError, MissingCSRF, SecondFactorAttemptsExhausted, SecondFactorRefused, SecondFactorUnavailable, type SecondFactorRefusal } from "../../core/errors.js"
 import { errorAnswer, type Answer } from "../../core/answer.js"
 import { asError } from "../../core/as-error.js"
 import { backupCodeHashes, hashEmailCode, newEmailCode, normalizeBackupCode, openFactorSecret, typedEmailCodeHashes, verifyTotp } from "../../core/second-factor/index.js"
@@ -195,6 +195,22 @@ function outcomes(
     accessDenied: failed,
     sessionFailed: failed,
   }
+}
+
+/**
+ * The sign-in tail's answer when a second factor is required of a user who has no method for one:
+ * refused with `SecondFactorUnavailable`, naming the provider of the first factor.
+ *
+ * @example
+ * ```ts
+ * secondFactorUnavailable(cookies, "credentials") // { error: SecondFactorUnavailable, cookies }
+ * ```
+ */
+export function secondFactorUnavailable(cookies: Cookie[], provider: string): Answer {
+  return errorAnswer(
+    new SecondFactorUnavailable("A second factor is required of this user, who has no authenticator app or backup codes, and no code can be emailed to them", { cause: { provider } }),
+    cookies,
+  )
 }
 
 /**

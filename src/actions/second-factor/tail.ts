@@ -6,8 +6,7 @@
  *
  * @module
  */
-import { errorAnswer, type Answer } from "../../core/answer.js"
-import { SecondFactorUnavailable } from "../../core/errors.js"
+import type { Answer } from "../../core/answer.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { SignInOutcomeContext } from "../../machines/sign-in-tail.js"
 import type { SignInOutcome } from "../issue-session.js"
@@ -16,7 +15,8 @@ import type { Cookie } from "../../types.js"
 /**
  * The answers of the tail's second-factor finals for one action: `secondFactorRequired` starts the
  * second-factor flow (sealed, no session yet) and sends the user to its page;
- * `secondFactorUnavailable` is refused with {@link SecondFactorUnavailable}.
+ * `secondFactorUnavailable` is refused with `SecondFactorUnavailable` (both from the second-factor
+ * flow's module, which only an app with second factors loads).
  *
  * @param signedIn - Who passed the first factor, and how, from the flow's context.
  * @param callbackUrl - Where the sign-in returns to once the second factor passed.
@@ -34,12 +34,6 @@ export function secondFactorOutcomes<TContext extends SignInOutcomeContext>(
   return {
     secondFactorRequired: async (context: TContext): Promise<Answer> =>
       (await import("./flow.js")).startSecondFactor(options, cookies, { ...signedIn(context), callbackUrl: callbackUrl(context), methods: context.secondFactorMethods ?? [] }),
-    secondFactorUnavailable: (context: TContext): Answer =>
-      errorAnswer(
-        new SecondFactorUnavailable("A second factor is required of this user, who has no authenticator app or backup codes, and no code can be emailed to them", {
-          cause: { provider: signedIn(context).account.provider },
-        }),
-        cookies,
-      ),
+    secondFactorUnavailable: async (context: TContext): Promise<Answer> => (await import("./flow.js")).secondFactorUnavailable(cookies, signedIn(context).account.provider),
   }
 }
