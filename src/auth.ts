@@ -86,7 +86,15 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
   if (served.origin !== authRequest.url.origin) authRequest.url = new URL(authRequest.url.pathname + authRequest.url.search, served.origin)
 
   // The configuration's own checks ran once for this config object; only the request's run here.
-  const resolved = checkRequest(authRequest, await configFor(config, authRequest.url))
+  let configured: ResolvedConfig
+  try {
+    configured = await configFor(config, authRequest.url)
+  } catch (error) {
+    // A provider kind's checks could not be loaded (a chunk missing from the deployment): the server's fault, answered as such; the next request loads them again.
+    logger.error(asError(error))
+    return answer(isRaw, request, await configurationError(authRequest, config, logger))
+  }
+  const resolved = checkRequest(authRequest, configured)
   warnOnce(config, logger, config.debug ? ["debug-enabled", ...resolved.warnings] : resolved.warnings)
   if (!resolved.ok) {
     logger.error(resolved.error)
