@@ -3,25 +3,27 @@
  *
  * 1. Cold start: import `Auth` and the Credentials provider, then answer the first GET /session
  *    (a JWT session cookie), each run in a fresh Node process, the two libraries alternating
- *    (A B B A …), medians over the runs. authflow runs as it is published: its modules compiled
- *    one to one (no bundling) into a scratch folder, as `npm run build` does; @auth/core from
+ *    (A B B A …), medians over the runs. authflow runs as it is published: dist's JavaScript as
+ *    `npm run build` writes it (scripts/bundle-dist.ts), into a scratch folder; @auth/core from
  *    node_modules.
  * 2. The edge bundle: the same app bundled by esbuild (minified, platform browser, format esm, its
- *    default conditions, code splitting on), raw and gzipped. @auth/core is one file; authflow's
- *    flows are chunks the router loads when their route is first hit, so its size is counted as
- *    what the app loads: at import, with the first /session, once every route a credentials-only
- *    app answers has been hit. Every chunk written, and the one file a bundler that does not split
- *    makes, are shown too.
+ *    default conditions, code splitting on) from the published files, raw and gzipped. @auth/core
+ *    is one file; authflow's flows are chunks the router loads when their route is first hit, so
+ *    its size is counted as what the app loads: at import, with the first /session, once every
+ *    route a credentials-only app answers has been hit. Every chunk written, the one file a
+ *    bundler that does not split makes, and the routes bundled from src's modules (one file each)
+ *    are shown too.
  *
  *   npm run bench:cold            (11 runs per library)
  *   npm run bench:cold -- --runs 21
  *   npm run bench:cold -- --breakdown   (the edge bundle only, and what is in the credentials
- *                                         app's routes: by package, source file and output file;
+ *                                         app's routes, bundled from src's modules: by package,
+ *                                         source file and output file;
  *                                         what gzipping file by file costs; the same routes as
  *                                         one file with every other flow left out)
  */
-import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -45,22 +47,13 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 const cell = (value: number | string) => (typeof value === "number" ? value.toFixed(1) : value).padStart(10)
 
-// authflow as published: every module under src compiled to its own file, with node_modules beside.
+// authflow as published: `scripts/bundle-dist.ts` writes dist's JavaScript (a few coarse files, as
+// `npm run build` does) into the scratch folder, with node_modules beside.
 const scratch = mkdtempSync(join(tmpdir(), "authflow-cold-"))
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }))
 symlinkSync(join(repo, "node_modules"), join(scratch, "node_modules"), "dir")
 writeFileSync(join(scratch, "package.json"), JSON.stringify({ type: "module" }))
-const sources = readdirSync(join(repo, "src"), { recursive: true, encoding: "utf8" }).filter((file) => /\.tsx?$/.test(file) && !file.endsWith(".d.ts"))
-await build({
-  entryPoints: sources.map((file) => join(repo, "src", file)),
-  outdir: join(scratch, "dist"),
-  outbase: join(repo, "src"),
-  format: "esm",
-  platform: "node",
-  target: "es2022",
-  tsconfig: join(repo, "tsconfig.json"),
-  logLevel: "error",
-})
+execFileSync(process.execPath, ["--import", "tsx", join(repo, "scripts/bundle-dist.ts"), "--out", join(scratch, "dist")], { cwd: repo, stdio: "inherit" })
 
 const sides = {
   authflow: {
@@ -125,14 +118,16 @@ import Credentials from ${JSON.stringify(credentials)}
 const config = { secret: process.env.AUTH_SECRET, trustHost: true, basePath: "/auth", providers: [Credentials({ credentials: { username: {} }, authorize: (c) => ({ id: "1", name: String(c.username) }) })] }
 export default { fetch: (request) => Auth(request, config) }
 `
-writeFileSync(join(scratch, "app-authflow.mjs"), app(join(repo, "src/index.ts"), join(repo, "src/providers/credentials.ts")))
+writeFileSync(join(scratch, "app-authflow.mjs"), app(join(scratch, "dist/index.js"), join(scratch, "dist/providers/credentials.js")))
+// The same app on src's modules, one file each (the layout before scripts/bundle-dist.ts): the breakdown by source file, and what the coarse files save.
+writeFileSync(join(scratch, "app-modules.mjs"), app(join(repo, "src/index.ts"), join(repo, "src/providers/credentials.ts")))
 writeFileSync(join(scratch, "app-authjs.mjs"), app("@auth/core", "@auth/core/providers/credentials"))
 
 /**
  * The app bundled as an edge platform's bundler would: each output file's path, bytes and gzipped
  * bytes, the metafile, and the files' contents. `plugins` only for the breakdown's floor.
  */
-async function bundle(side: Side, splitting = true, plugins: Plugin[] = []) {
+async function bundle(side: Side | "modules", splitting = true, plugins: Plugin[] = []) {
   const result = await build({
     entryPoints: [join(scratch, `app-${side}.mjs`)],
     bundle: true,
@@ -153,9 +148,16 @@ async function bundle(side: Side, splitting = true, plugins: Plugin[] = []) {
   return { sizes, metafile: result.metafile, contents }
 }
 
+/** The source modules of an input file: a file of dist's, by its source map; a module of src's, itself. */
+function sourcesOf(input: string): string[] {
+  const map = `${input}.map`
+  if (!input.endsWith(".js") || !existsSync(map)) return [input]
+  return (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.map((source) => join(input, "..", source))
+}
+
 /**
  * The output files loaded from the entry: its static imports, and the dynamic imports `follow`
- * accepts (by the module each one loads), each with its own imports, recursively.
+ * accepts (by a source module of the file each one loads), each with its own imports, recursively.
  */
 function loadedFrom(metafile: Metafile, follow: (module: string) => boolean): Set<string> {
   const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]!.entryPoint?.includes("app-"))!
@@ -166,7 +168,7 @@ function loadedFrom(metafile: Metafile, follow: (module: string) => boolean): Se
     if (loaded.has(output)) continue
     loaded.add(output)
     for (const { path, kind } of metafile.outputs[output]!.imports) {
-      if (kind === "import-statement" || (kind === "dynamic-import" && follow(metafile.outputs[path]?.entryPoint ?? ""))) pending.push(path)
+      if (kind === "import-statement" || (kind === "dynamic-import" && sourcesOf(metafile.outputs[path]?.entryPoint ?? "").some(follow))) pending.push(path)
     }
   }
   return loaded
@@ -192,6 +194,8 @@ const credentialsRoutes = /src\/(actions\/(providers|session|csrf|pages|callback
 const routeOf = (module: string) => /src\/actions\/([\w-]+)\.ts$/.exec(module)?.[1]
 const authflowBundle = await bundle("authflow")
 const authjsBundle = await bundle("authjs")
+const modulesBundle = await bundle("modules")
+const modulesRoutes = loadedFrom(modulesBundle.metafile, (module) => credentialsRoutes.test(module))
 const lines = [
   { label: "authflow, loaded by the import", files: loadedFrom(authflowBundle.metafile, () => false) },
   { label: "authflow, import + first /session", files: loadedFrom(authflowBundle.metafile, (module) => routeOf(module) === "session" || module.endsWith("jwe-portable.ts")) },
@@ -206,26 +210,29 @@ console.log(`${"".padEnd(56)}${cell("raw")}${cell("gzip")}`)
 const sizeRow = (label: string, size: { raw: number; gzip: number }) => console.log(`${label.padEnd(56)}${cell(kB(size.raw))}${cell(kB(size.gzip))}`)
 const measured = lines.map(({ label, files }) => ({ label, size: total(authflowBundle.sizes, files) }))
 for (const { label, size } of measured) sizeRow(label, size)
+sizeRow("  the same routes bundled from src's modules", total(modulesBundle.sizes, modulesRoutes))
+console.log(`${"  files loaded by those routes: published, from src".padEnd(56)}${cell(String([...lines[2]!.files].length))}${cell(String(modulesRoutes.size))}`)
 sizeRow("authflow, one file (no splitting: every flow inlined)", total(authflowOneFile.sizes, authflowOneFile.sizes.keys()))
 sizeRow(`${sides.authjs.label} (one file)`, authjsSize)
 const against = (size: { raw: number; gzip: number }) => `${(size.raw / authjsSize.raw).toFixed(2)}× raw, ${(size.gzip / authjsSize.gzip).toFixed(2)}× gzipped`
 console.log(`authflow against @auth/core (target ≤ 1×): import + first /session ${against(measured[1]!.size)}; every route of the credentials app ${against(measured[2]!.size)}`)
 if (breakdown) {
-  const files = [...lines[2]!.files]
-  console.log(`\nauthflow, every route a credentials app answers: what is in it (minified bytes before gzip)`)
-  printBreakdown(authflowBundle.metafile, files)
+  // By source file: the same app bundled from src's modules (dist's files are several modules each).
+  const files = [...modulesRoutes]
+  console.log(`\nauthflow, every route a credentials app answers, bundled from src's modules: what is in it (minified bytes before gzip)`)
+  printBreakdown(modulesBundle.metafile, files)
   // What the split costs: gzip per file against gzip of the same bytes as one file, and the same
   // routes bundled as one file with every other flow's dynamic import left out (the least any
   // splitting of today's modules could load).
-  const joined = gzipSync(Buffer.concat(files.map((file) => authflowBundle.contents.get(file)!))).length
-  console.log(`\n${files.length} files; gzipped one by one ${kB(measured[2]!.size.gzip)}, as one file ${kB(joined)}`)
-  const floor = await bundle("authflow", false, [onlyCredentialsRoutes()])
+  const joined = gzipSync(Buffer.concat(files.map((file) => modulesBundle.contents.get(file)!))).length
+  console.log(`\n${files.length} files; gzipped one by one ${kB(total(modulesBundle.sizes, files).gzip)}, as one file ${kB(joined)}`)
+  const floor = await bundle("modules", false, [onlyCredentialsRoutes()])
   sizeRow("credentials routes only, one file (other flows left out)", total(floor.sizes, floor.sizes.keys()))
   console.log(`${"files loaded (kB)".padEnd(46)}${cell("raw")}${cell("gzip")}  modules`)
-  for (const file of files.sort((a, b) => authflowBundle.sizes.get(b)!.raw - authflowBundle.sizes.get(a)!.raw)) {
-    const output = authflowBundle.metafile.outputs[file]!
+  for (const file of files.sort((a, b) => modulesBundle.sizes.get(b)!.raw - modulesBundle.sizes.get(a)!.raw)) {
+    const output = modulesBundle.metafile.outputs[file]!
     const modules = Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => shortName(input))
-    const size = authflowBundle.sizes.get(file)!
+    const size = modulesBundle.sizes.get(file)!
     console.log(`  ${(output.entryPoint ? shortName(output.entryPoint) : "chunk").padEnd(44)}${cell(kB(size.raw))}${cell(kB(size.gzip))}  ${modules.length > 4 ? `${modules.slice(0, 4).join(" ")} … (${modules.length})` : modules.join(" ")}`)
   }
   console.log(`\n${sides.authjs.label} (one file): what is in it`)

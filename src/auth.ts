@@ -22,26 +22,26 @@ const warned = new WeakMap<AuthConfig, Set<WarningCode>>()
 
 // Each flow's action module is loaded when its route is first hit.
 const actions = {
-  backchannelLogout: onFirstUse(() => import("./actions/backchannel-logout.js")),
-  callback: onFirstUse(() => import("./actions/callback.js")),
-  csrf: onFirstUse(() => import("./actions/csrf.js")),
-  email: onFirstUse(() => import("./actions/email.js")),
-  oauth: onFirstUse(() => import("./actions/oauth.js")),
-  pages: onFirstUse(() => import("./actions/pages.js")),
+  backchannelLogout: /* @__PURE__ */ onFirstUse(() => import("./actions/backchannel-logout.js")),
+  callback: /* @__PURE__ */ onFirstUse(() => import("./actions/callback.js")),
+  csrf: /* @__PURE__ */ onFirstUse(() => import("./actions/csrf.js")),
+  email: /* @__PURE__ */ onFirstUse(() => import("./actions/email.js")),
+  oauth: /* @__PURE__ */ onFirstUse(() => import("./actions/oauth.js")),
+  pages: /* @__PURE__ */ onFirstUse(() => import("./actions/pages.js")),
   // The Password provider's pages (sign-up, password and change-email forms): not the sign-in page's.
-  passwordPages: onFirstUse(() => import("./actions/password/pages.js")),
-  providers: onFirstUse(() => import("./actions/providers.js")),
-  secondFactor: onFirstUse(() => import("./actions/second-factor/flow.js")),
-  factors: onFirstUse(() => import("./actions/second-factor/factors.js")),
-  stepUp: onFirstUse(() => import("./actions/second-factor/step-up.js")),
-  session: onFirstUse(() => import("./actions/session.js")),
-  signOut: onFirstUse(() => import("./actions/signout.js")),
-  webAuthn: onFirstUse(() => import("./actions/webauthn.js")),
-  accounts: onFirstUse(() => import("./actions/multi-session/accounts.js")),
-  accountSignOut: onFirstUse(() => import("./actions/multi-session/sign-out.js")),
+  passwordPages: /* @__PURE__ */ onFirstUse(() => import("./actions/password/pages.js")),
+  providers: /* @__PURE__ */ onFirstUse(() => import("./actions/providers.js")),
+  secondFactor: /* @__PURE__ */ onFirstUse(() => import("./actions/second-factor/flow.js")),
+  factors: /* @__PURE__ */ onFirstUse(() => import("./actions/second-factor/factors.js")),
+  stepUp: /* @__PURE__ */ onFirstUse(() => import("./actions/second-factor/step-up.js")),
+  session: /* @__PURE__ */ onFirstUse(() => import("./actions/session.js")),
+  signOut: /* @__PURE__ */ onFirstUse(() => import("./actions/signout.js")),
+  webAuthn: /* @__PURE__ */ onFirstUse(() => import("./actions/webauthn.js")),
+  accounts: /* @__PURE__ */ onFirstUse(() => import("./actions/multi-session/accounts.js")),
+  accountSignOut: /* @__PURE__ */ onFirstUse(() => import("./actions/multi-session/sign-out.js")),
 }
 // Loaded on the first call of `getAccessToken`, with the refresh of provider tokens it may run.
-const accessToken = onFirstUse(() => import("./actions/access-token.js"))
+const accessToken = /* @__PURE__ */ onFirstUse(() => import("./actions/access-token.js"))
 
 /**
  * Handles one request under `basePath` and answers it: sign-in, callback, session, CSRF, sign-out

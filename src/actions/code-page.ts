@@ -14,7 +14,7 @@ import type { RenderedPage } from "../pages/types.js"
 import type { InternalProvider } from "../types.js"
 import { codeFlowCookies, emailCodeCookies } from "./email-code-cookies.js"
 
-const emailCodePage = onFirstUse(() => import("../pages/email-code.js"))
+const emailCodePage = /* @__PURE__ */ onFirstUse(() => import("../pages/email-code.js"))
 
 /**
  * The code page of `provider` in `text`'s language: the form posts to `/callback/<id>` (an email

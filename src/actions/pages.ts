@@ -11,17 +11,17 @@ import type { AuthRequest } from "../core/request.js"
 // Each page (and the pages' JSX runtime with it) is loaded when it is first rendered: a redirect
 // to the app's own page loads none.
 const pages = {
-  signIn: onFirstUse(() => import("../pages/signin.js")),
+  signIn: /* @__PURE__ */ onFirstUse(() => import("../pages/signin.js")),
   // The passkey form, with @simplewebauthn/browser inlined: only for a page with a WebAuthn provider.
-  passkeys: onFirstUse(() => import("../pages/webauthn-form.js")),
+  passkeys: /* @__PURE__ */ onFirstUse(() => import("../pages/webauthn-form.js")),
   // The OAuth/OIDC buttons and the email form: only for a page with such a provider.
-  oauthEmail: onFirstUse(() => import("../pages/signin-oauth-email.js")),
-  signOut: onFirstUse(() => import("../pages/signout.js")),
-  error: onFirstUse(() => import("../pages/error.js")),
-  verifyRequest: onFirstUse(() => import("../pages/verify-request.js")),
+  oauthEmail: /* @__PURE__ */ onFirstUse(() => import("../pages/signin-oauth-email.js")),
+  signOut: /* @__PURE__ */ onFirstUse(() => import("../pages/signout.js")),
+  error: /* @__PURE__ */ onFirstUse(() => import("../pages/error.js")),
+  verifyRequest: /* @__PURE__ */ onFirstUse(() => import("../pages/verify-request.js")),
 }
 // The page where an emailed code is typed: only for a provider that mails codes.
-const codePage = onFirstUse(() => import("./code-page.js"))
+const codePage = /* @__PURE__ */ onFirstUse(() => import("./code-page.js"))
 
 /**
  * The language of a request's pages and emails (the `i18n` option, the locale cookie, then

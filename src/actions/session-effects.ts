@@ -21,7 +21,7 @@ export type SecondFactorEvent = Extract<SignInTailEvent, { type: "secondFactor.f
 export type SessionWriteEvent = Reported<Extract<SignInTailEvent, { type: "session.created" | "session.failed" | "token.encoded" | "encode.failed" | "storedTokens.renewed" | "storedTokens.failed" }>>
 
 /** The database session's writes, loaded by the first sign-in that writes one: JWT sessions never need them. */
-const databaseSessionWrites = onFirstUse(() => import("./issue-database-session.js"))
+const databaseSessionWrites = /* @__PURE__ */ onFirstUse(() => import("./issue-database-session.js"))
 
 /**
  * `createSession`, `encodeToken` and `renewStoredTokens` for one request: `signedIn` says, from the flow's context, who

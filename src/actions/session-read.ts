@@ -14,7 +14,7 @@ import type { Cookie, Session } from "../types.js"
 // The refresh of provider tokens (and the OAuth client it talks with) is loaded by the first
 // session read whose configuration refreshes a provider: a configuration that refreshes none never
 // loads it.
-export const sessionRefresh = onFirstUse(() => import("./session-refresh.js"))
+export const sessionRefresh = /* @__PURE__ */ onFirstUse(() => import("./session-refresh.js"))
 
 /**
  * Whether the configuration refreshes any provider's tokens.

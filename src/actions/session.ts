@@ -18,7 +18,7 @@ const readHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-T
 const updateHeaders: Readonly<Record<string, string>> = Object.freeze({ "Content-Type": "application/json" })
 
 // The database read is loaded by the first session read of a `strategy: "database"` configuration.
-const databaseSession = onFirstUse(() => import("./session-database.js"))
+const databaseSession = /* @__PURE__ */ onFirstUse(() => import("./session-database.js"))
 
 /**
  * GET `/session` reads the session; POST `/session` (CSRF-checked by the caller) updates it with

@@ -15,7 +15,7 @@ import type { SignOutContext, SignOutEvent } from "../machines/sign-out.js"
 
 // The provider's discovery (and the OAuth client under it) is loaded by the first sign-out that
 // ends a session at its provider.
-const discovery = onFirstUse(() => import("../core/oauth/discovery.js"))
+const discovery = /* @__PURE__ */ onFirstUse(() => import("../core/oauth/discovery.js"))
 
 /**
  * The `deleteSession` effect: deletes the database session's row, fires `events.signOut`, and

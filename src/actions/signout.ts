@@ -14,7 +14,7 @@ import { asError } from "../core/as-error.js"
 
 // Deleting a database session's row, finding its ID token, and the provider's end-session endpoint
 // (with the OAuth client under it): loaded by the first sign-out that takes one of those steps.
-const sessionEnds = onFirstUse(() => import("./signout-ends.js"))
+const sessionEnds = /* @__PURE__ */ onFirstUse(() => import("./signout-ends.js"))
 
 /**
  * POST `/signout`: runs the sign-out machine. The session ends (the JWT is read for

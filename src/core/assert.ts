@@ -43,11 +43,11 @@ const databaseSessionMethods: (keyof Adapter)[] = [
 ]
 
 // Each provider kind's (and second factors') checks, loaded by the first configuration that has one.
-const oauthChecks = onFirstUse(() => import("./checks/oauth.js"))
-const emailChecks = onFirstUse(() => import("./checks/email.js"))
-const webAuthnChecks = onFirstUse(() => import("./checks/webauthn.js"))
-const passwordChecks = onFirstUse(() => import("./checks/password.js"))
-const secondFactorChecks = onFirstUse(() => import("./checks/second-factor.js"))
+const oauthChecks = /* @__PURE__ */ onFirstUse(() => import("./checks/oauth.js"))
+const emailChecks = /* @__PURE__ */ onFirstUse(() => import("./checks/email.js"))
+const webAuthnChecks = /* @__PURE__ */ onFirstUse(() => import("./checks/webauthn.js"))
+const passwordChecks = /* @__PURE__ */ onFirstUse(() => import("./checks/password.js"))
+const secondFactorChecks = /* @__PURE__ */ onFirstUse(() => import("./checks/second-factor.js"))
 
 /**
  * What checking a configuration found: its checked providers, or the first error; and warnings to

@@ -23,7 +23,7 @@ function lookupNodeCrypto(): NodeCrypto | undefined {
   }
 }
 
-const nodeCrypto = lookupNodeCrypto()
+const nodeCrypto = /* @__PURE__ */ lookupNodeCrypto()
 
 type NodeBuffer = typeof import("node:buffer").Buffer
 
@@ -39,7 +39,7 @@ function lookupNodeBuffer(): NodeBuffer | undefined {
   }
 }
 
-const nodeBuffer = nodeCrypto && lookupNodeBuffer()
+const nodeBuffer = nodeCrypto && /* @__PURE__ */ lookupNodeBuffer()
 
 const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string } | undefined)?.hash
 

@@ -4,6 +4,10 @@
  * refresh of provider tokens) when one first does, so a bundler splits them and an app carries only
  * what it serves.
  *
+ * A module-level call carries the `@__PURE__` annotation comment: dist's files hold many modules each
+ * (scripts/bundle-dist.ts), and the mark lets an app's bundler drop the call, and what it would
+ * load, when the app uses nothing of it.
+ *
  * @module
  */
 

@@ -80,9 +80,9 @@ export interface AuthOptions {
 const thirtyDays = 30 * 24 * 60 * 60
 
 /** The adapter wrapper, loaded by the first configuration with an adapter. */
-const adapterLogging = onFirstUse(() => import("./adapter-logging.js"))
+const adapterLogging = /* @__PURE__ */ onFirstUse(() => import("./adapter-logging.js"))
 /** The `secondFactor` option's defaults, loaded by the first configuration that turns second factors on. */
-const secondFactorOptions = onFirstUse(() => import("./second-factor-options.js"))
+const secondFactorOptions = /* @__PURE__ */ onFirstUse(() => import("./second-factor-options.js"))
 
 /** Merged callbacks per configured callbacks object, reused while its four callbacks stay the same. */
 const mergedCallbacks = new WeakMap<object, { given: readonly unknown[]; merged: CallbacksOptions }>()

@@ -17,8 +17,8 @@ import type { RedisSetClient, ReplayStore } from "./replay-store.js"
 import type { RedisRefreshClient, RefreshStore } from "./refresh-store.js"
 export { isUniqueViolation } from "./replay-adapter.js"
 
-const replayStores = onFirstUse(() => import("./replay-store.js"))
-const refreshStores = onFirstUse(() => import("./refresh-store.js"))
+const replayStores = /* @__PURE__ */ onFirstUse(() => import("./replay-store.js"))
+const refreshStores = /* @__PURE__ */ onFirstUse(() => import("./refresh-store.js"))
 
 /** A replay store made on the first call of one of its methods. */
 function replayStoreMadeOnFirstUse(make: (stores: typeof import("./replay-store.js")) => ReplayStore, claims: boolean): ReplayStore {

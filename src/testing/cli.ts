@@ -92,10 +92,22 @@ async function testModuleOf(exports: Record<string, unknown>): Promise<AuthflowT
   return whole(value) ?? (isConfig(value) ? named(value) : undefined)
 }
 
+/**
+ * authflow's package folder: the nearest folder above this module with authflow's package.json
+ * (this module is `src/testing/cli.ts` in the repository, inside a chunk under `dist/` when published).
+ */
+function packageRoot(): URL {
+  for (let folder = new URL(".", import.meta.url); ; folder = new URL("..", folder)) {
+    const manifest = new URL("package.json", folder)
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "authflow") return folder
+    if (new URL("..", folder).href === folder.href) throw new Error("authflow test: authflow's package.json was not found above " + import.meta.url)
+  }
+}
+
 /** authflow's own optional packages (its optional peer dependencies), read from its package.json. */
 function optionalPackages(): Set<string> {
   try {
-    const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { peerDependenciesMeta?: Record<string, { optional?: boolean }> }
+    const manifest = JSON.parse(readFileSync(new URL("package.json", packageRoot()), "utf8")) as { peerDependenciesMeta?: Record<string, { optional?: boolean }> }
     return new Set(Object.entries(manifest.peerDependenciesMeta ?? {}).flatMap(([name, meta]) => (meta.optional ? [name] : [])))
   } catch {
     return new Set()
@@ -158,8 +170,8 @@ async function load(modulePath: string, args: string[]): Promise<AuthflowTestMod
       process.stderr.write(`authflow test: ${basename(modulePath)} is TypeScript: install tsx in its project (npm install -D tsx) or compile it to JavaScript first\n`)
       return 2
     }
-    const cli = fileURLToPath(new URL("../cli.js", import.meta.url))
-    const script = existsSync(cli) ? cli : fileURLToPath(new URL("../cli.ts", import.meta.url))
+    const cli = fileURLToPath(new URL("dist/cli.js", packageRoot()))
+    const script = existsSync(cli) ? cli : fileURLToPath(new URL("src/cli.ts", packageRoot()))
     const child = spawnSync(process.execPath, ["--import", pathToFileURL(tsx).href, script, "test", ...args], { stdio: "inherit", env: { ...process.env, [loaderFlag]: "1" } })
     return child.status ?? 1
   }

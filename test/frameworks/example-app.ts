@@ -62,9 +62,11 @@ function exampleDir(app: ExampleApp): string {
 function ensureRootBuild(app: ExampleApp): void {
   const marker = `${root}dist/frameworks/${app.name}/index.js`
   if (existsSync(marker) && statSync(marker).mtimeMs >= newestMtime(`${root}src`)) return
-  const { output } = run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], root)
-  // tsc emits even when some file elsewhere has a type error; `npm test` reports those.
-  if (!existsSync(marker)) throw new Error(`Building authflow failed:\n${output}`)
+  // The declarations, then the JavaScript (bundled into dist/ as `npm run build` does). tsc emits
+  // even when some file elsewhere has a type error; `npm test` reports those.
+  const declarations = run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], root)
+  const bundled = run(process.execPath, ["--import", "tsx", `${root}scripts/bundle-dist.ts`], root)
+  if (!existsSync(marker)) throw new Error(`Building authflow failed:\n${declarations.output}\n${bundled.output}`)
 }
 
 /**

@@ -12,9 +12,9 @@ import { html, pageText, withQuery } from "../pages.js"
 
 // Each page (and the pages' JSX runtime with it) is loaded when it is first rendered.
 const pages = {
-  signUp: onFirstUse(() => import("../../pages/sign-up.js")),
-  changeEmail: onFirstUse(() => import("../../pages/change-email.js")),
-  password: onFirstUse(() => import("../../pages/password.js")),
+  signUp: /* @__PURE__ */ onFirstUse(() => import("../../pages/sign-up.js")),
+  changeEmail: /* @__PURE__ */ onFirstUse(() => import("../../pages/change-email.js")),
+  password: /* @__PURE__ */ onFirstUse(() => import("../../pages/password.js")),
 }
 
 /**

@@ -45,9 +45,9 @@ export function englishWith<K extends MessageKey>(area: Readonly<Record<K, strin
 
 // Each area's English, loaded when first asked for.
 const areas: { readonly [A in MessageArea]: () => Promise<{ messages: Readonly<Record<AreaKeys[A], string>> }> } = {
-  password: onFirstUse(() => import("./english/password.js")),
-  secondFactor: onFirstUse(() => import("./english/second-factor.js")),
-  emails: onFirstUse(() => import("./english/emails.js")),
+  password: /* @__PURE__ */ onFirstUse(() => import("./english/password.js")),
+  secondFactor: /* @__PURE__ */ onFirstUse(() => import("./english/second-factor.js")),
+  emails: /* @__PURE__ */ onFirstUse(() => import("./english/emails.js")),
 }
 
 /** Every area of messages loaded on first use. */

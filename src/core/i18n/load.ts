@@ -25,14 +25,14 @@ import { translatorOver, type Translator } from "./translate.js"
 export const LOCALE_COOKIE = "authflow.locale"
 
 const catalogs: Record<Exclude<ShippedLocale, "en">, () => Promise<{ messages: Catalog }>> = {
-  de: onFirstUse(() => import("./catalogs/de.js")),
-  fr: onFirstUse(() => import("./catalogs/fr.js")),
-  es: onFirstUse(() => import("./catalogs/es.js")),
-  "pt-BR": onFirstUse(() => import("./catalogs/pt-BR.js")),
-  ja: onFirstUse(() => import("./catalogs/ja.js")),
-  "zh-CN": onFirstUse(() => import("./catalogs/zh-CN.js")),
-  ar: onFirstUse(() => import("./catalogs/ar.js")),
-  he: onFirstUse(() => import("./catalogs/he.js")),
+  de: /* @__PURE__ */ onFirstUse(() => import("./catalogs/de.js")),
+  fr: /* @__PURE__ */ onFirstUse(() => import("./catalogs/fr.js")),
+  es: /* @__PURE__ */ onFirstUse(() => import("./catalogs/es.js")),
+  "pt-BR": /* @__PURE__ */ onFirstUse(() => import("./catalogs/pt-BR.js")),
+  ja: /* @__PURE__ */ onFirstUse(() => import("./catalogs/ja.js")),
+  "zh-CN": /* @__PURE__ */ onFirstUse(() => import("./catalogs/zh-CN.js")),
+  ar: /* @__PURE__ */ onFirstUse(() => import("./catalogs/ar.js")),
+  he: /* @__PURE__ */ onFirstUse(() => import("./catalogs/he.js")),
 }
 
 const isShipped = (locale: string): locale is Exclude<ShippedLocale, "en"> => Object.hasOwn(catalogs, locale)

@@ -15,7 +15,7 @@ import { onFirstUse } from "../on-first-use.js"
  * const jwe = await (await portableJwe()).encryptCbcPortable(key, encodedHeader, plaintext)
  * ```
  */
-export const portableJwe = onFirstUse(() => import("./jwe-portable.js"))
+export const portableJwe = /* @__PURE__ */ onFirstUse(() => import("./jwe-portable.js"))
 
 /**
  * `jwe-node.ts`, loaded on the first call, then kept.
@@ -26,4 +26,4 @@ export const portableJwe = onFirstUse(() => import("./jwe-portable.js"))
  * if (node) return (await nodeJwe()).encryptCbcNode(node, key, encodedHeader, plaintext)
  * ```
  */
-export const nodeJwe = onFirstUse(() => import("./jwe-node.js"))
+export const nodeJwe = /* @__PURE__ */ onFirstUse(() => import("./jwe-node.js"))

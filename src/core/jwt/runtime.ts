@@ -27,7 +27,7 @@ function lookupNodeRuntime(): NodeRuntime | undefined {
   }
 }
 
-const detected = lookupNodeRuntime()
+const detected = /* @__PURE__ */ lookupNodeRuntime()
 let enabled = detected !== undefined
 
 /** The Node built-ins when the fast path is available and enabled, otherwise undefined. */

@@ -33,7 +33,7 @@ function lookupNodePasswordCrypto(): NodePasswordCrypto | undefined {
   }
 }
 
-const detected = lookupNodePasswordCrypto()
+const detected = /* @__PURE__ */ lookupNodePasswordCrypto()
 let enabled = detected !== undefined
 
 /**
