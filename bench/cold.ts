@@ -23,12 +23,13 @@
  *                                         one file with every other flow left out)
  */
 import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { pathToFileURL } from "node:url"
 import { gzipSync } from "node:zlib"
 import { build, type Metafile, type Plugin } from "esbuild"
+import { loadedFrom } from "./loaded-files.js"
 import { encode } from "../src/jwt.js"
 
 const repo = realpathSync(new URL("..", import.meta.url).pathname)
@@ -148,32 +149,6 @@ async function bundle(side: Side | "modules", splitting = true, plugins: Plugin[
   return { sizes, metafile: result.metafile, contents }
 }
 
-/** The source modules of an input file: a file of dist's, by its source map; a module of src's, itself. */
-function sourcesOf(input: string): string[] {
-  const map = `${input}.map`
-  if (!input.endsWith(".js") || !existsSync(map)) return [input]
-  return (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.map((source) => join(input, "..", source))
-}
-
-/**
- * The output files loaded from the entry: its static imports, and the dynamic imports `follow`
- * accepts (by a source module of the file each one loads), each with its own imports, recursively.
- */
-function loadedFrom(metafile: Metafile, follow: (module: string) => boolean): Set<string> {
-  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]!.entryPoint?.includes("app-"))!
-  const loaded = new Set<string>()
-  const pending = [entry]
-  while (pending.length) {
-    const output = pending.pop()!
-    if (loaded.has(output)) continue
-    loaded.add(output)
-    for (const { path, kind } of metafile.outputs[output]!.imports) {
-      if (kind === "import-statement" || (kind === "dynamic-import" && sourcesOf(metafile.outputs[path]?.entryPoint ?? "").some(follow))) pending.push(path)
-    }
-  }
-  return loaded
-}
-
 function total(sizes: Map<string, { raw: number; gzip: number }>, files: Iterable<string>) {
   let raw = 0
   let gzip = 0
@@ -191,15 +166,16 @@ function total(sizes: Map<string, { raw: number; gzip: number }>, files: Iterabl
 // sign-in page), nor the pages of a Password provider, second factors or an emailed code
 // (test/loaded-when-used.test.ts checks that a credentials-only app's pages load none of them).
 const credentialsRoutes = /src\/(actions\/(providers|session|csrf|pages|callback|signout)\.ts|pages\/(signin|signout|error|verify-request)\.tsx|core\/jwt\/jwe-portable\.ts)$/
+const isApp = (entryPoint: string) => entryPoint.includes("app-")
 const routeOf = (module: string) => /src\/actions\/([\w-]+)\.ts$/.exec(module)?.[1]
 const authflowBundle = await bundle("authflow")
 const authjsBundle = await bundle("authjs")
 const modulesBundle = await bundle("modules")
-const modulesRoutes = loadedFrom(modulesBundle.metafile, (module) => credentialsRoutes.test(module))
+const modulesRoutes = loadedFrom(modulesBundle.metafile, isApp, (module) => credentialsRoutes.test(module))
 const lines = [
-  { label: "authflow, loaded by the import", files: loadedFrom(authflowBundle.metafile, () => false) },
-  { label: "authflow, import + first /session", files: loadedFrom(authflowBundle.metafile, (module) => routeOf(module) === "session" || module.endsWith("jwe-portable.ts")) },
-  { label: "authflow, every route a credentials app answers", files: loadedFrom(authflowBundle.metafile, (module) => credentialsRoutes.test(module)) },
+  { label: "authflow, loaded by the import", files: loadedFrom(authflowBundle.metafile, isApp, () => false) },
+  { label: "authflow, import + first /session", files: loadedFrom(authflowBundle.metafile, isApp, (module) => routeOf(module) === "session" || module.endsWith("jwe-portable.ts")) },
+  { label: "authflow, every route a credentials app answers", files: loadedFrom(authflowBundle.metafile, isApp, (module) => credentialsRoutes.test(module)) },
   { label: "authflow, every chunk written (all flows)", files: authflowBundle.sizes.keys() },
 ]
 // A bundler that does not split (esbuild's default) inlines every dynamically imported module.

@@ -33,6 +33,7 @@ import { rollup, type ModuleInfo, type Plugin } from "rollup"
 
 const root = new URL("..", import.meta.url).pathname
 const src = join(root, "src")
+const tsconfig = readFileSync(join(root, "tsconfig.json"), "utf8")
 const outFlag = process.argv.indexOf("--out")
 const out = outFlag > 0 ? process.argv[outFlag + 1]! : join(root, "dist")
 
@@ -71,7 +72,7 @@ const groups: ReadonlyArray<readonly [name: string, roots: readonly string[]]> =
 const light = /^(client\/.*|errors|jwt|adapters(\/.*)?|rate-limit|types)$/
 
 /** Every public entry: `exports` map targets (`./providers/*` expanded) and `bin`, as `dist`-relative names without `.js`, to their source. */
-export function entriesOf(manifest: { exports: Record<string, unknown>; bin?: Record<string, string> }): Record<string, string> {
+function entriesOf(manifest: { exports: Record<string, unknown>; bin?: Record<string, string> }): Record<string, string> {
   const entries: Record<string, string> = {}
   const add = (target: string) => {
     const name = target.replace(/^\.?\/?dist\//, "").replace(/\.js$/, "")
@@ -102,7 +103,7 @@ function typescript(): Plugin {
     },
     async transform(code, id) {
       if (!/\.tsx?$/.test(id)) return null
-      const result = await transform(code, { loader: id.endsWith(".tsx") ? "tsx" : "ts", format: "esm", target: "es2022", sourcemap: true, sourcefile: id, tsconfigRaw: readFileSync(join(root, "tsconfig.json"), "utf8") })
+      const result = await transform(code, { loader: id.endsWith(".tsx") ? "tsx" : "ts", format: "esm", target: "es2022", sourcemap: true, sourcefile: id, tsconfigRaw: tsconfig })
       // The React entry's "use client" goes back on as the output's first line (Rollup drops module directives).
       return { code: result.code.replace(/^"use client";\n/, ""), map: result.map }
     },

@@ -3,10 +3,11 @@
  * a handful of files, not two hundred modules, and still leaves out what an entry does not use.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { build, type Metafile } from "esbuild"
+import { build } from "esbuild"
 import { beforeAll, describe, expect, it } from "vitest"
+import { loadedFrom } from "../../bench/loaded-files.js"
 
 const root = new URL("../../", import.meta.url).pathname
 
@@ -62,7 +63,7 @@ describe("dist's coarse files", () => {
         tsconfig: join(root, "tsconfig.json"),
         logLevel: "silent",
       })
-      return loaded(result.metafile, routes)
+      return loadedFrom(result.metafile, (entryPoint) => entryPoint === "<stdin>", (module) => routes.test(module)).size
     }
     const fromDist = await filesLoaded(join(root, "dist/index.js"), join(root, "dist/providers/credentials.js"))
     const fromSrc = await filesLoaded(join(root, "src/index.ts"), join(root, "src/providers/credentials.ts"))
@@ -70,24 +71,3 @@ describe("dist's coarse files", () => {
     expect(fromDist).toBeLessThanOrEqual(10)
   }, 60_000)
 })
-
-/** The output files an app's entry loads: static imports, and the `import()`s of files holding a module `routes` matches (by the file's source map for dist's). */
-function loaded(metafile: Metafile, routes: RegExp): number {
-  const sourcesOf = (input: string) => {
-    const map = join(root, `${input}.map`)
-    if (!existsSync(map)) return [input]
-    return (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.map((source) => join(input, "..", source))
-  }
-  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]!.entryPoint === "<stdin>")!
-  const seen = new Set<string>()
-  const pending = [entry]
-  while (pending.length) {
-    const output = pending.pop()!
-    if (seen.has(output)) continue
-    seen.add(output)
-    for (const { path, kind } of metafile.outputs[output]!.imports) {
-      if (kind === "import-statement" || (kind === "dynamic-import" && sourcesOf(metafile.outputs[path]?.entryPoint ?? "").some((module) => routes.test(module)))) pending.push(path)
-    }
-  }
-  return seen.size
-}
