@@ -39,13 +39,15 @@ export interface Translator<in K extends MessageKey = MessageKey> {
   readonly locale: string
   /** The writing direction written into `<html dir>` when it is `"rtl"`. */
   readonly dir: "ltr" | "rtl"
+  // `t` and `html` are properties, not methods: TypeScript checks a method's parameters both ways,
+  // so a hand-written translator of fewer keys would pass for one of more.
   /** The message for `key` with `{name}` parameters filled in; a parameter not given stays as `{name}`. */
-  t(key: K, params?: MessageParams): string
+  readonly t: (key: K, params?: MessageParams) => string
   /**
    * The message as HTML: its text escaped, each `{name}` replaced by the given HTML as is (the
    * caller escapes what it passes).
    */
-  html(key: K, params?: Readonly<Record<string, string>>): string
+  readonly html: (key: K, params?: Readonly<Record<string, string>>) => string
   /** A number in the locale's digits and separators. */
   number(value: number): string
   /** A length of time: `10 minutes`, `10 Minuten`, `10 分`. */

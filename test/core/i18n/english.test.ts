@@ -59,7 +59,12 @@ describe("a translator of some areas", () => {
     const signUp: Translator<KeysOf<"password">> = signIn
     const full: Translator = everyMessage
     const narrowed: Translator<KeysOf<"emails">> = full
-    expect([signUp, narrowed]).toHaveLength(2)
+    // A translator written by hand is held to its keys too (no method bivariance).
+    const handWritten = { ...signIn, t: (key: CoreKey) => signIn.t(key), html: (key: CoreKey) => signIn.html(key) }
+    // @ts-expect-error A hand-written translator of the core keys cannot stand in for the Password pages'.
+    const handWrittenSignUp: Translator<KeysOf<"password">> = handWritten
+    const handWrittenCore: Translator<CoreKey> = handWritten
+    expect([signUp, narrowed, handWrittenSignUp, handWrittenCore]).toHaveLength(4)
     // @ts-expect-error A core translator has no second-factor key.
     expect(signIn.t("secondFactorTitle")).toBeUndefined()
     // The areas are what the call names, never inferred from where the translator goes: a page given too few does not compile.
