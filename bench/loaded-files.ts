@@ -23,7 +23,7 @@ export function sourcesOf(input: string): string[] {
 /**
  * The output files loaded from the entry (the output whose entry point `isEntry` accepts): its
  * static imports, and the dynamic imports `follow` accepts (by a source module of the file each one
- * loads), each with its own imports, recursively.
+ * loads), each with its own imports, recursively. A package left external is not a file of the bundle.
  */
 export function loadedFrom(metafile: Metafile, isEntry: (entryPoint: string) => boolean, follow: (module: string) => boolean): Set<string> {
   const entry = Object.keys(metafile.outputs).find((path) => isEntry(metafile.outputs[path]!.entryPoint ?? ""))!
@@ -33,7 +33,8 @@ export function loadedFrom(metafile: Metafile, isEntry: (entryPoint: string) => 
     const output = pending.pop()!
     if (loaded.has(output)) continue
     loaded.add(output)
-    for (const { path, kind } of metafile.outputs[output]!.imports) {
+    for (const { path, kind, external } of metafile.outputs[output]!.imports) {
+      if (external) continue
       if (kind === "import-statement" || (kind === "dynamic-import" && sourcesOf(metafile.outputs[path]?.entryPoint ?? "").some(follow))) pending.push(path)
     }
   }
