@@ -40,14 +40,18 @@ function timingsOf(perRound: Map<string, number[]>): Timings {
  * most of the noise; it also counts the work of V8's helper threads (parallel GC), which the wall
  * clock of a quiet machine partly hides. More, shorter rounds (`iterations` per round) pair the
  * contenders more closely in time, so the paired ratios drift less with the machine.
+ *
+ * `collect: false` skips the collection: a forced full collection leaves V8 slower for a while
+ * after it (on a 2-core machine, 2026-11-27, the session read's floor took 54–59 µs per request in
+ * rounds of 100 after one, 31–32 µs without), so the rounds then show a server's steady state.
  */
-export async function compare(contenders: Contender[], { rounds = 21, warmup = 300, iterations: perRound = 500 } = {}): Promise<Timings & { cpu: Timings }> {
+export async function compare(contenders: Contender[], { rounds = 21, warmup = 300, iterations: perRound = 500, collect = true } = {}): Promise<Timings & { cpu: Timings }> {
   for (const contender of contenders) for (let i = 0; i < warmup; i++) await contender.run()
   const wall = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
   const cpu = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
   for (let round = 0; round < rounds; round++) {
     for (const { name, run, iterations = perRound } of contenders) {
-      collectGarbage?.()
+      if (collect) collectGarbage?.()
       const startCpu = cpuMicros()
       const start = process.hrtime.bigint()
       for (let i = 0; i < iterations; i++) await run()
