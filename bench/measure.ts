@@ -13,7 +13,13 @@ export interface Timings {
   cpu?: Timings
 }
 
-const collectGarbage = (globalThis as { gc?: () => void }).gc
+const gc = (globalThis as { gc?: (options?: { type: "minor" }) => void }).gc
+
+/**
+ * What is collected before each round: `"full"`, the whole heap (`gc()`); `"young"`, the young
+ * generation only (`gc({ type: "minor" })`), where a round's short-lived garbage lives.
+ */
+export type Collection = "full" | "young"
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
@@ -41,17 +47,22 @@ function timingsOf(perRound: Map<string, number[]>): Timings {
  * clock of a quiet machine partly hides. More, shorter rounds (`iterations` per round) pair the
  * contenders more closely in time, so the paired ratios drift less with the machine.
  *
- * `collect: false` skips the collection: a forced full collection leaves V8 slower for a while
- * after it (on a 2-core machine, 2026-11-27, the session read's floor took 54–59 µs per request in
- * rounds of 100 after one, 31–32 µs without), so the rounds then show a server's steady state.
+ * `collect` chooses the collection (without `--expose-gc` there is none). A full collection also
+ * throws away optimized code that depends on objects it frees ("marking dependent code for
+ * deoptimization, reason: weak objects" under `--trace-deopt`: 376 times in 100 rounds of the
+ * session read, 2026-11-27, none without it), so each round after one starts by compiling again; a
+ * young-generation collection clears the rounds' garbage without that.
+ *
+ * @default collect "full"
  */
-export async function compare(contenders: Contender[], { rounds = 21, warmup = 300, iterations: perRound = 500, collect = true } = {}): Promise<Timings & { cpu: Timings }> {
+export async function compare(contenders: Contender[], { rounds = 21, warmup = 300, iterations: perRound = 500, collect = "full" as Collection } = {}): Promise<Timings & { cpu: Timings }> {
   for (const contender of contenders) for (let i = 0; i < warmup; i++) await contender.run()
   const wall = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
   const cpu = new Map<string, number[]>(contenders.map((c) => [c.name, []]))
   for (let round = 0; round < rounds; round++) {
     for (const { name, run, iterations = perRound } of contenders) {
-      if (collect) collectGarbage?.()
+      if (collect === "full") gc?.()
+      else gc?.({ type: "minor" })
       const startCpu = cpuMicros()
       const start = process.hrtime.bigint()
       for (let i = 0; i < iterations; i++) await run()
