@@ -38,8 +38,8 @@ function timingsOf(perRound: Map<string, number[]>): Timings {
 
 /**
  * Times each contender. Rounds are interleaved (A, B, C, A, B, C, …) so that whatever else the
- * machine does weighs on every contender alike; with `--expose-gc` the heap is collected before
- * each round, so no contender pays for another's garbage.
+ * machine does weighs on every contender alike; with `--expose-gc` garbage is collected before
+ * each round (`collect`), so no contender pays for another's garbage.
  *
  * Each round is timed on the wall clock and in process CPU time (`cpu`). For work that never waits
  * (no I/O), CPU time leaves out the time the process spent descheduled, which on a shared machine is
