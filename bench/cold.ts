@@ -168,17 +168,18 @@ function total(sizes: Map<string, { raw: number; gzip: number }>, files: Iterabl
 // (test/loaded-when-used.test.ts checks that a credentials-only app's pages load none of them).
 const credentialsRoutes = /src\/(actions\/(providers|session|csrf|pages|callback|signout)\.ts|pages\/(signin|signout|error|verify-request)\.tsx|core\/jwt\/jwe-portable\.ts)$/
 const isApp = (entryPoint: string) => entryPoint.includes("app-")
+const onCredentialsRoute = (module: string) => credentialsRoutes.test(module)
 const routeOf = (module: string) => /src\/actions\/([\w-]+)\.ts$/.exec(module)?.[1]
 const authflowBundle = await bundle("authflow")
 // The same app with xstate left external: authflow's own code, without the statechart runtime every flow runs on.
 const ownCodeBundle = await bundle("authflow", true, [external("xstate")])
 const authjsBundle = await bundle("authjs")
 const modulesBundle = await bundle("modules")
-const modulesRoutes = loadedFrom(modulesBundle.metafile, isApp, (module) => credentialsRoutes.test(module))
+const modulesRoutes = loadedFrom(modulesBundle.metafile, isApp, onCredentialsRoute)
 const lines = [
   { label: "authflow, loaded by the import", files: loadedFrom(authflowBundle.metafile, isApp, () => false) },
   { label: "authflow, import + first /session", files: loadedFrom(authflowBundle.metafile, isApp, (module) => routeOf(module) === "session" || module.endsWith("jwe-portable.ts")) },
-  { label: "authflow, every route a credentials app answers", files: loadedFrom(authflowBundle.metafile, isApp, (module) => credentialsRoutes.test(module)) },
+  { label: "authflow, every route a credentials app answers", files: loadedFrom(authflowBundle.metafile, isApp, onCredentialsRoute) },
   { label: "authflow, every chunk written (all flows)", files: authflowBundle.sizes.keys() },
 ]
 // A bundler that does not split (esbuild's default) inlines every dynamically imported module.
@@ -189,7 +190,7 @@ console.log(`${"".padEnd(56)}${cell("raw")}${cell("gzip")}`)
 const sizeRow = (label: string, size: { raw: number; gzip: number }) => console.log(`${label.padEnd(56)}${cell(kB(size.raw))}${cell(kB(size.gzip))}`)
 const measured = lines.map(({ label, files }) => ({ label, size: total(authflowBundle.sizes, files) }))
 for (const { label, size } of measured) sizeRow(label, size)
-const ownCode = total(ownCodeBundle.sizes, loadedFrom(ownCodeBundle.metafile, isApp, (module) => credentialsRoutes.test(module)))
+const ownCode = total(ownCodeBundle.sizes, loadedFrom(ownCodeBundle.metafile, isApp, onCredentialsRoute))
 sizeRow("  the same routes, xstate left out (authflow's own code)", ownCode)
 sizeRow("  the same routes bundled from src's modules", total(modulesBundle.sizes, modulesRoutes))
 console.log(`${"  files loaded by those routes: published, from src".padEnd(56)}${cell(String([...lines[2]!.files].length))}${cell(String(modulesRoutes.size))}`)

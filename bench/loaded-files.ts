@@ -14,7 +14,7 @@ import { join } from "node:path"
 import type { Metafile } from "esbuild"
 
 /** The source modules of an input file: a file of dist's, by its source map; a module of src's, itself. */
-export function sourcesOf(input: string): string[] {
+function sourcesOf(input: string): string[] {
   const map = `${input}.map`
   if (!input.endsWith(".js") || !existsSync(map)) return [input]
   return (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.map((source) => join(input, "..", source))
