@@ -121,7 +121,7 @@ export const emailCodeMachine = flowMachine(setup({
       },
     },
     ...emailUserStates(failedWriting),
-    ...issuingSessionStates(true),
+    ...issuingSessionStates(true, { firstFactor: "email" }),
     ...csrfRejectedState,
     ...rateLimitedState,
     linkUsed: { type: "final" },

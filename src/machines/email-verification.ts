@@ -148,7 +148,7 @@ export const emailVerificationMachine = flowMachine(setup({
       },
     },
     ...emailUserStates(failedWriting),
-    ...issuingSessionStates(true, { failure: { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "sessionFailed" } }] } }),
+    ...issuingSessionStates(true, { firstFactor: "email", failure: { target: "restoringToken", actions: ["recordError", { type: "recordFailure", params: { failure: "sessionFailed" } }] } }),
     // The database failed after the token was used: the token goes back, whether or not that works
     // (a failed restore is logged), and the flow ends in the failure it came from.
     restoringToken: {

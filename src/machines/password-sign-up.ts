@@ -193,7 +193,7 @@ export const passwordSignUpMachine = flowMachine(setup({
         ],
       },
     },
-    ...issuingSessionStates(true),
+    ...issuingSessionStates(true, { firstFactor: "newAccount" }),
     ...csrfRejectedState,
     ...rateLimitedState,
     signUpRefused: { type: "final" },

@@ -191,10 +191,10 @@ export function signInTailGuards<TContext extends SignInOutcomeContext, TEvent e
       const facts = found(event)
       return facts !== undefined && (facts.factors > 0 || facts.backupCodes > 0)
     },
-    /** The configuration requires a second factor of this user, who has none enrolled, and a code can be emailed to them. */
+    /** The configuration requires a second factor of this user, who has none enrolled, and a code can be emailed to them (a machine whose first factor is an email has no such rule). */
     requiredByEmailCode: ({ event }: Args) => {
       const facts = found(event)
-      return facts?.required === true && facts.emailCode && !facts.firstFactorEmail
+      return facts?.required === true && facts.emailCode
     },
     /** The configuration requires a second factor of this user, who has no way to pass one. */
     requiredWithoutMethod: ({ event }: Args) => found(event)?.required === true,
@@ -313,7 +313,21 @@ export interface IssuingSessionOptions<TFailure extends SessionFailureTransition
    * @default true
    */
   checksSecondFactor?: boolean
+  /**
+   * What the first factor was, for the rules of `checkingSecondFactor`: a machine carries only the
+   * rules its first factor can meet, so every transition it has can fire.
+   * - `"passkey"`: a passkey verified with user verification may count as both factors.
+   * - `"email"`: an emailed link or code; an emailed second code would be the same factor again, so
+   *   a required user without an authenticator app is refused, not emailed a code.
+   * - `"newAccount"`: the sign-in created the account; it has no factor and no trusted device yet.
+   * - `"other"`: a password, an OAuth provider, `authorize`.
+   * @default "other"
+   */
+  firstFactor?: FirstFactor
 }
+
+/** What the first factor was, as the second-factor check's rules tell it apart (see {@link IssuingSessionOptions.firstFactor}). */
+export type FirstFactor = "passkey" | "email" | "newAccount" | "other"
 
 const sessionFailed = { target: "sessionFailed", actions: "recordError" } as const
 
@@ -350,7 +364,7 @@ export function issuingSessionStates<
   const TFailure extends SessionFailureTransition = typeof sessionFailed,
   const TRenews extends boolean = false,
   const TChecks extends boolean = true,
->(createsUsers: TCreatesUsers, options: { failure?: TFailure; renewsStoredTokens?: TRenews; checksSecondFactor?: TChecks } = {}) {
+>(createsUsers: TCreatesUsers, options: { failure?: TFailure; renewsStoredTokens?: TRenews; checksSecondFactor?: TChecks; firstFactor?: FirstFactor } = {}) {
   const signedIn = (createsUsers ? [{ guard: "newUserPage", target: "signedInNewUser" }, { target: "signedIn" }] : [{ target: "signedIn" }]) as unknown as SignedInTransitions<TCreatesUsers>
   const failure = (options.failure ?? sessionFailed) as TFailure
   const renews = options.renewsStoredTokens === true
@@ -368,7 +382,7 @@ export function issuingSessionStates<
   } as const
   const writingSession = [{ guard: "databaseSessions", target: "creatingSession" }, { target: "encodingToken" }] as const
   const checks = options.checksSecondFactor !== false
-  const secondFactor = (checks ? secondFactorCheckStates(failure) : {}) as TChecks extends false ? {} : ReturnType<typeof secondFactorCheckStates<TFailure>>
+  const secondFactor = (checks ? secondFactorCheckStates(failure, options.firstFactor ?? "other") : {}) as TChecks extends false ? {} : ReturnType<typeof secondFactorCheckStates<TFailure>>
   return {
     issuingSession: {
       always: (checks ? [{ guard: "secondFactorEnabled", target: "checkingSecondFactor" }, ...writingSession] : writingSession) as TChecks extends false
@@ -403,19 +417,21 @@ export function issuingSessionStates<
  * since skips it; a user with an authenticator app or backup codes, or one the configuration
  * requires a factor of who can be emailed a code, stops in `secondFactorRequired` (no session is
  * written: the second-factor flow takes over); a required user with no way to pass one ends in
- * `secondFactorUnavailable`; anyone else goes on to the session.
+ * `secondFactorUnavailable`; anyone else goes on to the session. Only the rules `firstFactor` can
+ * meet are there: the passkey's for a passkey, no emailed code after an email, neither a trusted
+ * device nor an enrolled factor for an account the sign-in created.
  */
-function secondFactorCheckStates<const TFailure extends SessionFailureTransition>(failure: TFailure) {
+function secondFactorCheckStates<const TFailure extends SessionFailureTransition>(failure: TFailure, firstFactor: FirstFactor) {
   const writingSession = [{ guard: "databaseSessions", target: "creatingSession" }, { target: "encodingToken" }] as const
+  const required = { target: "secondFactorRequired", actions: "recordSecondFactorMethods" } as const
   return {
     checkingSecondFactor: {
       meta: { effect: "findSecondFactor" },
       on: {
         "secondFactor.found": [
-          { guard: "passkeyCountsAsTwoFactors", target: "writingSession" },
-          { guard: "deviceTrusted", target: "writingSession" },
-          { guard: "hasSecondFactor", target: "secondFactorRequired", actions: "recordSecondFactorMethods" },
-          { guard: "requiredByEmailCode", target: "secondFactorRequired", actions: "recordSecondFactorMethods" },
+          ...(firstFactor === "passkey" ? [{ guard: "passkeyCountsAsTwoFactors", target: "writingSession" } as const] : []),
+          ...(firstFactor === "newAccount" ? [] : [{ guard: "deviceTrusted", target: "writingSession" } as const, { guard: "hasSecondFactor", ...required } as const]),
+          ...(firstFactor === "email" ? [] : [{ guard: "requiredByEmailCode", ...required } as const]),
           { guard: "requiredWithoutMethod", target: "secondFactorUnavailable" },
           { target: "writingSession" },
         ],

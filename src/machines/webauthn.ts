@@ -383,7 +383,7 @@ export const webAuthnMachine = flowMachine(setup({
         "undo.failed": { target: "persistFailed" },
       },
     },
-    ...issuingSessionStates(true),
+    ...issuingSessionStates(true, { firstFactor: "passkey" }),
     invalidAction: { type: "final" },
     invalidRequest: { type: "final" },
     optionsFailed: { type: "final" },

@@ -6,7 +6,7 @@
  */
 import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
-import { contextFromInput, signInTailGuards, type SignInOutcomeContext, type SignInTailEvent, type SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
+import { contextFromInput, issuingSessionStates, signInTailGuards, type FirstFactor, type SignInOutcomeContext, type SignInTailEvent, type SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
 import { CallbackRouteError } from "../../src/core/errors.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
@@ -98,5 +98,19 @@ describe("sign-in tail", () => {
   it("names the effect of each of its states", () => {
     const effects = Object.fromEntries(Object.entries(credentialsSignInMachine.root.states).map(([name, node]) => [name, (node.meta as { effect?: string } | undefined)?.effect]))
     expect([effects.checkingSignIn, effects.resolvingRedirect, effects.creatingSession, effects.encodingToken, effects.issuingSession]).toEqual(["askSignIn", "resolveRedirect", "createSession", "encodeToken", undefined])
+  })
+
+  it("carries only the second-factor rules its first factor can meet", () => {
+    const rules = (firstFactor?: FirstFactor) =>
+      issuingSessionStates(true, firstFactor === undefined ? {} : { firstFactor }).checkingSecondFactor.on["secondFactor.found"].map((rule) => ("guard" in rule ? rule.guard : "otherwise"))
+    const other = ["deviceTrusted", "hasSecondFactor", "requiredByEmailCode", "requiredWithoutMethod", "otherwise"]
+    expect(rules()).toEqual(other)
+    expect(rules("other")).toEqual(other)
+    // A passkey verified with user verification may count as both factors.
+    expect(rules("passkey")).toEqual(["passkeyCountsAsTwoFactors", ...other])
+    // After an email, an emailed code would be the same factor again.
+    expect(rules("email")).toEqual(["deviceTrusted", "hasSecondFactor", "requiredWithoutMethod", "otherwise"])
+    // An account the sign-in created has no factor and no trusted device.
+    expect(rules("newAccount")).toEqual(["requiredByEmailCode", "requiredWithoutMethod", "otherwise"])
   })
 })

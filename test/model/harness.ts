@@ -510,16 +510,13 @@ export function expectSharedFinal(state: string, location: string | null, errors
 }
 
 /**
- * Checks that the paths took every transition of `machine` the recorder saw but the `unreachable`
- * ones (each with its reason), and none of those, after logging how many paths were driven (of how
- * many `generated`, where the test picks among them) as `name`.
+ * Checks that the paths took every transition of `machine`, after logging how many paths were
+ * driven (of how many `generated`, where the test picks among them) as `name`.
  */
-export function expectFullCoverage(name: string, machine: AnyStateMachine, recorder: TransitionRecorder, paths: number, unreachable: ReadonlyMap<string, string> = new Map(), generated?: number): void {
+export function expectFullCoverage(name: string, machine: AnyStateMachine, recorder: TransitionRecorder, paths: number, generated?: number): void {
   const { line, missing } = coverageReport(machine, recorder)
-  const why = unreachable.size > 0 ? [`(unreachable through Auth(): ${[...unreachable].map(([key, reason]) => `${key}: ${reason}`).join("; ")})`] : []
-  console.log(`${name}: ${paths} paths${generated === undefined ? "" : ` driven of ${generated} generated`};`, line, ...why)
-  expect(missing.filter((key) => !unreachable.has(key)), `uncovered transitions: ${missing.join(", ")}`).toEqual([])
-  if (unreachable.size > 0) expect(missing.filter((key) => unreachable.has(key))).toEqual([...unreachable.keys()])
+  console.log(`${name}: ${paths} paths${generated === undefined ? "" : ` driven of ${generated} generated`};`, line)
+  expect(missing, `uncovered transitions: ${missing.join(", ")}`).toEqual([])
 }
 
 /** A code flow's requests, as {@link driveCodeRequests} sends them. */

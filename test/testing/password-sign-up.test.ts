@@ -72,13 +72,14 @@ describe("authflow/testing drives a Password provider's sign-up and its verifica
   }, 600_000)
 
   it("verifyBy both, verification optional, second factors on: the code flow's sign-in stops for an enrolled factor", async () => {
-    const { coverage, final, why } = await run({ verification: "optional", verifyBy: "both", sendMail: () => {} }, { session: { strategy: "database" }, secondFactor: true })
+    const { coverage, final, why, results, suite } = await run({ verification: "optional", verifyBy: "both", sendMail: () => {} }, { session: { strategy: "database" }, secondFactor: true })
     for (const machine of machines) expect(coverage(machine)?.missing, machine).toEqual([])
     expect(final("password-sign-up password: ordinary")).toBe("codeSent")
     expect(final("password-verify-code password: ordinary")).toBe("signedIn")
     expect(final("password-verify-code password: second factor enrolled")).toBe("secondFactorRequired")
     expect(final("password-verify-code password: secondFactor.failed")).toBe("sessionFailed")
-    expect(why("password-verify-code password: address verified already, passkey counts as both factors")).toBe("the first factor is not a passkey verified with user verification")
+    // A password is not a passkey: the machines carry no passkey rule, so the kit has no such path to drive or to name unreachable.
+    expect([...results.keys(), ...suite.unreachable.map((each) => each.name)].filter((name) => name.includes("passkey"))).toEqual([])
     expect(why("password-sign-up password: ordinary (nothing mailed)")).toBe('providers.password.verification is "optional": a new account is mailed its verification and signed in at once')
   }, 300_000)
 

@@ -57,7 +57,7 @@ describe("transition names", () => {
     expect(transitionName(credentialsSignInMachine, "credentials-sign-in.checkingSignIn:signIn.answered:2")).toBe("the signIn callback answered false (checkingSignIn → accessDenied)")
     expect(transitionName(credentialsSignInMachine, "credentials-sign-in.issuingSession:always:0")).toBe("second factors are on (issuingSession → checkingSecondFactor)")
     expect(transitionName(credentialsSignInMachine, "credentials-sign-in.issuingSession:always:1")).toBe("sessions are database sessions (issuingSession → creatingSession)")
-    expect(transitionName(credentialsSignInMachine, "credentials-sign-in.checkingSecondFactor:secondFactor.found:2")).toBe("the user has an authenticator app or backup codes (checkingSecondFactor → secondFactorRequired)")
+    expect(transitionName(credentialsSignInMachine, "credentials-sign-in.checkingSecondFactor:secondFactor.found:1")).toBe("the user has an authenticator app or backup codes (checkingSecondFactor → secondFactorRequired)")
     // An eventless choice's `otherwise` is named for its state.
     expect(transitionName(secondFactorMachine, "second-factor.refusing:always:1")).toBe("the code was refused, and it was the last attempt (refusing → attemptsExhausted)")
     expect(transitionName(secondFactorMachine, "second-factor.choosingMethod:always:1")).toBe("the form names a method this user has (choosingMethod → checkingRateLimit)")

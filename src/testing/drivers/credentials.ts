@@ -67,7 +67,7 @@ export function credentialsDriver(config: AuthConfig, provider: CredentialsConfi
       { type: "authorize.returned", user: null },
       { type: "authorize.threw", error: new CredentialsSignin() },
       { type: "authorize.threw", error: new Error("authorize threw") },
-      ...signInTailEvents(snapshot.value),
+      ...signInTailEvents(snapshot),
     ],
     inputs: everyTailPolicy(policy).map((each) => ({ policy: each })),
     inputNote: (input) => tailPolicyNote(policyOf(input), policy),

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AnyStateMachine } from "xstate"
+import type { AnyMachineSnapshot, AnyStateMachine } from "xstate"
 import { AccessDenied } from "../../core/errors.js"
 import type { SignInTailPolicy } from "../../machines/sign-in-tail.js"
 import type { MachineEvent } from "../transitions.js"
@@ -197,15 +197,36 @@ export const secondFactorLookupEvents: MachineEvent[] = [
   { type: "secondFactor.failed", error: "listFactorsByUserId threw" },
 ]
 
+/** The guard each finding of {@link secondFactorLookupEvents} meets first (finding nothing, and the lookup failing, meet none). */
+const findingGuards: Partial<Record<NonNullable<ReturnType<typeof secondFactorFinding>>, string>> = {
+  passkey: "passkeyCountsAsTwoFactors",
+  "trusted device": "deviceTrusted",
+  enrolled: "hasSecondFactor",
+  "required, email code": "requiredByEmailCode",
+  "required, no method": "requiredWithoutMethod",
+}
+
 /**
- * The events of the whole sign-in tail at `state`: the callbacks', the second-factor lookup's (only
- * where the machine looks it up: offered everywhere, they would slow the model down for nothing),
- * then issuing the session failing either way.
+ * The second-factor lookup's events a machine's `checkingSecondFactor` has a rule for: a machine
+ * carries only the rules its first factor can meet (no passkey rule after a password, say).
  */
-export function signInTailEvents(state: unknown): MachineEvent[] {
+function secondFactorLookupEventsOf(snapshot: AnyMachineSnapshot): MachineEvent[] {
+  const rules = new Set(snapshot.machine.root.states.checkingSecondFactor?.on["secondFactor.found"]?.map((transition) => transition.guard))
+  return secondFactorLookupEvents.filter((event) => {
+    const guard = findingGuards[secondFactorFinding(event)!]
+    return guard === undefined || rules.has(guard)
+  })
+}
+
+/**
+ * The events of the whole sign-in tail at `snapshot`: the callbacks', the second-factor lookup's
+ * (only where the machine looks it up, and only those it has a rule for: offered everywhere, they
+ * would slow the model down for nothing), then issuing the session failing either way.
+ */
+export function signInTailEvents(snapshot: AnyMachineSnapshot): MachineEvent[] {
   return [
     ...signInCallbackEvents,
-    ...(state === "checkingSecondFactor" ? secondFactorLookupEvents : []),
+    ...(snapshot.value === "checkingSecondFactor" ? secondFactorLookupEventsOf(snapshot) : []),
     { type: "session.failed", error: "createSession threw" },
     { type: "encode.failed", error: "the jwt callback threw" },
   ]
@@ -309,7 +330,6 @@ function secondFactorUnreachable(path: readonly MachineEvent[], config: { second
   if (!required) return "secondFactor.required is off: only a user who enrolled a factor is asked for one"
   if (finding === "required, email code") {
     if (!settings.sendCode) return "no secondFactor.sendCode: no code is emailed"
-    if (first.email) return "the first factor is an email, its link or its code: an emailed code would be the same factor again"
     return undefined
   }
   if (settings.sendCode && !first.email) return "secondFactor.sendCode is set: a user without a factor is emailed a code"

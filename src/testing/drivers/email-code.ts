@@ -76,7 +76,7 @@ export function emailCodeDriver(config: AuthConfig, provider: EmailConfig): Mach
         { type: "token.used", row: null },
         { type: "token.failed", error: "useVerificationToken threw" },
         ...user.lookup,
-        ...signInTailEvents(snapshot.value),
+        ...signInTailEvents(snapshot),
         ...user.writes,
       ]
     },

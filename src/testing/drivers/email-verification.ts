@@ -77,7 +77,7 @@ export function emailVerificationDriver(config: AuthConfig, provider: EmailConfi
       { type: "token.used", row: { identifier: hostile, expires: later }, checkedAt },
       { type: "token.failed", error: "useVerificationToken threw" },
       ...user.lookup,
-      ...signInTailEvents(snapshot.value),
+      ...signInTailEvents(snapshot),
       // Database sessions: the browser following the link is signed in already, as that user or as another one.
       ...user.writes,
       { type: "token.restored" },

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { AnyMachineSnapshot } from "xstate"
 import { clearDiscoveryCache } from "../../core/oauth/discovery.js"
 import type { StandInProvider } from "../stand-in.js"
 import { modelIssuer, responseParams, responseRefusals, type ResponseVariant } from "./oauth-responses.js"
@@ -38,7 +39,8 @@ export const failedLookups = { account: "getUserByAccount threw", email: "getUse
  * database and your own code can give (`issuerRequired`: whether a redirect back without `iss` is
  * one the engine tells apart).
  */
-export function oauthEvents(issuerRequired: boolean, own: { adapter: boolean; emailLinking: boolean; tail: SignInTailPolicy }, state?: unknown): MachineEvent[] {
+export function oauthEvents(issuerRequired: boolean, own: { adapter: boolean; emailLinking: boolean; tail: SignInTailPolicy }, snapshot: AnyMachineSnapshot): MachineEvent[] {
+  const state = snapshot.value
   const variants = (Object.keys(responseParams) as ResponseVariant[]).filter((variant) => variant !== "no-iss" || issuerRequired)
   return [
     { type: "discovery.failed", error: "discovery answered 500" },
@@ -71,7 +73,7 @@ export function oauthEvents(issuerRequired: boolean, own: { adapter: boolean; em
     { type: "account.new", signedIn: signedInAs(latecomer) },
     { type: "emailOwner.found", user: owner },
     { type: "lookup.failed", error: state === "findingEmailOwner" ? failedLookups.email : failedLookups.account },
-    ...signInTailEvents(state),
+    ...signInTailEvents(snapshot),
     { type: "user.persisted", isNewUser: true, user: owner },
     { type: "user.persisted", isNewUser: false, user: owner },
     { type: "persist.failed", error: "linkAccount threw" },

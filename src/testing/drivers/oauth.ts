@@ -74,7 +74,7 @@ export function oauthDriver(config: AuthConfig, provider: OAuthProviderConfig): 
     target: `oauth ${provider.id}`,
     provider: provider.id,
     // The callback's limited state offers its own variants, so that its paths are named apart from the sign-in's.
-    events: (snapshot) => [...(snapshot.value === "checkingCallbackRateLimit" ? limiterEvents("callback") : rateLimitEvents), ...oauthEvents(discovery, { adapter, emailLinking, tail }, snapshot.value)],
+    events: (snapshot) => [...(snapshot.value === "checkingCallbackRateLimit" ? limiterEvents("callback") : rateLimitEvents), ...oauthEvents(discovery, { adapter, emailLinking, tail }, snapshot)],
     role(event) {
       const limiter = rateLimitRole(event)
       if (limiter) return limiter

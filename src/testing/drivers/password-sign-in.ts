@@ -86,7 +86,7 @@ export function passwordSignInDriver(config: AuthConfig, provider: CredentialsCo
       { type: "password.checked", valid: true, needsRehash: true },
       { type: "password.checked", valid: false, needsRehash: false },
       { type: "rehash.failed", error: "updateAccountTokens threw" },
-      ...signInTailEvents(snapshot.value),
+      ...signInTailEvents(snapshot),
     ],
     inputs: everyTailPolicy(policy).map((each) => ({ policy: { ...each, requiresVerifiedEmail } })),
     inputNote: (input) => tailPolicyNote(policyOf(input), policy),

@@ -110,7 +110,7 @@ export function passwordSignUpDriver(config: AuthConfig, provider: CredentialsCo
       { type: "create.failed", error: "the address is taken", addressTaken: true },
       { type: "mail.sent" },
       { type: "mail.failed", error: "sendMail threw" },
-      ...signInTailEvents(snapshot.value),
+      ...signInTailEvents(snapshot),
     ],
     inputs,
     inputNote(input) {

@@ -78,7 +78,7 @@ export function passwordVerifyCodeDriver(config: AuthConfig, provider: Credentia
         { type: "user.missing" },
         { type: "lookup.failed", error: "getUserByEmail threw" },
         { type: "update.failed", error: "updateUser threw" },
-        ...signInTailEvents(snapshot.value),
+        ...signInTailEvents(snapshot),
       ]
     },
     inputs: [start],

@@ -131,7 +131,7 @@ export function secondFactorDriver(config: AuthConfig, credentials: Record<strin
       // The user without backup codes is a path of its own only for the form that names them.
       if (!context.methods.includes("backup")) return [submitted("backup")]
       // Both answers of a written session row: listed, neither would be derived.
-      const tail = [{ type: "session.created" }, { type: "session.created", providerTokens: true }, ...signInTailEvents(snapshot.value)]
+      const tail = [{ type: "session.created" }, { type: "session.created", providerTokens: true }, ...signInTailEvents(snapshot)]
       // Another policy's paths are all unreachable: one authenticator code, told apart at the first attempt, and its ordinary outcomes.
       if (context.policy !== undefined && context.policy !== policy) return [{ type: "totp.matched", factorId: "f1", step: 1 }, ...tail]
       const submissions = [submitted("totp"), submitted("totp", true), submitted("backup"), submitted("backup", true), submitted("email"), { type: "emailCode.requested", policy }]

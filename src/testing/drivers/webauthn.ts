@@ -94,7 +94,7 @@ function eventsFor(policies: SignInTailPolicy[]) {
         if (!bent.ceremony || bent.ceremony === flow.ceremony) list.push({ type: "response.checked", findings: { ...good, ...bent.findings }, bent: bent.condition })
       }
       if (flow.ceremony === "authenticate") list.push({ type: "counter.failed", error: "updateAuthenticatorCounter threw" })
-      list.push(...signInTailEvents(snapshot.value), { type: "user.persisted", isNewUser: flow.user?.id === undefined }, { type: "persist.failed", error: "createAuthenticator threw" })
+      list.push(...signInTailEvents(snapshot), { type: "user.persisted", isNewUser: flow.user?.id === undefined }, { type: "persist.failed", error: "createAuthenticator threw" })
       // Undoing a registration whose write failed: the user it created goes (deleteUser), or the passkey account linked to an existing user (unlinkAccount).
       if (flow.ceremony === "register") list.push({ type: "undo.failed", error: flow.user?.id === undefined ? "deleteUser threw" : "unlinkAccount threw" })
     }
