@@ -13,6 +13,7 @@ import type { AuthOptions } from "../core/options.js"
 import type { RenderedPage } from "../pages/types.js"
 import type { InternalProvider } from "../types.js"
 import { codeFlowCookies, emailCodeCookies } from "./email-code-cookies.js"
+import { triesLeftOf } from "./tries-left.js"
 
 const emailCodePage = /* @__PURE__ */ onFirstUse(() => import("../pages/email-code.js"))
 
@@ -39,7 +40,7 @@ export async function renderCodePage(options: AuthOptions, provider: InternalPro
   if (provider.type === "credentials") {
     // A Password provider's verification code: the form posts to `/verify-email/<id>`.
     const { flow } = codeFlowCookies(options, "password-code")
-    const left = query.reason === "wrong-code" && query.left !== undefined && /^[1-9]$/.test(query.left) ? Number(query.left) : undefined
+    const left = query.reason === "wrong-code" ? triesLeftOf(query) : undefined
     return renderEmailCodePage({
       ...common,
       action: `${options.baseUrl}/verify-email/${encodeURIComponent(provider.id)}`,

@@ -9,6 +9,7 @@ import { onFirstUse } from "../../core/on-first-use.js"
 import type { AuthOptions } from "../../core/options.js"
 import type { Cookie, CredentialsConfig, ResponseInternal } from "../../types.js"
 import { html, pageText, withQuery } from "../pages.js"
+import { triesLeftOf } from "../tries-left.js"
 
 // Each page (and the pages' JSX runtime with it) is loaded when it is first rendered.
 const pages = {
@@ -79,6 +80,7 @@ export async function changeEmailPage(options: AuthOptions, provider: Credential
  */
 export async function passwordPage(options: AuthOptions, provider: CredentialsConfig, cookies: Cookie[]): Promise<ResponseInternal> {
   const { action: route, query } = options.request
+  const triesLeft = triesLeftOf(query)
   const action = `${options.baseUrl}/${route}/${encodeURIComponent(provider.id)}`
   const signInUrl = options.pages.signIn ?? `${options.baseUrl}/signin`
   if (route === "change-password") {
@@ -96,7 +98,7 @@ export async function passwordPage(options: AuthOptions, provider: CredentialsCo
     ...(query.notice !== undefined && { notice: query.notice }),
     ...(query.error !== undefined && { error: query.error }),
     ...(query.reason !== undefined && { reason: query.reason }),
-    ...(query.left !== undefined && /^[1-9]$/.test(query.left) && { triesLeft: Number(query.left) }),
+    ...(triesLeft !== undefined && { triesLeft }),
     theme: options.theme,
     text: await pageText(options.config, options.request, ["password"]),
   })
