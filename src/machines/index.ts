@@ -37,7 +37,7 @@ export type { StepUpAuthContext, StepUpContext, StepUpDemand, StepUpEffect, Step
 export { runFlow, runFlowWithCookies, effectOf } from "./run-flow.js"
 export type { CookieReport, EffectNameOf, FlowEffects, FlowMeta, FlowRun, FlowRunOptions, Reported } from "./run-flow.js"
 export { checkingSignInStates, contextFromInput, flowActions, issuingSessionStates, persistingUserStates, signInTailGuards } from "./sign-in-tail.js"
-export type { IssuingSessionOptions, SecondFactorFound, SecondFactorMethod, SessionFailureTransition, SignInCallbackEffect, SignInCallbackEvent, SignInOutcomeContext, SignInTailEffect, SignInTailEvent, SignInTailPolicy } from "./sign-in-tail.js"
+export type { FirstFactorKind, IssuingSessionOptions, SecondFactorFound, SecondFactorMethod, SessionFailureTransition, SignInCallbackEffect, SignInCallbackEvent, SignInOutcomeContext, SignInTailEffect, SignInTailEvent, SignInTailPolicy } from "./sign-in-tail.js"
 export { Concealed } from "../core/concealed.js"
 export { accountLinkingActions, accountLinkingGuards, resolvingAccountStates } from "./account-linking.js"
 export type { AccountLinkingContext, AccountLinkingEffect, AccountLinkingEvent, AccountLinkingPolicy } from "./account-linking.js"

@@ -323,11 +323,19 @@ export interface IssuingSessionOptions<TFailure extends SessionFailureTransition
    * - `"other"`: a password, an OAuth provider, `authorize`.
    * @default "other"
    */
-  firstFactor?: FirstFactor
+  firstFactor?: FirstFactorKind
 }
 
-/** What the first factor was, as the second-factor check's rules tell it apart (see {@link IssuingSessionOptions.firstFactor}). */
-export type FirstFactor = "passkey" | "email" | "newAccount" | "other"
+/**
+ * What the first factor was, as the second-factor check's rules tell it apart (see {@link IssuingSessionOptions.firstFactor}).
+ *
+ * @example
+ * ```ts
+ * const firstFactor: FirstFactorKind = "email" // a sign-in by an emailed link: no second code is emailed
+ * createMachine({ states: { ...issuingSessionStates(true, { firstFactor }) } })
+ * ```
+ */
+export type FirstFactorKind = "passkey" | "email" | "newAccount" | "other"
 
 const sessionFailed = { target: "sessionFailed", actions: "recordError" } as const
 
@@ -364,7 +372,7 @@ export function issuingSessionStates<
   const TFailure extends SessionFailureTransition = typeof sessionFailed,
   const TRenews extends boolean = false,
   const TChecks extends boolean = true,
->(createsUsers: TCreatesUsers, options: { failure?: TFailure; renewsStoredTokens?: TRenews; checksSecondFactor?: TChecks; firstFactor?: FirstFactor } = {}) {
+>(createsUsers: TCreatesUsers, options: { failure?: TFailure; renewsStoredTokens?: TRenews; checksSecondFactor?: TChecks; firstFactor?: FirstFactorKind } = {}) {
   const signedIn = (createsUsers ? [{ guard: "newUserPage", target: "signedInNewUser" }, { target: "signedIn" }] : [{ target: "signedIn" }]) as unknown as SignedInTransitions<TCreatesUsers>
   const failure = (options.failure ?? sessionFailed) as TFailure
   const renews = options.renewsStoredTokens === true
@@ -421,7 +429,7 @@ export function issuingSessionStates<
  * meet are there: the passkey's for a passkey, no emailed code after an email, neither a trusted
  * device nor an enrolled factor for an account the sign-in created.
  */
-function secondFactorCheckStates<const TFailure extends SessionFailureTransition>(failure: TFailure, firstFactor: FirstFactor) {
+function secondFactorCheckStates<const TFailure extends SessionFailureTransition>(failure: TFailure, firstFactor: FirstFactorKind) {
   const writingSession = [{ guard: "databaseSessions", target: "creatingSession" }, { target: "encodingToken" }] as const
   const required = { target: "secondFactorRequired", actions: "recordSecondFactorMethods" } as const
   return {

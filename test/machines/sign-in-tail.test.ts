@@ -6,7 +6,7 @@
  */
 import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
-import { contextFromInput, issuingSessionStates, signInTailGuards, type FirstFactor, type SignInOutcomeContext, type SignInTailEvent, type SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
+import { contextFromInput, issuingSessionStates, signInTailGuards, type FirstFactorKind, type SignInOutcomeContext, type SignInTailEvent, type SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
 import { CallbackRouteError } from "../../src/core/errors.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
@@ -101,7 +101,7 @@ describe("sign-in tail", () => {
   })
 
   it("carries only the second-factor rules its first factor can meet", () => {
-    const rules = (firstFactor?: FirstFactor) =>
+    const rules = (firstFactor?: FirstFactorKind) =>
       issuingSessionStates(true, firstFactor === undefined ? {} : { firstFactor }).checkingSecondFactor.on["secondFactor.found"].map((rule) => ("guard" in rule ? rule.guard : "otherwise"))
     const other = ["deviceTrusted", "hasSecondFactor", "requiredByEmailCode", "requiredWithoutMethod", "otherwise"]
     expect(rules()).toEqual(other)
