@@ -6,7 +6,7 @@
  */
 import { createActor } from "xstate"
 import { describe, expect, it, vi } from "vitest"
-import { contextFromInput, issuingSessionStates, signInTailGuards, type FirstFactorKind, type SignInOutcomeContext, type SignInTailEvent, type SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
+import { contextFromInput, issuingSessionStates, signInTailGuards, type FirstFactorKind, type SecondFactorFound, type SignInOutcomeContext, type SignInTailEvent, type SignInTailPolicy } from "../../src/machines/sign-in-tail.js"
 import { credentialsSignInMachine, type CredentialsSignInEvent } from "../../src/machines/credentials-sign-in.js"
 import { CallbackRouteError } from "../../src/core/errors.js"
 import { loadMachinesPerTest } from "./load-per-test.js"
@@ -76,6 +76,40 @@ describe("sign-in tail", () => {
     expect(guards.renewsStoredTokens({ context: { policy: renewing }, event: { type: "token.encoded", providerTokens: true } as never })).toBe(false)
     expect(guards.renewsStoredTokens({ context: { policy: database }, event: created })).toBe(false)
     expect(guards.renewsStoredTokens({ context: {}, event: created })).toBe(false)
+  })
+
+  it("reads what the second-factor lookup found: a passkey, a trusted device, enrolled factors, a requirement", () => {
+    const guards = signInTailGuards<SignInOutcomeContext, SignInTailEvent>()
+    const nothing: SecondFactorFound = { type: "secondFactor.found", factors: 0, backupCodes: 0, required: false, emailCode: false, firstFactorEmail: false, passkeyVerified: false, current: { userId: "u1", fingerprint: "F", revokedAt: 10 } }
+    const on = { policy: { ...jwt, secondFactor: true } }
+    const judge = (guard: keyof typeof guards, event: SignInTailEvent, context: SignInOutcomeContext = on) => guards[guard]({ context, event })
+    // Any other event finds nothing, even one that carries the same fields.
+    const other = { ...nothing, type: "token.encoded", passkeyVerified: true, factors: 1, backupCodes: 1, required: true, emailCode: true } as never
+    for (const guard of ["passkeyCountsAsTwoFactors", "deviceTrusted", "hasSecondFactor", "requiredByEmailCode", "requiredWithoutMethod"] as const) expect(judge(guard, other), guard).toBe(false)
+
+    expect(judge("passkeyCountsAsTwoFactors", { ...nothing, passkeyVerified: true })).toBe(true)
+    expect(judge("passkeyCountsAsTwoFactors", { ...nothing, passkeyVerified: true }, {})).toBe(true)
+    expect(judge("passkeyCountsAsTwoFactors", nothing)).toBe(false)
+    expect(judge("passkeyCountsAsTwoFactors", { ...nothing, passkeyVerified: true }, { policy: { ...on.policy, passkeyCountsAsTwoFactors: false } })).toBe(false)
+
+    const device = { userId: "u1", fingerprint: "F", issuedAt: 11 }
+    expect(judge("deviceTrusted", { ...nothing, trustedDevice: device })).toBe(true)
+    expect(judge("deviceTrusted", nothing)).toBe(false)
+    expect(judge("deviceTrusted", { ...nothing, trustedDevice: { ...device, userId: "u2" } })).toBe(false)
+    expect(judge("deviceTrusted", { ...nothing, trustedDevice: { ...device, fingerprint: "G" } })).toBe(false)
+    // Made before the user's sessions were last revoked: no longer trusted.
+    expect(judge("deviceTrusted", { ...nothing, trustedDevice: { ...device, issuedAt: 10 } })).toBe(false)
+    expect(judge("deviceTrusted", { ...nothing, trustedDevice: { ...device, issuedAt: 1 }, current: { userId: "u1", fingerprint: "F" } })).toBe(true)
+
+    expect(judge("hasSecondFactor", { ...nothing, factors: 1 })).toBe(true)
+    expect(judge("hasSecondFactor", { ...nothing, backupCodes: 1 })).toBe(true)
+    expect(judge("hasSecondFactor", nothing)).toBe(false)
+
+    expect(judge("requiredByEmailCode", { ...nothing, required: true, emailCode: true })).toBe(true)
+    expect(judge("requiredByEmailCode", { ...nothing, required: true })).toBe(false)
+    expect(judge("requiredByEmailCode", { ...nothing, emailCode: true })).toBe(false)
+    expect(judge("requiredWithoutMethod", { ...nothing, required: true })).toBe(true)
+    expect(judge("requiredWithoutMethod", nothing)).toBe(false)
   })
 
   it("issues the session its strategy names, and signs in (never on the new-user page) a machine that creates no users", () => {
