@@ -251,7 +251,7 @@ describe("the packed tarball, installed into a fresh app", () => {
     const run = authflowTest("auth.config.mjs")
     expect(run.stderr).toBe("")
     expect(run.status).toBe(0)
-    expect(run.stdout).toMatch(/^credentials-sign-in {2}(\d+)\/\1 reachable transitions \(38 declared, 18 guarded\), 23 states$/m)
+    expect(run.stdout).toMatch(/^credentials-sign-in {2}(\d+)\/\1 reachable transitions \(37 declared, 17 guarded\), 23 states$/m)
     expect(run.stdout).toMatch(/^sign-out +(\d+)\/\1 reachable transitions/m)
     // The quick start's authorize never throws: the kit names that transition by what happens.
     expect(run.stdout).toContain("never taken by providers.credentials.authorize: authorize threw CredentialsSignin (authorizing → credentialsRejected)")
