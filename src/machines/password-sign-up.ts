@@ -193,7 +193,9 @@ export const passwordSignUpMachine = flowMachine(setup({
         ],
       },
     },
-    ...issuingSessionStates(true, { firstFactor: "newAccount" }),
+    // A new account has no factor and no trusted device, but the rules for them stay: an adapter
+    // whose createUser answers with a user who existed (an upsert on the address) must still meet them.
+    ...issuingSessionStates(true),
     ...csrfRejectedState,
     ...rateLimitedState,
     signUpRefused: { type: "final" },

@@ -319,7 +319,6 @@ export interface IssuingSessionOptions<TFailure extends SessionFailureTransition
    * - `"passkey"`: a passkey verified with user verification may count as both factors.
    * - `"email"`: an emailed link or code; an emailed second code would be the same factor again, so
    *   a required user without an authenticator app is refused, not emailed a code.
-   * - `"newAccount"`: the sign-in created the account; it has no factor and no trusted device yet.
    * - `"other"`: a password, an OAuth provider, `authorize`.
    * @default "other"
    */
@@ -335,7 +334,7 @@ export interface IssuingSessionOptions<TFailure extends SessionFailureTransition
  * createMachine({ states: { ...issuingSessionStates(true, { firstFactor }) } })
  * ```
  */
-export type FirstFactorKind = "passkey" | "email" | "newAccount" | "other"
+export type FirstFactorKind = "passkey" | "email" | "other"
 
 const sessionFailed = { target: "sessionFailed", actions: "recordError" } as const
 
@@ -426,8 +425,7 @@ export function issuingSessionStates<
  * requires a factor of who can be emailed a code, stops in `secondFactorRequired` (no session is
  * written: the second-factor flow takes over); a required user with no way to pass one ends in
  * `secondFactorUnavailable`; anyone else goes on to the session. Only the rules `firstFactor` can
- * meet are there: the passkey's for a passkey, no emailed code after an email, neither a trusted
- * device nor an enrolled factor for an account the sign-in created.
+ * meet are there: the passkey's for a passkey, no emailed code after an email.
  */
 function secondFactorCheckStates<const TFailure extends SessionFailureTransition>(failure: TFailure, firstFactor: FirstFactorKind) {
   const writingSession = [{ guard: "databaseSessions", target: "creatingSession" }, { target: "encodingToken" }] as const
@@ -438,7 +436,8 @@ function secondFactorCheckStates<const TFailure extends SessionFailureTransition
       on: {
         "secondFactor.found": [
           ...(firstFactor === "passkey" ? [{ guard: "passkeyCountsAsTwoFactors", target: "writingSession" } as const] : []),
-          ...(firstFactor === "newAccount" ? [] : [{ guard: "deviceTrusted", target: "writingSession" } as const, { guard: "hasSecondFactor", ...required } as const]),
+          { guard: "deviceTrusted", target: "writingSession" },
+          { guard: "hasSecondFactor", ...required },
           ...(firstFactor === "email" ? [] : [{ guard: "requiredByEmailCode", ...required } as const]),
           { guard: "requiredWithoutMethod", target: "secondFactorUnavailable" },
           { target: "writingSession" },

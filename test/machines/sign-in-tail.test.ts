@@ -144,7 +144,5 @@ describe("sign-in tail", () => {
     expect(rules("passkey")).toEqual(["passkeyCountsAsTwoFactors", ...other])
     // After an email, an emailed code would be the same factor again.
     expect(rules("email")).toEqual(["deviceTrusted", "hasSecondFactor", "requiredWithoutMethod", "otherwise"])
-    // An account the sign-in created has no factor and no trusted device.
-    expect(rules("newAccount")).toEqual(["requiredByEmailCode", "requiredWithoutMethod", "otherwise"])
   })
 })
